@@ -1,0 +1,24 @@
+"""hardpoint: combat resolution for Car Wars and ASL D15, exactly as the rules say.
+
+    >>> import hardpoint
+    >>> scenario = hardpoint.load_scenario("builtin:cw_tohit_example")
+    >>> [b.needed for b in scenario.explain()]
+    [10]
+    >>> hardpoint.parse_dice("1d-3").distribution()[0]
+    Fraction(1, 2)
+"""
+from .data import Rules, default_rules, load_rules
+from .dice import DiceExpr, DiceSource, ScriptedDice, SeededDice, die_face, parse_dice
+from .errors import DataError, DiceError, DiceExhausted, HardpointError, RuleViolation, ScenarioError
+from .events import DamageApplied, DiceRolled, Event, Modifier, Note, StateChanged, event_from_dict
+from .scenario import builtin_scenarios, load_scenario, parse_scenario, scenario_schema
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Rules", "default_rules", "load_rules",
+    "DiceExpr", "DiceSource", "ScriptedDice", "SeededDice", "die_face", "parse_dice",
+    "DataError", "DiceError", "DiceExhausted", "HardpointError", "RuleViolation", "ScenarioError",
+    "DamageApplied", "DiceRolled", "Event", "Modifier", "Note", "StateChanged", "event_from_dict",
+    "builtin_scenarios", "load_scenario", "parse_scenario", "scenario_schema",
+]

@@ -1,0 +1,223 @@
+"""Dice: expressions, exact distributions, counter-based and scripted sources.
+
+- DICE-01: `parse_dice` accepts the expressions the rules write (`1d`, `2d+3`,
+  `1d-3`, `4d`, ASL `dr` and `DR`) and nothing else.
+- DICE-02: `DiceExpr.distribution()` is exact (integer outcomes to Fractions);
+  totals never go below 0.
+- DICE-03: `die_face(seed, trial, k)` is the k-th d6 of trial t under seed s,
+  a pure function (docs/dice.md). `SeededDice` draws from it.
+- DICE-04: `ScriptedDice` replays given faces; running out is `DiceExhausted`.
+
+Rules never call a random module: they take a dice source as a parameter.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Iterable, Protocol, Sequence
+
+from .errors import DiceError, DiceExhausted
+from .events import DiceRolled
+
+__all__ = [
+    "DiceExpr",
+    "parse_dice",
+    "Distribution",
+    "DiceSource",
+    "SeededDice",
+    "ScriptedDice",
+    "mix64",
+    "stream_key",
+    "die_face",
+    "face_from_key",
+    "at_least",
+    "MASK64",
+]
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+MUL1 = 0xBF58476D1CE4E5B9
+MUL2 = 0x94D049BB133111EB
+
+Distribution = dict[int, Fraction]
+
+_EXPR = re.compile(r"^(?P<n>[1-9][0-9]?)d(?:(?P<sign>[+-])(?P<bonus>[1-9][0-9]?))?$")
+
+
+@dataclass(frozen=True)
+class DiceExpr:
+    """`count` six-sided dice plus `bonus` (may be negative), floored at `floor`."""
+
+    count: int
+    bonus: int = 0
+    text: str = ""
+    floor: int = 0
+
+    def __str__(self) -> str:
+        return self.text or (f"{self.count}d" + (f"{self.bonus:+d}" if self.bonus else ""))
+
+    @property
+    def minimum(self) -> int:
+        return max(self.floor, self.count + self.bonus)
+
+    @property
+    def maximum(self) -> int:
+        return max(self.floor, 6 * self.count + self.bonus)
+
+    def total(self, faces: Sequence[int]) -> int:
+        """The result of the given faces: their sum plus the bonus, never below the floor (DICE-02)."""
+        return max(self.floor, sum(faces) + self.bonus)
+
+    def distribution(self) -> Distribution:
+        """Exact distribution of the total as Fractions (DICE-02)."""
+        return dict(_distribution(self.count, self.bonus, self.floor))
+
+
+@cache
+def _sum_weights(count: int) -> tuple[tuple[int, int], ...]:
+    weights = Counter({0: 1})
+    for _ in range(count):
+        nxt: Counter[int] = Counter()
+        for s, w in weights.items():
+            for f in range(1, 7):
+                nxt[s + f] += w
+        weights = nxt
+    return tuple(sorted(weights.items()))
+
+
+@cache
+def _distribution(count: int, bonus: int, floor: int) -> tuple[tuple[int, Fraction], ...]:
+    denom = 6**count
+    out: Counter[int] = Counter()
+    for s, w in _sum_weights(count):
+        out[max(floor, s + bonus)] += w
+    return tuple((k, Fraction(v, denom)) for k, v in sorted(out.items()))
+
+
+def parse_dice(text: str) -> DiceExpr:
+    """Parse a dice expression as the rules write it (DICE-01).
+
+    `Nd`, `Nd+M`, `Nd-M` (Car Wars, N and M from 1 to 99), `dr` (one d6) and
+    `DR` (two d6) for ASL. Anything else raises DiceError naming the text.
+    """
+    if not isinstance(text, str):
+        raise DiceError("a dice expression must be a string", field="dice", value=text, rule="DICE-01")
+    if text == "dr":
+        return DiceExpr(1, 0, "dr", floor=1)
+    if text == "DR":
+        return DiceExpr(2, 0, "DR", floor=2)
+    m = _EXPR.match(text.strip())
+    if not m or text != text.strip():
+        raise DiceError(
+            "not a dice expression the rules use (expected Nd, Nd+M, Nd-M, dr or DR)",
+            field="dice", value=text, rule="DICE-01",
+        )
+    bonus = int(m["bonus"] or 0) * (-1 if m["sign"] == "-" else 1)
+    return DiceExpr(int(m["n"]), bonus, text)
+
+
+def at_least(dist: Distribution, n: int) -> Fraction:
+    """P(total >= n) of a distribution."""
+    return sum((p for v, p in dist.items() if v >= n), Fraction(0))
+
+
+# --- counter-based generator (DICE-03, docs/dice.md) ------------------------
+
+def mix64(z: int) -> int:
+    """SplitMix64 step: add the golden gamma, then the two xor-shift-multiply rounds."""
+    z = (z + GOLDEN) & MASK64
+    z = ((z ^ (z >> 30)) * MUL1) & MASK64
+    z = ((z ^ (z >> 27)) * MUL2) & MASK64
+    return z ^ (z >> 31)
+
+
+def stream_key(seed: int, trial: int) -> int:
+    """The key of trial `trial` under `seed`: mix64(mix64(seed) xor trial)."""
+    return mix64(mix64(seed & MASK64) ^ (trial & MASK64))
+
+
+def face_from_key(key: int, k: int) -> int:
+    """The k-th d6 of the stream with this key: 1 + ((mix64(key xor k) >> 32) * 6 >> 32)."""
+    return 1 + ((((mix64(key ^ (k & MASK64)) >> 32) * 6) >> 32))
+
+
+def die_face(seed: int, trial: int, k: int) -> int:
+    """The k-th d6 (k from 0) of trial `trial` under `seed`: a pure function (DICE-03)."""
+    return face_from_key(stream_key(seed, trial), k)
+
+
+class DiceSource(Protocol):
+    """What every rule takes to roll: faces one at a time, each with its reason."""
+
+    def d6(self) -> int: ...
+
+    def roll(self, expr: DiceExpr | str, why: str, rule: str = "") -> DiceRolled: ...
+
+
+class _BaseDice:
+    def d6(self) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def roll(self, expr: DiceExpr | str, why: str, rule: str = "") -> DiceRolled:
+        """Roll an expression; returns the event with every face and the total."""
+        e = parse_dice(expr) if isinstance(expr, str) else expr
+        faces = tuple(self.d6() for _ in range(e.count))
+        return DiceRolled(why=why, expr=str(e), faces=faces, total=e.total(faces), rule=rule)
+
+
+class SeededDice(_BaseDice):
+    """Counter-based dice: the k-th face drawn is `die_face(seed, trial, k)` (DICE-03)."""
+
+    def __init__(self, seed: int, trial: int = 0, start: int = 0) -> None:
+        for name, v in (("seed", seed), ("trial", trial), ("start", start)):
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MASK64:
+                raise DiceError("must be an integer from 0 to 2**64-1", field=name, value=v, rule="DICE-03")
+        self.seed = seed
+        self.trial = trial
+        self.count = start
+        self._key = stream_key(seed, trial)
+
+    def d6(self) -> int:
+        face = face_from_key(self._key, self.count)
+        self.count += 1
+        return face
+
+    def __repr__(self) -> str:
+        return f"SeededDice(seed={self.seed}, trial={self.trial}, drawn={self.count})"
+
+
+class ScriptedDice(_BaseDice):
+    """Dice that replay the given faces in order (DICE-04)."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        faces = list(faces)
+        for i, f in enumerate(faces):
+            if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= 6:
+                raise DiceError("a scripted die face must be an integer from 1 to 6", field=f"faces[{i}]", value=f, rule="DICE-04")
+        self.faces = faces
+        self.used = 0
+
+    def d6(self) -> int:
+        if self.used >= len(self.faces):
+            raise DiceExhausted(
+                f"scripted dice exhausted: {len(self.faces)} face(s) given, another one needed (DICE-04)"
+            )
+        face = self.faces[self.used]
+        self.used += 1
+        return face
+
+    @property
+    def remaining(self) -> int:
+        return len(self.faces) - self.used
+
+    def __repr__(self) -> str:
+        return f"ScriptedDice({self.faces!r}, used={self.used})"
+
+
+def enumerate_faces(count: int) -> Iterable[tuple[int, ...]]:
+    """Every sequence of `count` faces (for brute-force checks of distributions)."""
+    return itertools.product(range(1, 7), repeat=count)

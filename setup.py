@@ -1,0 +1,38 @@
+"""Build script: maps the project's folders onto the `hardpoint` package (ARCH-01)
+and compiles the Cython kernels of fastcore/."""
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+extensions = cythonize(
+    [
+        Extension(
+            "hardpoint.fastcore._dice",
+            ["fastcore/_dice.pyx"],
+            depends=["fastcore/hp_dice.h"],
+            include_dirs=[numpy.get_include(), "fastcore"],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            extra_compile_args=["-O3"],
+        ),
+    ],
+    compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False, "cdivision": True},
+)
+# cythonize() drops optional=True; set it afterwards so a machine without a C
+# compiler still installs the pure-Python reference (ENGINEERING.md).
+for ext in extensions:
+    ext.optional = True
+
+setup(
+    packages=[
+        "hardpoint",
+        "hardpoint.carwars",
+        "hardpoint.asl",
+        "hardpoint.fastcore",
+        "hardpoint.seeds",
+    ],
+    package_dir={"hardpoint": "pyapi", "hardpoint.fastcore": "fastcore", "hardpoint.seeds": "seeds"},
+    package_data={"hardpoint.seeds": ["*.toml", "*.json", "carwars/*.toml", "asl/*.toml", "scenarios/*.toml", "scenarios/*.json"],
+                  "hardpoint.fastcore": ["*.pyx", "*.h"]},
+    ext_modules=extensions,
+    zip_safe=False,
+)
