@@ -72,7 +72,13 @@ def _from_jsonable(value: Any) -> Any:
 def event_from_dict(data: dict[str, Any]) -> Event:
     """Rebuild an event from `Event.to_dict()` output (after a JSON round trip)."""
     cls = _REGISTRY[data["event"]]
-    kwargs = {f.name: _from_jsonable(data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
+    kwargs = {}
+    for f in dataclasses.fields(cls):
+        if f.name in data:
+            value = _from_jsonable(data[f.name])
+            if isinstance(value, str) and "Fraction" in str(f.type):
+                value = Fraction(value)
+            kwargs[f.name] = value
     return cls(**kwargs)
 
 

@@ -1,0 +1,13 @@
+"""Car Wars rules (reference implementation): model, geometry, to-hit, phases, scenarios."""
+from .attack import Attack, AttackRoll, SustainedRecord, ToHit, explain_attack, roll_attack
+from .enums import Computer, CrewRole, CrewState, Light, Location, Mount, Side, Weather
+from .model import Arena, Building, Cloud, Pedestrian, Vehicle, build_pedestrian, build_vehicle
+from .phase import FiredThisTurn, PhaseResult, check_rate_of_fire, resolve_phase
+from .scenario import CarWarsScenario
+
+__all__ = [
+    "Attack", "AttackRoll", "SustainedRecord", "ToHit", "explain_attack", "roll_attack",
+    "Computer", "CrewRole", "CrewState", "Light", "Location", "Mount", "Side", "Weather",
+    "Arena", "Building", "Cloud", "Pedestrian", "Vehicle", "build_pedestrian", "build_vehicle",
+    "FiredThisTurn", "PhaseResult", "check_rate_of_fire", "resolve_phase", "CarWarsScenario",
+]

@@ -1,0 +1,556 @@
+"""The Car Wars object model: vehicles, their components, pedestrians and the arena.
+
+This is mutable game state, kept in one place (`Arena`); rules read it and
+return events. Builders validate a design or scenario entry completely before
+creating anything (ERR-01).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from ..data import Rules
+from ..errors import ScenarioError
+from .enums import ARC_SIDES, Computer, CrewRole, CrewState, Light, Location, Mount, Side, Weather, parse_enum
+from .geometry import Counter, Polygon
+from .tables import BodySpec, WeaponSpec, body_spec, weapon_spec
+
+__all__ = [
+    "Weapon", "CrewMember", "Tire", "CargoItem", "Sidecar", "Vehicle", "Pedestrian",
+    "Building", "Cloud", "Area", "Arena", "build_vehicle", "build_pedestrian", "SEATS",
+]
+
+SEATS = ("front_left", "front_right", "back_left", "back_right", "middle", "cycle", "sidecar")
+HUMAN_DP = 3
+
+
+@dataclass
+class Weapon:
+    """A mounted weapon (CW-VEH-03): works at full efficiency until its DP reach 0."""
+
+    id: str
+    spec: WeaponSpec
+    mount: Mount
+    dp: int
+    ammo: int
+    automatic: bool = False
+
+    @property
+    def destroyed(self) -> bool:
+        return self.dp <= 0
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclass
+class CrewMember:
+    """A person aboard (CW-VEH-03, CW-CREW-01): 3 DP, optional body armour taken first."""
+
+    id: str
+    role: CrewRole
+    seat: str
+    body_armour: int = 0
+    hits: int = 0
+    gunner: int = 0
+    handgunner: int = 0
+    driver: int = 0
+    hand_weapons: tuple[str, ...] = ()
+
+    @property
+    def dp(self) -> int:
+        return max(0, HUMAN_DP - self.hits)
+
+    @property
+    def state(self) -> CrewState:
+        return CrewState(min(self.hits, 3))
+
+    @property
+    def can_act(self) -> bool:
+        return self.state in (CrewState.OK, CrewState.WOUNDED)
+
+
+@dataclass
+class Tire:
+    id: str
+    type: str
+    dp: int
+    max_dp: int
+
+    @property
+    def destroyed(self) -> bool:
+        return self.dp <= 0
+
+
+@dataclass
+class CargoItem:
+    id: str
+    dp: int
+    max_dp: int
+
+
+@dataclass
+class Sidecar:
+    """CW-TGT-05: a small car beside a cycle: armour, one wheel, weapons, maybe a rider."""
+
+    side: Side
+    spaces: int
+    armour: dict[Side, int]
+    armour_max: dict[Side, int]
+    tire: Tire
+    weapons: list[Weapon] = field(default_factory=list)
+    crew: list[CrewMember] = field(default_factory=list)
+    cargo: list[CargoItem] = field(default_factory=list)
+
+
+@dataclass
+class Vehicle:
+    """A vehicle in the arena (CW-VEH-01 to CW-VEH-04) and its situation this phase."""
+
+    id: str
+    name: str
+    body: BodySpec
+    x: float
+    y: float
+    facing: float
+    speed: float
+    armour: dict[Side, int]
+    armour_max: dict[Side, int]
+    metal_armour: bool
+    fireproof: bool
+    power_plant: int | None
+    power_plant_max: int | None
+    layout: tuple[Location, ...]
+    weapons: list[Weapon]
+    crew: list[CrewMember]
+    cargo: list[CargoItem]
+    tires: list[Tire]
+    turret: bool = False
+    computer: Computer = Computer.NONE
+    sidecar: Sidecar | None = None
+    reversed_trike: bool = False
+    rolled_onto: Side | None = None
+    # situation (CW-HIT-06/07/08/10)
+    water_depth_ft: float = 0.0
+    on_bad_surface: bool = False
+    blinded: bool = False
+    handling: str | None = None
+    hazard_difficulty: int = 0
+    paint_until_turn: int | None = None
+    in_rubble: bool = False
+
+    @property
+    def kind(self) -> str:
+        return self.body.kind
+
+    @property
+    def counter(self) -> Counter:
+        """The whole counter (cycle and sidecar together), CW-VEH-01."""
+        width = self.body.width + (self.body.sidecar_width if self.sidecar else 0.0)
+        return Counter(self.x, self.y, self.body.length, width, self.facing)
+
+    def cycle_counter(self) -> Counter:
+        """The cycle's own half of a cycle-with-sidecar counter (its centre line is CW-TGT-05's line)."""
+        if not self.sidecar:
+            return self.counter
+        offset = self.body.sidecar_width / 2 * (-1 if self.sidecar.side is Side.RIGHT else 1)
+        cx, cy = self.counter.to_world((offset, 0.0))
+        return Counter(cx, cy, self.body.length, self.body.width, self.facing)
+
+    def sidecar_counter(self) -> Counter:
+        if not self.sidecar:
+            raise ScenarioError("has no sidecar", field=f"vehicle {self.id!r}", rule="CW-TGT-05")
+        offset = self.body.width / 2 * (1 if self.sidecar.side is Side.RIGHT else -1)
+        cx, cy = self.counter.to_world((offset, 0.0))
+        return Counter(cx, cy, self.body.length, self.body.sidecar_width, self.facing)
+
+    def all_weapons(self) -> Iterator[Weapon]:
+        yield from self.weapons
+        if self.sidecar:
+            yield from self.sidecar.weapons
+
+    def all_crew(self) -> Iterator[CrewMember]:
+        yield from self.crew
+        if self.sidecar:
+            yield from self.sidecar.crew
+
+    def weapon(self, weapon_id: str, field_name: str = "weapon") -> Weapon:
+        for w in self.all_weapons():
+            if w.id == weapon_id:
+                return w
+        raise ScenarioError(f"vehicle {self.id!r} has no such weapon (has: {', '.join(w.id for w in self.all_weapons())})",
+                            field=field_name, value=weapon_id, rule="CW-VEH-03")
+
+    def crew_member(self, crew_id: str, field_name: str = "firer") -> CrewMember:
+        for c in self.all_crew():
+            if c.id == crew_id:
+                return c
+        raise ScenarioError(f"vehicle {self.id!r} has no such crew member", field=field_name, value=crew_id, rule="CW-VEH-03")
+
+    def tire(self, tire_id: str, field_name: str = "aim") -> Tire:
+        for t in self.tires:
+            if t.id == tire_id:
+                return t
+        if self.sidecar and self.sidecar.tire.id == tire_id:
+            return self.sidecar.tire
+        raise ScenarioError(f"vehicle {self.id!r} has no such tire (has: {', '.join(t.id for t in self.tires)})",
+                            field=field_name, value=tire_id, rule="CW-TGT-03")
+
+    @property
+    def driver(self) -> CrewMember | None:
+        return next((c for c in self.crew if c.role is CrewRole.DRIVER), None)
+
+    def tire_counter(self, tire: Tire) -> Counter:
+        """Footprint of a tire at its wheel position (for LOF and range, CW-LOF-03)."""
+        tw, tl = self.body_part("tire")
+        if self.sidecar and tire is self.sidecar.tire:
+            sc = self.sidecar_counter()
+            far = sc.width / 2 - tw / 2
+            lx = far if self.sidecar.side is Side.RIGHT else -far
+            cx, cy = sc.to_world((lx, 0.0))
+            return Counter(cx, cy, tl, tw, self.facing)
+        c = self.cycle_counter()
+        h, w = c.length / 2 - tl / 2, c.width / 2 - tw / 2
+        pos = tire.id
+        ly = h if pos.startswith("front") else -h
+        lx = -w if pos.endswith("left") else (w if pos.endswith("right") else 0.0)
+        cx, cy = c.to_world((lx, ly))
+        return Counter(cx, cy, tl, tw, self.facing)
+
+    def body_part(self, part: str) -> tuple[float, float]:
+        return self._parts[part]
+
+    _parts: dict[str, tuple[float, float]] = field(default_factory=dict, repr=False)
+
+    @property
+    def moving(self) -> bool:
+        return self.speed != 0
+
+
+@dataclass
+class Pedestrian:
+    """A person on foot (CW-TGT-07): 3 DP, body armour first, 360-degree fire."""
+
+    id: str
+    x: float
+    y: float
+    facing: float = 0.0
+    hits: int = 0
+    body_armour: int = 0
+    prone: bool = False
+    cover: str = "none"          # none | full | head_up
+    braced: bool = False
+    handgunner: int = 0
+    weapons: tuple[str, ...] = ()
+    speed: float = 0.0
+    in_rubble: bool = False
+    blinded: bool = False
+    size: float = 0.25
+
+    @property
+    def counter(self) -> Counter:
+        return Counter(self.x, self.y, self.size, self.size, self.facing)
+
+    @property
+    def state(self) -> CrewState:
+        return CrewState(min(self.hits, 3))
+
+
+@dataclass
+class Building:
+    id: str
+    polygon: Polygon
+
+
+@dataclass
+class Cloud:
+    """A smoke or paint cloud (CW-LOF-04, CW-DROP-05)."""
+
+    id: str
+    kind: str       # smoke | paint
+    polygon: Polygon
+    placed_turn: int = 0
+
+
+@dataclass
+class Area:
+    """A rubble area (CW-HIT-07) or any other marked ground."""
+
+    id: str
+    kind: str
+    polygon: Polygon
+
+
+@dataclass
+class Arena:
+    """Everything on the map, and the conditions (CW-HIT-07)."""
+
+    vehicles: dict[str, Vehicle] = field(default_factory=dict)
+    pedestrians: dict[str, Pedestrian] = field(default_factory=dict)
+    buildings: dict[str, Building] = field(default_factory=dict)
+    clouds: dict[str, Cloud] = field(default_factory=dict)
+    areas: dict[str, Area] = field(default_factory=dict)
+    weather: Weather = Weather.CLEAR
+    light: Light = Light.DAY
+    turn: int = 1
+    phase: int = 1
+
+    def unit(self, unit_id: str, field_name: str) -> Vehicle | Pedestrian:
+        if unit_id in self.vehicles:
+            return self.vehicles[unit_id]
+        if unit_id in self.pedestrians:
+            return self.pedestrians[unit_id]
+        raise ScenarioError("no vehicle or pedestrian with this id", field=field_name, value=unit_id, rule="CLI-02")
+
+    def copy(self) -> "Arena":
+        return copy.deepcopy(self)
+
+
+# --- builders -------------------------------------------------------------------
+
+def _int(value: Any, field_name: str, rule: str, minimum: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise ScenarioError(f"expected an integer >= {minimum}", field=field_name, value=value, rule=rule)
+    return value
+
+
+def _num(value: Any, field_name: str, rule: str) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise ScenarioError("expected a number", field=field_name, value=value, rule=rule)
+    return float(value)
+
+
+def _armour(data: Any, path: str, sides: tuple[Side, ...]) -> dict[Side, int]:
+    if not isinstance(data, dict):
+        raise ScenarioError("expected a table of armour points per side", field=path, value=data, rule="CW-VEH-02")
+    names = {str(s) for s in sides}
+    for k in data:
+        if k not in names:
+            raise ScenarioError(f"unknown side (expected {', '.join(sorted(names))})", field=f"{path}.{k}", value=data[k], rule="CW-VEH-02")
+    return {s: _int(data.get(str(s), 0), f"{path}.{s}", "CW-VEH-02") for s in sides}
+
+
+def _crew(rules: Rules, data: Any, path: str, allowed_seats: tuple[str, ...]) -> list[CrewMember]:
+    if not isinstance(data, list):
+        raise ScenarioError("expected a list of crew members", field=path, value=data, rule="CW-VEH-03")
+    out = []
+    for i, c in enumerate(data):
+        p = f"{path}[{i}]"
+        if not isinstance(c, dict) or "id" not in c:
+            raise ScenarioError("each crew member needs an id", field=p, value=c, rule="CW-VEH-03")
+        role = parse_enum(CrewRole, c.get("role", "passenger"), f"{p}.role", "CW-VEH-03")
+        seat = c.get("seat", "front_left")
+        if seat not in allowed_seats:
+            raise ScenarioError(f"unknown seat here (expected {', '.join(allowed_seats)})", field=f"{p}.seat", value=seat, rule="CW-VEH-04")
+        armour = _int(c.get("body_armour", 0), f"{p}.body_armour", "CW-CREW-01")
+        hits = _int(c.get("hits", 0), f"{p}.hits", "CW-CREW-01")
+        if hits > HUMAN_DP:
+            raise ScenarioError("a person has 3 DP", field=f"{p}.hits", value=hits, rule="CW-CREW-01")
+        hw = c.get("hand_weapons", [])
+        for j, name in enumerate(hw):
+            weapon_spec(rules, name, f"{p}.hand_weapons[{j}]")
+        out.append(CrewMember(str(c["id"]), role, seat, armour, hits,
+                              _int(c.get("gunner", 0), f"{p}.gunner", "CW-HIT-08"),
+                              _int(c.get("handgunner", 0), f"{p}.handgunner", "CW-HIT-08"),
+                              _int(c.get("driver", 0), f"{p}.driver", "CW-CREW-02"), tuple(hw)))
+    return out
+
+
+def _weapons(rules: Rules, data: Any, path: str, allowed: tuple[Mount, ...], has_turret: bool) -> list[Weapon]:
+    if not isinstance(data, list):
+        raise ScenarioError("expected a list of weapons", field=path, value=data, rule="CW-VEH-03")
+    out = []
+    for i, w in enumerate(data):
+        p = f"{path}[{i}]"
+        if not isinstance(w, dict) or "id" not in w or "type" not in w:
+            raise ScenarioError("each weapon needs an id and a type", field=p, value=w, rule="CW-VEH-03")
+        spec = weapon_spec(rules, w["type"], f"{p}.type")
+        if spec.hand:
+            raise ScenarioError("a hand weapon cannot be mounted; give it to a crew member", field=f"{p}.type", value=w["type"], rule="CW-HAND-01")
+        mount = parse_enum(Mount, w.get("mount", "front"), f"{p}.mount", "CW-VEH-03")
+        if mount not in allowed:
+            raise ScenarioError(f"impossible mount on this body (allowed: {', '.join(str(m) for m in allowed)})",
+                                field=f"{p}.mount", value=str(mount), rule="CW-VEH-03")
+        if mount is Mount.TURRET and not has_turret:
+            raise ScenarioError("turret weapon on a vehicle without a turret (set turret = true)", field=f"{p}.mount", value="turret", rule="CW-VEH-02")
+        dp = _int(w.get("dp", spec.dp), f"{p}.dp", "CW-VEH-03")
+        ammo = _int(w.get("ammo", spec.shots), f"{p}.ammo", "CW-VEH-03")
+        automatic = w.get("automatic", False)
+        if not isinstance(automatic, bool):
+            raise ScenarioError("expected true or false", field=f"{p}.automatic", value=automatic, rule="CW-AUTO-01")
+        if automatic and mount is Mount.TURRET:
+            from ..errors import RuleViolation
+            raise RuleViolation(f"weapon {w['id']!r} is turret-mounted: turret weapons cannot go on automatic",
+                                field=f"{p}.automatic", value=True, rule="CW-AUTO-01")
+        out.append(Weapon(str(w["id"]), spec, mount, dp, ammo, automatic))
+    return out
+
+
+def _tires(rules: Rules, design: dict, wheels: tuple[str, ...], path: str) -> list[Tire]:
+    tire_dp = rules["carwars.tires"]["dp"]
+    default_type = design.get("tire_type", "standard")
+    given = {t.get("id"): t for t in design.get("tire", []) if isinstance(t, dict)}
+    for tid in given:
+        if tid not in wheels:
+            raise ScenarioError(f"no such wheel on this body (wheels: {', '.join(wheels)})", field=f"{path}.tire", value=tid, rule="CW-VEH-03")
+    out = []
+    for pos in wheels:
+        t = given.get(pos, {})
+        ttype = t.get("type", default_type)
+        if "dp" in t:
+            max_dp = _int(t["dp"], f"{path}.tire.{pos}.dp", "CW-VEH-03", 1)
+        elif ttype in tire_dp:
+            max_dp = tire_dp[ttype]
+        else:
+            raise ScenarioError(f"unknown tire type with no dp given (known: {', '.join(tire_dp)})", field=f"{path}.tire_type", value=ttype, rule="CW-VEH-03")
+        dp = _int(t.get("current_dp", max_dp), f"{path}.tire.{pos}.current_dp", "CW-VEH-03")
+        out.append(Tire(pos, ttype, min(dp, max_dp), max_dp))
+    return out
+
+
+def _cargo(data: Any, path: str) -> list[CargoItem]:
+    out = []
+    for i, c in enumerate(data or []):
+        if not isinstance(c, dict) or "id" not in c:
+            raise ScenarioError("each cargo item needs an id and dp", field=f"{path}[{i}]", value=c, rule="CW-VEH-04")
+        dp = _int(c.get("dp", 1), f"{path}[{i}].dp", "CW-VEH-04", 1)
+        out.append(CargoItem(str(c["id"]), _int(c.get("current_dp", dp), f"{path}[{i}].current_dp", "CW-VEH-04"), dp))
+    return out
+
+
+def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle") -> Vehicle:
+    """Build a vehicle from a scenario entry: a stock `design` (CW-VEH-05) and/or inline fields."""
+    if not isinstance(entry, dict) or "id" not in entry:
+        raise ScenarioError("each vehicle needs an id", field=path, value=entry, rule="CLI-02")
+    design: dict = {}
+    if "design" in entry:
+        designs = rules["carwars.designs"]["design"]
+        if entry["design"] not in designs:
+            raise ScenarioError(f"unknown stock design (known: {', '.join(sorted(designs))})", field=f"{path}.design",
+                                value=entry["design"], rule="CW-VEH-05")
+        design = copy.deepcopy(designs[entry["design"]])
+    design.update({k: v for k, v in entry.items() if k != "design"})
+    if "body" not in design:
+        raise ScenarioError("a vehicle needs a body or a stock design", field=f"{path}.body", rule="CW-VEH-01")
+    body = body_spec(rules, design["body"], f"{path}.body")
+    reversed_trike = bool(design.get("reversed", False))
+    if reversed_trike and body.kind != "trike":
+        raise ScenarioError("only trikes can be reversed", field=f"{path}.reversed", value=True, rule="CW-TGT-06")
+    wheels = body.wheels
+    if reversed_trike:
+        wheels = ("front_left", "front_right", "back")
+
+    armour_sides = tuple(Side)
+    armour = _armour(design.get("armour", {}), f"{path}.armour", armour_sides)
+    armour_max = _armour(design.get("armour_max", design.get("armour", {})), f"{path}.armour_max", armour_sides)
+    material = design.get("armour_material", "plastic")
+    if material not in ("plastic", "metal"):
+        raise ScenarioError("expected plastic or metal", field=f"{path}.armour_material", value=material, rule="CW-VEH-02")
+    turret = bool(design.get("turret", False))
+    if turret and body.kind == "cycle":
+        raise ScenarioError("a cycle cannot carry a turret", field=f"{path}.turret", value=True, rule="CW-VEH-02")
+    if body.kind == "cycle":
+        mounts = (Mount.FRONT, Mount.BACK, Mount.LEFT, Mount.RIGHT)
+        seats: tuple[str, ...] = ("cycle",)
+    else:
+        mounts = tuple(Mount)
+        seats = ("front_left", "front_right", "back_left", "back_right", "middle")
+    weapons = _weapons(rules, design.get("weapon", []), f"{path}.weapon", mounts, turret)
+    crew = _crew(rules, design.get("crew", []), f"{path}.crew", seats)
+    if body.kind != "cycle" and sum(1 for c in crew if c.seat.startswith("front")) > 2:
+        raise ScenarioError("no vehicle has more than two seats in front", field=f"{path}.crew", rule="CW-VEH-04")
+    if len({c.seat for c in crew if c.seat.startswith(("front", "back"))}) != sum(1 for c in crew if c.seat.startswith(("front", "back"))):
+        raise ScenarioError("two crew members in one seat", field=f"{path}.crew", rule="CW-VEH-04")
+    if sum(1 for c in crew if c.role is CrewRole.DRIVER) > 1:
+        raise ScenarioError("a vehicle has one driver", field=f"{path}.crew", rule="CW-VEH-04")
+
+    layout_names = design.get("layout", ["power_plant", "crew", "cargo"])
+    layout = tuple(parse_enum(Location, n, f"{path}.layout[{i}]", "CW-VEH-04") for i, n in enumerate(layout_names))
+    if len(set(layout)) != len(layout):
+        raise ScenarioError("each internal location appears once", field=f"{path}.layout", value=layout_names, rule="CW-VEH-04")
+    if body.kind in ("car", "trike") and Location.CARGO not in layout:
+        layout = layout + (Location.CARGO,)  # a car always has a cargo location (CW-VEH-04)
+    pp = design.get("power_plant")
+    pp_max = None if pp is None else _int(design.get("power_plant_max", pp), f"{path}.power_plant_max", "CW-VEH-03", 1)
+    if pp is not None:
+        pp = _int(pp, f"{path}.power_plant", "CW-VEH-03")
+    if (pp is None) == (Location.POWER_PLANT in layout):
+        if pp is None:
+            raise ScenarioError("the layout names a power plant but no power_plant DP is given", field=f"{path}.power_plant", rule="CW-VEH-04")
+        layout = layout + (Location.POWER_PLANT,)
+    if crew and Location.CREW not in layout:
+        raise ScenarioError("a vehicle with crew needs a crew location in its layout", field=f"{path}.layout", value=layout_names, rule="CW-VEH-04")
+
+    sidecar = None
+    if "sidecar" in design:
+        if body.kind != "cycle":
+            raise ScenarioError("only cycles take a sidecar", field=f"{path}.sidecar", rule="CW-TGT-05")
+        sidecar = _sidecar(rules, design["sidecar"], f"{path}.sidecar")
+    computer = parse_enum(Computer, design.get("computer", "none"), f"{path}.computer", "CW-HIT-08")
+    vehicle = Vehicle(
+        id=str(entry["id"]), name=design.get("name", str(entry["id"])), body=body,
+        x=_num(design.get("x", 0.0), f"{path}.x", "CLI-02"), y=_num(design.get("y", 0.0), f"{path}.y", "CLI-02"),
+        facing=_num(design.get("facing", 0.0), f"{path}.facing", "CLI-02") % 360.0,
+        speed=_num(design.get("speed", 0.0), f"{path}.speed", "CW-HIT-04"),
+        armour=armour, armour_max={s: max(armour[s], armour_max[s]) for s in Side},
+        metal_armour=material == "metal", fireproof=bool(design.get("fireproof", False)),
+        power_plant=pp, power_plant_max=pp_max, layout=layout, weapons=weapons, crew=crew,
+        cargo=_cargo(design.get("cargo", []), f"{path}.cargo"), tires=_tires(rules, design, wheels, path),
+        turret=turret, computer=computer, sidecar=sidecar, reversed_trike=reversed_trike,
+        water_depth_ft=_num(design.get("water_depth_ft", 0.0), f"{path}.water_depth_ft", "CW-HIT-06"),
+        on_bad_surface=bool(design.get("on_bad_surface", False)), blinded=bool(design.get("blinded", False)),
+        handling=design.get("handling"), hazard_difficulty=_int(design.get("hazard_difficulty", 0), f"{path}.hazard_difficulty", "CW-HIT-10"),
+        paint_until_turn=design.get("paint_until_turn"), in_rubble=bool(design.get("in_rubble", False)),
+    )
+    if vehicle.water_depth_ft < 0:
+        raise ScenarioError("water depth cannot be negative", field=f"{path}.water_depth_ft", value=vehicle.water_depth_ft, rule="CW-HIT-06")
+    handling_table = rules["carwars.tohit"]["handling"]
+    if vehicle.handling is not None and vehicle.handling not in handling_table:
+        raise ScenarioError(f"unknown handling event (known: {', '.join(k for k in handling_table if k != 'rule')})",
+                            field=f"{path}.handling", value=vehicle.handling, rule="CW-HIT-10")
+    parts = rules["carwars.bodies"]["parts"]
+    vehicle._parts = {k: (float(v[0]), float(v[1])) for k, v in parts.items() if k != "rule"}
+    return vehicle
+
+
+def _sidecar(rules: Rules, data: Any, path: str) -> Sidecar:
+    if not isinstance(data, dict):
+        raise ScenarioError("expected a table", field=path, value=data, rule="CW-TGT-05")
+    side = parse_enum(Side, data.get("side", "right"), f"{path}.side", "CW-TGT-05")
+    if side not in (Side.LEFT, Side.RIGHT):
+        raise ScenarioError("a sidecar is on the left or the right", field=f"{path}.side", value=str(side), rule="CW-TGT-05")
+    sides = (Side.FRONT, Side.BACK, Side.LEFT, Side.RIGHT, Side.UNDERBODY)
+    armour = _armour(data.get("armour", {}), f"{path}.armour", sides)
+    tire = _tires(rules, {"tire_type": data.get("tire_type", "standard")}, ("sidecar",), path)[0]
+    return Sidecar(
+        side=side, spaces=_int(data.get("spaces", 1), f"{path}.spaces", "CW-TGT-04", 1), armour=armour,
+        armour_max=dict(armour), tire=tire,
+        weapons=_weapons(rules, data.get("weapon", []), f"{path}.weapon", (Mount.FRONT, Mount.BACK, Mount.LEFT, Mount.RIGHT), False),
+        crew=_crew(rules, data.get("crew", []), f"{path}.crew", ("sidecar",)), cargo=_cargo(data.get("cargo", []), f"{path}.cargo"),
+    )
+
+
+def build_pedestrian(rules: Rules, entry: dict, path: str = "pedestrian") -> Pedestrian:
+    if not isinstance(entry, dict) or "id" not in entry:
+        raise ScenarioError("each pedestrian needs an id", field=path, value=entry, rule="CLI-02")
+    cover = entry.get("cover", "none")
+    if cover not in ("none", "full", "head_up"):
+        raise ScenarioError("expected none, full or head_up", field=f"{path}.cover", value=cover, rule="CW-TGT-07")
+    weapons = tuple(entry.get("weapons", []))
+    for i, name in enumerate(weapons):
+        spec = weapon_spec(rules, name, f"{path}.weapons[{i}]")
+        if not spec.hand:
+            raise ScenarioError("a pedestrian carries hand weapons only", field=f"{path}.weapons[{i}]", value=name, rule="CW-HAND-01")
+    size = rules["carwars.bodies"]["pedestrian"]["footprint"][0]
+    return Pedestrian(
+        id=str(entry["id"]), x=_num(entry.get("x", 0.0), f"{path}.x", "CLI-02"), y=_num(entry.get("y", 0.0), f"{path}.y", "CLI-02"),
+        facing=_num(entry.get("facing", 0.0), f"{path}.facing", "CLI-02"),
+        hits=_int(entry.get("hits", 0), f"{path}.hits", "CW-CREW-01"),
+        body_armour=_int(entry.get("body_armour", 0), f"{path}.body_armour", "CW-CREW-01"),
+        prone=bool(entry.get("prone", False)), cover=cover, braced=bool(entry.get("braced", False)),
+        handgunner=_int(entry.get("handgunner", 0), f"{path}.handgunner", "CW-HIT-08"), weapons=weapons,
+        speed=_num(entry.get("speed", 0.0), f"{path}.speed", "CW-HIT-04"),
+        in_rubble=bool(entry.get("in_rubble", False)), blinded=bool(entry.get("blinded", False)), size=float(size),
+    )

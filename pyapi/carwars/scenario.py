@@ -1,0 +1,242 @@
+"""Car Wars scenarios: the arena, the declared attacks of a phase, and sustained-fire history."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..data import Rules
+from ..dice import DiceSource
+from ..errors import ScenarioError
+from ..scenario import register_ruleset
+from .attack import Attack, SustainedRecord, ToHit, parse_aim, roll_attack
+from .enums import Light, Weather, parse_enum
+from .geometry import Counter, Polygon
+from .model import Arena, Area, Building, Cloud, build_pedestrian, build_vehicle
+from .phase import FiredThisTurn, PhaseResult, check_rate_of_fire, explain_phase, resolve_phase
+
+__all__ = ["CarWarsScenario", "SCHEMA_PARTS", "load_carwars"]
+
+_NUM = {"type": "number"}
+_POINT = {"type": "array", "items": _NUM, "minItems": 2, "maxItems": 2}
+_SHAPE = {
+    "id": {"type": "string"},
+    "x": _NUM, "y": _NUM, "width": {"type": "number", "exclusiveMinimum": 0},
+    "length": {"type": "number", "exclusiveMinimum": 0}, "facing": _NUM,
+    "corners": {"type": "array", "items": _POINT, "minItems": 3, "description": "a convex polygon, in order"},
+}
+_ARMOUR = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+           "propertyNames": {"enum": ["front", "back", "left", "right", "top", "underbody"]}}
+_WEAPON = {"type": "object", "required": ["id", "type"], "properties": {
+    "id": {"type": "string"}, "type": {"type": "string", "description": "a weapon-list name or abbreviation"},
+    "mount": {"enum": ["front", "back", "left", "right", "top", "underbody", "turret"]},
+    "dp": {"type": "integer", "minimum": 0}, "ammo": {"type": "integer", "minimum": 0}, "automatic": {"type": "boolean"}},
+    "additionalProperties": False}
+_CREW = {"type": "object", "required": ["id"], "properties": {
+    "id": {"type": "string"}, "role": {"enum": ["driver", "gunner", "passenger"]},
+    "seat": {"enum": ["front_left", "front_right", "back_left", "back_right", "middle", "cycle", "sidecar"]},
+    "body_armour": {"type": "integer", "minimum": 0}, "hits": {"type": "integer", "minimum": 0, "maximum": 3},
+    "gunner": {"type": "integer"}, "handgunner": {"type": "integer"}, "driver": {"type": "integer"},
+    "hand_weapons": {"type": "array", "items": {"type": "string"}}}, "additionalProperties": False}
+_CARGO = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}, "dp": {"type": "integer", "minimum": 1},
+                                                               "current_dp": {"type": "integer", "minimum": 0}}, "additionalProperties": False}
+_TIRE = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}, "type": {"type": "string"},
+                                                              "dp": {"type": "integer", "minimum": 1}, "current_dp": {"type": "integer", "minimum": 0}},
+         "additionalProperties": False}
+_VEHICLE = {
+    "type": "object", "required": ["id"],
+    "properties": {
+        "id": {"type": "string"}, "design": {"type": "string", "description": "a stock design (seeds/carwars/designs.toml)"},
+        "name": {"type": "string"},
+        "body": {"type": "string"}, "reversed": {"type": "boolean"},
+        "x": _NUM, "y": _NUM, "facing": _NUM, "speed": _NUM,
+        "armour": _ARMOUR, "armour_max": _ARMOUR, "armour_material": {"enum": ["plastic", "metal"]}, "fireproof": {"type": "boolean"},
+        "power_plant": {"type": "integer", "minimum": 0}, "power_plant_max": {"type": "integer", "minimum": 1},
+        "layout": {"type": "array", "items": {"enum": ["crew", "power_plant", "cargo"]}},
+        "tire_type": {"type": "string"}, "tire": {"type": "array", "items": _TIRE},
+        "computer": {"enum": ["none", "targeting", "hi_res", "cyberlink"]}, "turret": {"type": "boolean"},
+        "weapon": {"type": "array", "items": _WEAPON}, "crew": {"type": "array", "items": _CREW},
+        "cargo": {"type": "array", "items": _CARGO},
+        "sidecar": {"type": "object", "properties": {
+            "side": {"enum": ["left", "right"]}, "spaces": {"type": "integer", "minimum": 1},
+            "armour": _ARMOUR, "tire_type": {"type": "string"}, "weapon": {"type": "array", "items": _WEAPON},
+            "crew": {"type": "array", "items": _CREW}, "cargo": {"type": "array", "items": _CARGO}}, "additionalProperties": False},
+        "water_depth_ft": {"type": "number", "minimum": 0}, "on_bad_surface": {"type": "boolean"}, "blinded": {"type": "boolean"},
+        "handling": {"type": "string"}, "hazard_difficulty": {"type": "integer", "minimum": 0},
+        "paint_until_turn": {"type": "integer"}, "in_rubble": {"type": "boolean"},
+    },
+    "additionalProperties": False,
+}
+_PEDESTRIAN = {"type": "object", "required": ["id"], "properties": {
+    "id": {"type": "string"}, "x": _NUM, "y": _NUM, "facing": _NUM, "speed": _NUM,
+    "hits": {"type": "integer", "minimum": 0, "maximum": 3}, "body_armour": {"type": "integer", "minimum": 0},
+    "prone": {"type": "boolean"}, "cover": {"enum": ["none", "full", "head_up"]}, "braced": {"type": "boolean"},
+    "handgunner": {"type": "integer"}, "weapons": {"type": "array", "items": {"type": "string"}},
+    "in_rubble": {"type": "boolean"}, "blinded": {"type": "boolean"}}, "additionalProperties": False}
+_ATTACK = {"type": "object", "required": ["id", "attacker", "weapon", "target"], "properties": {
+    "id": {"type": "string"}, "attacker": {"type": "string"}, "weapon": {"type": "string"}, "target": {"type": "string"},
+    "aim": {"type": "string", "description": "auto, front, back, left, right, top, tire:<wheel>, turret, rider, sidecar, ground"},
+    "firer": {"type": "string"}}, "additionalProperties": False}
+
+SCHEMA_PARTS: dict[str, Any] = {
+    "arena": {"type": "object", "properties": {
+        "weather": {"enum": Weather.choices()}, "light": {"enum": Light.choices()},
+        "turn": {"type": "integer", "minimum": 1}, "phase": {"type": "integer", "minimum": 1, "maximum": 5}},
+        "additionalProperties": False},
+    "vehicle": {"type": "array", "items": _VEHICLE},
+    "pedestrian": {"type": "array", "items": _PEDESTRIAN},
+    "building": {"type": "array", "items": {"type": "object", "required": ["id"], "properties": dict(_SHAPE), "additionalProperties": False}},
+    "cloud": {"type": "array", "items": {"type": "object", "required": ["id", "kind"], "properties": {
+        **_SHAPE, "kind": {"enum": ["smoke", "paint"]}, "placed_turn": {"type": "integer"}}, "additionalProperties": False}},
+    "area": {"type": "array", "items": {"type": "object", "required": ["id", "kind"], "properties": {
+        **_SHAPE, "kind": {"enum": ["rubble"]}}, "additionalProperties": False}},
+    "attack": {"type": "array", "items": _ATTACK},
+    "history": {"type": "array", "items": {"type": "object", "required": ["attacker", "weapon", "target", "streak", "last_turn"],
+                                           "properties": {"attacker": {"type": "string"}, "weapon": {"type": "string"},
+                                                          "target": {"type": "string"}, "streak": {"type": "integer", "minimum": 0},
+                                                          "last_turn": {"type": "integer"}}, "additionalProperties": False}},
+    "fired_this_turn": {"type": "object", "properties": {
+        "weapons": {"type": "array", "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}},
+        "characters": {"type": "array", "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}}},
+        "additionalProperties": False},
+}
+
+
+def _polygon(entry: dict, path: str) -> Polygon:
+    if "corners" in entry:
+        try:
+            return Polygon(tuple((float(x), float(y)) for x, y in entry["corners"]))
+        except ValueError as exc:
+            raise ScenarioError(str(exc), field=f"{path}.corners", value=entry["corners"], rule="CW-LOF-02") from None
+    missing = [k for k in ("x", "y", "width", "length") if k not in entry]
+    if missing:
+        raise ScenarioError(f"give corners, or x, y, width and length (missing {', '.join(missing)})", field=path, rule="CLI-02")
+    return Counter(float(entry["x"]), float(entry["y"]), float(entry["length"]), float(entry["width"]),
+                   float(entry.get("facing", 0.0))).polygon()
+
+
+@dataclass
+class CarWarsScenario:
+    """A Car Wars situation: the arena, a phase's declared attacks, and the weapons' history."""
+
+    name: str
+    arena: Arena
+    attacks: list[Attack]
+    rules: Rules
+    history: dict[tuple[str, str], SustainedRecord] = field(default_factory=dict)
+    fired: FiredThisTurn = field(default_factory=FiredThisTurn)
+    description: str = ""
+    source: str = ""
+    ruleset: str = "carwars"
+    _breakdowns: list[ToHit] | None = field(default=None, repr=False, compare=False)
+
+    def explain(self) -> list[ToHit]:
+        """Every declared attack's to-hit breakdown, without rolling (LOG-02)."""
+        return explain_phase(self.arena, self.attacks, self.rules, self.history)
+
+    def resolve(self, dice: DiceSource, seed: int | None = None) -> PhaseResult:
+        """Roll the declared attacks of the phase (CW-ROF-02)."""
+        return resolve_phase(self.arena, self.attacks, self.rules, dice, self.history, self.fired, seed=seed)
+
+    def render_explain(self) -> str:
+        """The explain report as text (`hardpoint explain`)."""
+        lines = [f"scenario: {self.name}"]
+        for b in self.explain():
+            lines.append(f"\nattack {b.attack}: {b.attacker} fires {b.weapon} at {b.target} ({b.aimed_at})")
+            if b.lof:
+                lines.append(f"  line of fire: clear; range {b.range:.2f}\" from {b.origin} to aim point {b.aim_point}")
+            else:
+                lines.append("  line of fire: BLOCKED")
+            if b.facing_sides:
+                lines.append(f"  sides facing the firer: {', '.join(b.facing_sides)}; firer in the target's "
+                             f"{', '.join(b.firer_arcs) or 'no'} arc(s)")
+            lines.append(f"  base to-hit {b.base}")
+            lines += [f"    {m.value:+d}  {m.name} [{m.rule}]" for m in b.modifiers]
+            lines.append(f"  total modifier {b.total_modifier:+d}: needs {b.needed} on 2d6")
+            if b.possible:
+                lines.append(f"  hit probability {b.probability} ({float(b.probability):.4f})")
+            else:
+                lines.append(f"  no hit possible: {b.reason}")
+        return "\n".join(lines)
+
+    def render_resolve(self, result: PhaseResult) -> str:
+        """The event log as text (`hardpoint resolve`)."""
+        lines = []
+        for e in result.events:
+            if isinstance(e, ToHit):
+                lines.append(f"{e.attack}: {e.attacker} fires {e.weapon} at {e.target} ({e.aimed_at}); needs {e.needed}"
+                             + ("" if e.possible else f" [{e.reason}]"))
+            else:
+                lines.append(f"  {e}")
+        return "\n".join(lines)
+
+    def trial_outcome(self, dice: DiceSource) -> dict[str, float]:
+        """One trial for `hardpoint run`: per attack, hit (1/0) and damage rolled.
+
+        The breakdowns do not depend on the dice, so they are computed once.
+        """
+        if self._breakdowns is None:
+            check_rate_of_fire(self.arena, self.attacks, self.fired)
+            self._breakdowns = self.explain()
+        out: dict[str, float] = {}
+        for b in self._breakdowns:
+            r = roll_attack(b, self.arena, self.rules, dice)
+            out[f"{r.attack} hit"] = 1.0 if r.hit else 0.0
+            out[f"{r.attack} damage"] = float(r.damage or 0)
+        return out
+
+    def exact_outcomes(self) -> dict[str, Any]:
+        """Exact expectations where known: each attack's hit probability (CW-HIT-01)."""
+        return {f"{b.attack} hit": b.probability for b in self.explain()}
+
+
+def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
+    """Build a Car Wars scenario from schema-valid data; every id must be unique and known."""
+    arena_data = data.get("arena", {})
+    arena = Arena(weather=parse_enum(Weather, arena_data.get("weather", "clear"), "arena.weather", "CW-HIT-07"),
+                  light=parse_enum(Light, arena_data.get("light", "day"), "arena.light", "CW-HIT-07"),
+                  turn=arena_data.get("turn", 1), phase=arena_data.get("phase", 1))
+    seen: set[str] = set()
+
+    def unique(ident: str, path: str) -> str:
+        if ident in seen:
+            raise ScenarioError("duplicate id", field=f"{path}.id", value=ident, rule="CLI-02")
+        seen.add(ident)
+        return ident
+
+    for i, v in enumerate(data.get("vehicle", [])):
+        unique(v["id"], f"vehicle[{i}]")
+        arena.vehicles[v["id"]] = build_vehicle(rules, v, f"vehicle[{i}]")
+    for i, p in enumerate(data.get("pedestrian", [])):
+        unique(p["id"], f"pedestrian[{i}]")
+        arena.pedestrians[p["id"]] = build_pedestrian(rules, p, f"pedestrian[{i}]")
+    for i, b in enumerate(data.get("building", [])):
+        unique(b["id"], f"building[{i}]")
+        arena.buildings[b["id"]] = Building(b["id"], _polygon(b, f"building[{i}]"))
+    for i, c in enumerate(data.get("cloud", [])):
+        unique(c["id"], f"cloud[{i}]")
+        arena.clouds[c["id"]] = Cloud(c["id"], c["kind"], _polygon(c, f"cloud[{i}]"), c.get("placed_turn", 0))
+    for i, a in enumerate(data.get("area", [])):
+        unique(a["id"], f"area[{i}]")
+        arena.areas[a["id"]] = Area(a["id"], a["kind"], _polygon(a, f"area[{i}]"))
+    attacks = []
+    attack_ids: set[str] = set()
+    for i, a in enumerate(data.get("attack", [])):
+        if a["id"] in attack_ids:
+            raise ScenarioError("duplicate attack id", field=f"attack[{i}].id", value=a["id"], rule="CLI-02")
+        attack_ids.add(a["id"])
+        parse_aim(a.get("aim", "auto"), f"attack[{i}].aim")
+        arena.unit(a["attacker"], f"attack[{i}].attacker")
+        if a["target"] not in arena.buildings:
+            arena.unit(a["target"], f"attack[{i}].target")
+        attacks.append(Attack(a["id"], a["attacker"], a["weapon"], a["target"], a.get("aim", "auto"), a.get("firer")))
+    history = {(h["attacker"], h["weapon"]): SustainedRecord(h["target"], h["streak"], h["last_turn"]) for h in data.get("history", [])}
+    ft = data.get("fired_this_turn", {})
+    fired = FiredThisTurn({tuple(w) for w in ft.get("weapons", [])}, {tuple(c): 1 for c in ft.get("characters", [])})  # type: ignore[misc]
+    meta = data["scenario"]
+    scenario = CarWarsScenario(meta["name"], arena, attacks, rules, history, fired, meta.get("description", ""), meta.get("source", ""))
+    # Check every declaration now, so a bad scenario fails on load, naming the field (ERR-01).
+    scenario.explain()
+    return scenario
+
+
+register_ruleset("carwars", load_carwars, SCHEMA_PARTS)

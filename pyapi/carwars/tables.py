@@ -1,0 +1,227 @@
+"""Validation of the Car Wars tables in seeds/carwars and typed views of them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from ..data import Rules, need, register_validator
+from ..dice import DiceExpr, parse_dice
+from ..errors import DataError, DiceError
+
+__all__ = ["WeaponSpec", "weapon_spec", "weapon_names", "body_spec", "BodySpec"]
+
+
+def _ints(table: dict, path: str, keys: list[str], rule: str) -> None:
+    for k in keys:
+        need(table, k, int, path, rule)
+
+
+def _validate_tohit(name: str, t: dict) -> None:
+    _ints(need(t, "to_hit", dict, name), f"{name}.to_hit", ["natural_miss", "max_needed"], "CW-HIT-01")
+    r = need(t, "range", dict, name)
+    need(r, "point_blank_under", (int, float), f"{name}.range", "CW-HIT-02")
+    need(r, "long_range_step", (int, float), f"{name}.range", "CW-HIT-02")
+    if r["long_range_step"] <= 0:
+        raise DataError("must be positive", field=f"{name}.range.long_range_step", value=r["long_range_step"], rule="CW-HIT-02")
+    _ints(r, f"{name}.range", ["point_blank", "long_range_per_step"], "CW-HIT-02")
+    sb = need(t, "speed_bands", dict, name)
+    bands = need(sb, "bands", list, f"{name}.speed_bands", "CW-HIT-04")
+    last = None
+    for i, b in enumerate(bands):
+        if not (isinstance(b, list) and len(b) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in b)):
+            raise DataError("each band is [lower mph, modifier]", field=f"{name}.speed_bands.bands[{i}]", value=b, rule="CW-HIT-04")
+        if last is not None and b[0] <= last:
+            raise DataError("band bounds must increase", field=f"{name}.speed_bands.bands[{i}]", value=b, rule="CW-HIT-04")
+        last = b[0]
+    _ints(sb, f"{name}.speed_bands", ["target_not_moving", "firer_not_moving", "pedestrian_braced"], "CW-HIT-04")
+    rm = need(t, "relative_movement", dict, name)
+    allowed = {"half_target", "half_difference", "target", "difference"}
+    for row in ("front", "back", "side"):
+        cells = need(rm, row, dict, f"{name}.relative_movement", "CW-HIT-03")
+        for col in ("front", "back", "side"):
+            v = need(cells, col, str, f"{name}.relative_movement.{row}", "CW-HIT-03")
+            if v not in allowed:
+                raise DataError(f"expected one of {sorted(allowed)}", field=f"{name}.relative_movement.{row}.{col}", value=v, rule="CW-HIT-03")
+    need(rm, "literal_difference", bool, f"{name}.relative_movement", "CW-HIT-03")
+    ts = need(t, "target_size", dict, name)
+    _ints(ts, f"{name}.target_size", ["compact_any_direction", "car_front_back", "trike_top"], "CW-HIT-05")
+    for cls in ("cycle", "sidecar", "light_trike", "medium_trike", "heavy_trike", "xheavy_trike"):
+        _ints(need(ts, cls, dict, f"{name}.target_size", "CW-HIT-05"), f"{name}.target_size.{cls}", ["front_back", "side"], "CW-HIT-05")
+    st = need(t, "specific_target", dict, name)
+    _ints(st, f"{name}.specific_target", ["pedestrian", "pedestrian_prone", "pedestrian_head_up_behind_cover", "tire", "turret",
+                                          "rider", "lamppost", "building", "searchlight", "ground", "sidecar", "tire_water_penalty"], "CW-HIT-06")
+    vis = need(t, "visibility", dict, name)
+    need(vis, "cloud_per", (int, float), f"{name}.visibility", "CW-LOF-04")
+    _ints(vis, f"{name}.visibility", ["cloud_penalty", "rubble", "searchlight_blinded", "paint_on_windows", "paint_turns_after"], "CW-HIT-07")
+    for cond, keys in (("weather", ("clear", "rain", "heavy_rain", "fog")), ("light", ("day", "night"))):
+        _ints(need(vis, cond, dict, f"{name}.visibility", "CW-HIT-07"), f"{name}.visibility.{cond}", list(keys), "CW-HIT-07")
+    fi = need(t, "firer", dict, name)
+    _ints(need(fi, "computer", dict, f"{name}.firer", "CW-HIT-08"), f"{name}.firer.computer", ["none", "targeting", "hi_res", "cyberlink"], "CW-HIT-08")
+    _ints(fi, f"{name}.firer", ["wounded_skill", "bad_surface"], "CW-HIT-08")
+    _ints(need(t, "sustained_fire", dict, name), f"{name}.sustained_fire", ["second", "third_and_later"], "CW-HIT-09")
+    _ints(need(t, "handling", dict, name), f"{name}.handling", ["trivial_skid", "minor_fishtail", "minor_skid", "moderate_skid", "major_fishtail"], "CW-HIT-10")
+    _ints(need(t, "targeting", dict, name), f"{name}.targeting", ["wrong_arc"], "CW-TGT-01")
+
+
+def _validate_bodies(name: str, t: dict) -> None:
+    arcs = need(t, "arcs", dict, name)
+    angle = need(arcs, "angle", (int, float), f"{name}.arcs", "CW-ARC-01")
+    if not 0 < angle < 90:
+        raise DataError("must be between 0 and 90 degrees", field=f"{name}.arcs.angle", value=angle, rule="CW-ARC-01")
+    for k, v in need(t, "body", dict, name).items():
+        path = f"{name}.body.{k}"
+        kind = need(v, "kind", str, path, "CW-VEH-01")
+        if kind not in ("car", "cycle", "trike"):
+            raise DataError("expected car, cycle or trike", field=f"{path}.kind", value=kind, rule="CW-VEH-01")
+        need(v, "size", str, path, "CW-HIT-05")
+        fp = need(v, "footprint", list, path, "CW-VEH-01")
+        if len(fp) != 2 or any(not isinstance(x, (int, float)) or x <= 0 for x in fp):
+            raise DataError("footprint is [width, length] in inches, both positive", field=f"{path}.footprint", value=fp, rule="CW-VEH-01")
+        need(v, "wheels", list, path, "CW-VEH-03")
+
+
+def _validate_tires(name: str, t: dict) -> None:
+    for k, v in need(t, "dp", dict, name).items():
+        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+            raise DataError("tire DP must be a positive integer", field=f"{name}.dp.{k}", value=v, rule="CW-VEH-03")
+
+
+def _validate_weapons(name: str, t: dict) -> None:
+    key = "hand_weapon" if name.endswith("hand_weapons") else "weapon"
+    seen = set()
+    for i, w in enumerate(need(t, key, list, name, "CW-VEH-06")):
+        path = f"{name}.{key}[{i}]"
+        wname = need(w, "name", str, path, "CW-VEH-06")
+        if wname in seen:
+            raise DataError("duplicate weapon name", field=f"{path}.name", value=wname, rule="CW-VEH-06")
+        seen.add(wname)
+        need(w, "to_hit", int, path, "CW-VEH-06")
+        if key == "weapon":
+            need(w, "dp", int, path, "CW-VEH-06")
+        for key in ("damage", "tire_damage", "underbody_damage"):
+            if key in w:
+                try:
+                    parse_dice(w[key])
+                except DiceError as exc:
+                    raise DataError(str(exc), field=f"{path}.{key}", value=w[key], rule="DICE-01") from None
+
+
+def _validate_designs(name: str, t: dict) -> None:
+    for k, d in need(t, "design", dict, name).items():
+        path = f"{name}.design.{k}"
+        need(d, "body", str, path, "CW-VEH-05")
+        need(d, "armour", dict, path, "CW-VEH-02")
+
+
+register_validator("carwars.tohit", _validate_tohit)
+register_validator("carwars.bodies", _validate_bodies)
+register_validator("carwars.tires", _validate_tires)
+register_validator("carwars.weapons", _validate_weapons)
+register_validator("carwars.hand_weapons", _validate_weapons)
+register_validator("carwars.designs", _validate_designs)
+
+
+@dataclass(frozen=True)
+class WeaponSpec:
+    """One row of the weapon list (CW-VEH-06)."""
+
+    name: str
+    abbrev: str
+    to_hit: int
+    needs_to_hit: bool
+    damage: DiceExpr | None
+    damage_hits: int | None
+    dp: int
+    shots: int
+    burst_radius: float
+    area_effect: bool
+    dropped: bool
+    cloud: str
+    fire_modifier: int | None
+    burn_duration: int | None
+    laser: bool
+    rocket: bool
+    flamethrower: bool
+    at_gun: bool
+    hand: bool
+    vs_vehicles: str
+    max_range: float | None
+    tire_damage: DiceExpr | None = None
+    underbody_damage: DiceExpr | None = None
+
+    @property
+    def damage_text(self) -> str:
+        if self.damage is not None:
+            return str(self.damage)
+        if self.damage_hits is not None:
+            return f"{self.damage_hits} hit(s)"
+        return "none"
+
+
+def _spec(row: dict, hand: bool) -> WeaponSpec:
+    def dice(key: str) -> DiceExpr | None:
+        return parse_dice(row[key]) if key in row else None
+
+    return WeaponSpec(
+        name=row["name"], abbrev=row.get("abbrev", ""), to_hit=row["to_hit"],
+        needs_to_hit=row.get("needs_to_hit", row["to_hit"] > 0), damage=dice("damage"),
+        damage_hits=row.get("damage_hits"), dp=row.get("dp", 0), shots=row.get("shots", 0),
+        burst_radius=float(row.get("burst_radius", 0.0)), area_effect=bool(row.get("area_effect", False)),
+        dropped=bool(row.get("dropped", False)), cloud=row.get("cloud", ""),
+        fire_modifier=row.get("fire_modifier"), burn_duration=row.get("burn_duration"),
+        laser=bool(row.get("laser", False)), rocket=bool(row.get("rocket", False)),
+        flamethrower=bool(row.get("flamethrower", False)), at_gun=bool(row.get("at_gun", False)),
+        hand=hand, vs_vehicles=row.get("vs_vehicles", "full" if not hand else "none"),
+        max_range=row.get("max_range"), tire_damage=dice("tire_damage"), underbody_damage=dice("underbody_damage"),
+    )
+
+
+@cache
+def _weapon_index(rules: Rules) -> dict[str, WeaponSpec]:
+    index: dict[str, WeaponSpec] = {}
+    for table, hand in (("carwars.weapons", False), ("carwars.hand_weapons", True)):
+        if table in rules:
+            for row in rules[table].get("hand_weapon" if hand else "weapon", []):
+                spec = _spec(row, hand)
+                index[spec.name.lower()] = spec
+                if spec.abbrev:
+                    index.setdefault(spec.abbrev.lower(), spec)
+    return index
+
+
+def weapon_names(rules: Rules) -> list[str]:
+    return sorted({s.name for s in _weapon_index(rules).values()})
+
+
+def weapon_spec(rules: Rules, name: str, field: str = "weapon.type") -> WeaponSpec:
+    """The weapon list entry for `name` (full name or abbreviation, any case)."""
+    from ..errors import ScenarioError
+
+    spec = _weapon_index(rules).get(str(name).lower())
+    if spec is None:
+        raise ScenarioError("unknown weapon (not in the weapon list, seeds/carwars/weapons.toml)", field=field, value=name, rule="CW-VEH-06")
+    return spec
+
+
+@dataclass(frozen=True)
+class BodySpec:
+    name: str
+    kind: str
+    size: str
+    width: float
+    length: float
+    wheels: tuple[str, ...]
+    sidecar_width: float = 0.0
+    sidecar_length: float = 0.0
+
+
+def body_spec(rules: Rules, name: str, field: str = "body") -> BodySpec:
+    from ..errors import ScenarioError
+
+    bodies = rules["carwars.bodies"]["body"]
+    if name not in bodies:
+        raise ScenarioError(f"unknown body (known: {', '.join(sorted(bodies))})", field=field, value=name, rule="CW-VEH-01")
+    b = bodies[name]
+    sc = b.get("sidecar_footprint", [0.0, 0.0])
+    return BodySpec(name, b["kind"], b["size"], float(b["footprint"][0]), float(b["footprint"][1]), tuple(b["wheels"]),
+                    float(sc[0]), float(sc[1]))

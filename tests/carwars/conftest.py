@@ -1,0 +1,45 @@
+"""Helpers to build Car Wars scenarios in tests."""
+import copy
+
+import pytest
+
+import hardpoint
+
+
+def build(vehicles=(), attacks=(), arena=None, pedestrians=(), buildings=(), clouds=(), areas=(), history=(), rules=None, **extra):
+    data = {"scenario": {"name": "test", "ruleset": "carwars"}}
+    if arena:
+        data["arena"] = dict(arena)
+    for key, items in (("vehicle", vehicles), ("attack", attacks), ("pedestrian", pedestrians), ("building", buildings),
+                       ("cloud", clouds), ("area", areas), ("history", history)):
+        if items:
+            data[key] = [copy.deepcopy(i) for i in items]
+    if rules:
+        data["rules"] = rules
+    data.update(extra)
+    return hardpoint.parse_scenario(data)
+
+
+def car(id="car", x=0.0, y=0.0, facing=0.0, speed=20, design="hunter", **kw):
+    return {"id": id, "design": design, "x": x, "y": y, "facing": facing, "speed": speed, **kw}
+
+
+def attack(id="a", attacker="car", weapon="mg", target="target", aim="auto", **kw):
+    return {"id": id, "attacker": attacker, "weapon": weapon, "target": target, "aim": aim, **kw}
+
+
+def explain_one(**kw):
+    return build(**kw).explain()[0]
+
+
+def mods(breakdown):
+    """{rule: [values]} of a breakdown's modifiers."""
+    out = {}
+    for m in breakdown.modifiers:
+        out.setdefault(m.rule, []).append(m.value)
+    return out
+
+
+@pytest.fixture
+def rules():
+    return hardpoint.default_rules()

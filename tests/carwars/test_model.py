@@ -1,0 +1,138 @@
+"""The Car Wars model: CW-VEH-01..06."""
+import pytest
+
+import hardpoint
+from hardpoint import ScenarioError
+from hardpoint.carwars.enums import CrewState, Location, Mount, Side
+from hardpoint.carwars.model import build_vehicle
+from hardpoint.carwars.tables import weapon_names, weapon_spec
+
+from .conftest import build, car
+
+
+@pytest.fixture
+def rules():
+    return hardpoint.default_rules()
+
+
+@pytest.mark.parametrize("body", ["subcompact", "compact", "mid_sized", "sedan", "luxury", "station_wagon", "pickup", "van",
+                                  "cycle", "light_trike", "medium_trike", "heavy_trike", "xheavy_trike"])
+def test_cw_veh_01_every_body_builds_with_its_footprint(rules, body):
+    """CW-VEH-01: every body type exists with the RULING footprint (car and trike 1/2" x 1", cycle 1/4" x 1/2")."""
+    v = build_vehicle(rules, {"id": "v", "body": body, "power_plant": 5, "layout": ["power_plant"]})
+    expected = (0.25, 0.5) if body == "cycle" else (0.5, 1.0)
+    assert (v.counter.width, v.counter.length) == expected
+
+
+def test_cw_veh_01_pedestrian_footprint_and_reversed_trike(rules):
+    """CW-VEH-01: a pedestrian is 1/4" square; a reversed trike has two front wheels and one back."""
+    s = build(pedestrians=[{"id": "p", "x": 1, "y": 1}])
+    assert (s.arena.pedestrians["p"].counter.width, s.arena.pedestrians["p"].counter.length) == (0.25, 0.25)
+    trike = build_vehicle(rules, {"id": "t", "design": "stinger", "reversed": True})
+    assert [t.id for t in trike.tires] == ["front_left", "front_right", "back"]
+    with pytest.raises(ScenarioError, match="only trikes.*CW-TGT-06"):
+        build_vehicle(rules, {"id": "c", "design": "hunter", "reversed": True})
+
+
+def test_cw_veh_01_footprint_is_overridable_data(rules):
+    """CW-VEH-01: footprints are data: a house rule makes cars 1/2" x 1 1/4"."""
+    house = rules.with_overrides({"carwars": {"bodies": {"body": {"compact": {"footprint": [0.5, 1.25]}}}}})
+    assert build_vehicle(house, {"id": "v", "design": "hunter"}).counter.length == 1.25
+
+
+def test_cw_veh_02_armour_per_side_material_and_turret(rules):
+    """CW-VEH-02: armour on six sides, metal or plastic, fireproof; a turret with its weapons."""
+    v = build_vehicle(rules, {"id": "v", "design": "shogun", "armour_material": "metal", "fireproof": True})
+    assert set(v.armour) == set(Side) and v.armour[Side.FRONT] == 30 and v.metal_armour and v.fireproof
+    assert v.turret and v.weapon("laser").mount is Mount.TURRET
+    with pytest.raises(ScenarioError, match=r"vehicle\.armour\.front.*CW-VEH-02"):
+        build_vehicle(rules, {"id": "v", "design": "hunter", "armour": {"front": -3}})
+    with pytest.raises(ScenarioError, match="CW-VEH-02"):
+        build_vehicle(rules, {"id": "v", "design": "hunter", "weapon": [{"id": "l", "type": "Laser", "mount": "turret"}]})
+
+
+def test_cw_veh_03_components_with_dp(rules):
+    """CW-VEH-03: weapons (DP from the list, mount, ammo), power plant, crew 3 DP + body armour, cargo, a tire per wheel."""
+    v = build_vehicle(rules, {"id": "v", "design": "hunter"})
+    mg = v.weapon("mg")
+    assert (mg.dp, mg.ammo, mg.mount, mg.automatic) == (3, 20, Mount.FRONT, False)
+    assert v.power_plant == 8
+    d = v.driver
+    assert d.dp == 3 and d.body_armour == 3 and d.state is CrewState.OK
+    assert [t.id for t in v.tires] == ["front_left", "front_right", "back_left", "back_right"]
+    assert all(t.dp == 6 for t in v.tires)  # heavy-duty tires, 6 DP (seeds/carwars/tires.toml)
+    assert v.cargo[0].dp == 1
+
+
+@pytest.mark.parametrize("hits,state", [(0, CrewState.OK), (1, CrewState.WOUNDED), (2, CrewState.UNCONSCIOUS), (3, CrewState.DEAD)])
+def test_cw_veh_03_crew_state_from_hits(hits, state, rules):
+    """CW-VEH-03: a crew member has 3 DP; each hit beyond body armour worsens the state."""
+    v = build_vehicle(rules, {"id": "v", "design": "hunter", "crew": [{"id": "d", "role": "driver", "hits": hits}]})
+    assert v.driver.state is state and v.driver.dp == 3 - hits
+
+
+def test_cw_veh_03_impossible_mounts_are_refused(rules):
+    """CW-VEH-03 / ERR-01: a turret on a cycle, a mounted hand weapon, an unknown tire type are refused, naming the field."""
+    with pytest.raises(ScenarioError, match="cycle cannot carry a turret"):
+        build_vehicle(rules, {"id": "c", "design": "razor", "turret": True})
+    with pytest.raises(ScenarioError, match=r"weapon\[0\]\.type.*hand weapon"):
+        build_vehicle(rules, {"id": "c", "design": "hunter", "weapon": [{"id": "r", "type": "Rifle"}]})
+    with pytest.raises(ScenarioError, match=r"tire_type.*'wooden'"):
+        build_vehicle(rules, {"id": "c", "design": "hunter", "tire_type": "wooden"})
+
+
+def test_cw_veh_04_layout_always_has_cargo_and_front_seats(rules):
+    """CW-VEH-04: three internal locations in order; a car always has a cargo location; at most two front seats."""
+    v = build_vehicle(rules, {"id": "v", "design": "hunter", "layout": ["crew", "power_plant"], "cargo": []})
+    assert v.layout == (Location.CREW, Location.POWER_PLANT, Location.CARGO)
+    crew = [{"id": f"c{i}", "role": "passenger", "seat": s} for i, s in enumerate(["front_left", "front_right", "middle"])]
+    assert len(build_vehicle(rules, {"id": "v", "design": "hunter", "crew": crew}).crew) == 3
+    with pytest.raises(ScenarioError, match="two seats in front.*CW-VEH-04"):
+        build_vehicle(rules, {"id": "v", "design": "hunter", "crew": crew[:2] + [{"id": "x", "seat": "front_left"}]})
+
+
+def test_cw_veh_04_passengers_are_crew(rules):
+    """CW-VEH-04 (RULING): passengers sit in the crew compartment with driver and gunners."""
+    v = build_vehicle(rules, {"id": "v", "design": "shogun", "crew": [{"id": "d", "role": "driver"}, {"id": "p", "role": "passenger", "seat": "back_left"}]})
+    assert [c.id for c in v.crew] == ["d", "p"] and Location.CREW in v.layout
+
+
+@pytest.mark.parametrize("design", ["hunter", "shogun", "razor", "outrider", "stinger"])
+def test_cw_veh_05_stock_designs_build(rules, design):
+    """CW-VEH-05: the stock designs (compact MG + minedropper, luxury turret laser, cycle MG, cycle with sidecar, light trike)."""
+    v = build_vehicle(rules, {"id": "v", "design": design})
+    assert v.tires and v.crew
+
+
+def test_cw_veh_05_designs_match_their_descriptions(rules):
+    """CW-VEH-05: what each stock design must carry."""
+    hunter = build_vehicle(rules, {"id": "v", "design": "hunter"})
+    assert hunter.body.name == "compact" and {(w.spec.abbrev, w.mount) for w in hunter.weapons} == {("MG", Mount.FRONT), ("MD", Mount.BACK)}
+    shogun = build_vehicle(rules, {"id": "v", "design": "shogun"})
+    assert shogun.body.name == "luxury" and shogun.weapon("laser").spec.laser and shogun.weapon("laser").mount is Mount.TURRET
+    assert build_vehicle(rules, {"id": "v", "design": "razor"}).weapon("mg").mount is Mount.FRONT
+    outrider = build_vehicle(rules, {"id": "v", "design": "outrider"})
+    assert outrider.sidecar is not None and outrider.sidecar.side is Side.RIGHT and outrider.sidecar.spaces == 3
+    assert build_vehicle(rules, {"id": "v", "design": "stinger"}).body.name == "light_trike"
+
+
+def test_cw_veh_06_weapon_list_is_complete_data(rules):
+    """CW-VEH-06: all 96 weapons of the reference list; the machine gun is to-hit 7, 1d, 3 DP; fire table per the SPEC."""
+    assert len(rules["carwars.weapons"]["weapon"]) == 96
+    mg = weapon_spec(rules, "Machine Gun")
+    assert (mg.to_hit, str(mg.damage), mg.dp) == (7, "1d", 3)
+    assert weapon_spec(rules, "mg") is mg
+    ft = weapon_spec(rules, "Flamethrower")
+    assert (ft.fire_modifier, ft.burn_duration, ft.flamethrower) == (4, 3, True)
+    assert (weapon_spec(rules, "Light Laser").fire_modifier, weapon_spec(rules, "Heavy Laser").fire_modifier) == (0, 2)
+    md = weapon_spec(rules, "Minedropper")
+    assert md.dropped and not md.needs_to_hit and str(md.tire_damage) == "1d" and str(md.underbody_damage) == "2d"
+    assert weapon_spec(rules, "Heavy Rocket").rocket and weapon_spec(rules, "Anti-Tank Gun").at_gun
+    assert "Rifle" in weapon_names(rules)
+
+
+def test_cw_veh_06_unknown_weapon_is_a_specific_error(rules):
+    """CW-VEH-06 / ERR-01: an unknown weapon names the field, the value and the rule."""
+    with pytest.raises(ScenarioError) as err:
+        build(vehicles=[car(weapon=[{"id": "x", "type": "Death Ray"}])])
+    assert err.value.field == "vehicle[0].weapon[0].type" and err.value.value == "Death Ray" and err.value.rule == "CW-VEH-06"

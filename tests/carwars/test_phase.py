@@ -1,0 +1,128 @@
+"""The combat phase and its log: CW-ROF-01, CW-ROF-02, LOG-01, ERR-01."""
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import hardpoint
+from hardpoint import RuleViolation, ScenarioError, ScriptedDice, SeededDice
+from hardpoint.carwars.phase import PhaseResult, update_history
+from hardpoint.events import event_from_dict
+
+from .conftest import attack, build, car
+
+TWO_SHOTS = dict(vehicles=[car(design="shogun"), car("target", y=4.0)],
+                 attacks=[attack("a1", weapon="laser", firer="gunner"), attack("a2", weapon="mg", firer="driver")])
+
+
+def test_cw_rof_01_weapon_fires_once_a_turn():
+    """CW-ROF-01: the same weapon twice in a turn is refused before any roll."""
+    with pytest.raises(RuleViolation, match=r"already fired this turn.*CW-ROF-01"):
+        build(vehicles=[car(), car("target", y=4.0)], attacks=[attack("a1"), attack("a2")]).resolve(ScriptedDice([]))
+    s = build(vehicles=[car(), car("target", y=4.0)], attacks=[attack("a1")], fired_this_turn={"weapons": [["car", "mg"]]})
+    with pytest.raises(RuleViolation, match="CW-ROF-01"):
+        s.resolve(ScriptedDice([]))
+
+
+def test_cw_rof_01_character_fires_once_a_turn():
+    """CW-ROF-01: one character, two weapons: refused; two characters, two weapons: allowed."""
+    s = build(vehicles=[car(design="shogun"), car("target", y=4.0)],
+              attacks=[attack("a1", weapon="laser", firer="gunner"), attack("a2", weapon="mg", firer="gunner")])
+    with pytest.raises(RuleViolation, match="'gunner'.*once a turn.*CW-ROF-01"):
+        s.resolve(ScriptedDice([1] * 20))
+    r = build(**TWO_SHOTS).resolve(ScriptedDice([1, 1, 1, 1]))
+    assert len(r.rolls) == 2
+
+
+def test_cw_rof_01_automatic_weapon_lets_the_driver_fire_one_more():
+    """CW-ROF-01: with a weapon on automatic, the driver may fire a second weapon that turn."""
+    weapons = [{"id": "mg", "type": "MG", "mount": "front"}, {"id": "mg2", "type": "MG", "mount": "front"},
+               {"id": "auto", "type": "MG", "mount": "back", "automatic": True}]
+    s = build(vehicles=[car(weapon=weapons), car("target", y=4.0)],
+              attacks=[attack("a1", weapon="mg", firer="driver"), attack("a2", weapon="mg2", firer="driver")])
+    assert len(s.resolve(ScriptedDice([1] * 4)).rolls) == 2
+    s = build(vehicles=[car(weapon=weapons[:2]), car("target", y=4.0)],
+              attacks=[attack("a1", weapon="mg", firer="driver"), attack("a2", weapon="mg2", firer="driver")])
+    with pytest.raises(RuleViolation, match="CW-ROF-01"):
+        s.resolve(ScriptedDice([1] * 4))
+
+
+def test_cw_rof_02_attacks_resolve_against_the_same_state_and_change_nothing():
+    """CW-ROF-02: all attacks of a phase use the positions and state at the start of combat; the arena is untouched."""
+    s = build(**TWO_SHOTS)
+    before = copy.deepcopy(s.arena)
+    r = s.resolve(ScriptedDice([6, 6, 6, 6, 6, 6, 6, 6]))
+    assert all(x.hit for x in r.rolls)
+    assert s.arena == before
+    assert [b.needed for b in r.breakdowns] == [b.needed for b in s.explain()]
+
+
+def test_cw_rof_02_dice_order_is_declaration_order():
+    """CW-ROF-02: attacks roll in declaration order: to-hit 2d6, then damage dice on a hit."""
+    r = build(**TWO_SHOTS).resolve(ScriptedDice([6, 5, 1, 2, 3, 2, 2, 4]))
+    laser, mg = r.rolls
+    assert laser.roll.faces == (6, 5) and laser.hit and laser.damage_roll.faces == (1, 2, 3) and laser.damage == 6
+    assert mg.roll.faces == (2, 2) and not mg.hit and mg.damage is None
+
+
+def test_log_01_event_log_is_complete_and_round_trips_json():
+    """LOG-01: the result lists each die (why, faces, total), each modifier with its rule, and round-trips through JSON."""
+    r = build(**TWO_SHOTS).resolve(SeededDice(11), seed=11)
+    kinds = [e.kind for e in r.events]
+    assert kinds.count("dice") >= 2 and kinds.count("to_hit_breakdown") == 2 and kinds.count("attack_roll") == 2
+    dice = [e for e in r.events if e.kind == "dice"]
+    assert all(d.why and d.faces and d.rule for d in dice)
+    assert all(m.rule for b in r.breakdowns for m in b.modifiers)
+    text = json.dumps(r.to_dict())
+    back = PhaseResult.from_dict(json.loads(text))
+    assert back == r
+    assert event_from_dict(json.loads(json.dumps(r.events[1].to_dict()))) == r.events[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**64 - 1))
+def test_log_01_same_seed_same_result(seed):
+    """LOG-01 / DICE-03: the same seed gives the same result, event for event."""
+    s = build(**TWO_SHOTS)
+    assert s.resolve(SeededDice(seed)) == s.resolve(SeededDice(seed))
+
+
+def test_cw_hit_09_history_update_counts_consecutive_turns():
+    """CW-HIT-09: after a phase, each weapon's streak is recorded for next turn's sustained fire."""
+    s = build(**TWO_SHOTS, arena={"turn": 2}, history=[{"attacker": "car", "weapon": "laser", "target": "target", "streak": 1, "last_turn": 1}])
+    new, events = update_history(s.history, s.explain(), 2)
+    assert new[("car", "laser")].streak == 2 and new[("car", "mg")].streak == 1
+    assert all(e.rule == "CW-HIT-09" for e in events)
+
+
+def test_err_01_bad_declaration_names_field_and_rule_and_rolls_nothing():
+    """ERR-01: an illegal attack in a phase raises before any die is rolled; nothing changes."""
+    s = build(**TWO_SHOTS)
+    s.attacks.append(hardpoint.carwars.Attack("bad", "car", "mg", "target", "underbody", "driver"))
+    dice = ScriptedDice([6] * 10)
+    before = copy.deepcopy(s.arena)
+    with pytest.raises(RuleViolation) as err:
+        s.resolve(dice)
+    assert dice.used == 0 and s.arena == before
+    assert err.value.rule in ("CW-ROF-01", "CW-TGT-02")
+
+
+@pytest.mark.parametrize("change,field,rule", [
+    (lambda d: d["attack"][0].update(weapon="ray"), "attack[0].weapon", "CW-VEH-03"),
+    (lambda d: d["attack"][0].update(target="ghost"), "attack[0].target", "CLI-02"),
+    (lambda d: d["vehicle"][0].update(design="batmobile"), "vehicle[0].design", "CW-VEH-05"),
+    (lambda d: d["attack"][0].update(aim="wheel"), "attack[0].aim", "CW-TGT-01"),
+    (lambda d: d["vehicle"][1].update(speed="fast"), "vehicle[1].speed", "CLI-02"),
+    (lambda d: d["vehicle"].append(dict(d["vehicle"][1])), "vehicle[2].id", "CLI-02"),
+])
+def test_err_01_bad_scenarios_name_field_and_rule(change, field, rule):
+    """ERR-01 / CLI-02: each malformed scenario raises ScenarioError naming the field path and the rule."""
+    data = {"scenario": {"name": "t", "ruleset": "carwars"}, "vehicle": [car(design="shogun"), car("target", y=4.0)],
+            "attack": [attack(weapon="laser")]}
+    change(data)
+    with pytest.raises(ScenarioError) as err:
+        hardpoint.parse_scenario(data)
+    assert err.value.field == field and err.value.rule == rule
+    assert field in str(err.value) and rule in str(err.value)

@@ -1,0 +1,361 @@
+"""Car Wars to-hit: CW-HIT-01..11, CW-TGT-01..03 and 07, CW-ARC-02, LOG-02."""
+from fractions import Fraction
+
+import pytest
+
+import hardpoint
+from hardpoint import RuleViolation, ScenarioError, ScriptedDice
+from hardpoint.carwars import tohit
+from hardpoint.carwars.enums import Computer, CrewState, Light, Side, Weather
+
+from .conftest import attack, build, car, explain_one, mods
+
+
+def test_cw_hit_01_seed_worked_example_needs_10():
+    """CW-HIT-01: MG 7, computer +1, point blank +4, tire -3, cycle side -2, night -3: total -3, needs 10.
+
+    Source: Car Wars combat seed, Targeting Modifiers example (builtin:cw_tohit_example).
+    """
+    b = hardpoint.load_scenario("builtin:cw_tohit_example").explain()[0]
+    assert b.base == 7
+    assert sorted(m.value for m in b.modifiers) == sorted([1, 4, -3, -2, -3])
+    assert b.total_modifier == -3
+    assert b.needed == 10
+    assert b.possible and b.probability == Fraction(6, 36)
+
+
+def test_cw_hit_01_natural_two_always_misses_and_twelve_is_not_automatic(rules):
+    """CW-HIT-01: needing 2 or less still misses on a natural 2; needing 13 never hits, even on 12."""
+    assert not tohit.is_hit(rules, 2, -5)
+    assert tohit.is_hit(rules, 3, -5)
+    assert tohit.hit_probability(rules, -5) == Fraction(35, 36)
+    assert not tohit.is_hit(rules, 12, 13)
+    assert tohit.hit_probability(rules, 13) == 0
+    assert tohit.is_hit(rules, 12, 12) and tohit.hit_probability(rules, 12) == Fraction(1, 36)
+    assert tohit.needed_to_hit(7, [hardpoint.Modifier("x", 2, "R"), hardpoint.Modifier("y", -5, "R")]) == 10
+
+
+def test_cw_hit_01_impossible_shot_is_still_fired_and_rolled():
+    """CW-HIT-01: a shot needing 13+ cannot hit but is fired (dice rolled) and counts for sustained fire."""
+    s = build(vehicles=[car(), car("target", y=40.0, facing=0.0, speed=90)], attacks=[attack()], arena={"light": "night", "weather": "fog"})
+    b = s.explain()[0]
+    assert b.needed > 12 and not b.possible and b.probability == 0
+    r = s.resolve(ScriptedDice([6, 6]))
+    assert r.rolls[0].roll.total == 12 and not r.rolls[0].hit
+
+
+@pytest.mark.parametrize("distance,expected", [(0.0, 4), (0.99, 4), (1.0, 0), (3.99, 0), (4.0, -1), (7.99, -1), (8.0, -2), (12.0, -3), (15.99, -3)])
+def test_cw_hit_02_range_bands(rules, distance, expected):
+    """CW-HIT-02: point blank under 1" +4; -1 for every full 4"."""
+    assert sum(m.value for m in tohit.range_modifiers(rules, distance)) == expected
+
+
+def test_cw_hit_02_range_in_a_scenario_uses_nearest_point():
+    """CW-HIT-02 / CW-LOF-03: the range is to the nearest point of the target counter (8.0" -> -2)."""
+    # firing point (0, 0.5); target car facing 90 at y = 8.75: its near edge (width 0.5) at y = 8.5
+    b = explain_one(vehicles=[car(), car("target", y=8.75, facing=90.0)], attacks=[attack()])
+    assert b.range == pytest.approx(8.0)
+    assert mods(b)["CW-HIT-02"] == [-2]
+
+
+# --- relative movement (CW-HIT-03) and speed bands (CW-HIT-04) -------------------------
+
+@pytest.mark.parametrize("row,col,t,f,closing,expected", [
+    ("front", "front", 60, 40, False, 30), ("front", "back", 60, 40, False, 10), ("front", "side", 60, 40, False, 30),
+    ("back", "front", 60, 40, False, 10), ("back", "back", 60, 40, False, 30), ("back", "side", 60, 40, False, 30),
+    ("left", "front", 60, 40, False, 60), ("right", "back", 60, 40, False, 60), ("left", "right", 60, 40, False, 20),
+    ("left", "right", 60, 40, True, 60), ("front", "back", 40, 60, False, 10),
+])
+def test_cw_hit_03_movement_table_ruling(rules, row, col, t, f, closing, expected):
+    """CW-HIT-03 (RULING): row = target arc the firer is in, column = firer arc the target is in; absolute differences."""
+    assert tohit.relative_speed(rules, {row}, {col}, t, f, closing) == expected
+
+
+def test_cw_hit_03_two_arcs_ruled_for_the_defender(rules):
+    """CW-HIT-03 / CW-ARC-01: in two arcs, the cell with the highest speed (best for the defender) is used."""
+    assert tohit.relative_speed(rules, {"front", "left"}, {"front"}, 60, 40, False) == 60
+
+
+def test_cw_hit_03_literal_difference_setting(rules):
+    """CW-HIT-03: the literal reading (T - F, negative gives nothing) is a data switch."""
+    house = rules.with_overrides({"carwars": {"tohit": {"relative_movement": {"literal_difference": True}}}})
+    assert tohit.relative_speed(house, {"left"}, {"right"}, 40, 60, False) == 0
+    assert tohit.relative_speed(rules, {"left"}, {"right"}, 40, 60, False) == 20
+
+
+def test_cw_hit_03_crossing_target_counts_full_speed_in_scenario():
+    """CW-HIT-03: a target crossing in front (firer in its side arc) counts at full speed: 60 mph -> -4."""
+    b = explain_one(vehicles=[car(speed=10), car("target", y=6.0, facing=90.0, speed=60)], attacks=[attack()])
+    assert mods(b)["CW-HIT-04"] == [-4]
+
+
+@pytest.mark.parametrize("speed,band", [(0, 0), (29.9, 0), (30, -1), (37.5, -1), (39.9, -1), (40, -2), (50, -3), (60, -4), (70, -5), (77.5, -5), (80, -6), (200, -6)])
+def test_cw_hit_04_speed_bands(rules, speed, band):
+    """CW-HIT-04: under 30 mph 0; [30,40) -1 ... 80 and over -6."""
+    assert tohit.speed_band(rules, speed) == band
+
+
+def test_cw_hit_04_not_moving_and_braced_bonuses():
+    """CW-HIT-04: target not moving +1, firer not moving +1, a braced pedestrian firer +1."""
+    b = explain_one(vehicles=[car(speed=0), car("target", y=3.0, speed=0)], attacks=[attack()])
+    assert sorted(mods(b)["CW-HIT-04"]) == [1, 1]
+    b = explain_one(vehicles=[car("target", y=3.0, speed=0)],
+                    pedestrians=[{"id": "ped", "x": 0, "y": 0, "weapons": ["Rifle"], "braced": True}],
+                    attacks=[attack(attacker="ped", weapon="Rifle")])
+    assert sorted(mods(b)["CW-HIT-04"]) == [1, 1, 1]
+
+
+# --- size and specific targets ------------------------------------------------------
+
+@pytest.mark.parametrize("size,direction,expected", [
+    ("compact", "front_back", -2), ("compact", "side", -1), ("car", "front_back", -1), ("car", "side", 0),
+    ("cycle", "front_back", -3), ("cycle", "side", -2), ("sidecar", "side", -2), ("light_trike", "front_back", -3),
+    ("light_trike", "side", -2), ("medium_trike", "front_back", -2), ("medium_trike", "side", -1),
+    ("heavy_trike", "front_back", -1), ("heavy_trike", "side", -1), ("xheavy_trike", "front_back", -1), ("xheavy_trike", "side", 0),
+])
+def test_cw_hit_05_target_size(rules, size, direction, expected):
+    """CW-HIT-05: size modifiers; a compact's -1 adds to any car's -1 from front or back (RULING)."""
+    assert sum(m.value for m in tohit.target_size_modifiers(rules, size, direction)) == expected
+
+
+def test_cw_hit_05_compact_from_the_back_in_scenario():
+    """CW-HIT-05: shooting a compact (hunter) in the back: -1 compact, -1 car from behind."""
+    b = explain_one(vehicles=[car(), car("target", y=3.0)], attacks=[attack(aim="back")])
+    assert sorted(mods(b)["CW-HIT-05"]) == [-1, -1]
+
+
+@pytest.mark.parametrize("kind,value", [("pedestrian", -3), ("pedestrian_prone", -4), ("pedestrian_head_up_behind_cover", -6), ("tire", -3),
+                                        ("turret", -2), ("rider", -3), ("lamppost", -6), ("building", 10), ("searchlight", -3),
+                                        ("ground", 4), ("sidecar", -2)])
+def test_cw_hit_06_specific_targets(rules, kind, value):
+    """CW-HIT-06: the specific-target modifiers."""
+    assert sum(m.value for m in tohit.specific_target_modifiers(rules, kind)) == value
+
+
+def test_cw_hit_06_tire_in_water():
+    """CW-HIT-06: a tire in over 6" of water is -2 more; over 1 foot it cannot be targeted."""
+    shallow = explain_one(vehicles=[car(), car("target", y=3.0, water_depth_ft=0.75)], attacks=[attack(aim="tire:front_left")])
+    assert mods(shallow)["CW-HIT-06"] == [-2]
+    dry = explain_one(vehicles=[car(), car("target", y=3.0, water_depth_ft=0.5)], attacks=[attack(aim="tire:front_left")])
+    assert "CW-HIT-06" not in mods(dry)
+    with pytest.raises(RuleViolation, match=r"attack\[0\]\.aim.*water over 1 foot.*CW-HIT-06"):
+        build(vehicles=[car(), car("target", y=3.0, water_depth_ft=1.5)], attacks=[attack(aim="tire:front_left")])
+
+
+def test_cw_hit_06_building_target():
+    """CW-HIT-06: a building is +10 to hit."""
+    b = explain_one(vehicles=[car()], buildings=[{"id": "target", "x": 0, "y": 3, "width": 2, "length": 1}], attacks=[attack()])
+    assert mods(b)["CW-HIT-06"] == [10]
+
+
+def test_cw_hit_07_weather_and_light_add(rules):
+    """CW-HIT-07 (RULING): weather and light are separate conditions whose modifiers add: night in rain -5."""
+    assert sum(m.value for m in tohit.visibility_modifiers(rules, Weather.RAIN, Light.NIGHT)) == -5
+    assert sum(m.value for m in tohit.visibility_modifiers(rules, Weather.HEAVY_RAIN, Light.DAY)) == -3
+    assert sum(m.value for m in tohit.visibility_modifiers(rules, Weather.FOG, Light.NIGHT)) == -6
+    assert sum(m.value for m in tohit.visibility_modifiers(rules, Weather.CLEAR, Light.DAY, rubble=True, blinded=True, paint_on_windows=True)) == -16
+
+
+def test_cw_hit_07_rubble_and_paint_in_scenario():
+    """CW-HIT-07: a target in a rubble area -4; paint on the firer's windows -2 while it lasts."""
+    b = explain_one(vehicles=[car(paint_until_turn=3), car("target", y=3.0)], attacks=[attack()],
+                    areas=[{"id": "r", "kind": "rubble", "x": 0, "y": 3, "width": 2, "length": 2}], arena={"turn": 3})
+    assert sorted(mods(b)["CW-HIT-07"]) == [-4, -2]
+    b = explain_one(vehicles=[car(paint_until_turn=3), car("target", y=3.0)], attacks=[attack()], arena={"turn": 4})
+    assert "CW-HIT-07" not in mods(b)
+
+
+def test_cw_hit_08_only_the_best_computer_and_skills(rules):
+    """CW-HIT-08: one computer counts; none for hand weapons or automatic; wounded -2; bad road -1."""
+    assert [m.value for m in tohit.firer_modifiers(rules, computer=Computer.CYBERLINK)] == [3]
+    assert [m.value for m in tohit.firer_modifiers(rules, computer=Computer.HI_RES)] == [2]
+    assert tohit.firer_modifiers(rules, computer=Computer.TARGETING, hand_weapon=True) == []
+    assert tohit.firer_modifiers(rules, computer=Computer.TARGETING, automatic=True) == []
+    assert sum(m.value for m in tohit.firer_modifiers(rules, skill=2, firer_state=CrewState.WOUNDED, bad_surface=True)) == -1
+
+
+def test_cw_hit_08_gunner_skill_and_hand_weapon_in_scenario():
+    """CW-HIT-08: the shogun's gunner (+1) with the targeting computer (+1); a hand weapon gets no computer."""
+    shogun = car(design="shogun")
+    b = explain_one(vehicles=[shogun, car("target", y=3.0)], attacks=[attack(weapon="laser", firer="gunner")])
+    assert sorted(mods(b)["CW-HIT-08"]) == [1, 1]
+    shogun["crew"] = [{"id": "driver", "role": "driver", "seat": "front_left", "hand_weapons": ["Heavy Pistol"], "handgunner": 1}]
+    b = explain_one(vehicles=[shogun, car("target", x=-3.0, y=0.0)], attacks=[attack(weapon="Heavy Pistol", firer="driver")])
+    assert mods(b)["CW-HIT-08"] == [1]  # handgunner skill only
+
+
+def test_cw_hit_09_sustained_fire():
+    """CW-HIT-09: same weapon, same target, consecutive turns: 2nd +1, 3rd and later +2; a gap or a new target resets."""
+    vs = [car(), car("target", y=3.0)]
+    second = explain_one(vehicles=vs, attacks=[attack()], arena={"turn": 5},
+                         history=[{"attacker": "car", "weapon": "mg", "target": "target", "streak": 1, "last_turn": 4}])
+    assert mods(second)["CW-HIT-09"] == [1] and second.consecutive == 2
+    third = explain_one(vehicles=vs, attacks=[attack()], arena={"turn": 5},
+                        history=[{"attacker": "car", "weapon": "mg", "target": "target", "streak": 4, "last_turn": 4}])
+    assert mods(third)["CW-HIT-09"] == [2]
+    gap = explain_one(vehicles=vs, attacks=[attack()], arena={"turn": 5},
+                      history=[{"attacker": "car", "weapon": "mg", "target": "target", "streak": 3, "last_turn": 3}])
+    assert "CW-HIT-09" not in mods(gap)
+    other = explain_one(vehicles=vs, attacks=[attack()], arena={"turn": 5},
+                        history=[{"attacker": "car", "weapon": "mg", "target": "someone", "streak": 3, "last_turn": 4}])
+    assert "CW-HIT-09" not in mods(other)
+
+
+def test_cw_hit_09_automatic_never_earns_sustained_fire(rules):
+    """CW-HIT-09: shots on automatic never earn the bonus, and record a broken streak."""
+    from hardpoint.carwars.phase import update_history
+
+    assert tohit.sustained_fire_modifiers(rules, 3, automatic=True) == []
+    s = build(vehicles=[car(weapon=[{"id": "mg", "type": "MG", "mount": "front", "automatic": True}]), car("target", y=3.0)],
+              attacks=[attack()])
+    b = s.explain()[0]
+    assert "CW-HIT-09" not in mods(b)
+    new, _ = update_history({}, [b], 1)
+    assert new[("car", "mg")].streak == 0
+
+
+@pytest.mark.parametrize("handling,value", [("trivial_skid", -3), ("minor_fishtail", -3), ("minor_skid", -6), ("moderate_skid", -6), ("major_fishtail", -6)])
+def test_cw_hit_10_firer_handling(handling, value):
+    """CW-HIT-10: the firer's own skid or fishtail this turn."""
+    b = explain_one(vehicles=[car(handling=handling), car("target", y=3.0)], attacks=[attack()])
+    assert mods(b)["CW-HIT-10"] == [value]
+
+
+def test_cw_hit_10_maneuver_difficulty():
+    """CW-HIT-10: a maneuver or hazard in the same phase subtracts its D rating."""
+    b = explain_one(vehicles=[car(hazard_difficulty=3), car("target", y=3.0)], attacks=[attack()])
+    assert mods(b)["CW-HIT-10"] == [-3]
+
+
+def test_cw_hit_11_ground_shot_uses_both_speeds():
+    """CW-HIT-11: a ground shot: +4 plus the speed modifiers of both vehicles (target 60 -> -4, firer 40 -> -2)."""
+    b = explain_one(vehicles=[car(speed=40), car("target", y=3.0, speed=60)], attacks=[attack(aim="ground")])
+    assert sorted(mods(b)["CW-HIT-11"]) == [-4, -2, 4]
+    assert "CW-HIT-04" not in mods(b)
+
+
+# --- targeting -----------------------------------------------------------------------
+
+def test_cw_tgt_01_only_facing_sides_and_wrong_arc_penalty():
+    """CW-TGT-01: a side must face the firer; a facing side whose arc lacks the firer costs -2."""
+    # target ahead, turned 30 degrees clockwise: the firer is in its back arc and sees back and right
+    vs = [car(), car("target", y=3.0, facing=30.0)]
+    b = explain_one(vehicles=vs, attacks=[attack(aim="back")])
+    assert set(b.facing_sides) == {"back", "right"}
+    assert "CW-TGT-01" not in mods(b)
+    b = explain_one(vehicles=vs, attacks=[attack(aim="right")])
+    assert mods(b)["CW-TGT-01"] == [-2]
+    with pytest.raises(RuleViolation, match=r"side front does not face the firer.*CW-TGT-01"):
+        build(vehicles=vs, attacks=[attack(aim="front")])
+
+
+def test_cw_tgt_01_auto_aim_picks_the_unpenalised_side():
+    """CW-TGT-01: aim auto chooses a facing side whose arc holds the firer."""
+    b = explain_one(vehicles=[car(), car("target", y=3.0, facing=30.0)], attacks=[attack()])
+    assert b.side == "back"
+
+
+def test_cw_tgt_02_underbody_never_a_normal_target():
+    """CW-TGT-02: a normal weapon can never choose the underbody."""
+    with pytest.raises(RuleViolation, match="underbody.*CW-TGT-02"):
+        build(vehicles=[car(), car("target", y=3.0)], attacks=[attack(aim="underbody")])
+
+
+def test_cw_tgt_03_tire_and_turret_and_top():
+    """CW-TGT-03: tires -3, turrets -2 (only if there is one); the top of a car without a turret is no target."""
+    vs = [car(), car("target", y=3.0, design="shogun")]
+    assert mods(explain_one(vehicles=vs, attacks=[attack(aim="tire:back_left")]))["CW-TGT-03"] == [-3]
+    assert mods(explain_one(vehicles=vs, attacks=[attack(aim="turret")]))["CW-TGT-03"] == [-2]
+    with pytest.raises(RuleViolation, match="no turret.*CW-TGT-03"):
+        build(vehicles=[car(), car("target", y=3.0)], attacks=[attack(aim="turret")])
+    with pytest.raises(RuleViolation, match="CW-TGT-03"):
+        build(vehicles=vs, attacks=[attack(aim="top")])
+    with pytest.raises(ScenarioError, match="no such tire"):
+        build(vehicles=vs, attacks=[attack(aim="tire:middle")])
+
+
+def test_cw_tgt_06_trike_top_from_the_front_is_minus_five():
+    """CW-TGT-06: a light trike's top from the front: -3 size and -2 top = -5. Source: seed Trike Targeting example."""
+    b = hardpoint.load_scenario("builtin:cw_trike_top_example").explain()[0]
+    assert sum(m.value for m in b.modifiers if m.rule in ("CW-HIT-05", "CW-TGT-06")) == -5
+
+
+def test_cw_tgt_06_trike_top_never_from_behind():
+    """CW-TGT-06: a trike's top cannot be targeted from behind."""
+    with pytest.raises(RuleViolation, match="from behind.*CW-TGT-06"):
+        build(vehicles=[car(), car("target", y=3.0, design="stinger")], attacks=[attack(aim="top")])
+
+
+def test_cw_tgt_07_rider_from_the_side_only():
+    """CW-TGT-07: a motorcycle rider is -3 and only from the side."""
+    side = explain_one(vehicles=[car(), car("target", y=3.0, facing=90.0, design="razor")], attacks=[attack(aim="rider")])
+    assert mods(side)["CW-TGT-07"] == [-3]
+    with pytest.raises(RuleViolation, match="side only.*CW-TGT-07"):
+        build(vehicles=[car(), car("target", y=3.0, design="razor")], attacks=[attack(aim="rider")])
+
+
+def test_cw_tgt_07_pedestrians():
+    """CW-TGT-07: pedestrian -3, prone -4, head up behind cover -6, prone fully behind cover: no hit possible."""
+    def ped(**kw):
+        return explain_one(vehicles=[car()], pedestrians=[{"id": "target", "x": 0, "y": 3, **kw}], attacks=[attack()])
+
+    assert mods(ped())["CW-TGT-07"] == [-3]
+    assert mods(ped(prone=True))["CW-TGT-07"] == [-4]
+    assert mods(ped(cover="head_up"))["CW-TGT-07"] == [-6]
+    hidden = ped(prone=True, cover="full")
+    assert not hidden.possible and hidden.probability == 0
+
+
+def test_cw_tgt_05_sidecar_only_from_its_side():
+    """CW-TGT-05: a sidecar is -2 on top of the size modifier, and only from its side of the centre line."""
+    right = explain_one(vehicles=[car(x=3.0, y=0.0, facing=270.0), car("target", design="outrider", x=0.0, y=0.0)],
+                        attacks=[attack(aim="sidecar")])
+    assert mods(right)["CW-TGT-05"] == [-2]
+    assert mods(right)["CW-HIT-05"] == [-2]
+    with pytest.raises(RuleViolation, match="CW-TGT-05"):
+        build(vehicles=[car(x=-3.0, y=0.0, facing=90.0), car("target", design="outrider")], attacks=[attack(aim="sidecar")])
+
+
+# --- arcs of fire --------------------------------------------------------------------
+
+def test_cw_arc_02_body_weapon_only_in_its_arc():
+    """CW-ARC-02: a front weapon cannot fire at a target behind; the error names the field and the rule."""
+    with pytest.raises(RuleViolation) as err:
+        build(vehicles=[car(), car("target", y=-3.0)], attacks=[attack()])
+    assert err.value.field == "attack[0].target" and err.value.rule == "CW-ARC-02"
+
+
+def test_cw_arc_02_turret_and_pedestrian_all_round():
+    """CW-ARC-02: turret weapons and pedestrians fire all round."""
+    b = explain_one(vehicles=[car(design="shogun"), car("target", y=-3.0)], attacks=[attack(weapon="laser")])
+    assert b.lof
+    b = explain_one(vehicles=[car("target", y=-3.0)], pedestrians=[{"id": "p", "x": 0, "y": 0, "weapons": ["Rifle"]}],
+                    attacks=[attack(attacker="p", weapon="Rifle")])
+    assert b.lof
+
+
+def test_cw_arc_02_hand_weapon_from_a_car_uses_the_seat_side():
+    """CW-ARC-02 / CW-LOF-01: a hand weapon fired from a car's left seat covers the left arc only, from the left side."""
+    shooter = car(crew=[{"id": "driver", "role": "driver", "seat": "front_left", "hand_weapons": ["Heavy Pistol"]}])
+    b = explain_one(vehicles=[shooter, car("target", x=-3.0)], attacks=[attack(weapon="Heavy Pistol", firer="driver")])
+    assert b.origin == (-0.25, 0.0)
+    with pytest.raises(RuleViolation, match="CW-ARC-02"):
+        build(vehicles=[shooter, car("target", x=3.0)], attacks=[attack(weapon="Heavy Pistol", firer="driver")])
+
+
+def test_cw_arc_02_cycle_driver_hand_weapon_all_round():
+    """CW-ARC-02: a cycle driver's hand weapon fires all round."""
+    rider = car(design="razor", crew=[{"id": "driver", "role": "driver", "seat": "cycle", "hand_weapons": ["Heavy Pistol"]}])
+    b = explain_one(vehicles=[rider, car("target", y=-3.0)], attacks=[attack(weapon="Heavy Pistol", firer="driver")])
+    assert b.lof
+
+
+# --- LOG-02 ----------------------------------------------------------------------------
+
+def test_log_02_breakdown_without_rolling():
+    """LOG-02: base, itemised modifiers with rule ids, needed, possible and the exact probability, with no dice."""
+    s = hardpoint.load_scenario("builtin:cw_tohit_example")
+    b = s.explain()[0]
+    assert b.base == 7 and b.needed == 10 and b.possible
+    assert all(m.rule for m in b.modifiers)
+    assert b.probability == sum((p for v, p in hardpoint.parse_dice("2d").distribution().items() if v >= 10), Fraction(0))
