@@ -98,12 +98,12 @@ def _validate_weapons(name: str, t: dict) -> None:
         need(w, "to_hit", int, path, "CW-VEH-06")
         if key == "weapon":
             need(w, "dp", int, path, "CW-VEH-06")
-        for key in ("damage", "tire_damage", "underbody_damage"):
-            if key in w:
+        for dice_key in ("damage", "tire_damage", "underbody_damage"):
+            if dice_key in w:
                 try:
-                    parse_dice(w[key])
+                    parse_dice(w[dice_key])
                 except DiceError as exc:
-                    raise DataError(str(exc), field=f"{path}.{key}", value=w[key], rule="DICE-01") from None
+                    raise DataError(str(exc), field=f"{path}.{dice_key}", value=w[dice_key], rule="DICE-01") from None
 
 
 def _validate_designs(name: str, t: dict) -> None:

@@ -1,0 +1,115 @@
+"""Rules as data and packaging: ARCH-01, ARCH-04, ARCH-05, ERR-01."""
+import importlib
+import importlib.util
+import warnings
+from importlib import resources
+
+import pytest
+
+import hardpoint
+from hardpoint import DataError, load_rules
+from hardpoint.carwars import tohit
+
+
+def test_arch_01_package_layout_and_package_data():
+    """ARCH-01: hardpoint, hardpoint.fastcore and hardpoint.seeds import; seeds ship as package data; no top-level fastcore/pyapi."""
+    import hardpoint.fastcore
+    import hardpoint.seeds
+
+    assert resources.files("hardpoint.seeds").joinpath("carwars/tohit.toml").is_file()
+    assert resources.files("hardpoint.seeds").joinpath("dice_vectors.toml").is_file()
+    import subprocess
+    import sys
+    import tempfile
+
+    # From outside the source tree, the installed project provides `hardpoint` only.
+    code = "import importlib.util as u; print([u.find_spec(n) is None for n in ('pyapi', 'fastcore', 'seeds')])"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([sys.executable, "-c", code], cwd=tmp, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[True, True, True]"
+    assert hardpoint.fastcore.__name__ == "hardpoint.fastcore"
+
+
+def test_arch_05_every_table_loads_and_validates():
+    """ARCH-05: the shipped tables load once and validate."""
+    rules = hardpoint.default_rules()
+    for name in ("carwars.tohit", "carwars.bodies", "carwars.tires", "carwars.designs", "carwars.weapons", "carwars.hand_weapons"):
+        assert name in rules
+    assert hardpoint.default_rules() is rules
+
+
+def test_arch_05_override_from_a_file_changes_the_rule(tmp_path):
+    """ARCH-05: a user's TOML file overrides a table without code changes (house rule: point blank +3)."""
+    f = tmp_path / "house.toml"
+    f.write_text("[carwars.tohit.range]\npoint_blank = 3\n")
+    house = load_rules(overrides=f)
+    assert sum(m.value for m in tohit.range_modifiers(house, 0.5)) == 3
+    assert sum(m.value for m in tohit.range_modifiers(load_rules(), 0.5)) == 4
+
+
+def test_arch_05_override_merges_weapons_by_name():
+    """ARCH-05: overriding one weapon keeps the other 95; a new name adds a weapon."""
+    house = load_rules({"carwars": {"weapons": {"weapon": [{"name": "Machine Gun", "to_hit": 6, "dp": 3},
+                                                          {"name": "Death Ray", "to_hit": 4, "dp": 9, "damage": "9d"}]}}})
+    from hardpoint.carwars.tables import weapon_spec
+
+    assert weapon_spec(house, "Machine Gun").to_hit == 6 and str(weapon_spec(house, "MG").damage) == "1d"
+    assert weapon_spec(house, "Death Ray").damage.count == 9
+    assert len(house["carwars.weapons"]["weapon"]) == 97
+
+
+@pytest.mark.parametrize("override,field", [
+    ({"carwars": {"tohit": {"range": {"point_blank": "four"}}}}, "carwars.tohit.range.point_blank"),
+    ({"carwars": {"tohit": {"speed_bands": {"bands": [[40, -2], [30, -1]]}}}}, "carwars.tohit.speed_bands.bands[1]"),
+    ({"carwars": {"weapons": {"weapon": [{"name": "Machine Gun", "damage": "1d6"}]}}}, "carwars.weapons.weapon[1].damage"),
+    ({"carwars": {"nonsense": {}}}, "table"),
+    ({"carwars": {"bodies": {"arcs": {"angle": 95}}}}, "carwars.bodies.arcs.angle"),
+])
+def test_arch_05_bad_override_names_the_field(override, field):
+    """ARCH-05 / ERR-01: an invalid override is refused, naming the table path; the defaults stay as they were."""
+    before = hardpoint.default_rules()["carwars.tohit"]["range"]["point_blank"]
+    with pytest.raises(DataError) as err:
+        load_rules(override)
+    assert err.value.field == field
+    assert hardpoint.default_rules()["carwars.tohit"]["range"]["point_blank"] == before
+
+
+def test_arch_05_bad_override_file(tmp_path):
+    """ARCH-05: a missing or malformed override file is a DataError naming the file."""
+    with pytest.raises(DataError, match="not found"):
+        load_rules(tmp_path / "missing.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[carwars.tohit\n")
+    with pytest.raises(DataError, match="not valid TOML"):
+        load_rules(bad)
+
+
+def test_arch_04_backend_switch_and_single_warning(monkeypatch):
+    """ARCH-04: HARDPOINT_BACKEND=reference forces the reference; a missing kernel warns once, never silently."""
+    from hardpoint import backend
+
+    monkeypatch.setenv("HARDPOINT_BACKEND", "reference")
+    assert backend.compiled_module("_dice") is None
+    monkeypatch.setenv("HARDPOINT_BACKEND", "auto")
+    backend._load.cache_clear()
+    backend._warned.discard("_no_such_kernel")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert backend.compiled_module("_no_such_kernel") is None
+        assert backend.compiled_module("_no_such_kernel") is None
+    assert len([w for w in caught if issubclass(w.category, backend.BackendWarning)]) == 1
+    monkeypatch.setenv("HARDPOINT_BACKEND", "compiled")
+    backend._load.cache_clear()
+    with pytest.raises(ImportError):
+        backend.compiled_module("_no_such_kernel_either")
+    monkeypatch.setenv("HARDPOINT_BACKEND", "sometimes")
+    with pytest.raises(DataError, match="HARDPOINT_BACKEND"):
+        backend.compiled_module("_dice")
+
+
+def test_err_01_errors_are_value_errors_with_field_value_rule():
+    """ERR-01: every error is a HardpointError and a ValueError with field, value and rule."""
+    with pytest.raises(ValueError) as err:
+        hardpoint.parse_dice("2d6")
+    assert isinstance(err.value, hardpoint.HardpointError)
+    assert (err.value.field, err.value.value, err.value.rule) == ("dice", "2d6", "DICE-01")
