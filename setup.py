@@ -1,5 +1,7 @@
 """Build script: maps the project's folders onto the `hardpoint` package (ARCH-01)
 and compiles the Cython kernels of fastcore/."""
+from pathlib import Path
+
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -22,14 +24,11 @@ extensions = cythonize(
 for ext in extensions:
     ext.optional = True
 
+# hardpoint's subpackages are the folders of pyapi/ that hold an __init__.py.
+subpackages = sorted(p.parent.name for p in Path("pyapi").glob("*/__init__.py"))
+
 setup(
-    packages=[
-        "hardpoint",
-        "hardpoint.carwars",
-        "hardpoint.asl",
-        "hardpoint.fastcore",
-        "hardpoint.seeds",
-    ],
+    packages=["hardpoint", *(f"hardpoint.{name}" for name in subpackages), "hardpoint.fastcore", "hardpoint.seeds"],
     package_dir={"hardpoint": "pyapi", "hardpoint.fastcore": "fastcore", "hardpoint.seeds": "seeds"},
     package_data={"hardpoint.seeds": ["*.toml", "*.json", "carwars/*.toml", "asl/*.toml", "scenarios/*.toml", "scenarios/*.json"],
                   "hardpoint.fastcore": ["*.pyx", "*.h"]},
