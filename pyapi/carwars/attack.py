@@ -42,11 +42,17 @@ class Attack:
     target: str
     aim: str = "auto"
     firer: str | None = None
+    victims: tuple[str, ...] = ()          # CW-DMG-07: area effect: every intended victim (target first)
+    defender_order: tuple[str, ...] = ()   # CW-DMG-07: the order the defender gives up victims
 
     def to_dict(self) -> dict:
         d = {"id": self.id, "attacker": self.attacker, "weapon": self.weapon, "target": self.target, "aim": self.aim}
         if self.firer is not None:
             d["firer"] = self.firer
+        if self.victims:
+            d["victims"] = list(self.victims)
+        if self.defender_order:
+            d["defender_order"] = list(self.defender_order)
         return d
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 __all__ = [
+    "EPS",
     "Point",
     "Counter",
     "Polygon",
@@ -745,21 +746,29 @@ def _overlap_hidden(b: _Shape, t: _Shape, pa: float, pb: float, wpa: tuple[float
             if lo < a < hi:
                 cuts.append((a, px, py))
     cuts.sort()
-    marks = [(lo, wlo[0], wlo[1])] + cuts + [(hi, whi[0], whi[1])]
+    marks = [(lo, wlo[0], wlo[1])]
+    for c in cuts:
+        if c[0] > marks[-1][0]:
+            marks.append(c)
+    if hi > marks[-1][0]:
+        marks.append((hi, whi[0], whi[1]))
+    else:
+        marks[-1] = (hi, whi[0], whi[1])
     out: list[_Hidden] = []
     run_start = -1
     for i in range(len(marks) - 1):
-        a0 = marks[i][0]
-        a1 = marks[i + 1][0]
-        if a0 == a1:
-            continue
-        m = 0.5 * (a0 + a1)
+        m = 0.5 * (marks[i][0] + marks[i + 1][0])
         wx = math.cos(m)
         wy = math.sin(m)
         bin_, bout = b.chord(wx, wy)
         tin, tout = t.chord(wx, wy)
         hidden = bin_ <= bout and tin <= tout and bin_ < tin - EPS
         if hidden and run_start < 0:
+            run_start = i
+        elif hidden and not _hides_along(b, t, marks[i][1], marks[i][2], False):
+            # Hidden on both sides but not on this bearing: b's front edge
+            # touches t's nearest point here (a crossing without a sign change).
+            out.append(_run(marks, run_start, i))
             run_start = i
         elif not hidden and run_start >= 0:
             out.append(_run(marks, run_start, i))
@@ -771,9 +780,9 @@ def _overlap_hidden(b: _Shape, t: _Shape, pa: float, pb: float, wpa: tuple[float
     fixed: list[_Hidden] = []
     for h in out:
         a0, a1, w0x, w0y, w1x, w1y = h
-        if a0 == lo and pa < lo and _hides_along(b, t, tlx, tly):
+        if a0 == lo and pa < lo and _hides_along(b, t, tlx, tly, True):
             a0, w0x, w0y = pa, wpa[0], wpa[1]
-        if a1 == hi and pb > hi and _hides_along(b, t, thx, thy):
+        if a1 == hi and pb > hi and _hides_along(b, t, thx, thy, True):
             a1, w1x, w1y = pb, wpb[0], wpb[1]
         fixed.append((a0, a1, w0x, w0y, w1x, w1y))
     return fixed
@@ -783,13 +792,23 @@ def _run(marks: list[tuple[float, float, float]], i: int, j: int) -> _Hidden:
     return (marks[i][0], marks[j][0], marks[i][1], marks[i][2], marks[j][1], marks[j][2])
 
 
-def _hides_along(b: _Shape, t: _Shape, wx: float, wy: float) -> bool:
-    """Does b's interior start strictly before t's nearest point toward t's vertex w?"""
+def _hides_along(b: _Shape, t: _Shape, wx: float, wy: float, at_vertex: bool) -> bool:
+    """Along direction w, is b's interior entered strictly (by EPS) before t?
+
+    With `at_vertex`, w is t's extreme vertex, so t is entered at |w| (no
+    clipping, which could miss a tangent ray by rounding).
+    """
     norm = math.sqrt(wx * wx + wy * wy)
     ux = wx / norm
     uy = wy / norm
     bin_, bout = b.chord(ux, uy)
-    return bin_ < bout and bin_ < norm - EPS
+    if at_vertex:
+        tin = norm
+    else:
+        tin, tout = t.chord(ux, uy)
+        if tin > tout:
+            return True  # t not met on this bearing (rounding): keep the run whole
+    return bin_ < bout and bin_ < tin - EPS
 
 
 def line_of_fire(origin: Sequence[float], target: Shape, blockers: Sequence[Shape]) -> Sight:

@@ -18,7 +18,7 @@ from .tables import BodySpec, WeaponSpec, body_spec, weapon_spec
 
 __all__ = [
     "Weapon", "CrewMember", "Tire", "CargoItem", "Sidecar", "Vehicle", "Pedestrian",
-    "Building", "Cloud", "Area", "Arena", "build_vehicle", "build_pedestrian", "SEATS",
+    "Building", "Cloud", "Area", "Obstacle", "Arena", "build_vehicle", "build_pedestrian", "SEATS",
 ]
 
 SEATS = ("front_left", "front_right", "back_left", "back_right", "middle", "cycle", "sidecar")
@@ -140,6 +140,11 @@ class Vehicle:
     hazard_difficulty: int = 0
     paint_until_turn: int | None = None
     in_rubble: bool = False
+    # crew consequences (CW-CREW-02..04)
+    uncontrolled: bool = False
+    substitute: str | None = None          # crew id of a substitute driver
+    substitute_from_turn: int | None = None  # the turn the new driver may act
+    steered_turn: int | None = None        # last turn a substitute steered
 
     @property
     def kind(self) -> str:
@@ -284,6 +289,17 @@ class Area:
 
 
 @dataclass
+class Obstacle:
+    """An obstacle counter (CW-DMG-08): one space, bulky; does not block LOF."""
+
+    id: str
+    x: float
+    y: float
+    turn: int
+    source: str = ""
+
+
+@dataclass
 class Arena:
     """Everything on the map, and the conditions (CW-HIT-07)."""
 
@@ -292,6 +308,7 @@ class Arena:
     buildings: dict[str, Building] = field(default_factory=dict)
     clouds: dict[str, Cloud] = field(default_factory=dict)
     areas: dict[str, Area] = field(default_factory=dict)
+    obstacles: list[Obstacle] = field(default_factory=list)
     weather: Weather = Weather.CLEAR
     light: Light = Light.DAY
     turn: int = 1

@@ -1,17 +1,28 @@
-"""The combat phase: rate of fire (CW-ROF-01) and simultaneous resolution (CW-ROF-02)."""
+"""The combat phase: rate of fire (CW-ROF-01), simultaneous resolution and damage at its end (CW-ROF-02)."""
 from __future__ import annotations
 
+import copy
+import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..data import Rules
 from ..dice import DiceSource
-from ..errors import RuleViolation
-from ..events import Event, Note, StateChanged, event_from_dict
+from ..errors import RuleViolation, ScenarioError
+from ..events import DiceRolled, Event, Note, StateChanged, event_from_dict
+from . import geometry as geo
 from .attack import Attack, AttackRoll, SustainedRecord, ToHit, explain_attack, roll_attack
-from .model import Arena, Pedestrian, Vehicle
+from .collision import collision_damage, collision_hits
+from .crew import damage_pedestrian, driver_consequences
+from .damage import Ledger, Shot, apply_shot, hazard_difficulty
+from .enums import CrewState, Side
+from .model import Arena, Building, Obstacle, Pedestrian, Vehicle
+from .tables import WeaponSpec, weapon_spec
+from . import tohit
 
-__all__ = ["FiredThisTurn", "check_rate_of_fire", "PhaseResult", "resolve_phase", "explain_phase", "update_history"]
+__all__ = ["FiredThisTurn", "Collision", "check_rate_of_fire", "PhaseResult", "AreaAttackRoll", "resolve_phase",
+           "explain_phase", "update_history", "snapshot", "hits_against_vehicle"]
 
 
 @dataclass
@@ -22,7 +33,22 @@ class FiredThisTurn:
     characters: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
-def _character(arena: Arena, attack: Attack, breakdown: ToHit | None = None) -> tuple[str, str] | None:
+@dataclass(frozen=True)
+class Collision:
+    """A collision during this phase's movement (CW-COL-01..04): one vehicle, the side hit, the speed.
+
+    `weight_lb` is the weight of what hit it (None: a fixed barrier, full damage).
+    """
+
+    id: str
+    vehicle: str
+    side: Side
+    speed: float
+    weight_lb: float | None = None
+    pedestrian: bool = False
+
+
+def _character(arena: Arena, attack: Attack) -> tuple[str, str] | None:
     unit = arena.unit(attack.attacker, "attack.attacker")
     if isinstance(unit, Pedestrian):
         return (unit.id, unit.id)
@@ -69,8 +95,28 @@ def check_rate_of_fire(arena: Arena, attacks: list[Attack], fired: FiredThisTurn
 
 
 @dataclass(frozen=True)
+class AreaAttackRoll(Event):
+    """CW-DMG-07: an area-effect attack: one to-hit roll per intended victim, one damage roll."""
+
+    kind: ClassVar[str] = "area_attack_roll"
+    attack: str
+    rolls: tuple[AttackRoll, ...]
+    hits: int
+    victims_hit: tuple[str, ...]
+    damage_roll: DiceRolled | None
+    damage_each: int
+    rule: str = "CW-DMG-07"
+
+    def __str__(self) -> str:
+        if not self.hits:
+            return f"{self.attack}: area attack, no victim hit"
+        return (f"{self.attack}: area attack, {self.hits} hit(s): {', '.join(self.victims_hit)} each take {self.damage_each}"
+                f" (damage roll {self.damage_roll.total if self.damage_roll else '-'})")
+
+
+@dataclass(frozen=True)
 class PhaseResult(Event):
-    """The outcome of one combat phase: breakdowns, rolls and the event log (LOG-01)."""
+    """The outcome of one combat phase: breakdowns, rolls, the event log and the state after (LOG-01)."""
 
     kind: ClassVar[str] = "phase_result"
     turn: int
@@ -79,6 +125,7 @@ class PhaseResult(Event):
     rolls: tuple[AttackRoll, ...]
     events: tuple[Event, ...]
     seed: int | None = None
+    state: dict = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "PhaseResult":
@@ -87,26 +134,154 @@ class PhaseResult(Event):
         return result
 
 
+def _expand(attacks: list[Attack]) -> list[Attack]:
+    """An area-effect attack is explained once per intended victim (CW-DMG-07)."""
+    out = []
+    for a in attacks:
+        if a.victims:
+            out += [dataclasses.replace(a, id=f"{a.id}@{v}", target=v, victims=(), defender_order=()) for v in a.victims]
+        else:
+            out.append(a)
+    return out
+
+
 def explain_phase(arena: Arena, attacks: list[Attack], rules: Rules,
                   history: dict[tuple[str, str], SustainedRecord] | None = None) -> list[ToHit]:
     """Every declared attack's breakdown, against the same positions (CW-ROF-02)."""
-    return [explain_attack(arena, a, rules, history, where=f"attack[{i}]") for i, a in enumerate(attacks)]
+    for i, a in enumerate(attacks):
+        if a.victims:
+            _check_area_attack(arena, a, rules, f"attack[{i}]")
+    return [explain_attack(arena, a, rules, history, where=f"attack[{i}]") for i, a in enumerate(_expand(attacks))]
+
+
+def _check_area_attack(arena: Arena, a: Attack, rules: Rules, where: str) -> None:
+    """CW-DMG-07: an area-effect weapon against pedestrians within 1" of one another."""
+    unit = arena.unit(a.attacker, f"{where}.attacker")
+    spec = _spec(arena, unit, a.weapon, rules)
+    if not spec.area_effect:
+        raise RuleViolation(f"{spec.name} has no area effect", field=f"{where}.victims", value=list(a.victims), rule="CW-DMG-07")
+    peds = []
+    for v in a.victims:
+        if v not in arena.pedestrians:
+            raise RuleViolation("area effect is against pedestrians only", field=f"{where}.victims", value=v, rule="CW-DMG-07")
+        peds.append(arena.pedestrians[v])
+    for p in peds:
+        for q in peds:
+            if geo.distance((p.x, p.y), (q.x, q.y)) > 1.0 + 1e-9:
+                raise RuleViolation(f"{p.id!r} and {q.id!r} are more than 1\" apart", field=f"{where}.victims", value=list(a.victims), rule="CW-DMG-07")
+    for v in a.defender_order:
+        if v not in a.victims:
+            raise ScenarioError("not one of the victims", field=f"{where}.defender_order", value=v, rule="CW-DMG-07")
+
+
+def _spec(arena: Arena, unit: Vehicle | Pedestrian, weapon: str, rules: Rules) -> WeaponSpec:
+    if isinstance(unit, Vehicle):
+        w = next((w for w in unit.all_weapons() if w.id == weapon), None)
+        if w is not None:
+            return w.spec
+    return weapon_spec(rules, weapon)
+
+
+def hits_against_vehicle(spec: WeaponSpec, breakdown: ToHit, damage: int, ledger: Ledger) -> int:
+    """CW-HAND-01 / CW-DMG-06: what a hand weapon does to a vehicle: full to tires; otherwise the listed
+    effect (full or half, rounded up), else only at point blank. Grenades: half to vehicle components."""
+    if not spec.hand:
+        return damage
+    if breakdown.aimed_at.startswith("tire") or spec.vs_vehicles == "full":
+        return damage
+    if spec.vs_vehicles == "half":
+        ledger.note(f"{spec.name}: half damage against a vehicle, rounded up", "CW-HAND-01")
+        return math.ceil(damage / 2)
+    if breakdown.range is not None and breakdown.range < 1.0:
+        ledger.note(f"{spec.name}: full effect at point blank", "CW-HAND-01")
+        return damage
+    ledger.note(f"{spec.name} does not harm vehicle components beyond point blank", "CW-HAND-01")
+    return 0
+
+
+def snapshot(arena: Arena) -> dict:
+    """The damage state of every vehicle and pedestrian, as plain data."""
+    out: dict[str, Any] = {"vehicles": {}, "pedestrians": {}}
+    for v in arena.vehicles.values():
+        d: dict[str, Any] = {
+            "armour": {str(s): v.armour[s] for s in Side},
+            "power_plant": v.power_plant,
+            "weapons": {w.id: w.dp for w in v.weapons},
+            "crew": {c.id: {"hits": c.hits, "body_armour": c.body_armour, "state": str(c.state)} for c in v.crew},
+            "cargo": {c.id: c.dp for c in v.cargo},
+            "tires": {t.id: t.dp for t in v.tires},
+            "uncontrolled": v.uncontrolled,
+        }
+        if v.sidecar:
+            sc = v.sidecar
+            d["sidecar"] = {"armour": {str(s): a for s, a in sc.armour.items()}, "tire": sc.tire.dp,
+                            "weapons": {w.id: w.dp for w in sc.weapons},
+                            "crew": {c.id: {"hits": c.hits, "body_armour": c.body_armour, "state": str(c.state)} for c in sc.crew},
+                            "cargo": {c.id: c.dp for c in sc.cargo}}
+        out["vehicles"][v.id] = d
+    for p in arena.pedestrians.values():
+        out["pedestrians"][p.id] = {"hits": p.hits, "body_armour": p.body_armour, "state": str(p.state)}
+    if arena.obstacles:
+        out["obstacles"] = [{"id": o.id, "x": o.x, "y": o.y, "turn": o.turn} for o in arena.obstacles]
+    return out
+
+
+def _shot_for(breakdown: ToHit, hits: int) -> Shot:
+    aimed = breakdown.aimed_at
+    if aimed.startswith("tire "):
+        return Shot(hits, Side.parse(breakdown.side) if breakdown.side else None, "tire", aimed[5:], breakdown.attack)
+    if aimed in ("turret", "rider", "sidecar"):
+        return Shot(hits, Side.parse(breakdown.side) if breakdown.side else None, aimed, attack=breakdown.attack)
+    if aimed == "top":
+        return Shot(hits, Side.TOP, "top", attack=breakdown.attack)
+    return Shot(hits, Side.parse(breakdown.side) if breakdown.side else Side.FRONT, "side", attack=breakdown.attack)
+
+
+def _apply_collisions(rules: Rules, arena: Arena, collisions: list[Collision], dice: DiceSource,
+                      taken: dict[str, int], events: list[Event]) -> None:
+    for c in collisions:
+        v = arena.vehicles[c.vehicle]
+        ledger = Ledger(v.id)
+        ledger.note(f"{c.id}: {v.id} collides on its {c.side} at {abs(c.speed):g} mph", "CW-COL-04")
+        hits = collision_hits(rules, dice, c.speed, ledger, c.weight_lb, c.pedestrian)
+        collision_damage(rules, v, c.side, hits, dice, ledger)
+        taken[v.id] = taken.get(v.id, 0) + ledger.dealt
+        events += ledger.events
 
 
 def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceSource,
                   history: dict[tuple[str, str], SustainedRecord] | None = None,
-                  fired: FiredThisTurn | None = None, seed: int | None = None) -> PhaseResult:
-    """CW-ROF-02: all attacks of the phase are checked, explained against the positions after
-    movement and the state at the start of combat, then rolled in declaration order.
+                  fired: FiredThisTurn | None = None, seed: int | None = None,
+                  collisions: list[Collision] | None = None) -> PhaseResult:
+    """One phase, after its movement (CW-ROF-02).
 
-    Nothing in `arena` changes here: damage is applied at the end of the phase
-    by the damage rules. Any illegal declaration raises before a die is rolled.
+    Collisions from the movement are applied first. Then every declared attack
+    is checked (rate of fire), explained against the same positions and state,
+    and rolled in declaration order. All the damage of the phase's attacks is
+    applied together at its end, in declaration order (a gunner killed this
+    phase still fires this phase); then each vehicle's hazard, obstacles and
+    crew consequences. `arena` is changed in place: callers that need the
+    state before pass a copy (`CarWarsScenario.resolve` does). An illegal
+    declaration raises before any die is rolled or any state changes.
     """
     check_rate_of_fire(arena, attacks, fired)
     breakdowns = explain_phase(arena, attacks, rules, history)
+    by_id = {b.attack: b for b in breakdowns}
     events: list[Event] = [Note(f"turn {arena.turn}, phase {arena.phase}: {len(attacks)} attack(s) declared", "CW-ROF-02")]
-    rolls = []
-    for b in breakdowns:
+    taken: dict[str, int] = {}
+    drivers_before = {v.id: v.driver.state for v in arena.vehicles.values() if v.driver is not None}
+    metal_before = {v.id: dict(v.armour) for v in arena.vehicles.values() if v.metal_armour}
+    _apply_collisions(rules, arena, collisions or [], dice, taken, events)
+
+    rolls: list[AttackRoll] = []
+    pending: list[tuple[str, Any]] = []       # (kind, payload) of hits to apply at the end of the phase
+    for a in attacks:
+        if a.victims:
+            area = _roll_area(arena, a, rules, dice, by_id, events)
+            rolls += list(area.rolls)
+            pending += [("pedestrian", (v, area.damage_each, a.id)) for v in area.victims_hit]
+            continue
+        b = by_id[a.id]
         events.append(b)
         r = roll_attack(b, arena, rules, dice)
         events.append(r.roll)
@@ -114,8 +289,125 @@ def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceS
             events.append(r.damage_roll)
         events.append(r)
         rolls.append(r)
+        if r.hit and r.damage:
+            pending.append(("hit", (b, r)))
+
+    events.append(Note(f"end of phase {arena.phase}: damage of all attacks applied together", "CW-ROF-02"))
+    for kind, payload in pending:
+        if kind == "pedestrian":
+            pid, dmg, aid = payload
+            ledger = Ledger(pid, dealt=dmg)
+            ledger.note(f"{aid}: {dmg} hit(s) on {pid}", "CW-DMG-07")
+            damage_pedestrian(arena.pedestrians[pid], dmg, ledger)
+            events += ledger.events
+            continue
+        b, r = payload
+        _apply_hit(rules, arena, b, r, dice, taken, events)
+
+    for v in arena.vehicles.values():
+        events += _vehicle_consequences(rules, arena, v, taken.get(v.id, 0), drivers_before.get(v.id),
+                                        metal_before.get(v.id), dice)
     return PhaseResult(turn=arena.turn, phase=arena.phase, breakdowns=tuple(breakdowns), rolls=tuple(rolls),
-                       events=tuple(events), seed=seed)
+                       events=tuple(events), seed=seed, state=snapshot(arena))
+
+
+def _roll_area(arena: Arena, a: Attack, rules: Rules, dice: DiceSource, by_id: dict[str, ToHit], events: list[Event]) -> AreaAttackRoll:
+    """CW-DMG-07: one to-hit roll per intended victim; the defender picks which are hit; half damage each, rounded up."""
+    rolls = []
+    for v in a.victims:
+        b = by_id[f"{a.id}@{v}"]
+        events.append(b)
+        roll = tohit.roll_to_hit(dice, f"{b.attack} to hit")
+        hit = tohit.is_hit(rules, roll.total, b.needed, b.possible)
+        events.append(roll)
+        r = AttackRoll(attack=b.attack, target=v, aimed_at="pedestrian", side=None, roll=roll, needed=b.needed, hit=hit)
+        events.append(r)
+        rolls.append(r)
+    hits = sum(1 for r in rolls if r.hit)
+    order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
+    victims_hit = tuple(order[:hits])
+    damage_roll, each = None, 0
+    if hits:
+        spec = _spec(arena, arena.unit(a.attacker, "attack.attacker"), a.weapon, rules)
+        damage_roll = dice.roll(spec.damage, f"{a.id} damage", "CW-DMG-01") if spec.damage else None
+        total = damage_roll.total if damage_roll else (spec.damage_hits or 0)
+        each = total if spec.flamethrower else math.ceil(total / 2)
+        if damage_roll:
+            events.append(damage_roll)
+    area = AreaAttackRoll(attack=a.id, rolls=tuple(rolls), hits=hits, victims_hit=victims_hit, damage_roll=damage_roll, damage_each=each)
+    events.append(area)
+    return area
+
+
+def _apply_hit(rules: Rules, arena: Arena, b: ToHit, r: AttackRoll, dice: DiceSource, taken: dict[str, int],
+               events: list[Event]) -> None:
+    unit = arena.unit(b.attacker, "attack.attacker")
+    spec = _spec(arena, unit, b.weapon, rules)
+    target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
+    damage = r.damage or 0
+    if isinstance(target, Building):
+        events.append(Note(f"{b.attack}: {damage} hit(s) on building {target.id} (building damage is not modelled)", "CW-DMG-01"))
+    elif isinstance(target, Pedestrian):
+        ledger = Ledger(target.id, dealt=damage)
+        ledger.note(f"{b.attack}: {damage} hit(s) on {target.id}", "CW-DMG-01")
+        damage_pedestrian(target, damage, ledger)
+        events += ledger.events
+    else:
+        note = Ledger(target.id)
+        hits = hits_against_vehicle(spec, b, damage, note)
+        events += note.events
+        ledger = apply_shot(rules, target, _shot_for(b, hits), dice)
+        taken[target.id] = taken.get(target.id, 0) + ledger.dealt
+        events += ledger.events
+    if spec.burst_radius > 0 and b.aim_point is not None:
+        events += _burst(rules, arena, spec, b, dice)
+
+
+def _burst(rules: Rules, arena: Arena, spec: WeaponSpec, b: ToHit, dice: DiceSource) -> list[Event]:
+    """CW-DMG-06: burst effect: 1d to each pedestrian within the burst radius of the point hit, unless
+    behind an intact wall or vehicle (no line from the burst to any part of him); grenades do full damage."""
+    out: list[Event] = []
+    centre = b.aim_point
+    assert centre is not None
+    blockers = [x.polygon for x in arena.buildings.values()] + [v.counter.polygon() for v in arena.vehicles.values() if v.id != b.target]
+    for p in arena.pedestrians.values():
+        if p.id == b.target:
+            continue
+        poly = p.counter.polygon()
+        if geo.distance(geo.nearest_point(poly, centre), centre) > spec.burst_radius + 1e-9:
+            continue
+        if not geo.line_of_fire(centre, poly, blockers).clear:
+            out.append(Note(f"{p.id} is behind cover: no burst damage", "CW-DMG-06"))
+            continue
+        ledger = Ledger(p.id)
+        if spec.hand and spec.damage is not None:
+            r = dice.roll(spec.damage, f"burst on {p.id}", "CW-DMG-06")
+        else:
+            r = dice.roll("1d", f"burst on {p.id}", "CW-DMG-06")
+        ledger.events.append(r)
+        ledger.dealt = r.total
+        damage_pedestrian(p, r.total, ledger)
+        out += ledger.events
+    return out
+
+
+def _vehicle_consequences(rules: Rules, arena: Arena, v: Vehicle, hits: int, driver_before: CrewState | None,
+                          metal_before: dict | None, dice: DiceSource) -> list[Event]:
+    """CW-DMG-01 hazard, CW-DMG-08 obstacle, CW-CREW-02/03 driver consequences for one vehicle."""
+    out: list[Event] = []
+    d = hazard_difficulty(rules, hits)
+    if d:
+        out.append(Note(f"{v.id} took {hits} hit(s) this phase: a D{d} hazard", "CW-DMG-01"))
+    metal_lost = metal_before is not None and any(v.armour[s] < metal_before[s] for s in Side)
+    if v.kind == "car" and (hits >= rules["carwars.damage"]["obstacle"]["hits_in_phase"] or metal_lost):
+        ob = Obstacle(f"obstacle{len(arena.obstacles) + 1}", v.x, v.y, arena.turn, v.id)
+        arena.obstacles.append(ob)
+        why = "lost metal armour" if metal_lost else f"took {hits} hits"
+        out.append(StateChanged("arena", "obstacles", len(arena.obstacles) - 1, len(arena.obstacles), "CW-DMG-08"))
+        out.append(Note(f"{v.id} {why}: an obstacle drops at ({v.x:g}, {v.y:g})", "CW-DMG-08"))
+    if driver_before is not None:
+        out += driver_consequences(rules, v, driver_before, dice)
+    return out
 
 
 def update_history(history: dict[tuple[str, str], SustainedRecord], breakdowns: list[ToHit] | tuple[ToHit, ...],

@@ -9,10 +9,10 @@ from ..dice import DiceSource
 from ..errors import ScenarioError
 from ..scenario import register_ruleset
 from .attack import Attack, SustainedRecord, ToHit, parse_aim, roll_attack
-from .enums import Light, Weather, parse_enum
+from .enums import Light, Side, Weather, parse_enum
 from .geometry import Counter, Polygon
 from .model import Arena, Area, Building, Cloud, build_pedestrian, build_vehicle
-from .phase import FiredThisTurn, PhaseResult, check_rate_of_fire, explain_phase, resolve_phase
+from .phase import Collision, FiredThisTurn, PhaseResult, check_rate_of_fire, explain_phase, resolve_phase, update_history
 
 __all__ = ["CarWarsScenario", "SCHEMA_PARTS", "load_carwars"]
 
@@ -75,7 +75,15 @@ _PEDESTRIAN = {"type": "object", "required": ["id"], "properties": {
 _ATTACK = {"type": "object", "required": ["id", "attacker", "weapon", "target"], "properties": {
     "id": {"type": "string"}, "attacker": {"type": "string"}, "weapon": {"type": "string"}, "target": {"type": "string"},
     "aim": {"type": "string", "description": "auto, front, back, left, right, top, tire:<wheel>, turret, rider, sidecar, ground"},
-    "firer": {"type": "string"}}, "additionalProperties": False}
+    "firer": {"type": "string"},
+    "victims": {"type": "array", "items": {"type": "string"}, "description": "CW-DMG-07: every intended victim of an area attack"},
+    "defender_order": {"type": "array", "items": {"type": "string"}, "description": "CW-DMG-07: the defender's choice of victims, in order"}},
+    "additionalProperties": False}
+_COLLISION = {"type": "object", "required": ["id", "vehicle", "side", "speed"], "properties": {
+    "id": {"type": "string"}, "vehicle": {"type": "string"},
+    "side": {"enum": ["front", "back", "left", "right", "top", "underbody"]}, "speed": _NUM,
+    "weight_lb": {"type": "number", "exclusiveMinimum": 0, "description": "weight of what hit it; omit for a fixed barrier"},
+    "pedestrian": {"type": "boolean"}}, "additionalProperties": False}
 
 SCHEMA_PARTS: dict[str, Any] = {
     "arena": {"type": "object", "properties": {
@@ -90,6 +98,7 @@ SCHEMA_PARTS: dict[str, Any] = {
     "area": {"type": "array", "items": {"type": "object", "required": ["id", "kind"], "properties": {
         **_SHAPE, "kind": {"enum": ["rubble"]}}, "additionalProperties": False}},
     "attack": {"type": "array", "items": _ATTACK},
+    "collision": {"type": "array", "items": _COLLISION},
     "history": {"type": "array", "items": {"type": "object", "required": ["attacker", "weapon", "target", "streak", "last_turn"],
                                            "properties": {"attacker": {"type": "string"}, "weapon": {"type": "string"},
                                                           "target": {"type": "string"}, "streak": {"type": "integer", "minimum": 0},
@@ -127,15 +136,28 @@ class CarWarsScenario:
     description: str = ""
     source: str = ""
     ruleset: str = "carwars"
+    collisions: list[Collision] = field(default_factory=list)
     _breakdowns: list[ToHit] | None = field(default=None, repr=False, compare=False)
 
     def explain(self) -> list[ToHit]:
         """Every declared attack's to-hit breakdown, without rolling (LOG-02)."""
         return explain_phase(self.arena, self.attacks, self.rules, self.history)
 
-    def resolve(self, dice: DiceSource, seed: int | None = None) -> PhaseResult:
-        """Roll the declared attacks of the phase (CW-ROF-02)."""
-        return resolve_phase(self.arena, self.attacks, self.rules, dice, self.history, self.fired, seed=seed)
+    def resolve(self, dice: DiceSource, seed: int | None = None, commit: bool = False) -> PhaseResult:
+        """Resolve the phase: collisions, the declared attacks, and their damage at its end (CW-ROF-02).
+
+        Works on a copy of the arena: the scenario keeps its state unless
+        `commit` is true, when the arena and sustained-fire history become
+        those after the phase. Nothing changes if anything is illegal.
+        """
+        arena = self.arena.copy()
+        result = resolve_phase(arena, self.attacks, self.rules, dice, self.history, self.fired, seed=seed,
+                               collisions=self.collisions)
+        if commit:
+            self.arena = arena
+            self.history, _ = update_history(self.history, result.breakdowns, arena.turn)
+            self._breakdowns = None
+        return result
 
     def render_explain(self) -> str:
         """The explain report as text (`hardpoint explain`)."""
@@ -159,7 +181,7 @@ class CarWarsScenario:
         return "\n".join(lines)
 
     def render_resolve(self, result: PhaseResult) -> str:
-        """The event log as text (`hardpoint resolve`)."""
+        """The event log, then every vehicle's and pedestrian's state after the phase (`hardpoint resolve`)."""
         lines = []
         for e in result.events:
             if isinstance(e, ToHit):
@@ -167,6 +189,21 @@ class CarWarsScenario:
                              + ("" if e.possible else f" [{e.reason}]"))
             else:
                 lines.append(f"  {e}")
+        lines.append("\nstate after the phase:")
+        for vid, v in result.state.get("vehicles", {}).items():
+            armour = " ".join(f"{k[0].upper() if k != 'underbody' else 'U'}{a}" for k, a in v["armour"].items())
+            crew = ", ".join(f"{c} {d['state']}" for c, d in v["crew"].items())
+            weapons = ", ".join(f"{w} {dp}" for w, dp in v["weapons"].items())
+            tires = ", ".join(f"{t} {dp}" for t, dp in v["tires"].items())
+            lines.append(f"  {vid}: armour {armour}; power plant {v['power_plant']}; weapons {weapons or '-'}; crew {crew or '-'}; tires {tires}"
+                         + ("; UNCONTROLLED" if v["uncontrolled"] else ""))
+            if "sidecar" in v:
+                sc = v["sidecar"]
+                lines.append(f"    sidecar: armour {sc['armour']}; weapons {sc['weapons']}; crew {sc['crew']}")
+        for pid, p in result.state.get("pedestrians", {}).items():
+            lines.append(f"  {pid}: {p['state']} ({p['hits']} hit(s), body armour {p['body_armour']})")
+        for o in result.state.get("obstacles", []):
+            lines.append(f"  obstacle {o['id']} at ({o['x']:g}, {o['y']:g})")
         return "\n".join(lines)
 
     def trial_outcome(self, dice: DiceSource) -> dict[str, float]:
@@ -174,14 +211,19 @@ class CarWarsScenario:
 
         The breakdowns do not depend on the dice, so they are computed once.
         """
-        if self._breakdowns is None:
-            check_rate_of_fire(self.arena, self.attacks, self.fired)
-            self._breakdowns = self.explain()
+        result = self.resolve(dice)
         out: dict[str, float] = {}
-        for b in self._breakdowns:
-            r = roll_attack(b, self.arena, self.rules, dice)
+        for r in result.rolls:
             out[f"{r.attack} hit"] = 1.0 if r.hit else 0.0
             out[f"{r.attack} damage"] = float(r.damage or 0)
+        for vid, v in result.state["vehicles"].items():
+            before = self.arena.vehicles[vid]
+            if before.power_plant:
+                out[f"{vid} power plant destroyed"] = 1.0 if v["power_plant"] == 0 else 0.0
+            for cid, c in v["crew"].items():
+                out[f"{vid} {cid} killed"] = 1.0 if c["state"] == "dead" else 0.0
+        for pid, p in result.state["pedestrians"].items():
+            out[f"{pid} killed"] = 1.0 if p["state"] == "dead" else 0.0
         return out
 
     def exact_outcomes(self) -> dict[str, Any]:
@@ -228,12 +270,24 @@ def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
         arena.unit(a["attacker"], f"attack[{i}].attacker")
         if a["target"] not in arena.buildings:
             arena.unit(a["target"], f"attack[{i}].target")
-        attacks.append(Attack(a["id"], a["attacker"], a["weapon"], a["target"], a.get("aim", "auto"), a.get("firer")))
+        victims = tuple(a.get("victims", ()))
+        if victims and a["target"] not in victims:
+            raise ScenarioError("the target of an area attack must be one of its victims", field=f"attack[{i}].victims",
+                                value=list(victims), rule="CW-DMG-07")
+        attacks.append(Attack(a["id"], a["attacker"], a["weapon"], a["target"], a.get("aim", "auto"), a.get("firer"),
+                              victims, tuple(a.get("defender_order", ()))))
+    collisions = []
+    for i, c in enumerate(data.get("collision", [])):
+        if c["vehicle"] not in arena.vehicles:
+            raise ScenarioError("no vehicle with this id", field=f"collision[{i}].vehicle", value=c["vehicle"], rule="CW-COL-03")
+        collisions.append(Collision(c["id"], c["vehicle"], Side.parse(c["side"]), float(c["speed"]), c.get("weight_lb"),
+                                    bool(c.get("pedestrian", False))))
     history = {(h["attacker"], h["weapon"]): SustainedRecord(h["target"], h["streak"], h["last_turn"]) for h in data.get("history", [])}
     ft = data.get("fired_this_turn", {})
     fired = FiredThisTurn({tuple(w) for w in ft.get("weapons", [])}, {tuple(c): 1 for c in ft.get("characters", [])})  # type: ignore[misc]
     meta = data["scenario"]
-    scenario = CarWarsScenario(meta["name"], arena, attacks, rules, history, fired, meta.get("description", ""), meta.get("source", ""))
+    scenario = CarWarsScenario(meta["name"], arena, attacks, rules, history, fired, meta.get("description", ""), meta.get("source", ""),
+                               collisions=collisions)
     # Check every declaration now, so a bad scenario fails on load, naming the field (ERR-01).
     scenario.explain()
     return scenario

@@ -1,0 +1,120 @@
+"""Crew injury and its consequences (CW-CREW-01..04), and pedestrians taking hits."""
+from __future__ import annotations
+
+from ..data import Rules
+from ..dice import DiceSource, parse_dice
+from ..errors import RuleViolation
+from ..events import DamageApplied, Event, Note, StateChanged
+from .damage import Ledger
+from .enums import CrewRole, CrewState
+from .model import CrewMember, Pedestrian, Vehicle
+
+__all__ = ["damage_pedestrian", "driver_consequences", "crash_table_band", "substitute_driver", "check_substitute_fire"]
+
+_2D = parse_dice("2d")
+
+
+def damage_pedestrian(ped: Pedestrian, hits: int, ledger: Ledger) -> int:
+    """CW-CREW-01: a pedestrian has 3 DP; worn body armour takes hits first. Returns hits not absorbed."""
+    rest = hits
+    if ped.body_armour and rest:
+        taken = min(ped.body_armour, rest)
+        ledger.events.append(DamageApplied(ped.id, "body armour", taken, ped.body_armour, ped.body_armour - taken, "CW-CREW-01"))
+        ped.body_armour -= taken
+        ledger.absorbed += taken
+        rest -= taken
+    taken = min(rest, max(0, 3 - ped.hits))
+    if taken:
+        before = ped.state
+        ledger.events.append(DamageApplied(ped.id, "person", taken, 3 - ped.hits, 3 - ped.hits - taken, "CW-CREW-01"))
+        ped.hits += taken
+        ledger.absorbed += taken
+        rest -= taken
+        ledger.events.append(StateChanged(ped.id, "state", str(before), str(ped.state), "CW-CREW-01"))
+    ledger.pass_out(rest, f"beyond what {ped.id} can take", "CW-CREW-01")
+    return 0
+
+
+def crash_table_band(rules: Rules, total: int) -> str:
+    """Crash Table 1 band for a modified roll (the crash results themselves are an input hook)."""
+    band = ""
+    for low, name in rules["carwars.damage"]["crew"]["crash_table_1"]:
+        if total >= low:
+            band = name
+    return band
+
+
+def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice: DiceSource) -> list[Event]:
+    """CW-CREW-02 / CW-CREW-03: what the driver's injury this phase does to the vehicle.
+
+    Wounded or killed: a D2 hazard. Unconscious or dead: driver skill and reflex
+    bonuses are lost. A cycle (no sidecar) whose driver is killed or knocked out
+    goes to Crash Table 1 at +4 (the roll and band are reported; passengers must
+    jump or take it); any other vehicle goes on straight, slowing 5 mph a turn.
+    """
+    driver = vehicle.driver
+    t = rules["carwars.damage"]["crew"]
+    if driver is None or driver.state is before:
+        return []
+    after = driver.state
+    out: list[Event] = []
+    if (after is CrewState.WOUNDED and before is CrewState.OK) or (after is CrewState.DEAD):
+        out.append(Note(f"{vehicle.id}: driver {'wounded' if after is CrewState.WOUNDED else 'killed'}: a D{t['driver_hazard']} hazard", "CW-CREW-02"))
+    if after >= CrewState.UNCONSCIOUS > before:
+        out.append(StateChanged(vehicle.id, "driver skill and reflex bonuses", "in effect", "lost", "CW-CREW-02"))
+        if vehicle.kind == "cycle" and vehicle.sidecar is None:
+            r = dice.roll(_2D, f"{vehicle.id}: Crash Table 1 for an uncontrolled cycle", "CW-CREW-03")
+            total = r.total + t["crash_table_bonus"]
+            out += [r, Note(f"{vehicle.id}: Crash Table 1 roll {r.total} +{t['crash_table_bonus']} = {total}: {crash_table_band(rules, total)}"
+                            "; any passenger must jump or take the result", "CW-CREW-03")]
+        else:
+            out.append(Note(f"{vehicle.id}: uncontrolled: goes straight, losing {t['uncontrolled_slowdown_mph']} mph a turn until it stops or hits something", "CW-CREW-03"))
+        if not vehicle.uncontrolled:
+            out.append(StateChanged(vehicle.id, "uncontrolled", False, True, "CW-CREW-03"))
+            vehicle.uncontrolled = True
+    return out
+
+
+def substitute_driver(rules: Rules, vehicle: Vehicle, crew_id: str, turn: int) -> list[Event]:
+    """CW-CREW-04: who may take over from an incapacitated driver, and when.
+
+    A cycle's sidecar passenger may steer at once (no brakes or throttle); a
+    front-seat gunner or passenger of a larger vehicle may take over at once
+    (controls or weapons in one turn, each maneuver +D2); anyone else only
+    once the vehicle is stopped, after 5 turns, acting from the 6th.
+    """
+    driver = vehicle.driver
+    if driver is not None and driver.can_act:
+        raise RuleViolation(f"the driver {driver.id!r} is not incapacitated", field="substitute", value=crew_id, rule="CW-CREW-04")
+    person = vehicle.crew_member(crew_id, "substitute")
+    if not person.can_act:
+        raise RuleViolation(f"{crew_id!r} is {person.state} and cannot drive", field="substitute", value=crew_id, rule="CW-CREW-04")
+    t = rules["carwars.damage"]["crew"]
+    if vehicle.kind == "cycle":
+        if person.seat != "sidecar":
+            raise RuleViolation("only a sidecar passenger can steer a cycle", field="substitute", value=crew_id, rule="CW-CREW-04")
+        vehicle.substitute, vehicle.substitute_from_turn = crew_id, turn
+        return [StateChanged(vehicle.id, "substitute driver", None, crew_id, "CW-CREW-04"),
+                Note(f"{crew_id} steers from the sidecar: no brakes or throttle; cannot fire on a turn he steers", "CW-CREW-04")]
+    if person.seat.startswith("front"):
+        vehicle.substitute, vehicle.substitute_from_turn = crew_id, turn
+        return [StateChanged(vehicle.id, "substitute driver", None, crew_id, "CW-CREW-04"),
+                Note(f"{crew_id} takes the controls: controls or weapons each turn, not both; each maneuver +D{t['substitute_maneuver_penalty']}", "CW-CREW-04")]
+    if vehicle.speed != 0:
+        raise RuleViolation("only a front-seat occupant can take over a moving vehicle; stop it first",
+                            field="substitute", value=crew_id, rule="CW-CREW-04")
+    start = turn + t["replace_driver_turns"]
+    vehicle.substitute, vehicle.substitute_from_turn = crew_id, start
+    return [StateChanged(vehicle.id, "substitute driver", None, crew_id, "CW-CREW-04"),
+            Note(f"changing drivers takes {t['replace_driver_turns']} turns: {crew_id} drives and fires from turn {start}", "CW-CREW-04")]
+
+
+def check_substitute_fire(vehicle: Vehicle, crew: CrewMember, turn: int, field: str) -> None:
+    """CW-CREW-04: a substitute who steered this turn may not fire; nor before he may act."""
+    if vehicle.substitute != crew.id:
+        return
+    if vehicle.substitute_from_turn is not None and turn < vehicle.substitute_from_turn:
+        raise RuleViolation(f"{crew.id!r} is still changing places: acts from turn {vehicle.substitute_from_turn}",
+                            field=field, value=crew.id, rule="CW-CREW-04")
+    if vehicle.steered_turn == turn:
+        raise RuleViolation(f"{crew.id!r} steered this turn and cannot also fire", field=field, value=crew.id, rule="CW-CREW-04")
