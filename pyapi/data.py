@@ -27,7 +27,7 @@ from .errors import DataError
 __all__ = ["Rules", "load_rules", "default_rules", "read_seed_text", "register_validator", "TABLES"]
 
 TABLES = {
-    "carwars": ("tohit", "bodies", "tires", "designs", "weapons", "hand_weapons", "damage", "collisions"),
+    "carwars": ("tohit", "bodies", "tires", "designs", "weapons", "hand_weapons", "damage", "collisions", "fire", "dropped", "turn", "terrain"),
     "asl": (),  # filled by hardpoint.asl when it registers its tables
 }
 

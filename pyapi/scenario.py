@@ -57,6 +57,7 @@ def scenario_schema() -> dict[str, Any]:
                 "description": {"type": "string"},
                 "ruleset": {"enum": sorted(_LOADERS)},
                 "source": {"type": "string", "description": "the worked example or rule the scenario reproduces"},
+                "turns": {"type": "integer", "minimum": 1, "description": "run this many whole turns (default: one phase)"},
             },
             "required": ["name", "ruleset"],
             "additionalProperties": False,

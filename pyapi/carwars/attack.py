@@ -44,6 +44,8 @@ class Attack:
     firer: str | None = None
     victims: tuple[str, ...] = ()          # CW-DMG-07: area effect: every intended victim (target first)
     defender_order: tuple[str, ...] = ()   # CW-DMG-07: the order the defender gives up victims
+    as_automatic: bool = False             # CW-LINK-01: a non-identical linked weapon fires as if on automatic
+    link: str | None = None                # CW-LINK-01: the link that fired this weapon
 
     def to_dict(self) -> dict:
         d = {"id": self.id, "attacker": self.attacker, "weapon": self.weapon, "target": self.target, "aim": self.aim}
@@ -208,6 +210,9 @@ def _firing(arena: Arena, attack: Attack, rules: Rules, where: str) -> _Firing:
     crew = vehicle.crew_member(attack.firer, f"{where}.firer") if attack.firer else _default_firer(vehicle, mounted)
     if crew is not None and not mounted.automatic:
         _check_crew_can_fire(crew, where)
+    if crew is not None:
+        from .crew import check_substitute_fire
+        check_substitute_fire(vehicle, crew, arena.turn, f"{where}.firer")
     in_sidecar = vehicle.sidecar is not None and mounted in vehicle.sidecar.weapons
     body = vehicle.sidecar_counter() if in_sidecar else vehicle.counter
     if mounted.mount in (Mount.TURRET, Mount.TOP):
@@ -217,7 +222,7 @@ def _firing(arena: Arena, attack: Attack, rules: Rules, where: str) -> _Firing:
                             field=f"{where}.weapon", value=mounted.id, rule="CW-ARC-02")
     else:
         origin, arc = body.side_midpoint(str(mounted.mount)), str(mounted.mount)
-    return _Firing(vehicle, mounted.spec, mounted, crew, origin, arc, body, False, mounted.automatic)
+    return _Firing(vehicle, mounted.spec, mounted, crew, origin, arc, body, False, mounted.automatic or attack.as_automatic)
 
 
 def _check_crew_can_fire(crew: CrewMember, where: str) -> None:
@@ -351,6 +356,10 @@ def explain_attack(arena: Arena, attack: Attack, rules: Rules,
 
     blockers = _blockers(arena, fire.unit, target, fire.spec.laser)
     sight = geo.line_of_fire(fire.origin, part, blockers)
+    if fire.spec.laser and not sight.clear and arena.clouds:
+        if geo.line_of_fire(fire.origin, part, _blockers(arena, fire.unit, target, False)).clear:
+            raise RuleViolation(f"weapon {attack.weapon!r} is a laser: it cannot fire through smoke or paint, and no clear line avoids them",
+                                field=f"{where}.target", value=attack.target, rule="CW-LOF-04")
 
     firer_arcs: set[str] = set()
     facing: tuple[str, ...] = ()

@@ -762,7 +762,14 @@ def _overlap_hidden(b: _Shape, t: _Shape, pa: float, pb: float, wpa: tuple[float
         wy = math.sin(m)
         bin_, bout = b.chord(wx, wy)
         tin, tout = t.chord(wx, wy)
-        hidden = bin_ <= bout and tin <= tout and bin_ < tin - EPS
+        if tin <= tout:
+            hidden = bin_ <= bout and bin_ < tin - EPS
+        elif m - tlo <= thi - m:
+            # Missing t inside its own range: a sliver within rounding of
+            # one of its extreme bearings. Judge it on that bearing.
+            hidden = _hides_along(b, t, tlx, tly, True)
+        else:
+            hidden = _hides_along(b, t, thx, thy, True)
         if hidden and run_start < 0:
             run_start = i
         elif hidden and not _hides_along(b, t, marks[i][1], marks[i][2], False):

@@ -140,11 +140,15 @@ class Vehicle:
     hazard_difficulty: int = 0
     paint_until_turn: int | None = None
     in_rubble: bool = False
+    extinguisher: str = "none"             # none | standard | improved | portable (CW-FIRE-03)
+    off_road: bool = False                 # CW-OFF-01/02
+    off_road_suspension: bool = False
     # crew consequences (CW-CREW-02..04)
     uncontrolled: bool = False
     substitute: str | None = None          # crew id of a substitute driver
     substitute_from_turn: int | None = None  # the turn the new driver may act
     steered_turn: int | None = None        # last turn a substitute steered
+    links: dict = field(default_factory=dict)  # CW-LINK-01: link id -> special.Link
 
     @property
     def kind(self) -> str:
@@ -309,6 +313,8 @@ class Arena:
     clouds: dict[str, Cloud] = field(default_factory=dict)
     areas: dict[str, Area] = field(default_factory=dict)
     obstacles: list[Obstacle] = field(default_factory=list)
+    counters: list = field(default_factory=list)     # dropped-weapon counters (dropped.DroppedCounter), CW-DROP
+    fires: dict = field(default_factory=dict)        # vehicle id -> fire.FireState, CW-FIRE
     weather: Weather = Weather.CLEAR
     light: Light = Light.DAY
     turn: int = 1
@@ -367,7 +373,10 @@ def _crew(rules: Rules, data: Any, path: str, allowed_seats: tuple[str, ...]) ->
             raise ScenarioError("a person has 3 DP", field=f"{p}.hits", value=hits, rule="CW-CREW-01")
         hw = c.get("hand_weapons", [])
         for j, name in enumerate(hw):
-            weapon_spec(rules, name, f"{p}.hand_weapons[{j}]")
+            if not weapon_spec(rules, name, f"{p}.hand_weapons[{j}]").hand:
+                raise ScenarioError("not a hand weapon", field=f"{p}.hand_weapons[{j}]", value=name, rule="CW-HAND-01")
+        from .special import check_hand_load
+        check_hand_load(rules, CrewMember(str(c["id"]), role, seat), tuple(hw), f"{p}.hand_weapons")
         out.append(CrewMember(str(c["id"]), role, seat, armour, hits,
                               _int(c.get("gunner", 0), f"{p}.gunner", "CW-HIT-08"),
                               _int(c.get("handgunner", 0), f"{p}.handgunner", "CW-HIT-08"),
@@ -520,7 +529,27 @@ def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle") -> Vehicle:
         on_bad_surface=bool(design.get("on_bad_surface", False)), blinded=bool(design.get("blinded", False)),
         handling=design.get("handling"), hazard_difficulty=_int(design.get("hazard_difficulty", 0), f"{path}.hazard_difficulty", "CW-HIT-10"),
         paint_until_turn=design.get("paint_until_turn"), in_rubble=bool(design.get("in_rubble", False)),
+        extinguisher=design.get("extinguisher", "none"), off_road=bool(design.get("off_road", False)),
+        off_road_suspension=bool(design.get("off_road_suspension", False)),
     )
+    links = design.get("links", [])
+    for i, ln in enumerate(links):
+        from .special import Link
+        if not isinstance(ln, dict) or "id" not in ln or not ln.get("weapons"):
+            raise ScenarioError("a link needs an id and its weapons", field=f"{path}.links[{i}]", value=ln, rule="CW-LINK-01")
+        known = {w.id for w in vehicle.all_weapons()} | {x["id"] for x in links if isinstance(x, dict) and "id" in x}
+        for m in ln["weapons"]:
+            if m not in known:
+                raise ScenarioError("no weapon or link with this id", field=f"{path}.links[{i}].weapons", value=m, rule="CW-LINK-01")
+        if ln["id"] in {w.id for w in vehicle.all_weapons()}:
+            raise ScenarioError("a link id must differ from every weapon id", field=f"{path}.links[{i}].id", value=ln["id"], rule="CW-LINK-01")
+        vehicle.links[ln["id"]] = Link(ln["id"], tuple(ln["weapons"]), bool(ln.get("smart", False)))
+    if vehicle.extinguisher not in ("none", "standard", "improved", "portable"):
+        raise ScenarioError("expected none, standard, improved or portable", field=f"{path}.extinguisher",
+                            value=vehicle.extinguisher, rule="CW-FIRE-03")
+    if vehicle.off_road_suspension and (body.kind != "car"):
+        raise ScenarioError("off-road suspension exists only for 4- and 6-wheeled vehicles", field=f"{path}.off_road_suspension",
+                            value=True, rule="CW-OFF-02")
     if vehicle.water_depth_ft < 0:
         raise ScenarioError("water depth cannot be negative", field=f"{path}.water_depth_ft", value=vehicle.water_depth_ft, rule="CW-HIT-06")
     handling_table = rules["carwars.tohit"]["handling"]
@@ -560,6 +589,8 @@ def build_pedestrian(rules: Rules, entry: dict, path: str = "pedestrian") -> Ped
         spec = weapon_spec(rules, name, f"{path}.weapons[{i}]")
         if not spec.hand:
             raise ScenarioError("a pedestrian carries hand weapons only", field=f"{path}.weapons[{i}]", value=name, rule="CW-HAND-01")
+    from .special import check_hand_load
+    check_hand_load(rules, Pedestrian(str(entry["id"]), 0.0, 0.0), weapons, f"{path}.weapons")
     size = rules["carwars.bodies"]["pedestrian"]["footprint"][0]
     return Pedestrian(
         id=str(entry["id"]), x=_num(entry.get("x", 0.0), f"{path}.x", "CLI-02"), y=_num(entry.get("y", 0.0), f"{path}.y", "CLI-02"),

@@ -55,8 +55,11 @@ def _character(arena: Arena, attack: Attack) -> tuple[str, str] | None:
     if attack.firer:
         return (unit.id, attack.firer)
     weapon = next((w for w in unit.all_weapons() if w.id == attack.weapon), None)
-    if weapon is not None and weapon.automatic:
+    if weapon is not None and weapon.automatic or attack.as_automatic:
         return None  # a weapon on automatic fires by itself (CW-AUTO-01)
+    if attack.weapon in unit.links:
+        from .special import _flatten
+        weapon = _flatten(unit, attack.weapon, "attack.weapon")[0]
     from .attack import _default_firer  # the same default the to-hit uses
     crew = _default_firer(unit, weapon) if weapon is not None else None
     return (unit.id, crew.id) if crew is not None else None
@@ -72,14 +75,19 @@ def check_rate_of_fire(arena: Arena, attacks: list[Attack], fired: FiredThisTurn
     weapons = set(fired.weapons)
     counts = dict(fired.characters)
     for i, a in enumerate(attacks):
-        key = (a.attacker, a.weapon)
         unit = arena.unit(a.attacker, f"attack[{i}].attacker")
-        mounted = isinstance(unit, Vehicle) and any(w.id == a.weapon for w in unit.all_weapons())
-        if mounted and key in weapons:
-            raise RuleViolation(f"weapon {a.weapon!r} of {a.attacker!r} already fired this turn",
-                                field=f"attack[{i}].weapon", value=a.weapon, rule="CW-ROF-01")
-        if mounted:
-            weapons.add(key)
+        members = [a.weapon]
+        if isinstance(unit, Vehicle) and a.weapon in unit.links:
+            from .special import _flatten
+            members = [w.id for w in _flatten(unit, a.weapon, f"attack[{i}].weapon")]  # a link fires all its weapons
+        for wid in members:
+            key = (a.attacker, wid)
+            mounted = isinstance(unit, Vehicle) and any(w.id == wid for w in unit.all_weapons())
+            if mounted and key in weapons:
+                raise RuleViolation(f"weapon {wid!r} of {a.attacker!r} already fired this turn",
+                                    field=f"attack[{i}].weapon", value=a.weapon, rule="CW-ROF-01")
+            if mounted:
+                weapons.add(key)
         who = _character(arena, a)
         if who is None:
             continue
@@ -134,10 +142,17 @@ class PhaseResult(Event):
         return result
 
 
-def _expand(attacks: list[Attack]) -> list[Attack]:
-    """An area-effect attack is explained once per intended victim (CW-DMG-07)."""
+def _expand(attacks: list[Attack], arena: Arena | None = None) -> list[Attack]:
+    """An area-effect attack is explained once per intended victim (CW-DMG-07); a link, once per
+    weapon it aims or fires as if on automatic (CW-LINK-01)."""
     out = []
-    for a in attacks:
+    for i, a in enumerate(attacks):
+        if arena is not None:
+            unit = arena.unit(a.attacker, f"attack[{i}].attacker")
+            if isinstance(unit, Vehicle) and a.weapon in unit.links:
+                from .special import expand_link
+                out += expand_link(arena, a, f"attack[{i}]")[0]
+                continue
         if a.victims:
             out += [dataclasses.replace(a, id=f"{a.id}@{v}", target=v, victims=(), defender_order=()) for v in a.victims]
         else:
@@ -151,7 +166,17 @@ def explain_phase(arena: Arena, attacks: list[Attack], rules: Rules,
     for i, a in enumerate(attacks):
         if a.victims:
             _check_area_attack(arena, a, rules, f"attack[{i}]")
-    return [explain_attack(arena, a, rules, history, where=f"attack[{i}]") for i, a in enumerate(_expand(attacks))]
+    out: list[ToHit] = []
+    first_of_link: dict[tuple[str, str], ToHit] = {}
+    for i, a in enumerate(_expand(attacks, arena)):
+        b = explain_attack(arena, a, rules, history, where=f"attack[{i}]")
+        if a.link is not None and not a.as_automatic:
+            # CW-LINK-01: every modifier that affects one linked weapon affects them all
+            first = first_of_link.setdefault((a.attacker, a.link), b)
+            if first is not b:
+                b = dataclasses.replace(first, attack=b.attack, weapon=b.weapon, consecutive=b.consecutive)
+        out.append(b)
+    return out
 
 
 def _check_area_attack(arena: Arena, a: Attack, rules: Rules, where: str) -> None:
@@ -275,22 +300,23 @@ def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceS
 
     rolls: list[AttackRoll] = []
     pending: list[tuple[str, Any]] = []       # (kind, payload) of hits to apply at the end of the phase
-    for a in attacks:
+    for i, a in enumerate(attacks):
+        unit = arena.unit(a.attacker, "attack.attacker")
+        if isinstance(unit, Vehicle) and a.weapon in unit.links:
+            from .special import expand_link
+            subs, drops = expand_link(arena, a, f"attack[{i}]")
+            events.append(Note(f"{a.id}: link {a.weapon} fires {', '.join([x.weapon for x in subs] + [w.id for w in drops])}", "CW-LINK-01"))
+            for w in drops:
+                events += _drop(rules, arena, unit, w, dice)
+            for sub in subs:
+                _fire_one(rules, arena, sub, by_id[sub.id], dice, events, rolls, pending)
+            continue
         if a.victims:
             area = _roll_area(arena, a, rules, dice, by_id, events)
             rolls += list(area.rolls)
             pending += [("pedestrian", (v, area.damage_each, a.id)) for v in area.victims_hit]
             continue
-        b = by_id[a.id]
-        events.append(b)
-        r = roll_attack(b, arena, rules, dice)
-        events.append(r.roll)
-        if r.damage_roll is not None:
-            events.append(r.damage_roll)
-        events.append(r)
-        rolls.append(r)
-        if r.hit and r.damage:
-            pending.append(("hit", (b, r)))
+        _fire_one(rules, arena, a, by_id[a.id], dice, events, rolls, pending)
 
     events.append(Note(f"end of phase {arena.phase}: damage of all attacks applied together", "CW-ROF-02"))
     for kind, payload in pending:
@@ -309,6 +335,39 @@ def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceS
                                         metal_before.get(v.id), dice)
     return PhaseResult(turn=arena.turn, phase=arena.phase, breakdowns=tuple(breakdowns), rolls=tuple(rolls),
                        events=tuple(events), seed=seed, state=snapshot(arena))
+
+
+def _use_ammo(arena: Arena, attacker: str, weapon_id: str) -> list[Event]:
+    unit = arena.unit(attacker, "attack.attacker")
+    if isinstance(unit, Vehicle):
+        w = next((w for w in unit.all_weapons() if w.id == weapon_id), None)
+        if w is not None and w.spec.shots > 0:
+            w.ammo -= 1
+            return [StateChanged(f"{unit.id} {w.id}", "ammo", w.ammo + 1, w.ammo, "CW-VEH-03")]
+    return []
+
+
+def _fire_one(rules: Rules, arena: Arena, a: Attack, b: ToHit, dice: DiceSource, events: list[Event],
+              rolls: list[AttackRoll], pending: list) -> None:
+    events.append(b)
+    r = roll_attack(b, arena, rules, dice)
+    events.append(r.roll)
+    if r.damage_roll is not None:
+        events.append(r.damage_roll)
+    events.append(r)
+    events += _use_ammo(arena, a.attacker, a.weapon)
+    rolls.append(r)
+    if r.hit and r.damage:
+        pending.append(("hit", (b, r)))
+
+
+def _drop(rules: Rules, arena: Arena, vehicle: Vehicle, weapon, dice: DiceSource) -> list[Event]:
+    from .dropped import drop_weapon
+
+    events, counter = drop_weapon(rules, arena, vehicle, weapon, f"c{len(arena.counters) + len(arena.clouds) + 1}.t{arena.turn}", dice)
+    if counter is not None:
+        arena.counters.append(counter)
+    return events
 
 
 def _roll_area(arena: Arena, a: Attack, rules: Rules, dice: DiceSource, by_id: dict[str, ToHit], events: list[Event]) -> AreaAttackRoll:
@@ -359,8 +418,28 @@ def _apply_hit(rules: Rules, arena: Arena, b: ToHit, r: AttackRoll, dice: DiceSo
         ledger = apply_shot(rules, target, _shot_for(b, hits), dice)
         taken[target.id] = taken.get(target.id, 0) + ledger.dealt
         events += ledger.events
+        events += _record_fire(arena, target, spec, ledger)
     if spec.burst_radius > 0 and b.aim_point is not None:
         events += _burst(rules, arena, spec, b, dice)
+
+
+def _record_fire(arena: Arena, target: Vehicle, spec: WeaponSpec, ledger: Ledger) -> list[Event]:
+    """CW-FIRE-01/02: remember what this hit may do at the end of the turn's fire roll."""
+    from .fire import FireState, record_component_hit, record_fire_hit
+
+    state = arena.fires.setdefault(target.id, FireState())
+    out = []
+    e = record_fire_hit(state, spec, arena.turn)
+    if e is not None:
+        out.append(e)
+    fiery_parts = {"power plant"} | {f"weapon {w.id}" for w in target.all_weapons()
+                                      if w.spec.flamethrower or "Flaming Oil" in w.spec.name}
+    for d in ledger.events:
+        if d.kind == "damage" and d.component in fiery_parts:
+            e = record_component_hit(state, d.component, spec)
+            if e is not None:
+                out.append(e)
+    return out
 
 
 def _burst(rules: Rules, arena: Arena, spec: WeaponSpec, b: ToHit, dice: DiceSource) -> list[Event]:

@@ -63,6 +63,11 @@ _VEHICLE = {
         "water_depth_ft": {"type": "number", "minimum": 0}, "on_bad_surface": {"type": "boolean"}, "blinded": {"type": "boolean"},
         "handling": {"type": "string"}, "hazard_difficulty": {"type": "integer", "minimum": 0},
         "paint_until_turn": {"type": "integer"}, "in_rubble": {"type": "boolean"},
+        "extinguisher": {"enum": ["none", "standard", "improved", "portable"]}, "off_road": {"type": "boolean"},
+        "off_road_suspension": {"type": "boolean"}, "burning": {"type": "boolean"},
+        "links": {"type": "array", "items": {"type": "object", "required": ["id", "weapons"], "properties": {
+            "id": {"type": "string"}, "weapons": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            "smart": {"type": "boolean"}}, "additionalProperties": False}},
     },
     "additionalProperties": False,
 }
@@ -76,6 +81,7 @@ _ATTACK = {"type": "object", "required": ["id", "attacker", "weapon", "target"],
     "id": {"type": "string"}, "attacker": {"type": "string"}, "weapon": {"type": "string"}, "target": {"type": "string"},
     "aim": {"type": "string", "description": "auto, front, back, left, right, top, tire:<wheel>, turret, rider, sidecar, ground"},
     "firer": {"type": "string"},
+    "turn": {"type": "integer", "minimum": 1}, "phase": {"type": "integer", "minimum": 1, "maximum": 5},
     "victims": {"type": "array", "items": {"type": "string"}, "description": "CW-DMG-07: every intended victim of an area attack"},
     "defender_order": {"type": "array", "items": {"type": "string"}, "description": "CW-DMG-07: the defender's choice of victims, in order"}},
     "additionalProperties": False}
@@ -83,6 +89,7 @@ _COLLISION = {"type": "object", "required": ["id", "vehicle", "side", "speed"], 
     "id": {"type": "string"}, "vehicle": {"type": "string"},
     "side": {"enum": ["front", "back", "left", "right", "top", "underbody"]}, "speed": _NUM,
     "weight_lb": {"type": "number", "exclusiveMinimum": 0, "description": "weight of what hit it; omit for a fixed barrier"},
+    "turn": {"type": "integer", "minimum": 1}, "phase": {"type": "integer", "minimum": 1, "maximum": 5},
     "pedestrian": {"type": "boolean"}}, "additionalProperties": False}
 
 SCHEMA_PARTS: dict[str, Any] = {
@@ -99,6 +106,15 @@ SCHEMA_PARTS: dict[str, Any] = {
         **_SHAPE, "kind": {"enum": ["rubble"]}}, "additionalProperties": False}},
     "attack": {"type": "array", "items": _ATTACK},
     "collision": {"type": "array", "items": _COLLISION},
+    "action": {"type": "array", "items": {"type": "object", "required": ["turn", "phase", "kind", "vehicle"], "properties": {
+        "turn": {"type": "integer", "minimum": 1}, "phase": {"type": "integer", "minimum": 1, "maximum": 5},
+        "kind": {"enum": ["maneuver", "automatic_on", "automatic_off", "drop", "detonate", "substitute", "steer", "fetch_grenade"]},
+        "vehicle": {"type": "string"}, "weapon": {"type": "string"}, "difficulty": {"type": "integer", "minimum": 0},
+        "placement": {"enum": ["front", "back", "left", "right", "top", "underbody"]}, "counter": {"type": "string"},
+        "crew": {"type": "string"}}, "additionalProperties": False}},
+    "counter": {"type": "array", "items": {"type": "object", "required": ["id", "weapon"], "properties": {
+        **_SHAPE, "weapon": {"type": "string", "description": "the dropped weapon that laid it"},
+        "placed_turn": {"type": "integer"}, "owner": {"type": "string"}}, "additionalProperties": False}},
     "history": {"type": "array", "items": {"type": "object", "required": ["attacker", "weapon", "target", "streak", "last_turn"],
                                            "properties": {"attacker": {"type": "string"}, "weapon": {"type": "string"},
                                                           "target": {"type": "string"}, "streak": {"type": "integer", "minimum": 0},
@@ -137,11 +153,19 @@ class CarWarsScenario:
     source: str = ""
     ruleset: str = "carwars"
     collisions: list[Collision] = field(default_factory=list)
+    turns: int | None = None
+    plan: "TurnPlan | None" = None
     _breakdowns: list[ToHit] | None = field(default=None, repr=False, compare=False)
 
     def explain(self) -> list[ToHit]:
-        """Every declared attack's to-hit breakdown, without rolling (LOG-02)."""
-        return explain_phase(self.arena, self.attacks, self.rules, self.history)
+        """Every declared attack's to-hit breakdown, without rolling (LOG-02).
+
+        In a multi-turn scenario, the attacks declared for the arena's current
+        turn and phase (later ones depend on movement and dice)."""
+        attacks = self.attacks
+        if self.turns and self.plan is not None:
+            attacks = self.plan.attacks.get((self.arena.turn, self.arena.phase), [])
+        return explain_phase(self.arena, attacks, self.rules, self.history)
 
     def resolve(self, dice: DiceSource, seed: int | None = None, commit: bool = False) -> PhaseResult:
         """Resolve the phase: collisions, the declared attacks, and their damage at its end (CW-ROF-02).
@@ -151,6 +175,14 @@ class CarWarsScenario:
         those after the phase. Nothing changes if anything is illegal.
         """
         arena = self.arena.copy()
+        if self.turns:
+            from .turn import run_turns
+
+            result = run_turns(arena, self.rules, self.plan, self.turns, dice, self.history, seed=seed)
+            if commit:
+                self.arena = arena
+                self._breakdowns = None
+            return result
         result = resolve_phase(arena, self.attacks, self.rules, dice, self.history, self.fired, seed=seed,
                                collisions=self.collisions)
         if commit:
@@ -216,6 +248,12 @@ class CarWarsScenario:
         for r in result.rolls:
             out[f"{r.attack} hit"] = 1.0 if r.hit else 0.0
             out[f"{r.attack} damage"] = float(r.damage or 0)
+        for vid in result.state["vehicles"]:
+            fire = None
+            if self.turns:
+                fire = any(e.kind == "state" and e.subject == vid and e.field == "on fire" and e.after is True for e in result.events)
+                out[f"{vid} caught fire"] = 1.0 if fire else 0.0
+                out[f"{vid} exploded"] = 1.0 if any(e.kind == "state" and e.subject == vid and e.field == "exploded" for e in result.events) else 0.0
         for vid, v in result.state["vehicles"].items():
             before = self.arena.vehicles[vid]
             if before.power_plant:
@@ -261,6 +299,7 @@ def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
         unique(a["id"], f"area[{i}]")
         arena.areas[a["id"]] = Area(a["id"], a["kind"], _polygon(a, f"area[{i}]"))
     attacks = []
+    when: dict[str, tuple[int, int]] = {}
     attack_ids: set[str] = set()
     for i, a in enumerate(data.get("attack", [])):
         if a["id"] in attack_ids:
@@ -276,18 +315,57 @@ def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
                                 value=list(victims), rule="CW-DMG-07")
         attacks.append(Attack(a["id"], a["attacker"], a["weapon"], a["target"], a.get("aim", "auto"), a.get("firer"),
                               victims, tuple(a.get("defender_order", ()))))
+        when[a["id"]] = (a.get("turn", arena.turn), a.get("phase", arena.phase))
     collisions = []
     for i, c in enumerate(data.get("collision", [])):
         if c["vehicle"] not in arena.vehicles:
             raise ScenarioError("no vehicle with this id", field=f"collision[{i}].vehicle", value=c["vehicle"], rule="CW-COL-03")
         collisions.append(Collision(c["id"], c["vehicle"], Side.parse(c["side"]), float(c["speed"]), c.get("weight_lb"),
                                     bool(c.get("pedestrian", False))))
+        when[f"collision:{c['id']}"] = (c.get("turn", arena.turn), c.get("phase", arena.phase))
+    for i, v in enumerate(data.get("vehicle", [])):
+        if v.get("burning"):
+            from .fire import FireState
+            arena.fires[v["id"]] = FireState(burning=True)
+    for i, c in enumerate(data.get("counter", [])):
+        unique(c["id"], f"counter[{i}]")
+        from .dropped import DroppedCounter
+        from .tables import weapon_spec
+        spec = weapon_spec(rules, c["weapon"], f"counter[{i}].weapon")
+        if not spec.dropped:
+            raise ScenarioError("not a dropped weapon", field=f"counter[{i}].weapon", value=c["weapon"], rule="CW-DROP-01")
+        if (spec.dropped_kind or "") == "cloud":
+            raise ScenarioError("place clouds under [[cloud]]", field=f"counter[{i}].weapon", value=c["weapon"], rule="CW-DROP-05")
+        arena.counters.append(DroppedCounter(c["id"], spec.dropped_kind, spec.name, _polygon(c, f"counter[{i}]"),
+                                             c.get("placed_turn", arena.turn), c.get("owner", "")))
     history = {(h["attacker"], h["weapon"]): SustainedRecord(h["target"], h["streak"], h["last_turn"]) for h in data.get("history", [])}
     ft = data.get("fired_this_turn", {})
     fired = FiredThisTurn({tuple(w) for w in ft.get("weapons", [])}, {tuple(c): 1 for c in ft.get("characters", [])})  # type: ignore[misc]
     meta = data["scenario"]
+    turns = meta.get("turns")
+    plan = None
+    if turns:
+        from .turn import Action, TurnPlan
+
+        plan = TurnPlan()
+        for a in attacks:
+            t = when[a.id]
+            if not arena.turn <= t[0] < arena.turn + turns:
+                raise ScenarioError(f"outside the turns run ({arena.turn} to {arena.turn + turns - 1})", field=f"attack {a.id!r}.turn",
+                                    value=t[0], rule="CLI-02")
+            plan.attacks.setdefault(t, []).append(a)
+        for c in collisions:
+            plan.collisions.setdefault(when[f"collision:{c.id}"], []).append(c)
+        for i, a in enumerate(data.get("action", [])):
+            if a["vehicle"] not in arena.vehicles:
+                raise ScenarioError("no vehicle with this id", field=f"action[{i}].vehicle", value=a["vehicle"], rule="CLI-02")
+            act = Action(a["turn"], a["phase"], a["kind"], a["vehicle"], a.get("weapon"), a.get("difficulty", 0),
+                         a.get("placement"), a.get("counter"), a.get("crew"))
+            plan.actions.setdefault((act.turn, act.phase), []).append(act)
+    elif data.get("action"):
+        raise ScenarioError("actions need a multi-turn scenario ([scenario] turns = N)", field="action", rule="CLI-02")
     scenario = CarWarsScenario(meta["name"], arena, attacks, rules, history, fired, meta.get("description", ""), meta.get("source", ""),
-                               collisions=collisions)
+                               collisions=collisions, turns=turns, plan=plan)
     # Check every declaration now, so a bad scenario fails on load, naming the field (ERR-01).
     scenario.explain()
     return scenario

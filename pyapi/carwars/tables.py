@@ -148,6 +148,10 @@ class WeaponSpec:
     max_range: float | None
     tire_damage: DiceExpr | None = None
     underbody_damage: DiceExpr | None = None
+    dropped_kind: str = ""
+    half_vs_solid_tires: bool = False
+    thrown: bool = False
+    grenade_equivalents: int = 0
 
     @property
     def damage_text(self) -> str:
@@ -173,6 +177,8 @@ def _spec(row: dict, hand: bool) -> WeaponSpec:
         flamethrower=bool(row.get("flamethrower", False)), at_gun=bool(row.get("at_gun", False)),
         hand=hand, vs_vehicles=row.get("vs_vehicles", "full" if not hand else "none"),
         max_range=row.get("max_range"), tire_damage=dice("tire_damage"), underbody_damage=dice("underbody_damage"),
+        dropped_kind=row.get("dropped_kind", ""), half_vs_solid_tires=bool(row.get("half_vs_solid_tires", False)),
+        thrown=bool(row.get("thrown", False)), grenade_equivalents=int(row.get("grenade_equivalents", 0)),
     )
 
 

@@ -36,8 +36,10 @@ def test_cw_lof_01_smoke_does_not_block_but_lasers_are_blocked():
     smoke = [{"id": "s", "kind": "smoke", "x": 0, "y": 3, "width": 4, "length": 1}]
     mg = explain_one(vehicles=[car(design="shogun"), TARGET], clouds=smoke, attacks=[attack()])
     assert mg.lof and mods(mg)["CW-LOF-04"] == [-2]
-    laser = explain_one(vehicles=[car(design="shogun"), TARGET], clouds=smoke, attacks=[attack(weapon="laser")])
-    assert not laser.lof and not laser.possible
+    from hardpoint import RuleViolation
+
+    with pytest.raises(RuleViolation, match="laser.*smoke.*CW-LOF-04"):
+        build(vehicles=[car(design="shogun"), TARGET], clouds=smoke, attacks=[attack(weapon="laser")])
 
 
 def test_cw_lof_02_narrow_gap_still_has_lof():

@@ -1,0 +1,650 @@
+"""Car Wars off-road travel, terrain, water and movable obstacles (CW-OFF-01..04, CW-OBS-01).
+
+Every figure comes from `rules["carwars.terrain"]` (seeds/carwars/terrain.toml);
+the functions here hold the procedures. Functions that roll take the dice
+source; functions that damage a vehicle do it through `damage.Ledger` so the
+books balance (points dealt = absorbed + lost). Where a signature has no
+`rules` first, `rules` is an optional keyword and defaults to the shipped
+tables.
+
+Choices the seed leaves open are documented in docs/rulings.md ("Off-road and
+terrain") and are data wherever they are numbers.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from ..data import Rules, default_rules, need, register_validator
+from ..dice import DiceSource, parse_dice
+from ..errors import DataError, DiceError, RuleViolation, ScenarioError
+from ..events import DamageApplied, Event, Note, StateChanged
+from .damage import Ledger, damage_armour, damage_component, random_pick
+from .enums import Side
+from .model import Tire, Vehicle
+
+__all__ = [
+    "terrain_table",
+    # CW-OFF-01
+    "offroad_maneuver_difficulty", "offroad_crash_modifier", "offroad_handling_class",
+    "tire_handling_bonus_applies", "is_offroad_tire",
+    # CW-OFF-02
+    "offroad_rolls", "check_offroad_suspension", "offroad_damage",
+    # CW-OFF-03
+    "TerrainFeature", "terrain_feature", "boulder", "BarrierOutcome", "barrier_collision", "DitchEffect", "ditch_effect",
+    # CW-OFF-04
+    "water_depth_limit", "water_hazard_difficulty", "water_deceleration", "water_maneuver_allowed",
+    "WaterCrossing", "water_crossing",
+    # CW-OBS-01
+    "Carrier",
+]
+
+TABLE = "carwars.terrain"
+_EPS = 1e-9
+
+
+# --- the table ------------------------------------------------------------------------
+
+def _num(table: dict, key: str, path: str, rule: str, minimum: float | None = 0) -> float:
+    v = need(table, key, (int, float), path, rule)
+    if minimum is not None and v < minimum:
+        raise DataError(f"must be at least {minimum}", field=f"{path}.{key}", value=v, rule=rule)
+    return v
+
+
+def _band(table: dict, key: str, path: str, rule: str) -> None:
+    b = need(table, key, list, path, rule)
+    if len(b) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in b) or b[0] > b[1]:
+        raise DataError("expected [low, high] integers", field=f"{path}.{key}", value=b, rule=rule)
+
+
+def _strs(table: dict, key: str, path: str, rule: str) -> None:
+    v = need(table, key, list, path, rule)
+    if not all(isinstance(x, str) for x in v):
+        raise DataError("expected a list of names", field=f"{path}.{key}", value=v, rule=rule)
+
+
+def _validate_terrain(name: str, t: dict) -> None:
+    o = need(t, "offroad", dict, name, "CW-OFF-01")
+    p = f"{name}.offroad"
+    need(o, "maneuver_extra_d", int, p, "CW-OFF-01")
+    need(o, "crash_modifier", int, p, "CW-OFF-01")
+    hc = need(o, "handling", dict, p, "CW-OFF-01")
+    for kind in ("car", "cycle", "trike"):
+        need(hc, kind, int, f"{p}.handling", "CW-OFF-01")
+    _strs(o, "bonus_void_tire_types", p, "CW-OFF-01")
+    _strs(o, "off_road_tire_types", p, "CW-OFF-01")
+
+    d = need(t, "damage", dict, name, "CW-OFF-02")
+    p = f"{name}.damage"
+    try:
+        parse_dice(need(d, "dice", str, p, "CW-OFF-02"))
+    except DiceError as exc:
+        raise DataError(str(exc), field=f"{p}.dice", value=d["dice"], rule="DICE-01") from None
+    _band(d, "underbody", p, "CW-OFF-02")
+    _band(d, "tire", p, "CW-OFF-02")
+    need(d, "points", int, p, "CW-OFF-02")
+    first = _num(d, "first_roll_above_mph", p, "CW-OFF-02")
+    second = _num(d, "second_roll_above_mph", p, "CW-OFF-02")
+    if second < first or _num(d, "extra_roll_step_mph", p, "CW-OFF-02") <= 0:
+        raise DataError("second_roll_above_mph >= first_roll_above_mph and a positive step", field=p, rule="CW-OFF-02")
+    _strs(d, "immune_tire_types", p, "CW-OFF-02")
+    _strs(d, "no_underbody_kinds", p, "CW-OFF-02")
+    need(d, "suspension_wheel_counts", list, p, "CW-OFF-02")
+
+    f = need(t, "feature", dict, name, "CW-OFF-03")
+    for k, v in f.items():
+        if k == "rule":
+            continue
+        kind = need(v, "kind", str, f"{name}.feature.{k}", "CW-OFF-03")
+        if kind not in ("open", "hazard", "fixed_barrier", "obstacle"):
+            raise DataError("expected open, hazard, fixed_barrier or obstacle", field=f"{name}.feature.{k}.kind", value=kind, rule="CW-OFF-03")
+        if kind == "hazard":
+            need(v, "difficulty", int, f"{name}.feature.{k}", "CW-OFF-03")
+        if kind == "fixed_barrier":
+            need(v, "shoved_aside", bool, f"{name}.feature.{k}", "CW-OFF-03")
+    b = need(t, "boulder", dict, name, "CW-OFF-03")
+    for key in ("obstacle_max_ft", "small_barrier_max_ft", "small_barrier_max_dp", "large_ft", "large_min_dp", "dp_per_ft"):
+        _num(b, key, f"{name}.boulder", "CW-OFF-03")
+    ditch = need(t, "ditch", dict, name, "CW-OFF-03")
+    for key in ("small_under_ft", "small_slow_max_mph", "small_slow_d", "small_fast_d", "medium_max_ft",
+                "medium_falls_in_under_mph", "medium_mid_d", "medium_fly_over_from_mph", "medium_fast_d"):
+        _num(ditch, key, f"{name}.ditch", "CW-OFF-03")
+    w = need(t, "water", dict, name, "CW-OFF-04")
+    for key in ("depth_limit_ft", "suspension_depth_limit_ft", "hazard_over_ft", "hazard_d", "decel_mph",
+                "suspension_decel_free_ft", "max_maneuver_d"):
+        _num(w, key, f"{name}.water", "CW-OFF-04")
+    if _num(w, "decel_step_ft", f"{name}.water", "CW-OFF-04") <= 0:
+        raise DataError("must be positive", field=f"{name}.water.decel_step_ft", value=w["decel_step_ft"], rule="CW-OFF-04")
+    try:
+        parse_dice(need(w, "dry_out", str, f"{name}.water", "CW-OFF-04"))
+    except DiceError as exc:
+        raise DataError(str(exc), field=f"{name}.water.dry_out", value=w["dry_out"], rule="DICE-01") from None
+    ped = need(t, "pedestrian", dict, name, "CW-OBS-01")
+    for key in ("squares_per_phase", "squares_per_turn_carrying", "pick_up_turns", "drop_turns", "phases_per_turn"):
+        v = need(ped, key, int, f"{name}.pedestrian", "CW-OBS-01")
+        if v < 1:
+            raise DataError("must be at least 1", field=f"{name}.pedestrian.{key}", value=v, rule="CW-OBS-01")
+    _num(ped, "square_in", f"{name}.pedestrian", "CW-OBS-01")
+    _strs(ped, "immovable_kinds", f"{name}.pedestrian", "CW-OBS-01")
+
+
+register_validator(TABLE, _validate_terrain)
+
+
+@cache
+def _checked(rules: Rules) -> dict:
+    t = rules[TABLE]
+    _validate_terrain(TABLE, t)
+    return t
+
+
+def terrain_table(rules: Rules | None = None) -> dict:
+    """The validated `carwars.terrain` table (validated once per Rules object)."""
+    return _checked(default_rules() if rules is None else rules)
+
+
+def _int_arg(value: Any, name: str, rule: str, minimum: int | None = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or (minimum is not None and value < minimum):
+        raise ScenarioError(f"expected an integer{'' if minimum is None else f' >= {minimum}'}", field=name, value=value, rule=rule)
+    return value
+
+
+def _num_arg(value: Any, name: str, rule: str, positive: bool = False) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value) or value < 0 or (positive and value == 0):
+        raise ScenarioError(f"expected a {'positive' if positive else 'non-negative'} number", field=name, value=value, rule=rule)
+    return float(value)
+
+
+def _in(band: list[int], value: int) -> bool:
+    return band[0] <= value <= band[1]
+
+
+# --- CW-OFF-01: driving off-road ---------------------------------------------------------
+
+def offroad_maneuver_difficulty(base_d: int, *, hazard: bool = False, rules: Rules | None = None) -> int:
+    """CW-OFF-01: off-road, a maneuver is +D1 harder; a hazard's difficulty is unchanged."""
+    base_d = _int_arg(base_d, "base_d", "CW-OFF-01", minimum=None)
+    return base_d if hazard else base_d + terrain_table(rules)["offroad"]["maneuver_extra_d"]
+
+
+def offroad_crash_modifier(rules: Rules | None = None) -> int:
+    """CW-OFF-01: the modifier of every Crash Table roll made off-road (-3)."""
+    return terrain_table(rules)["offroad"]["crash_modifier"]
+
+
+def offroad_handling_class(vehicle: Vehicle, base_hc: int, modified: bool, rules: Rules | None = None) -> int:
+    """CW-OFF-01: the handling class off-road. A vehicle without off-road modifications loses
+    2 (cycle, with or without sidecar), 1 (trike) or 3 (car); a modified one keeps its HC.
+    What counts as "modified" is the caller's statement (the seed does not list it)."""
+    base_hc = _int_arg(base_hc, "base_hc", "CW-OFF-01", minimum=None)
+    if modified:
+        return base_hc
+    return base_hc + terrain_table(rules)["offroad"]["handling"][vehicle.kind]
+
+
+def tire_handling_bonus_applies(tire_type: str, off_road: bool, rules: Rules | None = None) -> bool:
+    """CW-OFF-01: whether a tire type's handling bonus counts: radial tires' bonus is void off-road."""
+    return not (off_road and tire_type in terrain_table(rules)["offroad"]["bonus_void_tire_types"])
+
+
+def is_offroad_tire(tire: Tire | str, rules: Rules | None = None) -> bool:
+    """CW-OFF-01: whether a tire (or tire type) is a special off-road tire (type "off_road")."""
+    ttype = tire.type if isinstance(tire, Tire) else tire
+    return ttype in terrain_table(rules)["offroad"]["off_road_tire_types"]
+
+
+# --- CW-OFF-02: off-road damage ------------------------------------------------------------
+
+def offroad_rolls(speed_mph: float, rules: Rules | None = None) -> int:
+    """CW-OFF-02: damage rolls a turn off-road: none at 10 mph or less, 1 above 10, 2 over 30,
+    3 over 50 and one more per further 20 mph (SPEC RULING): 71 mph rolls 4 times."""
+    t = terrain_table(rules)["damage"]
+    s = abs(float(speed_mph))
+    if s <= t["first_roll_above_mph"] + _EPS:
+        return 0
+    if s <= t["second_roll_above_mph"] + _EPS:
+        return 1
+    return 1 + math.ceil((s - t["second_roll_above_mph"]) / t["extra_roll_step_mph"] - _EPS)
+
+
+def _wheel_count(vehicle: Vehicle) -> int:
+    return len(vehicle.tires) + (1 if vehicle.sidecar is not None else 0)
+
+
+def check_offroad_suspension(vehicle: Vehicle, off_road_suspension: bool, rules: Rules | None = None) -> None:
+    """CW-OFF-02: off-road suspension exists only for 4- and 6-wheeled vehicles (never a cycle or trike)."""
+    if not isinstance(off_road_suspension, bool):
+        raise ScenarioError("expected true or false", field="off_road_suspension", value=off_road_suspension, rule="CW-OFF-02")
+    allowed = terrain_table(rules)["damage"]["suspension_wheel_counts"]
+    n = _wheel_count(vehicle)
+    if off_road_suspension and n not in allowed:
+        raise RuleViolation(
+            f"vehicle {vehicle.id!r} is a {vehicle.kind} with {n} wheels: off-road suspension exists only for "
+            f"{' and '.join(str(x) for x in allowed)}-wheeled vehicles",
+            field="off_road_suspension", value=True, rule="CW-OFF-02")
+
+
+def _all_tires(vehicle: Vehicle) -> list[Tire]:
+    return [*vehicle.tires, *([vehicle.sidecar.tire] if vehicle.sidecar is not None else [])]
+
+
+def offroad_damage(rules: Rules, vehicle: Vehicle, dice: DiceSource, off_road_suspension: bool) -> tuple[list[Event], Ledger]:
+    """CW-OFF-02: start of a turn off-road above 10 mph: `offroad_rolls` rolls of 2d6 each;
+    2-3 the underbody takes 1 point, 4-5 one tire picked at random (every wheel, the
+    sidecar's included, uniform with `random_pick`) takes 1 point.
+
+    Solid and off-road tires take none of it (the pick is still made). Off-road
+    suspension, cycles and trikes take no underbody damage, but still roll for the
+    tires (SPEC RULING). Once the underbody armour is gone the point is lost:
+    internal components take no off-road damage; a point on a destroyed tire is
+    lost too. Refused before any roll if the vehicle cannot have the suspension.
+    Returns the events and the ledger (dealt = absorbed + lost).
+    """
+    check_offroad_suspension(vehicle, off_road_suspension, rules)
+    t = terrain_table(rules)["damage"]
+    rule = "CW-OFF-02"
+    ledger = Ledger(vehicle.id)
+    n = offroad_rolls(vehicle.speed, rules)
+    ledger.note(f"{vehicle.id} off-road at {abs(vehicle.speed):g} mph: {n} damage roll(s)", rule)
+    expr = parse_dice(t["dice"])
+    points = t["points"]
+    high = off_road_suspension or vehicle.kind in t["no_underbody_kinds"]
+    tires = _all_tires(vehicle)
+    for i in range(n):
+        r = dice.roll(expr, f"off-road damage, roll {i + 1} of {n}", rule)
+        ledger.events.append(r)
+        if _in(t["underbody"], r.total):
+            if high:
+                why = "off-road suspension" if off_road_suspension else f"a {vehicle.kind}"
+                ledger.note(f"underbody result, but {why} rides high: no underbody damage", rule)
+                continue
+            ledger.dealt += points
+            rest = damage_armour(vehicle, Side.UNDERBODY, points, ledger)
+            ledger.pass_out(rest, "lost: the underbody armour is gone and internal components take no off-road damage", rule)
+        elif _in(t["tire"], r.total) and tires:
+            tire = tires[random_pick(dice, len(tires), "which tire takes off-road damage", ledger, rule)]
+            if tire.type in t["immune_tire_types"]:
+                ledger.note(f"tire {tire.id} is {tire.type}: no off-road damage", rule)
+                continue
+            ledger.dealt += points
+            if tire.dp <= 0:
+                ledger.pass_out(points, f"lost: tire {tire.id} is already destroyed", rule)
+                continue
+            rest = damage_component(vehicle, tire, points, ledger, rule)
+            ledger.pass_out(rest, f"lost: left over after tire {tire.id}", rule)
+    return list(ledger.events), ledger
+
+
+# --- CW-OFF-03: terrain features, barriers, ditches ------------------------------------------
+
+@dataclass(frozen=True)
+class TerrainFeature:
+    """A piece of off-road terrain (CW-OFF-03): open ground, a hazard of `difficulty` D,
+    a fixed barrier of `dp` DP (shoved aside rather than broken, for boulders), or an obstacle."""
+
+    name: str
+    kind: str                  # open | hazard | fixed_barrier | obstacle
+    difficulty: int = 0        # hazard D (0 for none)
+    dp: int | None = None      # fixed barriers
+    shoved_aside: bool = False
+    rule: str = "CW-OFF-03"
+
+
+def terrain_feature(name: str, *, difficulty: int | None = None, dp: int | None = None, diameter_ft: float | None = None,
+                    rules: Rules | None = None) -> TerrainFeature:
+    """CW-OFF-03: a terrain feature by name from the data table. Grass and open fields ("open")
+    add nothing beyond CW-OFF-01's +D1; small trees are a D2 (our default) or D3 hazard; large
+    trees fixed barriers of 8 DP or more (default 14); a boulder needs its `diameter_ft` (see `boulder`)."""
+    table = terrain_table(rules)["feature"]
+    if name == "rule" or name not in table:
+        raise ScenarioError(f"unknown terrain (known: {', '.join(k for k in table if k != 'rule')})", field="terrain", value=name, rule="CW-OFF-03")
+    if name == "boulder":
+        if diameter_ft is None:
+            raise ScenarioError("a boulder needs its size in feet", field="diameter_ft", rule="CW-OFF-03")
+        return boulder(diameter_ft, dp, rules=rules)
+    row = table[name]
+    kind = row["kind"]
+    if kind == "hazard":
+        choices = row.get("difficulty_choices", [row["difficulty"]])
+        d = row["difficulty"] if difficulty is None else difficulty
+        if d not in choices:
+            raise ScenarioError(f"{name} is a hazard of D{' or D'.join(str(c) for c in choices)}", field="difficulty", value=difficulty, rule="CW-OFF-03")
+        return TerrainFeature(name, kind, difficulty=d)
+    if kind == "fixed_barrier":
+        value = row.get("dp") if dp is None else _int_arg(dp, "dp", "CW-OFF-03", 1)
+        if value is None:
+            raise ScenarioError(f"{name} needs its DP", field="dp", rule="CW-OFF-03")
+        if value < row.get("dp_min", 1):
+            raise ScenarioError(f"{name} has at least {row['dp_min']} DP", field="dp", value=dp, rule="CW-OFF-03")
+        return TerrainFeature(name, kind, dp=value, shoved_aside=row["shoved_aside"])
+    return TerrainFeature(name, kind, difficulty=row.get("difficulty", 0))
+
+
+def boulder(diameter_ft: float, dp: int | None = None, rules: Rules | None = None) -> TerrainFeature:
+    """CW-OFF-03: a boulder by size. Up to about a foot across: an obstacle. Over 1 ft up to 2 ft:
+    a fixed barrier of at most 25 DP; larger: more than 25; four feet or more: at least 50.
+    Default DP (our ruling): 12.5 per foot, rounded up (2 ft 25, 4 ft 50). Boulders are shoved aside."""
+    t = terrain_table(rules)
+    b = t["boulder"]
+    size = _num_arg(diameter_ft, "diameter_ft", "CW-OFF-03", positive=True)
+    if size <= b["obstacle_max_ft"] + _EPS:
+        if dp is not None:
+            raise ScenarioError("a boulder about a foot across is an obstacle, not a barrier with DP", field="dp", value=dp, rule="CW-OFF-03")
+        return TerrainFeature("boulder", "obstacle")
+    value = math.ceil(b["dp_per_ft"] * size - _EPS) if dp is None else _int_arg(dp, "dp", "CW-OFF-03", 1)
+    if size <= b["small_barrier_max_ft"] + _EPS:
+        low, high = 1, b["small_barrier_max_dp"]
+    elif size < b["large_ft"] - _EPS:
+        low, high = b["small_barrier_max_dp"] + 1, None
+    else:
+        low, high = b["large_min_dp"], None
+    if value < low or (high is not None and value > high):
+        span = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise ScenarioError(f"a {size:g}-ft boulder has {span} DP", field="dp", value=value, rule="CW-OFF-03")
+    shoved = t["feature"]["boulder"]["shoved_aside"]
+    return TerrainFeature("boulder", "fixed_barrier", dp=value, shoved_aside=shoved)
+
+
+@dataclass(frozen=True)
+class BarrierOutcome:
+    """What a collision did to a fixed barrier (CW-OFF-03): it `stands` with DP left, is
+    `broken`, or is `shoved_aside` (knocked out of the way, left whole)."""
+
+    barrier: str
+    outcome: str               # stands | broken | shoved_aside
+    dp_before: int
+    dp_after: int
+    damage: int
+    events: tuple[Event, ...] = ()
+    rule: str = "CW-OFF-03"
+
+    @property
+    def in_the_way(self) -> bool:
+        return self.outcome == "stands"
+
+
+def barrier_collision(rules: Rules, barrier_dp: int, damage: int, feature: str = "fixed_barrier",
+                      barrier_id: str = "barrier") -> BarrierOutcome:
+    """CW-OFF-03: a collision's damage against a fixed barrier. Less than its DP: it stands
+    with the rest. At least its DP: broken, or, for a feature that is shoved aside
+    (boulders), knocked out of the way whole (our ruling: "more than" its DP in the seed;
+    taking exactly its DP clears it too, as it would break any other barrier)."""
+    dp = _int_arg(barrier_dp, "barrier_dp", "CW-OFF-03", 1)
+    dmg = _int_arg(damage, "damage", "CW-OFF-03", 0)
+    table = terrain_table(rules)["feature"]
+    row = table.get(feature) if feature != "rule" else None
+    if row is None or row["kind"] != "fixed_barrier":
+        known = ", ".join(k for k, v in table.items() if k != "rule" and v["kind"] == "fixed_barrier")
+        raise ScenarioError(f"not a fixed barrier (known: {known})", field="feature", value=feature, rule="CW-OFF-03")
+    if dmg < dp:
+        ev = DamageApplied(barrier_id, feature, dmg, dp, dp - dmg, "CW-OFF-03")
+        return BarrierOutcome(barrier_id, "stands", dp, dp - dmg, dmg, (ev,) if dmg else ())
+    if row["shoved_aside"]:
+        ev2 = StateChanged(barrier_id, "position", "in the way", "shoved aside", "CW-OFF-03")
+        return BarrierOutcome(barrier_id, "shoved_aside", dp, dp, dmg, (Note(f"{feature} {barrier_id} takes {dmg} >= {dp} DP: knocked out of the way", "CW-OFF-03"), ev2))
+    events = (DamageApplied(barrier_id, feature, dp, dp, 0, "CW-OFF-03"), StateChanged(barrier_id, "destroyed", False, True, "CW-OFF-03"))
+    return BarrierOutcome(barrier_id, "broken", dp, 0, dmg, events)
+
+
+@dataclass(frozen=True)
+class DitchEffect:
+    """Crossing a ditch (CW-OFF-03): a hazard of `hazard_d`, or (`falls_in`) a collision with
+    the far wall at the vehicle's full speed (`collision_speed_mph`, damage dice `collision_dice`)."""
+
+    width_ft: float
+    speed_mph: float
+    hazard_d: int = 0
+    falls_in: bool = False
+    collision_speed_mph: float | None = None
+    collision_dice: str | None = None
+    events: tuple[Event, ...] = ()
+    rule: str = "CW-OFF-03"
+
+    @property
+    def passable(self) -> bool:
+        return not self.falls_in
+
+
+def ditch_effect(width_ft: float, speed_mph: float, rules: Rules | None = None) -> DitchEffect:
+    """CW-OFF-03: a ditch under 2 ft across is D3 at 20 mph or less, D1 above. 2 to 4 ft: under
+    20 mph the vehicle falls in and hits the far wall at full speed; 20 mph (SPEC RULING) to
+    44 mph D3 (our ruling for the seed's 41-44 gap); 45 mph and over D1. Wider: refused
+    (RuleViolation), no jumping without a ramp."""
+    from .collision import ram_dice
+
+    rules = default_rules() if rules is None else rules
+    t = terrain_table(rules)["ditch"]
+    width = _num_arg(width_ft, "width_ft", "CW-OFF-03", positive=True)
+    speed = abs(float(speed_mph))
+    if width < t["small_under_ft"] - _EPS:
+        d = t["small_slow_d"] if speed <= t["small_slow_max_mph"] + _EPS else t["small_fast_d"]
+        return DitchEffect(width, speed, hazard_d=d, events=(Note(f"ditch {width:g} ft across at {speed:g} mph: D{d} hazard", "CW-OFF-03"),))
+    if width > t["medium_max_ft"] + _EPS:
+        raise RuleViolation(f"a ditch wider than {t['medium_max_ft']:g} ft cannot be jumped without a ramp",
+                            field="width_ft", value=width_ft, rule="CW-OFF-03")
+    if speed < t["medium_falls_in_under_mph"] - _EPS:
+        expr = ram_dice(rules, speed)
+        text = f"ditch {width:g} ft across at {speed:g} mph: the vehicle falls in and hits the far wall at {speed:g} mph"
+        return DitchEffect(width, speed, falls_in=True, collision_speed_mph=speed, collision_dice=None if expr is None else str(expr),
+                           events=(Note(text, "CW-OFF-03"),))
+    d = t["medium_mid_d"] if speed < t["medium_fly_over_from_mph"] - _EPS else t["medium_fast_d"]
+    return DitchEffect(width, speed, hazard_d=d, events=(Note(f"ditch {width:g} ft across at {speed:g} mph: D{d} hazard", "CW-OFF-03"),))
+
+
+# --- CW-OFF-04: water --------------------------------------------------------------------------
+
+def water_depth_limit(off_road_suspension: bool, rules: Rules | None = None) -> float:
+    """CW-OFF-04: the deepest water a vehicle crosses: 1.5 ft, or 3 ft with off-road suspension."""
+    w = terrain_table(rules)["water"]
+    return float(w["suspension_depth_limit_ft"] if off_road_suspension else w["depth_limit_ft"])
+
+
+def water_hazard_difficulty(depth_ft: float, rules: Rules | None = None) -> int:
+    """CW-OFF-04: hitting standing water deeper than 1/2 ft is a D2 hazard (0: no hazard)."""
+    w = terrain_table(rules)["water"]
+    depth = _num_arg(depth_ft, "depth_ft", "CW-OFF-04")
+    return w["hazard_d"] if depth > w["hazard_over_ft"] + _EPS else 0
+
+
+def water_deceleration(depth_ft: float, off_road_suspension: bool, rules: Rules | None = None) -> int:
+    """CW-OFF-04: mph lost each turn in water: 5 per full 1/2 ft of depth (our ruling: part of a
+    1/2 ft does not count); with off-road suspension only the depth over 1.5 ft counts."""
+    w = terrain_table(rules)["water"]
+    depth = _num_arg(depth_ft, "depth_ft", "CW-OFF-04")
+    if off_road_suspension:
+        depth = max(0.0, depth - w["suspension_decel_free_ft"])
+    return int(math.floor(depth / w["decel_step_ft"] + _EPS)) * w["decel_mph"]
+
+
+def water_maneuver_allowed(original_difficulty: int, rules: Rules | None = None, *, strict: bool = True) -> bool:
+    """CW-OFF-04: in water no maneuver of original (unmodified) difficulty over D3 can be made;
+    the others take no extra penalty. `strict` (the default) raises RuleViolation for a
+    forbidden maneuver; `strict=False` only answers."""
+    d = _int_arg(original_difficulty, "original_difficulty", "CW-OFF-04", minimum=None)
+    limit = terrain_table(rules)["water"]["max_maneuver_d"]
+    if d <= limit:
+        return True
+    if strict:
+        raise RuleViolation(f"a maneuver of original difficulty D{d} is impossible in water (at most D{limit})",
+                            field="original_difficulty", value=d, rule="CW-OFF-04")
+    return False
+
+
+@dataclass(frozen=True)
+class WaterCrossing:
+    """A vehicle in water (CW-OFF-04). `drowned`: the engine stops as if the power plant were
+    destroyed, with no damage, and works again `dry_out_hours` after leaving the water."""
+
+    vehicle: str
+    depth_ft: float
+    depth_limit_ft: float
+    drowned: bool
+    dry_out_hours: int | None
+    hazard_d: int
+    deceleration_mph: int
+    events: tuple[Event, ...] = ()
+    rule: str = "CW-OFF-04"
+
+    @property
+    def power_plant_working(self) -> bool:
+        return not self.drowned
+
+
+def water_crossing(vehicle: Vehicle, depth_ft: float, off_road_suspension: bool, dice: DiceSource,
+                   rules: Rules | None = None, *, entering: bool = True) -> WaterCrossing:
+    """CW-OFF-04: a vehicle in water `depth_ft` deep. Deeper than it can cross (1.5 ft; 3 ft with
+    off-road suspension) its engine drowns: the power plant stops working but takes no damage
+    (its DP are untouched) and dries out 1d hours after leaving the water (rolled now and
+    reported). Entering water over 1/2 ft is a D2 hazard; the deceleration is reported each turn.
+
+    Nothing in the vehicle changes: the drowned state is reported as a StateChanged event
+    for the caller's state (the model has no field for it)."""
+    rules = default_rules() if rules is None else rules
+    check_offroad_suspension(vehicle, off_road_suspension, rules)
+    depth = _num_arg(depth_ft, "depth_ft", "CW-OFF-04")
+    w = terrain_table(rules)["water"]
+    limit = water_depth_limit(off_road_suspension, rules)
+    hazard = water_hazard_difficulty(depth, rules) if entering else 0
+    decel = water_deceleration(depth, off_road_suspension, rules)
+    events: list[Event] = []
+    if hazard:
+        events.append(Note(f"{vehicle.id} hits standing water {depth:g} ft deep: D{hazard} hazard", "CW-OFF-04"))
+    hours = None
+    drowned = depth > limit + _EPS
+    if drowned:
+        r = dice.roll(parse_dice(w["dry_out"]), f"{vehicle.id}: hours for the drowned engine to dry out", "CW-OFF-04")
+        hours = r.total
+        events += [
+            StateChanged(f"{vehicle.id} power plant", "working", True, False, "CW-OFF-04"),
+            r,
+            Note(f"{vehicle.id} drowns out in {depth:g} ft of water (limit {limit:g} ft): the power plant stops without "
+                 f"damage and dries out {hours} hour(s) after the vehicle leaves the water", "CW-OFF-04"),
+        ]
+    if decel:
+        events.append(Note(f"{vehicle.id} in {depth:g} ft of water: -{decel} mph this turn", "CW-OFF-04"))
+    return WaterCrossing(vehicle.id, depth, limit, drowned, hours, hazard, decel, tuple(events))
+
+
+# --- CW-OBS-01: pedestrians carrying movable obstacles ----------------------------------------
+
+@dataclass(frozen=True)
+class Carrier:
+    """A pedestrian and the movable obstacle it handles (CW-OBS-01), as a small state machine.
+
+    Status in a turn: `free` (moves one square a phase, may fire), `picking_up` (the whole
+    turn of the pick-up: no move, no fire), `carrying` (one square a turn, no weapon),
+    `dropping` (the whole turn of the drop: no move, no fire), then `free`. One square is
+    1/4 inch (`[pedestrian] square_in`). Each action returns the new Carrier and its
+    events; an illegal one raises RuleViolation naming CW-OBS-01 and changes nothing
+    (the Carrier is immutable). Where the pedestrian and the obstacle stand is the
+    caller's business.
+    """
+
+    pedestrian: str
+    obstacle: str | None = None            # the obstacle in hand (being picked up, carried or dropped)
+    action: str | None = None              # pick_up | drop: the last whole-turn action
+    action_turn: int | None = None         # the first turn of that action
+    clock: tuple[int, int] = (0, 0)        # (turn, phase) of the last action or move
+    moved_turn: int = 0                    # squares moved in clock's turn
+    moved_phase: int = 0                   # squares moved in clock's phase
+
+    # -- inspection --------------------------------------------------------------------------
+    def status(self, turn: int, rules: Rules | None = None) -> str:
+        """free | picking_up | carrying | dropping, in `turn`."""
+        if self.action is None or self.action_turn is None:
+            return "free"
+        ped = terrain_table(rules)["pedestrian"]
+        if self.action == "pick_up":
+            return "picking_up" if turn < self.action_turn + ped["pick_up_turns"] else "carrying"
+        return "dropping" if turn < self.action_turn + ped["drop_turns"] else "free"
+
+    def holding(self, turn: int, rules: Rules | None = None) -> str | None:
+        """The obstacle in the pedestrian's hands in `turn`, if any."""
+        return None if self.status(turn, rules) == "free" else self.obstacle
+
+    def can_fire(self, turn: int, rules: Rules | None = None) -> bool:
+        """CW-OBS-01: no weapon use while carrying (nor while picking up or dropping: hands full)."""
+        return self.status(turn, rules) == "free"
+
+    def check_fire(self, turn: int, rules: Rules | None = None) -> None:
+        """CW-OBS-01: raise RuleViolation if the pedestrian cannot use a weapon in `turn`."""
+        st = self.status(turn, rules)
+        if st != "free":
+            raise RuleViolation(f"pedestrian {self.pedestrian!r} is {st.replace('_', ' ')} obstacle {self.obstacle!r}: "
+                                "no weapon use while handling an obstacle", field="weapon", value=self.pedestrian, rule="CW-OBS-01")
+
+    # -- actions -------------------------------------------------------------------------------
+    def _time(self, turn: int, phase: int, rules: Rules | None) -> tuple[int, int]:
+        turn = _int_arg(turn, "turn", "CW-OBS-01", 1)
+        phase = _int_arg(phase, "phase", "CW-OBS-01", 1)
+        per = terrain_table(rules)["pedestrian"]["phases_per_turn"]
+        if phase > per:
+            raise ScenarioError(f"a turn has {per} phases", field="phase", value=phase, rule="CW-OBS-01")
+        if (turn, phase) < self.clock:
+            raise ScenarioError(f"time runs forward: the last action was in turn {self.clock[0]}, phase {self.clock[1]}",
+                                field="turn", value=(turn, phase), rule="CW-OBS-01")
+        return turn, phase
+
+    def _moved_in_turn(self, turn: int) -> int:
+        return self.moved_turn if self.clock[0] == turn else 0
+
+    def _refuse(self, message: str, field_name: str, value: Any) -> RuleViolation:
+        return RuleViolation(f"pedestrian {self.pedestrian!r}: {message}", field=field_name, value=value, rule="CW-OBS-01")
+
+    def pick_up(self, obstacle: str, turn: int, phase: int = 1, *, kind: str = "obstacle",
+                rules: Rules | None = None) -> tuple["Carrier", list[Event]]:
+        """CW-OBS-01: spend the whole turn picking up a movable obstacle (one at a time; not after
+        moving this turn; potholes and other immovable kinds cannot be moved)."""
+        turn, phase = self._time(turn, phase, rules)
+        ped = terrain_table(rules)["pedestrian"]
+        st = self.status(turn, rules)
+        if kind in ped["immovable_kinds"]:
+            raise self._refuse(f"a {kind} cannot be moved", "obstacle", obstacle)
+        if st != "free":
+            raise self._refuse(f"is {st.replace('_', ' ')} obstacle {self.obstacle!r}: a pedestrian handles one obstacle at a time",
+                               "obstacle", obstacle)
+        if self._moved_in_turn(turn):
+            raise self._refuse(f"picking an obstacle up takes a whole turn, and the pedestrian already moved in turn {turn}",
+                               "turn", turn)
+        new = replace(self, obstacle=obstacle, action="pick_up", action_turn=turn, clock=(turn, phase), moved_turn=0, moved_phase=0)
+        done = turn + ped["pick_up_turns"]
+        return new, [StateChanged(self.pedestrian, "obstacle", None, obstacle, "CW-OBS-01"),
+                     Note(f"{self.pedestrian} picks up {obstacle} in turn {turn}; carrying it from turn {done}", "CW-OBS-01")]
+
+    def move(self, turn: int, phase: int, rules: Rules | None = None) -> tuple["Carrier", list[Event]]:
+        """CW-OBS-01: move one square: free, one square a phase (every phase); carrying, one
+        square a turn; never while picking up or dropping."""
+        turn, phase = self._time(turn, phase, rules)
+        ped = terrain_table(rules)["pedestrian"]
+        st = self.status(turn, rules)
+        if st in ("picking_up", "dropping"):
+            raise self._refuse(f"is {st.replace('_', ' ')} obstacle {self.obstacle!r} this turn and cannot move", "turn", turn)
+        same_turn = self.clock[0] == turn
+        moved_turn = self.moved_turn if same_turn else 0
+        moved_phase = self.moved_phase if same_turn and self.clock[1] == phase else 0
+        if st == "carrying" and moved_turn >= ped["squares_per_turn_carrying"]:
+            raise self._refuse(f"carrying {self.obstacle!r}: {ped['squares_per_turn_carrying']} square(s) a turn, already moved in turn {turn}",
+                               "phase", phase)
+        if st == "free" and moved_phase >= ped["squares_per_phase"]:
+            raise self._refuse(f"{ped['squares_per_phase']} square(s) a phase, already moved in turn {turn} phase {phase}", "phase", phase)
+        new = replace(self, clock=(turn, phase), moved_turn=moved_turn + 1, moved_phase=moved_phase + 1)
+        what = f" carrying {self.obstacle}" if st == "carrying" else ""
+        return new, [Note(f"{self.pedestrian} moves one square ({ped['square_in']:g} in){what} in turn {turn} phase {phase}", "CW-OBS-01")]
+
+    def drop(self, turn: int, phase: int = 1, rules: Rules | None = None) -> tuple["Carrier", list[Event]]:
+        """CW-OBS-01: spend the whole turn dropping the obstacle carried (not after moving this turn)."""
+        turn, phase = self._time(turn, phase, rules)
+        ped = terrain_table(rules)["pedestrian"]
+        st = self.status(turn, rules)
+        if st != "carrying":
+            what = "carries nothing" if st == "free" else f"is {st.replace('_', ' ')} obstacle {self.obstacle!r} this turn"
+            raise self._refuse(f"{what}: nothing to drop", "turn", turn)
+        if self._moved_in_turn(turn):
+            raise self._refuse(f"dropping an obstacle takes a whole turn, and the pedestrian already moved in turn {turn}", "turn", turn)
+        new = replace(self, action="drop", action_turn=turn, clock=(turn, phase), moved_turn=0, moved_phase=0)
+        done = turn + ped["drop_turns"]
+        return new, [StateChanged(self.pedestrian, "obstacle", self.obstacle, None, "CW-OBS-01"),
+                     Note(f"{self.pedestrian} drops {self.obstacle} in turn {turn}; free from turn {done}", "CW-OBS-01")]

@@ -1,0 +1,392 @@
+"""The Car Wars turn: five phases of movement and combat, then the end of the turn in a fixed order.
+
+Order of a phase: declared actions (maneuvers, automatic on/off, drops,
+detonations), movement in straight lines (the movement chart), dropped weapons
+on automatic, counters and clouds touched, automatic fire at the end of the
+turn's movement (phase 5), then combat with all damage at the phase's end
+(CW-ROF-02). Order of the end of the turn (docs/rulings.md): fire (new fire,
+extinguisher, fire damage, explosion), clouds and flaming oil expiring, paint
+on windows wearing off, off-road damage, uncontrolled vehicles slowing.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..data import Rules
+from ..dice import DiceSource
+from ..errors import RuleViolation, ScenarioError
+from ..events import Event, Note, StateChanged, event_from_dict
+from . import geometry as geo
+from .attack import Attack, AttackRoll, SustainedRecord, ToHit
+from .dropped import DroppedCounter, contact, drop_weapon, expire_counters, mines_effect, oil_effect, paint_contact, spikes_effect, swept_polygon
+from .enums import Mount
+from .fire import FireState, end_of_turn_fire, record_fire_hit
+from .model import Arena, Pedestrian, Vehicle
+from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
+from .special import _flatten, automatic_attacks, set_automatic
+from .tables import weapon_spec
+
+__all__ = ["Action", "phase_distances", "move_vehicle", "TurnPlan", "BattleResult", "run_turns"]
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something declared for a phase besides an attack.
+
+    kinds: maneuver (difficulty), automatic_on / automatic_off (weapon), drop (weapon, placement for a
+    turret), detonate (counter), substitute (crew), steer (crew), fetch_grenade (crew).
+    """
+
+    turn: int
+    phase: int
+    kind: str
+    vehicle: str
+    weapon: str | None = None
+    difficulty: int = 0
+    placement: str | None = None
+    counter: str | None = None
+    crew: str | None = None
+
+
+KINDS = ("maneuver", "automatic_on", "automatic_off", "drop", "detonate", "substitute", "steer", "fetch_grenade")
+
+
+def phase_distances(rules: Rules, speed: float) -> list[float]:
+    """Inches moved in each phase at a speed (movement chart; speed/10 inches a turn, whole inches spread
+    over the phases in the data's order, a half inch in the first phase without a whole inch)."""
+    t = rules["carwars.turn"]
+    s = abs(speed)
+    if str(int(s)) in t["chart"] and s == int(s):
+        return [float(x) for x in t["chart"][str(int(s))]]
+    whole = int(s // 10)
+    half = (s % 10) >= 5
+    out = [float(whole // 5)] * 5
+    for p in t["spread_order"][: whole % 5]:
+        out[p - 1] += 1.0
+    if half:
+        for p in t["spread_order"]:
+            if out[p - 1] == whole // 5:
+                out[p - 1] += 0.5
+                break
+    return out
+
+
+def move_vehicle(vehicle: Vehicle, distance: float) -> None:
+    """Straight-line movement along the facing (backwards for a negative speed)."""
+    if distance == 0:
+        return
+    sign = -1.0 if vehicle.speed < 0 else 1.0
+    f = math.radians(vehicle.facing)
+    vehicle.x += sign * distance * math.sin(f)
+    vehicle.y += sign * distance * math.cos(f)
+
+
+@dataclass
+class TurnPlan:
+    """Everything declared for the turns to run, by (turn, phase)."""
+
+    attacks: dict[tuple[int, int], list[Attack]] = field(default_factory=dict)
+    actions: dict[tuple[int, int], list[Action]] = field(default_factory=dict)
+    collisions: dict[tuple[int, int], list[Collision]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BattleResult(Event):
+    """Several turns resolved: every phase's result in order, the end-of-turn events, the final state."""
+
+    kind: ClassVar[str] = "battle_result"
+    first_turn: int
+    turns: int
+    phases: tuple[PhaseResult, ...]
+    events: tuple[Event, ...]
+    seed: int | None = None
+    state: dict = field(default_factory=dict)
+
+    @property
+    def rolls(self) -> tuple[AttackRoll, ...]:
+        return tuple(r for p in self.phases for r in p.rolls)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "BattleResult":
+        result = event_from_dict(data)
+        assert isinstance(result, BattleResult)
+        return result
+
+
+def _counter_spec(rules: Rules, counter: DroppedCounter):
+    return weapon_spec(rules, counter.weapon)
+
+
+def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: FiredThisTurn, where: str) -> list[Event]:
+    v = arena.vehicles.get(a.vehicle)
+    if v is None:
+        raise ScenarioError("no vehicle with this id", field=f"{where}.vehicle", value=a.vehicle, rule="CLI-02")
+    if a.kind == "maneuver":
+        v.hazard_difficulty += a.difficulty
+        extra = 0
+        if v.off_road:
+            extra += 1  # CW-OFF-01: maneuvers off-road +D1
+        if v.substitute is not None:
+            extra += rules["carwars.damage"]["crew"]["substitute_maneuver_penalty"]  # CW-CREW-04
+        v.hazard_difficulty += extra
+        return [Note(f"{v.id} maneuvers: D{a.difficulty}{f' +D{extra}' if extra else ''}", "CW-HIT-10")]
+    if a.kind in ("automatic_on", "automatic_off"):
+        w = v.weapon(a.weapon or "", f"{where}.weapon")
+        out = set_automatic(v, w, a.kind == "automatic_on")
+        _count_firing_action(arena, v, fired, where)
+        return out
+    if a.kind == "drop" and a.weapon in v.links:
+        # CW-LINK-01: a link of dropped, smoke and paint weapons fires them all, as one firing action
+        _count_firing_action(arena, v, fired, where)
+        out: list[Event] = [Note(f"{v.id} triggers link {a.weapon}", "CW-LINK-01")]
+        for w in _flatten(v, a.weapon, f"{where}.weapon"):
+            if (v.id, w.id) in fired.weapons:
+                raise RuleViolation(f"weapon {w.id!r} already fired this turn", field=f"{where}.weapon", value=w.id, rule="CW-ROF-01")
+            if not w.spec.dropped:
+                raise RuleViolation(f"{w.spec.name} in link {a.weapon!r} needs a target: fire the link as an attack",
+                                    field=f"{where}.weapon", value=a.weapon, rule="CW-LINK-01")
+            fired.weapons.add((v.id, w.id))
+            events, counter = drop_weapon(rules, arena, v, w, f"{w.id}.t{arena.turn}p{arena.phase}", dice,
+                                          Mount.parse(a.placement) if a.placement else None)
+            out += events
+            if counter is not None:
+                arena.counters.append(counter)
+        return out
+    if a.kind == "drop":
+        w = v.weapon(a.weapon or "", f"{where}.weapon")
+        if (v.id, w.id) in fired.weapons:
+            raise RuleViolation(f"weapon {w.id!r} already fired this turn", field=f"{where}.weapon", value=w.id, rule="CW-ROF-01")
+        if not w.spec.dropped:
+            raise RuleViolation(f"{w.spec.name} is not a dropped weapon", field=f"{where}.weapon", value=w.id, rule="CW-DROP-01")
+        _count_firing_action(arena, v, fired, where)
+        fired.weapons.add((v.id, w.id))
+        as_mount = Mount.parse(a.placement) if a.placement else None
+        events, counter = drop_weapon(rules, arena, v, w, f"{w.id}.t{arena.turn}p{arena.phase}", dice, as_mount)
+        if counter is not None:
+            arena.counters.append(counter)
+        return events
+    if a.kind == "detonate":
+        counter = next((c for c in arena.counters if c.id == a.counter), None)
+        if counter is None or counter.kind != "mines":
+            raise RuleViolation("no mines counter with this id", field=f"{where}.counter", value=a.counter, rule="CW-DROP-03")
+        _count_firing_action(arena, v, fired, where)
+        arena.counters.remove(counter)
+        return [Note(f"{v.id} sets off {counter.id} by remote control", "CW-DROP-03")]
+    if a.kind == "substitute":
+        from .crew import substitute_driver
+
+        return substitute_driver(rules, v, a.crew or "", arena.turn)
+    if a.kind == "steer":
+        if v.substitute != a.crew:
+            raise RuleViolation("only the substitute driver steers", field=f"{where}.crew", value=a.crew, rule="CW-CREW-04")
+        v.steered_turn = arena.turn
+        return [Note(f"{a.crew} steers {v.id} this turn", "CW-CREW-04")]
+    if a.kind == "fetch_grenade":
+        crew = v.crew_member(a.crew or "", f"{where}.crew")
+        if not any(c.id.startswith("grenade_box") and c.dp > 0 for c in v.cargo):
+            raise RuleViolation("no box of grenades in the cargo", field=f"{where}.kind", value=a.kind, rule="CW-HAND-01")
+        fired.characters[(v.id, crew.id)] = fired.characters.get((v.id, crew.id), 0) + 1
+        crew.hand_weapons = crew.hand_weapons + ("Explosive Grenade",)
+        from .special import check_hand_load
+        check_hand_load(rules, crew, crew.hand_weapons, f"{where}.crew")
+        return [Note(f"{crew.id} spends the turn getting a grenade out of the cargo box", "CW-HAND-01")]
+    raise ScenarioError(f"unknown action (known: {', '.join(KINDS)})", field=f"{where}.kind", value=a.kind, rule="CLI-02")
+
+
+def _count_firing_action(arena: Arena, v: Vehicle, fired: FiredThisTurn, where: str) -> None:
+    """CW-AUTO-01 / CW-ROF-01: switching automatic, dropping or detonating is the driver's firing action."""
+    who = v.driver
+    if who is None:
+        return
+    key = (v.id, who.id)
+    fired.characters[key] = fired.characters.get(key, 0) + 1
+    allowance = 2 if any(w.automatic for w in v.all_weapons()) else 1
+    if fired.characters[key] > allowance:
+        raise RuleViolation(f"{who.id!r} of {v.id!r} already fired this turn", field=where, value=who.id, rule="CW-ROF-01")
+
+
+def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touching: set, dice: DiceSource) -> list[Event]:
+    """CW-DROP-02..05: each vehicle checks each counter once, the phase it first touches it (again if it comes back)."""
+    out: list[Event] = []
+    now: set = set()
+    for v in arena.vehicles.values():
+        area = swept_polygon(before[v.id], v.counter)
+        for counter in list(arena.counters):
+            if counter.inert and counter.kind != "oil":
+                continue
+            where = contact(rules, area, counter)
+            if v.id in counter.still_on:
+                if where is None:
+                    counter.still_on.discard(v.id)   # it has left the counter it laid: from now on it checks it
+                continue
+            if where is None:
+                continue
+            key = (v.id, counter.id)
+            now.add(key)
+            if key in touching:
+                continue
+            spec = _counter_spec(rules, counter)
+            if counter.kind == "spikes":
+                out += spikes_effect(rules, v, counter, where, spec, dice, before[v.id])
+            elif counter.kind == "mines":
+                events, gone = mines_effect(rules, arena, v, counter, where, spec, dice, before[v.id])
+                out += events
+                if gone:
+                    arena.counters.remove(counter)
+            elif counter.kind in ("oil", "flaming_oil") and where == "on":
+                out += oil_effect(rules, v, counter, spec, dice)
+                if counter.kind == "flaming_oil" and not counter.inert:
+                    state = arena.fires.setdefault(v.id, FireState())
+                    e = record_fire_hit(state, weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"]), arena.turn)
+                    if e is not None:
+                        out.append(e)
+            else:
+                out.append(Note(f"{v.id} crosses {counter.id} ({counter.kind}): its effect is not modelled", "CW-DROP-01"))
+        for cloud in arena.clouds.values():
+            if cloud.kind == "paint" and _touch(area, cloud.polygon):
+                out += paint_contact(rules, v, cloud, arena.turn)
+    touching.clear()
+    touching.update(now)
+    return out
+
+
+def _touch(a: geo.Polygon, b: geo.Polygon) -> bool:
+    from .dropped import _intersects
+
+    return _intersects(a, b)
+
+
+def _automatic_drops(rules: Rules, arena: Arena, moved: dict[str, float], phase: int, dice: DiceSource) -> list[Event]:
+    """CW-DROP-01/05: a dropped weapon on automatic lays a counter every phase the vehicle moves (once a turn,
+    in phase 1, when it is stationary), until its ammunition runs out."""
+    out: list[Event] = []
+    for v in arena.vehicles.values():
+        for w in v.all_weapons():
+            if not (w.automatic and w.spec.dropped) or w.destroyed:
+                continue
+            if moved.get(v.id, 0) <= 0 and not (v.speed == 0 and phase == 1):
+                continue
+            if w.spec.shots > 0 and w.ammo <= 0:
+                continue
+            events, counter = drop_weapon(rules, arena, v, w, f"{w.id}.t{arena.turn}p{phase}", dice)
+            out += events
+            if counter is not None:
+                arena.counters.append(counter)
+    return out
+
+
+def _end_of_turn(rules: Rules, arena: Arena, dice: DiceSource) -> list[Event]:
+    out: list[Event] = [Note(f"end of turn {arena.turn}", "CW-FIRE-03")]
+    out += end_of_turn_fire(rules, arena, arena.fires, arena.turn, dice)
+    out += expire_counters(rules, arena, arena.counters, arena.turn)
+    for v in arena.vehicles.values():
+        if v.paint_until_turn is not None and v.paint_until_turn <= arena.turn:
+            out.append(StateChanged(v.id, "paint on windows", "yes", "washed off", "CW-HIT-07"))
+            v.paint_until_turn = None
+    for v in arena.vehicles.values():
+        if v.off_road:
+            out += _offroad(rules, v, dice)
+    for v in arena.vehicles.values():
+        if v.uncontrolled and v.speed != 0:
+            slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
+            new = max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1)
+            out.append(StateChanged(v.id, "speed", v.speed, new, "CW-CREW-03"))
+            v.speed = new
+    return out
+
+
+def _offroad(rules: Rules, v: Vehicle, dice: DiceSource) -> list[Event]:
+    try:
+        from .terrain import offroad_damage
+    except ImportError:  # pragma: no cover - terrain rules not installed
+        return [Note(f"{v.id} is off-road: off-road damage rules unavailable", "CW-OFF-02")]
+    result = offroad_damage(rules, v, dice, v.off_road_suspension)
+    events = result[0] if isinstance(result, tuple) else result
+    return list(events)
+
+
+def _still_legal(rules: Rules, arena: Arena, attacks: list[Attack], history, fired: FiredThisTurn) -> tuple[list[Attack], list[Event]]:
+    """Attacks planned for a later phase are checked when their phase comes: one the rules forbid by then (its
+    weapon destroyed, its firer out, its target out of arc or behind smoke for a laser...) is cancelled, with
+    the rule that forbids it; the others go ahead."""
+    from .phase import check_rate_of_fire, explain_phase
+
+    accepted: list[Attack] = []
+    notes: list[Event] = []
+    for a in attacks:
+        try:
+            check_rate_of_fire(arena, accepted + [a], fired)
+            explain_phase(arena, [a], rules, history)
+        except (RuleViolation, ScenarioError) as exc:
+            notes.append(Note(f"{a.id} cancelled: {exc}", exc.rule))
+            continue
+        accepted.append(a)
+    return accepted, notes
+
+
+def _record_fired(arena: Arena, attacks: list[Attack], fired: FiredThisTurn) -> None:
+    """CW-ROF-01: what fired this phase counts against the rest of the turn."""
+    for a in attacks:
+        unit = arena.vehicles.get(a.attacker)
+        members = [w.id for w in _flatten(unit, a.weapon, "attack")] if unit is not None and a.weapon in unit.links else [a.weapon]
+        for wid in members:
+            fired.weapons.add((a.attacker, wid))
+        who = _character(arena, a)
+        if who is not None:
+            fired.characters[who] = fired.characters.get(who, 0) + 1
+
+
+def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: DiceSource,
+              history: dict[tuple[str, str], SustainedRecord] | None = None, seed: int | None = None) -> BattleResult:
+    """Run `turns` whole turns from the arena's turn (each from phase 1), changing `arena` in place."""
+    history = dict(history or {})
+    first = arena.turn
+    phases: list[PhaseResult] = []
+    events: list[Event] = []
+    touching: set = set()
+    n_phases = rules["carwars.turn"]["phases"]
+    for _ in range(turns):
+        fired = FiredThisTurn()
+        for phase in range(1, n_phases + 1):
+            arena.phase = phase
+            key = (arena.turn, phase)
+            events.append(Note(f"turn {arena.turn}, phase {phase}", "CW-ROF-02"))
+            for v in arena.vehicles.values():
+                v.hazard_difficulty = 0
+            for i, a in enumerate(plan.actions.get(key, [])):
+                events += _do_action(rules, arena, a, dice, fired, f"action(turn {a.turn}, phase {a.phase})[{i}]")
+            before = {v.id: v.counter for v in arena.vehicles.values()}
+            moved = {}
+            for v in arena.vehicles.values():
+                d = phase_distances(rules, v.speed)[phase - 1]
+                if d:
+                    move_vehicle(v, d)
+                    events.append(StateChanged(v.id, "position", (round(before[v.id].cx, 4), round(before[v.id].cy, 4)),
+                                               (round(v.x, 4), round(v.y, 4)), "CW-ROF-02"))
+                moved[v.id] = d
+            for p in arena.pedestrians.values():
+                if p.speed > 0:
+                    f = math.radians(p.facing)
+                    step = rules["carwars.turn"]["pedestrian_step"]
+                    p.x += step * math.sin(f)
+                    p.y += step * math.cos(f)
+            events += _automatic_drops(rules, arena, moved, phase, dice)
+            events += _contacts(rules, arena, before, touching, dice)
+            attacks = list(plan.attacks.get(key, []))
+            if phase == n_phases:
+                auto, notes = automatic_attacks(arena, arena.turn)
+                events += notes
+                attacks += auto
+            attacks, cancelled = _still_legal(rules, arena, attacks, history, fired)
+            events += cancelled
+            result = resolve_phase(arena, attacks, rules, dice, history, fired, seed=seed, collisions=plan.collisions.get(key, []))
+            events += result.events
+            _record_fired(arena, attacks, fired)
+            history, _ = update_history(history, result.breakdowns, arena.turn)
+            phases.append(result)
+        events += _end_of_turn(rules, arena, dice)
+        arena.turn += 1
+        arena.phase = 1
+    return BattleResult(first_turn=first, turns=turns, phases=tuple(phases), events=tuple(events), seed=seed, state=snapshot(arena))
