@@ -157,6 +157,7 @@ def load_rules(overrides: Mapping[str, Any] | str | Path | None = None) -> Rules
 def _import_validators() -> None:
     # Each ruleset registers the validators of its tables when imported.
     from .carwars import tables as _cw  # noqa: F401
+    from .carwars import terrain as _terrain  # noqa: F401
     try:
         from .asl import tables as _asl  # noqa: F401
     except ImportError:  # the ASL ruleset is optional during development

@@ -1,0 +1,295 @@
+"""Dropped, automatic, linked and hand weapons: CW-DROP-01..06, CW-AUTO-01, CW-LINK-01, CW-HAND-01."""
+import pytest
+
+import hardpoint
+from hardpoint import RuleViolation, ScenarioError, ScriptedDice, SeededDice
+from hardpoint.carwars import geometry as geo
+from hardpoint.carwars.dropped import DroppedCounter, drop_weapon, expire_counters, mines_effect, placement_counter, spikes_effect
+from hardpoint.carwars.enums import Mount, Side
+from hardpoint.carwars.model import Arena, Cloud, build_vehicle
+from hardpoint.carwars.special import automatic_target, set_automatic
+from hardpoint.carwars.tables import weapon_spec
+
+RULES = hardpoint.default_rules()
+
+
+def vehicle(id="v", design="hunter", **kw):
+    return build_vehicle(RULES, {"id": id, "design": design, **kw})
+
+
+def scenario(**data):
+    return hardpoint.parse_scenario({"scenario": {"name": "t", "ruleset": "carwars", **data.pop("meta", {})}, **data})
+
+
+# --- CW-DROP-01 placement ---------------------------------------------------------------
+
+@pytest.mark.parametrize("mount,speed,expected", [
+    (Mount.BACK, 40, (0.0, -0.25)), (Mount.FRONT, 40, (0.0, 0.25)), (Mount.UNDERBODY, 40, (0.0, -0.25)),
+    (Mount.LEFT, 40, (-0.5, -0.25)), (Mount.RIGHT, 40, (0.5, -0.25)), (Mount.BACK, -20, (0.0, 0.25)),
+    (Mount.BACK, 0, (0.0, -0.25)), (Mount.FRONT, 0, (0.0, 0.75)), (Mount.RIGHT, 0, (0.5, 0.0)), (Mount.UNDERBODY, 0, (0.0, 0.0)),
+])
+def test_cw_drop_01_counter_placement(mount, speed, expected):
+    """CW-DROP-01: a 1/2" mine counter: front aligned with the front; underbody front edge at the centre; side 1/2" off;
+    back aligned with the back; reversed in reverse; stationary: front and side straight out, underbody centred."""
+    v = vehicle(speed=speed)
+    c = placement_counter(RULES, v, mount, "mines")
+    assert (round(c.cx, 6), round(c.cy, 6)) == expected
+
+
+def test_cw_drop_01_turret_needs_a_placement_and_automatic_drops_each_phase_moved():
+    """CW-DROP-01: a turret dropper is placed as any mount; on automatic, one counter per phase moved."""
+    v = vehicle(turret=True, weapon=[{"id": "tmd", "type": "Minedropper", "mount": "turret"}])
+    with pytest.raises(RuleViolation, match="placement"):
+        placement_counter(RULES, v, Mount.TURRET, "mines")
+    assert placement_counter(RULES, v, Mount.TURRET, "mines", Mount.BACK).cy == pytest.approx(-0.25)
+    s = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 30}],
+                 action=[{"turn": 1, "phase": 1, "kind": "automatic_on", "vehicle": "v", "weapon": "md"}])
+    r = s.resolve(SeededDice(1))
+    assert sum(1 for e in r.events if e.kind == "note" and "drops Minedropper" in e.text) == 3  # 30 mph moves in 3 phases
+    s = scenario(meta={"turns": 2}, vehicle=[{"id": "v", "design": "hunter", "speed": 0}],
+                 action=[{"turn": 1, "phase": 1, "kind": "automatic_on", "vehicle": "v", "weapon": "md"}])
+    r = s.resolve(SeededDice(1))
+    assert sum(1 for e in r.events if e.kind == "note" and "drops Minedropper" in e.text) == 2  # once a turn, stationary
+
+
+# --- spikes and mines -----------------------------------------------------------------------
+
+def _counter(kind, weapon, x=0.0, y=0.0):
+    return DroppedCounter("c", kind, weapon, geo.Counter(x, y, 0.5, 0.5, 0.0).polygon(), 1)
+
+
+def test_cw_drop_02_spikes_on_counter_and_half_for_solid_tires():
+    """CW-DROP-02: crossing spikes: 1d 1-4, each tire takes 1d; solid and plasticore tires take half, rounded up."""
+    v = vehicle(tire_type="solid")
+    spec = weapon_spec(RULES, "Spikedropper")
+    spikes_effect(RULES, v, _counter("spikes", "Spikedropper"), "on", spec, ScriptedDice([4, 5, 5, 5, 5]))
+    assert [t.dp for t in v.tires] == [9, 9, 9, 9]  # 5 -> 3 each (half rounded up) on 12 DP
+    v = vehicle()
+    spikes_effect(RULES, v, _counter("spikes", "Spikedropper"), "on", spec, ScriptedDice([5]))
+    assert [t.dp for t in v.tires] == [6, 6, 6, 6]  # 5: the spikes miss
+
+
+def test_cw_drop_02_adjacent_squares_only_tires_that_crossed():
+    """CW-DROP-02 (RULING): crossing only the adjacent squares: 1-2, 1d to each tire that crossed them."""
+    v = vehicle(x=0.5, y=0.0)  # left tires near x = 0.31, right tires at 0.69; counter spans -0.25..0.25 (+0.25 adjacent)
+    spikes_effect(RULES, v, _counter("spikes", "Spikedropper"), "adjacent", weapon_spec(RULES, "Spikedropper"), ScriptedDice([2, 3, 3]))
+    assert [t.dp for t in v.tires] == [3, 6, 3, 6]
+
+
+def test_cw_drop_03_mines_blast_tires_within_an_inch_and_the_underbody():
+    """CW-DROP-03: mines go off on 1-4: each tire within 1" of the counter's edge 1d, the trigger's underbody 2d; removed."""
+    v = vehicle()
+    other = vehicle("o", x=3.0)
+    arena = Arena(vehicles={"v": v, "o": other})
+    counter = _counter("mines", "Minedropper")
+    events, gone = mines_effect(RULES, arena, v, counter, "on", weapon_spec(RULES, "Minedropper"), ScriptedDice([3, 1, 1, 1, 1, 2, 2]))
+    assert gone and [t.dp for t in v.tires] == [5, 5, 5, 5] and v.armour[Side.UNDERBODY] == 6
+    assert [t.dp for t in other.tires] == [6, 6, 6, 6]
+    v2 = vehicle()
+    _, gone = mines_effect(RULES, Arena(vehicles={"v": v2}), v2, counter, "adjacent", weapon_spec(RULES, "Minedropper"), ScriptedDice([3]))
+    assert not gone
+
+
+def test_cw_drop_03_spear_1000():
+    """CW-DROP-03: the Spear 1000: tires 1d-3, underbody 2d+3."""
+    v = vehicle()
+    mines_effect(RULES, Arena(vehicles={"v": v}), v, _counter("mines", "Spear 1000 Minedropper"), "on",
+                 weapon_spec(RULES, "Spear 1000 Minedropper"), ScriptedDice([1, 4, 4, 2, 1, 1, 1]))
+    assert [t.dp for t in v.tires] == [5, 5, 6, 6] and v.armour[Side.UNDERBODY] == 5
+
+
+def test_cw_drop_03_remote_detonation_is_a_firing_action():
+    """CW-DROP-03: setting mines off by remote is a firing action: it uses the driver's shot for the turn."""
+    s = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 0}, {"id": "t", "design": "hunter", "y": 5.0}],
+                 counter=[{"id": "m", "weapon": "Minedropper", "x": 3, "y": 3, "width": 0.5, "length": 0.5}],
+                 action=[{"turn": 1, "phase": 1, "kind": "detonate", "vehicle": "v", "counter": "m"}],
+                 attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "firer": "driver", "turn": 1, "phase": 2}])
+    r = s.resolve(SeededDice(2))
+    assert any(e.kind == "note" and "a cancelled" in e.text and e.rule == "CW-ROF-01" for e in r.events)
+
+
+# --- oil, clouds, water ---------------------------------------------------------------------
+
+def test_cw_drop_04_flaming_oil_hazard_damage_and_checked_once():
+    """CW-DROP-04: flaming oil: a D1 hazard, damage to underbody and tires; a vehicle checks a counter once while on it."""
+    s = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 10}],
+                 counter=[{"id": "fo", "weapon": "Flaming Oil Jet", "x": 0, "y": 0.6, "width": 0.5, "length": 1.0}])
+    r = s.resolve(SeededDice(5))
+    assert sum(1 for e in r.events if e.kind == "note" and "drives through flaming oil" in e.text) == 1
+    assert any(e.kind == "dice" and "flaming oil on v underbody" in e.why for e in r.events)
+
+
+def test_cw_drop_04_flaming_oil_goes_after_five_turns():
+    """CW-DROP-04: flaming oil disappears after five turns; oil lasts."""
+    arena = Arena()
+    counters = [DroppedCounter("f", "flaming_oil", "Flaming Oil Jet", geo.Polygon.box(0, 0, 1, 1), 1),
+                DroppedCounter("o", "oil", "Oil Jet", geo.Polygon.box(0, 0, 1, 1), 1)]
+    for turn in range(1, 5):
+        expire_counters(RULES, arena, counters, turn)
+    assert [c.id for c in counters] == ["f", "o"]
+    expire_counters(RULES, arena, counters, 5)
+    assert [c.id for c in counters] == ["o"]
+
+
+def test_cw_drop_05_clouds_expire_and_paint_windows():
+    """CW-DROP-05: paint goes at the end of the turn after it was fired; smoke lasts 60 turns; paint on the windows
+    means -2 to hit for the rest of the turn and the next three."""
+    arena = Arena(clouds={"p": Cloud("p", "paint", geo.Polygon.box(0, 0, 1, 1), 3), "s": Cloud("s", "smoke", geo.Polygon.box(0, 0, 1, 1), 3)})
+    expire_counters(RULES, arena, [], 3)
+    assert set(arena.clouds) == {"p", "s"}
+    expire_counters(RULES, arena, [], 4)
+    assert set(arena.clouds) == {"s"}
+    expire_counters(RULES, arena, [], 61)
+    assert set(arena.clouds) == {"s"}
+    expire_counters(RULES, arena, [], 62)
+    assert set(arena.clouds) == set()
+    s = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 10}],
+                 cloud=[{"id": "pc", "kind": "paint", "x": 0, "y": 1.0, "width": 1, "length": 0.5}])
+    r = s.resolve(SeededDice(1))
+    assert any(e.kind == "state" and e.field == "paint on windows until turn" and e.after == 4 for e in r.events)
+
+
+def test_cw_drop_05_smoke_only_from_rear_or_side():
+    """CW-DROP-05: smoke and paint are laid by rear or side mounts."""
+    v = vehicle(weapon=[{"id": "s", "type": "Smokescreen", "mount": "front"}])
+    with pytest.raises(RuleViolation, match="rear or side.*CW-DROP-05"):
+        drop_weapon(RULES, Arena(vehicles={"v": v}), v, v.weapon("s"), "c1", ScriptedDice([]))
+
+
+def test_cw_drop_06_dropped_weapon_in_water():
+    """CW-DROP-06: fired in water, 1d 1-2: the weapon takes 1d-3; mines lie hidden; oil has no effect."""
+    v = vehicle(water_depth_ft=1.0, weapon=[{"id": "md", "type": "Minedropper", "mount": "back"}, {"id": "oj", "type": "Oil Jet", "mount": "back"}])
+    arena = Arena(vehicles={"v": v})
+    _, counter = drop_weapon(RULES, arena, v, v.weapon("md"), "c1", ScriptedDice([2, 5]))
+    assert counter.hidden and v.weapon("md").dp == 0
+    _, oil = drop_weapon(RULES, arena, v, v.weapon("oj"), "c2", ScriptedDice([4]))
+    assert oil.inert and v.weapon("oj").dp == 3
+
+
+# --- automatic ------------------------------------------------------------------------------
+
+def test_cw_auto_01_turret_weapons_cannot_go_on_automatic():
+    """CW-AUTO-01: a turret weapon put on automatic is an error that changes nothing."""
+    v = vehicle(design="shogun")
+    with pytest.raises(RuleViolation, match="turret-mounted.*CW-AUTO-01"):
+        set_automatic(v, v.weapon("laser"), True)
+    assert not v.weapon("laser").automatic
+    with pytest.raises(RuleViolation, match="CW-AUTO-01"):
+        vehicle(design="shogun", weapon=[{"id": "laser", "type": "Laser", "mount": "turret", "automatic": True}])
+
+
+def test_cw_auto_01_fires_at_the_nearest_thing_on_its_line():
+    """CW-AUTO-01 (RULING): straight out from its side; the nearest thing crossing the line takes the shot."""
+    v = vehicle(weapon=[{"id": "mg", "type": "MG", "mount": "front", "automatic": True}])
+    near = vehicle("near", y=4.0, facing=90.0)
+    far = vehicle("far", y=8.0, facing=90.0)
+    off = vehicle("off", x=3.0, y=2.0)
+    arena = Arena(vehicles={"v": v, "near": near, "far": far, "off": off})
+    assert automatic_target(arena, v, v.weapon("mg")) == "near"
+
+
+def test_cw_auto_01_no_computer_no_specific_target_fires_at_end_of_turn():
+    """CW-AUTO-01: automatic fire in a turn: at phase 5, no computer bonus; a specific target is refused."""
+    s = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "computer": "targeting", "speed": 0,
+                                             "weapon": [{"id": "mg", "type": "MG", "mount": "front", "automatic": True}]},
+                                            {"id": "t", "design": "hunter", "y": 4.0, "facing": 90.0, "speed": 0}])
+    r = s.resolve(SeededDice(4))
+    auto = [b for p in r.phases for b in p.breakdowns]
+    assert len(auto) == 1 and r.phases[4].breakdowns and not any(m.rule == "CW-HIT-08" for m in auto[0].modifiers)
+    with pytest.raises(RuleViolation, match="CW-AUTO-01"):
+        scenario(vehicle=[{"id": "v", "design": "hunter", "weapon": [{"id": "mg", "type": "MG", "mount": "front", "automatic": True}]},
+                          {"id": "t", "design": "hunter", "y": 4.0}],
+                 attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "aim": "tire:front_left"}])
+
+
+# --- links ------------------------------------------------------------------------------------
+
+LINKED = [{"id": "mg1", "type": "MG", "mount": "front"}, {"id": "mg2", "type": "MG", "mount": "front"},
+          {"id": "rl", "type": "Rocket Launcher", "mount": "front"}, {"id": "md", "type": "Minedropper", "mount": "back"}]
+
+
+def test_cw_link_01_identical_weapons_fire_together_with_the_same_modifiers():
+    """CW-LINK-01: a link of two MGs: one to-hit roll each, both with the same modifiers; one character action."""
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "weapon": LINKED[:2], "links": [{"id": "pair", "weapons": ["mg1", "mg2"]}]},
+                          {"id": "t", "design": "hunter", "y": 4.0}],
+                 attack=[{"id": "a", "attacker": "v", "weapon": "pair", "target": "t"}])
+    bs = s.explain()
+    assert [b.weapon for b in bs] == ["mg1", "mg2"] and bs[0].modifiers == bs[1].modifiers
+    r = s.resolve(ScriptedDice([6, 6, 1, 1, 1, 2]))
+    assert [x.hit for x in r.rolls] == [True, False]
+
+
+def test_cw_link_01_non_identical_fire_as_automatic_and_dropped_are_dropped():
+    """CW-LINK-01: MGs + rocket launcher + minedropper: the MGs aimed, the rocket as if on automatic (no computer),
+    the minedropper dropped."""
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "computer": "targeting", "weapon": LINKED,
+                           "links": [{"id": "all", "weapons": ["mg1", "mg2", "rl", "md"]}]},
+                          {"id": "t", "design": "hunter", "y": 4.0}],
+                 attack=[{"id": "a", "attacker": "v", "weapon": "all", "target": "t"}])
+    bs = s.explain()
+    assert [b.weapon for b in bs] == ["mg1", "mg2", "rl"]
+    assert any(m.rule == "CW-HIT-08" for m in bs[0].modifiers) and not any(m.rule == "CW-HIT-08" for m in bs[2].modifiers)
+    r = s.resolve(SeededDice(9))
+    assert any(e.kind == "note" and "drops Minedropper" in e.text for e in r.events)
+
+
+def test_cw_link_01_turret_and_body_need_a_smart_link():
+    """CW-LINK-01: turret and body weapons aim together only with a smart link."""
+    weapons = [{"id": "t1", "type": "MG", "mount": "turret"}, {"id": "b1", "type": "MG", "mount": "front"}]
+    base = {"id": "v", "design": "shogun", "weapon": weapons}
+    attack = [{"id": "a", "attacker": "v", "weapon": "l", "target": "t"}]
+    with pytest.raises(RuleViolation, match="smart link"):
+        scenario(vehicle=[{**base, "links": [{"id": "l", "weapons": ["t1", "b1"]}]}, {"id": "t", "design": "hunter", "y": 4.0}], attack=attack)
+    s = scenario(vehicle=[{**base, "links": [{"id": "l", "weapons": ["t1", "b1"], "smart": True}]}, {"id": "t", "design": "hunter", "y": 4.0}],
+                 attack=attack)
+    assert len(s.explain()) == 2
+
+
+def test_cw_link_01_links_of_links_and_bad_links():
+    """CW-LINK-01: links can be linked again; a link naming an unknown weapon is refused."""
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "weapon": LINKED[:2],
+                           "links": [{"id": "a1", "weapons": ["mg1"]}, {"id": "a2", "weapons": ["mg2"]}, {"id": "both", "weapons": ["a1", "a2"]}]},
+                          {"id": "t", "design": "hunter", "y": 4.0}],
+                 attack=[{"id": "a", "attacker": "v", "weapon": "both", "target": "t"}])
+    assert [b.weapon for b in s.explain()] == ["mg1", "mg2"]
+    with pytest.raises(ScenarioError, match="CW-LINK-01"):
+        scenario(vehicle=[{"id": "v", "design": "hunter", "links": [{"id": "l", "weapons": ["ghost"]}]}])
+
+
+# --- hand weapons ------------------------------------------------------------------------------
+
+def test_cw_hand_01_at_most_six_grenade_equivalents():
+    """CW-HAND-01: six grenades are allowed, a seventh is refused naming the field; a rifle counts 2."""
+    ped = {"id": "p", "weapons": ["Explosive Grenade"] * 6}
+    assert scenario(pedestrian=[ped])
+    with pytest.raises(RuleViolation, match=r"pedestrian\[0\]\.weapons\[6\].*CW-HAND-01"):
+        scenario(pedestrian=[{"id": "p", "weapons": ["Explosive Grenade"] * 7}])
+    with pytest.raises(RuleViolation, match="CW-HAND-01"):
+        scenario(pedestrian=[{"id": "p", "weapons": ["Rifle", "Rifle", "Explosive Grenade", "Explosive Grenade", "Explosive Grenade"]}])
+
+
+def test_cw_hand_01_ranges_and_effect_on_vehicles():
+    """CW-HAND-01: a grenade reaches 5", other hand weapons 20"; a pistol does nothing to vehicle components beyond
+    point blank but full damage to tires."""
+    far = scenario(vehicle=[{"id": "t", "design": "hunter", "y": 6.0}],
+                   pedestrian=[{"id": "p", "weapons": ["Explosive Grenade"]}],
+                   attack=[{"id": "a", "attacker": "p", "weapon": "Explosive Grenade", "target": "t"}]).explain()[0]
+    assert not far.possible and "5" in far.reason
+    s = scenario(vehicle=[{"id": "t", "design": "hunter", "y": 3.0}], pedestrian=[{"id": "p", "weapons": ["Heavy Pistol"]}],
+                 attack=[{"id": "a", "attacker": "p", "weapon": "Heavy Pistol", "target": "t"}])
+    r = s.resolve(ScriptedDice([6, 6]))
+    assert r.state["vehicles"]["t"]["armour"]["front"] == 20
+    s = scenario(vehicle=[{"id": "t", "design": "hunter", "y": 3.0}], pedestrian=[{"id": "p", "weapons": ["Heavy Pistol"]}],
+                 attack=[{"id": "a", "attacker": "p", "weapon": "Heavy Pistol", "target": "t", "aim": "tire:front_left"}])
+    r = s.resolve(ScriptedDice([6, 6]))
+    assert r.state["vehicles"]["t"]["tires"]["front_left"] == 4
+
+
+def test_cw_hand_01_a_character_who_fires_a_vehicle_weapon_fires_no_hand_weapon():
+    """CW-HAND-01 / CW-ROF-01: the driver fires the MG; his pistol shot the same turn is refused."""
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "crew": [{"id": "d", "role": "driver", "seat": "front_left", "hand_weapons": ["Heavy Pistol"]}]},
+                          {"id": "t", "design": "hunter", "x": -2.0, "y": 2.25}],
+                 attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "firer": "d"},
+                         {"id": "b", "attacker": "v", "weapon": "Heavy Pistol", "target": "t", "firer": "d"}])
+    with pytest.raises(RuleViolation, match="CW-ROF-01"):
+        s.resolve(ScriptedDice([1] * 10))
