@@ -16,6 +16,13 @@ extensions = cythonize(
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             extra_compile_args=["-O3"],
         ),
+        Extension(
+            "hardpoint.fastcore._carwars",
+            ["fastcore/_carwars.pyx"],
+            depends=["fastcore/hp_dice.h"],
+            include_dirs=["fastcore"],
+            extra_compile_args=["-O3"],
+        ),
     ],
     compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False, "cdivision": True},
 )

@@ -1,0 +1,922 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled Car Wars phase: hit resolution and damage propagation for N trials (ARCH-03, FAST-01).
+
+Must agree bit for bit with the reference: `hardpoint.carwars.phase.resolve_phase`
+(collisions, attacks in declaration order, all damage at the end of the phase,
+driver consequences) and, with `end_of_turn`, `hardpoint.carwars.fire.end_of_turn_fire`.
+Every die comes from the counter-based generator of hp_dice.h, drawn in the
+reference's order, so trial t gives the same result as
+`scenario.resolve(SeededDice(seed, trial=t))`.
+
+The wrapper (`hardpoint.batch`) packs a scenario into the flat int32 arrays
+described there; this module never raises and never touches Python objects
+inside the trial loop, which runs without the GIL.
+"""
+from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t
+from libc.string cimport memcpy
+
+cdef extern from "hp_dice.h" nogil:
+    uint64_t hp_stream_key(uint64_t seed, uint64_t trial)
+    int hp_face(uint64_t key, uint64_t k)
+
+# side codes (hardpoint.carwars.enums.Side)
+DEF FRONT = 0
+DEF BACK = 1
+DEF LEFT = 2
+DEF RIGHT = 3
+DEF TOP = 4
+DEF UNDERBODY = 5
+# mounts (Mount): 0-5 as sides, 6 turret
+DEF TURRET = 6
+# shot parts
+DEF P_SIDE = 0
+DEF P_TIRE = 1
+DEF P_TURRET = 2
+DEF P_RIDER = 3
+DEF P_SIDECAR = 4
+DEF P_TOP = 5
+# item kinds for mixed picks
+DEF I_WEAPON = 0
+DEF I_CREW = 1
+DEF I_CARGO = 2
+DEF I_PP = 3
+DEF I_TIRE = 4
+DEF I_CARGO_LOC = 5
+DEF MAXI = 128
+
+cdef struct Ctx:
+    uint64_t key
+    uint64_t k
+    int32_t* st          # state values (slots)
+    # vehicles
+    int32_t* v_armour    # first of 6 armour slots
+    int32_t* v_pp        # power-plant slot or -1
+    int32_t* v_kind      # 0 car, 1 cycle, 2 trike
+    int32_t* v_reversed
+    int32_t* v_turret
+    int32_t* v_rolled    # side on the ground or -1
+    int32_t* v_metal
+    int32_t* v_layout    # 3 per vehicle: 0 crew, 1 power plant, 2 cargo, -1 none
+    int32_t* v_sc_side   # -1 none, LEFT or RIGHT
+    int32_t* v_sc_spaces
+    int32_t* v_sc_armour # first of 5 sidecar armour slots (front, back, left, right, underbody)
+    int32_t* v_w0        # CSR of weapons (body first, then sidecar)
+    int32_t* v_w1
+    int32_t* v_c0        # CSR of crew (body first, then sidecar)
+    int32_t* v_c1
+    int32_t* v_k0        # CSR of cargo (body first, then sidecar)
+    int32_t* v_k1
+    int32_t* v_t0        # CSR of tires (body first, then the sidecar wheel)
+    int32_t* v_t1
+    int32_t* v_driver    # crew index of the driver or -1
+    int32_t* v_cycle_rider   # crew index of the cycle seat (or the driver) or -1
+    int32_t* w_slot
+    int32_t* w_mount
+    int32_t* w_sidecar
+    int32_t* w_fiery     # flamethrower or flaming oil jet (CW-FIRE-02)
+    int32_t* c_hits
+    int32_t* c_ba
+    int32_t* c_sidecar
+    int32_t* k_slot
+    int32_t* k_sidecar
+    int32_t* t_slot
+    int32_t* t_pos       # 0 front 1 back 2 front_left 3 front_right 4 back_left 5 back_right 6 sidecar
+    int32_t* t_sidecar
+    # damage constants
+    int32_t* cyc         # cycle/sidecar/trike bands: end_armour_lo/hi, end_wheel lo/hi, side driver, pp, weapon, tire (lo/hi each), sidecar lo/hi, trike wheel lo/hi
+    # fire bookkeeping of the current shot
+    int32_t cur_vehicle
+    int32_t cur_fiery    # the hit's weapon is fiery (-1: do not record)
+    int32_t* fire_hits   # per vehicle: count of component hits recorded (CW-FIRE-02)
+    int32_t* fire_hit_fiery  # per vehicle, up to 64 flags
+    int32_t* taken       # hits dealt per vehicle this phase
+
+
+cdef inline int die(Ctx* c) noexcept nogil:
+    cdef int f = hp_face(c.key, c.k)
+    c.k += 1
+    return f
+
+
+cdef inline int roll(Ctx* c, int count, int bonus, int floor_) noexcept nogil:
+    cdef int s = 0, i
+    for i in range(count):
+        s += die(c)
+    s += bonus
+    return s if s > floor_ else floor_
+
+
+cdef int pick(Ctx* c, int n) noexcept nogil:
+    """hardpoint.carwars.damage.random_pick."""
+    cdef int per, f, a, b, v
+    if n <= 1:
+        return 0
+    if n <= 6:
+        per = 6 // n
+        while True:
+            f = die(c)
+            if f <= per * n:
+                return (f - 1) // per
+    per = 36 // n
+    while True:
+        a = die(c)
+        b = die(c)
+        v = 6 * (a - 1) + (b - 1)
+        if v < per * n:
+            return v // per
+
+
+cdef inline int dmg_slot(Ctx* c, int slot, int hits) noexcept nogil:
+    """damage_armour / damage_component: absorb up to the slot's value."""
+    cdef int before = c.st[slot]
+    cdef int taken = before if before < hits else hits
+    if taken > 0:
+        c.st[slot] = before - taken
+    return hits - taken
+
+
+cdef inline void note_fire(Ctx* c, int v) noexcept nogil:
+    cdef int n
+    if c.cur_fiery < 0 or v != c.cur_vehicle:
+        return
+    n = c.fire_hits[v]
+    if n < 64:
+        c.fire_hit_fiery[v * 64 + n] = c.cur_fiery
+        c.fire_hits[v] = n + 1
+
+
+cdef int dmg_weapon(Ctx* c, int v, int w, int hits) noexcept nogil:
+    cdef int before = c.st[c.w_slot[w]]
+    cdef int rest = dmg_slot(c, c.w_slot[w], hits)
+    if before > 0 and hits > 0 and c.w_fiery[w]:
+        note_fire(c, v)
+    return rest
+
+
+cdef int dmg_pp(Ctx* c, int v, int hits) noexcept nogil:
+    cdef int slot = c.v_pp[v]
+    cdef int before
+    if slot < 0:
+        return hits
+    before = c.st[slot]
+    cdef int rest = dmg_slot(c, slot, hits)
+    if before > 0 and hits > 0:
+        note_fire(c, v)
+    return rest
+
+
+cdef int dmg_crew(Ctx* c, int ci, int hits) noexcept nogil:
+    """damage_crew: body armour first, then up to 3 hits."""
+    cdef int rest = hits, taken
+    cdef int ba = c.st[c.c_ba[ci]]
+    cdef int h = c.st[c.c_hits[ci]]
+    if ba > 0 and rest > 0:
+        taken = ba if ba < rest else rest
+        c.st[c.c_ba[ci]] = ba - taken
+        rest -= taken
+    if rest > 0:
+        taken = 3 - h
+        if taken < 0:
+            taken = 0
+        if taken > rest:
+            taken = rest
+        c.st[c.c_hits[ci]] = h + taken
+        rest -= taken
+    return rest
+
+
+cdef int dmg_item(Ctx* c, int v, int kind, int idx, int hits) noexcept nogil:
+    if kind == I_WEAPON:
+        return dmg_weapon(c, v, idx, hits)
+    if kind == I_CREW:
+        return dmg_crew(c, idx, hits)
+    if kind == I_CARGO:
+        return dmg_slot(c, c.k_slot[idx], hits)
+    if kind == I_PP:
+        return dmg_pp(c, v, hits)
+    if kind == I_TIRE:
+        return dmg_slot(c, c.t_slot[idx], hits)
+    return hits
+
+
+cdef int pick_weapon_on(Ctx* c, int v, int mount, int hits) noexcept nogil:
+    """_pick_and_damage over the body weapons on one mount."""
+    cdef int idx[MAXI]
+    cdef int n = 0, w
+    if hits <= 0:
+        return hits
+    for w in range(c.v_w0[v], c.v_w1[v]):
+        if c.w_mount[w] == mount and not c.w_sidecar[w] and n < MAXI:
+            idx[n] = w
+            n += 1
+    if n == 0:
+        return hits
+    return dmg_weapon(c, v, idx[pick(c, n)], hits)
+
+
+cdef int location_items(Ctx* c, int v, int loc, int* kinds, int* idxs) noexcept nogil:
+    cdef int n = 0, i
+    if loc == 0:
+        for i in range(c.v_c0[v], c.v_c1[v]):
+            if not c.c_sidecar[i] and n < MAXI:
+                kinds[n] = I_CREW
+                idxs[n] = i
+                n += 1
+    elif loc == 1:
+        if c.v_pp[v] >= 0:
+            kinds[0] = I_PP
+            idxs[0] = 0
+            n = 1
+    else:
+        for i in range(c.v_k0[v], c.v_k1[v]):
+            if not c.k_sidecar[i] and n < MAXI:
+                kinds[n] = I_CARGO
+                idxs[n] = i
+                n += 1
+    return n
+
+
+cdef int pick_location_item(Ctx* c, int v, int loc, int hits) noexcept nogil:
+    cdef int kinds[MAXI]
+    cdef int idxs[MAXI]
+    cdef int n = location_items(c, v, loc, kinds, idxs), j
+    if n == 0 or hits <= 0:
+        return hits
+    j = pick(c, n)
+    return dmg_item(c, v, kinds[j], idxs[j], hits)
+
+
+cdef inline int opposite(int side) noexcept nogil:
+    if side == FRONT:
+        return BACK
+    if side == BACK:
+        return FRONT
+    if side == LEFT:
+        return RIGHT
+    if side == RIGHT:
+        return LEFT
+    if side == TOP:
+        return UNDERBODY
+    return TOP
+
+
+cdef int layout_len(Ctx* c, int v) noexcept nogil:
+    cdef int n = 0, i
+    for i in range(3):
+        if c.v_layout[v * 3 + i] >= 0:
+            n += 1
+    return n
+
+
+cdef int penetrate_end(Ctx* c, int v, int side, int hits) noexcept nogil:
+    cdef int far = opposite(side), i, n = layout_len(c, v), loc
+    cdef int kinds[MAXI]
+    cdef int idxs[MAXI]
+    hits = dmg_slot(c, c.v_armour[v] + side, hits)
+    hits = pick_weapon_on(c, v, side, hits)
+    for i in range(n):
+        if hits <= 0:
+            break
+        loc = c.v_layout[v * 3 + i] if side == FRONT else c.v_layout[v * 3 + n - 1 - i]
+        if location_items(c, v, loc, kinds, idxs) == 0:
+            continue
+        hits = pick_location_item(c, v, loc, hits)
+    hits = pick_weapon_on(c, v, far, hits)
+    return dmg_slot(c, c.v_armour[v] + far, hits)
+
+
+cdef int penetrate_flank(Ctx* c, int v, int side, int hits) noexcept nogil:
+    cdef int far = opposite(side), n = layout_len(c, v), loc
+    hits = dmg_slot(c, c.v_armour[v] + side, hits)
+    hits = pick_weapon_on(c, v, side, hits)
+    if hits > 0 and n > 0:
+        loc = c.v_layout[v * 3 + pick(c, n)]
+        hits = pick_location_item(c, v, loc, hits)
+    hits = pick_weapon_on(c, v, far, hits)
+    return dmg_slot(c, c.v_armour[v] + far, hits)
+
+
+cdef int has_cargo_loc(Ctx* c, int v) noexcept nogil:
+    cdef int i
+    for i in range(3):
+        if c.v_layout[v * 3 + i] == 2:
+            return 1
+    return 0
+
+
+cdef int vertical_pick(Ctx* c, int v, int hits) noexcept nogil:
+    cdef int kinds[MAXI]
+    cdef int idxs[MAXI]
+    cdef int n = 0, i, j
+    if c.v_pp[v] >= 0:
+        kinds[n] = I_PP
+        idxs[n] = 0
+        n += 1
+    for i in range(c.v_c0[v], c.v_c1[v]):
+        if not c.c_sidecar[i] and n < MAXI - 1:
+            kinds[n] = I_CREW
+            idxs[n] = i
+            n += 1
+    if has_cargo_loc(c, v):
+        kinds[n] = I_CARGO_LOC
+        idxs[n] = 0
+        n += 1
+    if n == 0 or hits <= 0:
+        return hits
+    j = pick(c, n)
+    if kinds[j] == I_CARGO_LOC:
+        return pick_location_item(c, v, 2, hits)
+    return dmg_item(c, v, kinds[j], idxs[j], hits)
+
+
+cdef int penetrate_vertical(Ctx* c, int v, int side, int hits) noexcept nogil:
+    if side == UNDERBODY:
+        hits = dmg_slot(c, c.v_armour[v] + UNDERBODY, hits)
+        hits = vertical_pick(c, v, hits)
+        hits = pick_weapon_on(c, v, TURRET, hits)
+        return dmg_slot(c, c.v_armour[v] + TOP, hits)
+    hits = dmg_slot(c, c.v_armour[v] + TOP, hits)
+    hits = pick_weapon_on(c, v, TURRET, hits)
+    hits = vertical_pick(c, v, hits)
+    return dmg_slot(c, c.v_armour[v] + UNDERBODY, hits)
+
+
+cdef int damage_turret(Ctx* c, int v, int hits) noexcept nogil:
+    hits = dmg_slot(c, c.v_armour[v] + TOP, hits)
+    return pick_weapon_on(c, v, TURRET, hits)
+
+
+cdef int find_tire(Ctx* c, int v, int pos) noexcept nogil:
+    cdef int t
+    for t in range(c.v_t0[v], c.v_t1[v]):
+        if c.t_pos[t] == pos and not c.t_sidecar[t]:
+            return t
+    return -1
+
+
+cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
+    cdef int r, wheel, n, w, t
+    cdef int idx[MAXI]
+    if side == FRONT or side == BACK:
+        r = roll(c, 2, 0, 0)
+        if c.cyc[2] <= r <= c.cyc[3]:
+            wheel = find_tire(c, v, 0 if side == FRONT else 1)
+            if wheel < 0:
+                return hits
+            return dmg_slot(c, c.t_slot[wheel], hits)
+        hits = dmg_slot(c, c.v_armour[v] + side, hits)
+        if hits <= 0:
+            return 0
+    while True:
+        r = roll(c, 2, 0, 0)
+        if c.cyc[4] <= r <= c.cyc[5]:
+            if c.v_cycle_rider[v] < 0:
+                return hits
+            return dmg_crew(c, c.v_cycle_rider[v], hits)
+        if c.cyc[6] <= r <= c.cyc[7]:
+            return dmg_pp(c, v, hits)
+        if c.cyc[8] <= r <= c.cyc[9]:
+            n = 0
+            for w in range(c.v_w0[v], c.v_w1[v]):
+                if not c.w_sidecar[w] and n < MAXI:
+                    idx[n] = w
+                    n += 1
+            if n == 0:
+                continue
+            if hits <= 0:
+                return hits
+            return dmg_weapon(c, v, idx[pick(c, n)], hits)
+        n = 0
+        for t in range(c.v_t0[v], c.v_t1[v]):
+            if not c.t_sidecar[t] and n < MAXI:
+                idx[n] = t
+                n += 1
+        if n == 0 or hits <= 0:
+            return hits
+        return dmg_slot(c, c.t_slot[idx[pick(c, n)]], hits)
+
+
+cdef inline int sc_armour_slot(Ctx* c, int v, int side) noexcept nogil:
+    # sidecar armour order: front, back, left, right, underbody
+    if side == UNDERBODY:
+        return c.v_sc_armour[v] + 4
+    return c.v_sc_armour[v] + side
+
+
+cdef int sidecar_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
+    cdef int kinds[MAXI]
+    cdef int idxs[MAXI]
+    cdef int n = 0, i, j
+    hits = dmg_slot(c, sc_armour_slot(c, v, side), hits)
+    for i in range(c.v_w0[v], c.v_w1[v]):
+        if c.w_sidecar[i] and n < MAXI:
+            kinds[n] = I_WEAPON
+            idxs[n] = i
+            n += 1
+    for i in range(c.v_c0[v], c.v_c1[v]):
+        if c.c_sidecar[i] and n < MAXI:
+            kinds[n] = I_CREW
+            idxs[n] = i
+            n += 1
+    for i in range(c.v_k0[v], c.v_k1[v]):
+        if c.k_sidecar[i] and n < MAXI:
+            kinds[n] = I_CARGO
+            idxs[n] = i
+            n += 1
+    if hits > 0 and n > 0:
+        j = pick(c, n)
+        hits = dmg_item(c, v, kinds[j], idxs[j], hits)
+    return 0
+
+
+cdef int trike_end_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
+    cdef int r = roll(c, 2, 0, 0), wheel
+    if c.cyc[12] <= r <= c.cyc[13]:
+        wheel = find_tire(c, v, 0 if side == FRONT else 1)
+        if wheel >= 0:
+            dmg_slot(c, c.t_slot[wheel], hits)
+        return 0
+    return penetrate_end(c, v, side, hits)
+
+
+cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noexcept nogil:
+    """hardpoint.carwars.damage.apply_shot."""
+    cdef int rest, r, wheel_end
+    c.taken[v] += hits
+    if hits <= 0:
+        return
+    if part == P_TIRE:
+        dmg_slot(c, c.t_slot[tire], hits)
+        return
+    if part == P_TURRET or (part == P_TOP and c.v_kind[v] == 2 and c.v_turret[v]):
+        damage_turret(c, v, hits)
+        return
+    if part == P_RIDER:
+        if c.v_cycle_rider[v] >= 0:
+            dmg_crew(c, c.v_cycle_rider[v], hits)
+        return
+    if part == P_SIDECAR:
+        sidecar_hit(c, v, side if side >= 0 else RIGHT, hits)
+        return
+    if part == P_TOP:
+        side = TOP
+    if c.v_rolled[v] >= 0 and side == c.v_rolled[v]:
+        side = UNDERBODY
+    if c.v_kind[v] == 1:
+        if c.v_sc_side[v] >= 0 and side == c.v_sc_side[v]:
+            r = die(c)
+            if c.cyc[10] <= r <= c.cyc[11]:
+                sidecar_hit(c, v, side, hits)
+                return
+        rest = cycle_hit_location(c, v, side, hits)
+        if rest > 0 and (side == LEFT or side == RIGHT) and c.v_sc_side[v] == opposite(side):
+            r = die(c)
+            if r <= c.v_sc_spaces[v]:
+                sidecar_hit(c, v, side, rest)
+        return
+    wheel_end = BACK if c.v_reversed[v] else FRONT
+    if c.v_kind[v] == 2 and side == wheel_end:
+        trike_end_hit(c, v, side, hits)
+    elif side == FRONT or side == BACK:
+        penetrate_end(c, v, side, hits)
+    elif side == LEFT or side == RIGHT:
+        penetrate_flank(c, v, side, hits)
+    else:
+        penetrate_vertical(c, v, side, hits)
+
+
+# --- collisions (hardpoint.carwars.collision) -----------------------------------------------
+
+cdef int capacity(Ctx* c, int kind, int idx, int v) noexcept nogil:
+    if kind == I_CREW:
+        return c.st[c.c_ba[idx]] + (3 - c.st[c.c_hits[idx]] if c.st[c.c_hits[idx]] < 3 else 0)
+    if kind == I_WEAPON:
+        return c.st[c.w_slot[idx]]
+    if kind == I_CARGO:
+        return c.st[c.k_slot[idx]]
+    if kind == I_PP:
+        return c.st[c.v_pp[v]] if c.v_pp[v] >= 0 else 0
+    return 0
+
+
+cdef int collision_split(Ctx* c, int v, int* kinds, int* idxs, int n, int hits) noexcept nogil:
+    cdef int remaining = hits, m, i, share, extra, overflow, give, e, p
+    cdef int ak[MAXI]
+    cdef int ai[MAXI]
+    cdef int pool[MAXI]
+    cdef int bonus[MAXI]
+    m = 0
+    for i in range(n):
+        if capacity(c, kinds[i], idxs[i], v) > 0:
+            ak[m] = kinds[i]
+            ai[m] = idxs[i]
+            m += 1
+    while remaining > 0 and m > 0:
+        share = remaining // m
+        extra = remaining % m
+        for i in range(m):
+            pool[i] = i
+            bonus[i] = 0
+        p = m
+        for e in range(extra):
+            i = pick(c, p)
+            bonus[pool[i]] = 1
+            # pool.pop(i)
+            while i < p - 1:
+                pool[i] = pool[i + 1]
+                i += 1
+            p -= 1
+        overflow = 0
+        for i in range(m):
+            give = share + bonus[i]
+            if give:
+                overflow += dmg_item(c, v, ak[i], ai[i], give)
+        remaining = overflow
+        n = m
+        m = 0
+        for i in range(n):
+            if capacity(c, ak[i], ai[i], v) > 0:
+                ak[m] = ak[i]
+                ai[m] = ai[i]
+                m += 1
+    return remaining
+
+
+cdef int armour_layer(Ctx* c, int v, int side, int hits, int factor, int cap_num, int cap_den) noexcept nogil:
+    cdef int before, absorbed, loss, cap
+    if not c.v_metal[v]:
+        return dmg_slot(c, c.v_armour[v] + side, hits)
+    before = c.st[c.v_armour[v] + side]
+    absorbed = hits if hits < factor * before else factor * before
+    loss = (absorbed + factor - 1) // factor
+    cap = (before * cap_num + cap_den - 1) // cap_den
+    if loss > cap:
+        loss = cap
+    if absorbed:
+        c.st[c.v_armour[v] + side] = before - loss
+    return hits - absorbed
+
+
+cdef int weapons_layer(Ctx* c, int v, int mount, int* kinds, int* idxs) noexcept nogil:
+    cdef int n = 0, w
+    for w in range(c.v_w0[v], c.v_w1[v]):
+        if c.w_mount[w] == mount and not c.w_sidecar[w] and n < MAXI:
+            kinds[n] = I_WEAPON
+            idxs[n] = w
+            n += 1
+    return n
+
+
+cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int cap_num, int cap_den) noexcept nogil:
+    cdef int kinds[MAXI]
+    cdef int idxs[MAXI]
+    cdef int n, far = opposite(side), i, L, loc, share, extra, p, e, through, give, j
+    cdef int pool[3]
+    cdef int bonus[3]
+    cdef int locs[3]
+    c.taken[v] += hits
+    hits = armour_layer(c, v, side, hits, factor, cap_num, cap_den)
+    if side == TOP or side == UNDERBODY:
+        # interior: power plant, crew, cargo as one layer; and the turret weapons
+        for j in range(2):
+            if (j == 0) == (side == UNDERBODY):
+                n = 0
+                if c.v_pp[v] >= 0:
+                    kinds[n] = I_PP
+                    idxs[n] = 0
+                    n += 1
+                for i in range(c.v_c0[v], c.v_c1[v]):
+                    if not c.c_sidecar[i] and n < MAXI:
+                        kinds[n] = I_CREW
+                        idxs[n] = i
+                        n += 1
+                for i in range(c.v_k0[v], c.v_k1[v]):
+                    if not c.k_sidecar[i] and n < MAXI:
+                        kinds[n] = I_CARGO
+                        idxs[n] = i
+                        n += 1
+            else:
+                n = weapons_layer(c, v, TURRET, kinds, idxs)
+            hits = collision_split(c, v, kinds, idxs, n, hits)
+    else:
+        n = weapons_layer(c, v, side, kinds, idxs)
+        hits = collision_split(c, v, kinds, idxs, n, hits)
+        L = layout_len(c, v)
+        if side == FRONT or side == BACK:
+            for i in range(L):
+                loc = c.v_layout[v * 3 + i] if side == FRONT else c.v_layout[v * 3 + L - 1 - i]
+                n = location_items(c, v, loc, kinds, idxs)
+                hits = collision_split(c, v, kinds, idxs, n, hits)
+        elif hits > 0 and L > 0:
+            share = hits // L
+            extra = hits % L
+            for i in range(L):
+                pool[i] = i
+                bonus[i] = 0
+                locs[i] = c.v_layout[v * 3 + i]
+            p = L
+            for e in range(extra):
+                i = pick(c, p)
+                bonus[pool[i]] = 1
+                while i < p - 1:
+                    pool[i] = pool[i + 1]
+                    i += 1
+                p -= 1
+            through = 0
+            for i in range(L):
+                give = share + bonus[i]
+                if give:
+                    n = location_items(c, v, locs[i], kinds, idxs)
+                    through += collision_split(c, v, kinds, idxs, n, give)
+            hits = through
+        n = weapons_layer(c, v, far, kinds, idxs)
+        hits = collision_split(c, v, kinds, idxs, n, hits)
+    armour_layer(c, v, far, hits, factor, cap_num, cap_den)
+
+
+cdef int crew_state(Ctx* c, int ci) noexcept nogil:
+    cdef int h = c.st[c.c_hits[ci]]
+    return h if h < 3 else 3
+
+
+def run_phase(
+    uint64_t seed, uint64_t first_trial, int32_t[::1] init,
+    int32_t[::1] v_armour, int32_t[::1] v_pp, int32_t[::1] v_kind, int32_t[::1] v_reversed, int32_t[::1] v_turret,
+    int32_t[::1] v_rolled, int32_t[::1] v_metal, int32_t[::1] v_layout, int32_t[::1] v_sc_side, int32_t[::1] v_sc_spaces,
+    int32_t[::1] v_sc_armour, int32_t[::1] v_w0, int32_t[::1] v_w1, int32_t[::1] v_c0, int32_t[::1] v_c1,
+    int32_t[::1] v_k0, int32_t[::1] v_k1, int32_t[::1] v_t0, int32_t[::1] v_t1, int32_t[::1] v_driver,
+    int32_t[::1] v_cycle_rider, int32_t[::1] v_fireproof, int32_t[::1] v_extinguisher, int32_t[::1] v_can_explode,
+    int32_t[::1] v_burning, int32_t[::1] v_is_car,
+    int32_t[::1] w_slot, int32_t[::1] w_mount, int32_t[::1] w_sidecar, int32_t[::1] w_fiery,
+    int32_t[::1] c_hits, int32_t[::1] c_ba, int32_t[::1] c_sidecar,
+    int32_t[::1] k_slot, int32_t[::1] k_sidecar, int32_t[::1] t_slot, int32_t[::1] t_pos, int32_t[::1] t_sidecar,
+    int32_t[::1] p_hits, int32_t[::1] p_ba,
+    int32_t[::1] cyc, int32_t[::1] consts,
+    int32_t[:, ::1] col, int32_t[:, ::1] atk,
+    int32_t[:, ::1] near_v, int32_t[:, ::1] near_p,
+    int32_t end_of_turn,
+    int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
+):
+    """Run trials first_trial .. first_trial + len(out_state) - 1 of one phase (and the end of its turn).
+
+    Writes each trial's final state (the slots), hits, damage rolled, and per
+    vehicle flags (bit 0 burning, 1 exploded, 2 uncontrolled, 3 obstacle dropped).
+    Releases the GIL for the whole loop.
+    """
+    cdef Py_ssize_t n_trials = out_state.shape[0], S = init.shape[0], V = v_armour.shape[0]
+    cdef Py_ssize_t A = atk.shape[0], C = col.shape[0], P = p_hits.shape[0]
+    cdef Py_ssize_t t, a, i, v, j
+    cdef Ctx ctx
+    cdef int r, hit, dmg, hits, vi, part, side, tire, kind, mode, total, f, band_hi, exploded, before_state, after_state
+    cdef int32_t fire_hits[256]
+    cdef int32_t fire_hit_fiery[256 * 64]
+    cdef int32_t taken[256]
+    cdef int32_t fire_total[256]
+    cdef int32_t burning[256]
+    cdef int32_t driver_before[256]
+    cdef int32_t metal_before[256 * 6]
+    cdef int32_t pend[512]
+    cdef int n_pend
+    if V > 256 or A > 512:
+        return -1
+    ctx.v_armour = &v_armour[0]
+    ctx.v_pp = &v_pp[0]
+    ctx.v_kind = &v_kind[0]
+    ctx.v_reversed = &v_reversed[0]
+    ctx.v_turret = &v_turret[0]
+    ctx.v_rolled = &v_rolled[0]
+    ctx.v_metal = &v_metal[0]
+    ctx.v_layout = &v_layout[0]
+    ctx.v_sc_side = &v_sc_side[0]
+    ctx.v_sc_spaces = &v_sc_spaces[0]
+    ctx.v_sc_armour = &v_sc_armour[0]
+    ctx.v_w0 = &v_w0[0]
+    ctx.v_w1 = &v_w1[0]
+    ctx.v_c0 = &v_c0[0]
+    ctx.v_c1 = &v_c1[0]
+    ctx.v_k0 = &v_k0[0]
+    ctx.v_k1 = &v_k1[0]
+    ctx.v_t0 = &v_t0[0]
+    ctx.v_t1 = &v_t1[0]
+    ctx.v_driver = &v_driver[0]
+    ctx.v_cycle_rider = &v_cycle_rider[0]
+    ctx.w_slot = &w_slot[0] if w_slot.shape[0] else NULL
+    ctx.w_mount = &w_mount[0] if w_mount.shape[0] else NULL
+    ctx.w_sidecar = &w_sidecar[0] if w_sidecar.shape[0] else NULL
+    ctx.w_fiery = &w_fiery[0] if w_fiery.shape[0] else NULL
+    ctx.c_hits = &c_hits[0] if c_hits.shape[0] else NULL
+    ctx.c_ba = &c_ba[0] if c_ba.shape[0] else NULL
+    ctx.c_sidecar = &c_sidecar[0] if c_sidecar.shape[0] else NULL
+    ctx.k_slot = &k_slot[0] if k_slot.shape[0] else NULL
+    ctx.k_sidecar = &k_sidecar[0] if k_sidecar.shape[0] else NULL
+    ctx.t_slot = &t_slot[0] if t_slot.shape[0] else NULL
+    ctx.t_pos = &t_pos[0] if t_pos.shape[0] else NULL
+    ctx.t_sidecar = &t_sidecar[0] if t_sidecar.shape[0] else NULL
+    ctx.cyc = &cyc[0]
+    ctx.fire_hits = fire_hits
+    ctx.fire_hit_fiery = fire_hit_fiery
+    ctx.taken = taken
+    with nogil:
+        for t in range(n_trials):
+            ctx.st = &out_state[t, 0]
+            memcpy(ctx.st, &init[0], S * sizeof(int32_t))
+            ctx.key = hp_stream_key(seed, first_trial + <uint64_t>t)
+            ctx.k = 0
+            ctx.cur_fiery = -1
+            ctx.cur_vehicle = -1
+            for v in range(V):
+                fire_hits[v] = 0
+                taken[v] = 0
+                fire_total[v] = 0
+                burning[v] = v_burning[v]
+                out_flags[t, v] = 0
+                driver_before[v] = crew_state(&ctx, v_driver[v]) if v_driver[v] >= 0 else -1
+                for j in range(6):
+                    metal_before[v * 6 + j] = ctx.st[v_armour[v] + j]
+            # collisions during the phase's movement
+            for i in range(C):
+                vi = col[i, 0]
+                total = roll(&ctx, col[i, 1], col[i, 2], col[i, 3]) if col[i, 1] > 0 else 0
+                hits = (total * col[i, 4] + col[i, 5] - 1) // col[i, 5]
+                collision_damage(&ctx, vi, col[i, 6], hits, consts[0], consts[1], consts[2])
+            # attacks: to-hit then damage, in declaration order
+            n_pend = 0
+            for a in range(A):
+                r = roll(&ctx, 2, 0, 0)
+                hit = atk[a, 1] and r != consts[10] and atk[a, 0] <= consts[11] and r >= atk[a, 0]
+                out_hit[t, a] = hit
+                dmg = 0
+                if hit:
+                    if atk[a, 2] > 0:
+                        dmg = roll(&ctx, atk[a, 2], atk[a, 3], 0)
+                    else:
+                        dmg = atk[a, 4]
+                    if dmg:
+                        pend[n_pend] = a
+                        n_pend += 1
+                out_damage[t, a] = dmg
+            # all damage at the end of the phase, in declaration order
+            for j in range(n_pend):
+                a = pend[j]
+                dmg = out_damage[t, a]
+                kind = atk[a, 5]
+                if kind == 1:          # pedestrian
+                    vi = atk[a, 6]
+                    hits = dmg
+                    if ctx.st[p_ba[vi]] > 0:
+                        f = ctx.st[p_ba[vi]] if ctx.st[p_ba[vi]] < hits else hits
+                        ctx.st[p_ba[vi]] -= f
+                        hits -= f
+                    f = 3 - ctx.st[p_hits[vi]]
+                    if f < 0:
+                        f = 0
+                    if f > hits:
+                        f = hits
+                    ctx.st[p_hits[vi]] += f
+                    continue
+                if kind != 0:          # building: not modelled
+                    continue
+                vi = atk[a, 6]
+                mode = atk[a, 10]
+                hits = dmg
+                if mode == 1:
+                    hits = (dmg + 1) // 2
+                elif mode == 2:
+                    hits = 0
+                if atk[a, 11] >= 0:
+                    fire_total[vi] += atk[a, 11]
+                ctx.cur_vehicle = vi
+                ctx.cur_fiery = atk[a, 12]
+                apply_shot(&ctx, vi, atk[a, 7], atk[a, 8], atk[a, 9], hits)
+                ctx.cur_fiery = -1
+            # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
+            for v in range(V):
+                if v_is_car[v]:
+                    f = 0
+                    if v_metal[v]:
+                        for j in range(6):
+                            if ctx.st[v_armour[v] + j] < metal_before[v * 6 + j]:
+                                f = 1
+                    if taken[v] >= consts[3] or f:
+                        out_flags[t, v] |= 8
+                if v_driver[v] >= 0:
+                    before_state = driver_before[v]
+                    after_state = crew_state(&ctx, v_driver[v])
+                    if after_state != before_state and after_state >= 2 and before_state < 2:
+                        if v_kind[v] == 1 and v_sc_side[v] < 0:
+                            roll(&ctx, 2, 0, 0)      # Crash Table 1 (reported, not resolved)
+                        out_flags[t, v] |= 4
+            if end_of_turn:
+                for v in range(V):
+                    if out_flags[t, v] & 2:
+                        continue
+                    # new fire (CW-FIRE-01/02)
+                    if not burning[v]:
+                        if fire_total[v] > 0 and not v_fireproof[v]:
+                            r = roll(&ctx, 2, 0, 0)
+                            if r <= fire_total[v]:
+                                burning[v] = 1
+                        for j in range(fire_hits[v]):
+                            if burning[v]:
+                                break
+                            band_hi = consts[5] if fire_hit_fiery[v * 64 + j] else consts[4]
+                            r = die(&ctx)
+                            if r <= band_hi:
+                                burning[v] = 1
+                    # extinguisher (CW-FIRE-03)
+                    if burning[v] and v_extinguisher[v] > 0:
+                        r = die(&ctx)
+                        if r <= consts[5 + v_extinguisher[v]]:
+                            burning[v] = 0
+                            continue
+                    if burning[v]:
+                        # fire damage: occupants, components, tires, power plant, armour
+                        for i in range(v_c0[v], v_c1[v]):
+                            dmg_crew(&ctx, i, 1)
+                        for i in range(v_w0[v], v_w1[v]):
+                            if ctx.st[w_slot[i]] > 0:
+                                dmg_slot(&ctx, w_slot[i], 1)
+                        for i in range(v_k0[v], v_k1[v]):
+                            if not k_sidecar[i] and ctx.st[k_slot[i]] > 0:
+                                dmg_slot(&ctx, k_slot[i], 1)
+                        for i in range(v_t0[v], v_t1[v]):
+                            if ctx.st[t_slot[i]] > 0:
+                                dmg_slot(&ctx, t_slot[i], 1)
+                        if v_pp[v] >= 0 and ctx.st[v_pp[v]] > 0:
+                            dmg_slot(&ctx, v_pp[v], 1)
+                        for j in range(6):
+                            if ctx.st[v_armour[v] + j] > 0:
+                                dmg_slot(&ctx, v_armour[v] + j, 1)
+                        if v_sc_side[v] >= 0:
+                            for j in range(5):
+                                if ctx.st[v_sc_armour[v] + j] > 0:
+                                    dmg_slot(&ctx, v_sc_armour[v] + j, 1)
+                        # explosion (CW-FIRE-03/04)
+                        if v_can_explode[v]:
+                            r = die(&ctx)
+                            if r <= consts[9]:
+                                out_flags[t, v] |= 2
+                                burning[v] = 0
+                                for i in range(v_c0[v], v_c1[v]):
+                                    if ctx.st[c_hits[i]] < 3:
+                                        ctx.st[c_hits[i]] = 3
+                                        ctx.st[c_ba[i]] = 0
+                                for j in range(near_v.shape[1] // 2):
+                                    vi = near_v[v, 2 * j]
+                                    if vi < 0:
+                                        break
+                                    side = best_exposed(&ctx, vi, near_v[v, 2 * j + 1])
+                                    hits = roll(&ctx, 1, 0, 0)
+                                    apply_shot(&ctx, vi, P_SIDE, side, -1, hits)
+                                for j in range(near_p.shape[1]):
+                                    vi = near_p[v, j]
+                                    if vi < 0:
+                                        break
+                                    hits = roll(&ctx, 1, 0, 0)
+                                    if ctx.st[p_ba[vi]] > 0:
+                                        f = ctx.st[p_ba[vi]] if ctx.st[p_ba[vi]] < hits else hits
+                                        ctx.st[p_ba[vi]] -= f
+                                        hits -= f
+                                    f = 3 - ctx.st[p_hits[vi]]
+                                    if f < 0:
+                                        f = 0
+                                    if f > hits:
+                                        f = hits
+                                    ctx.st[p_hits[vi]] += f
+            for v in range(V):
+                if burning[v]:
+                    out_flags[t, v] |= 1
+    return 0
+
+
+cdef int best_exposed(Ctx* c, int v, int mask) noexcept nogil:
+    """CW-FIRE-04 (RULING): of the sides facing the blast (bit mask), the one with most armour left."""
+    cdef int best = -1, s, a, besta = -1
+    if mask == 0:
+        return UNDERBODY
+    for s in range(4):
+        if mask & (1 << s):
+            a = c.st[c.v_armour[v] + s]
+            if a > besta:
+                besta = a
+                best = s
+    return best
+
+
+def floor_loop(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int needed, int damage_dice):
+    """The floor for PERF-01: draw the same dice as one attack (2d6, then the damage dice on a hit) and compare."""
+    cdef Py_ssize_t t
+    cdef uint64_t key, k
+    cdef int a, b, i, s
+    cdef int64_t acc = 0
+    with nogil:
+        for t in range(n_trials):
+            key = hp_stream_key(seed, first_trial + <uint64_t>t)
+            a = hp_face(key, 0)
+            b = hp_face(key, 1)
+            if a + b != 2 and a + b >= needed:
+                s = 0
+                for i in range(damage_dice):
+                    s += hp_face(key, 2 + i)
+                acc += s
+    return acc

