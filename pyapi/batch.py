@@ -28,7 +28,7 @@ from . import backend as _backend
 from .dice import MASK64, SeededDice
 from .errors import ScenarioError
 
-__all__ = ["BatchResult", "run_batch", "reference_trial", "Packed", "pack", "supports_compiled"]
+__all__ = ["BatchResult", "run_batch", "run_batch_dask", "concat", "reference_trial", "Packed", "pack", "supports_compiled"]
 
 _SIDES = ("front", "back", "left", "right", "top", "underbody")
 _SC_SIDES = ("front", "back", "left", "right", "underbody")
@@ -80,7 +80,7 @@ class BatchResult:
         dest = self.destroyed()
         changed = (self.state != self.initial).any(axis=0)
         for j, label in enumerate(self.labels):
-            if changed[j] and self.kinds[j] not in ("crew_armour", "ped_armour"):
+            if changed[j] and self.kinds[j] not in ("crew_armour", "ped_armour") and dest[:, j].any():
                 word = "killed" if self.kinds[j] in ("crew_hits", "ped_hits") else "destroyed"
                 out[f"{label} {word}"] = float(dest[:, j].sum()) / n
         for v, name in enumerate(self.vehicles):
@@ -389,11 +389,16 @@ def reference_trial(scenario, seed: int, trial: int, end_of_turn: bool = False):
 
     arena = scenario.arena.copy()
     dice = SeededDice(seed, trial)
-    result = resolve_phase(arena, scenario.attacks, scenario.rules, dice, scenario.history, scenario.fired,
-                           collisions=scenario.collisions)
+    if scenario.turns:
+        from .carwars.turn import run_turns
+
+        result = run_turns(arena, scenario.rules, scenario.plan, scenario.turns, dice, scenario.history)
+    else:
+        result = resolve_phase(arena, scenario.attacks, scenario.rules, dice, scenario.history, scenario.fired,
+                               collisions=scenario.collisions)
+        if end_of_turn:
+            end_of_turn_fire(scenario.rules, arena, arena.fires, arena.turn, dice)
     flags = {}
-    if end_of_turn:
-        end_of_turn_fire(scenario.rules, arena, arena.fires, arena.turn, dice)
     for v in arena.vehicles.values():
         f = 0
         state = arena.fires.get(v.id)
@@ -413,6 +418,8 @@ def reference_trial(scenario, seed: int, trial: int, end_of_turn: bool = False):
 def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bool, progress) -> tuple:
     labels, kinds, read = _slots(scenario)
     names = [b.attack for b in scenario.explain()]
+    if scenario.turns:   # every attack planned over the turns, in the order they come
+        names = [a.id for key in sorted(scenario.plan.attacks) for a in scenario.plan.attacks[key]]
     vids = list(scenario.arena.vehicles)
     hit = np.zeros((trials, len(names)), dtype=np.uint8)
     dmg = np.zeros((trials, len(names)), dtype=np.int32)
@@ -421,9 +428,12 @@ def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bo
     step = max(1, trials // 100)
     for i in range(trials):
         result, arena, fl = reference_trial(scenario, seed, first + i, end_of_turn)
-        for j, r in enumerate(result.rolls):
-            hit[i, j] = r.hit
-            dmg[i, j] = r.damage or 0
+        index = {n: j for j, n in enumerate(names)}
+        for r in result.rolls:
+            j = index.get(r.attack)
+            if j is not None:
+                hit[i, j] = r.hit
+                dmg[i, j] = r.damage or 0
         state[i] = read(arena)
         flags[i] = [fl[v] for v in vids]
         if progress is not None and (i + 1) % step == 0:
@@ -508,3 +518,38 @@ def _warn_once(reason: str) -> None:
     if reason not in _warned:
         _warned.add(reason)
         warnings.warn(f"hardpoint.batch: {reason}; running the reference", _backend.BackendWarning, stacklevel=3)
+
+
+def concat(parts: list[BatchResult]) -> BatchResult:
+    """Join consecutive batches of one scenario (in trial order) into one."""
+    first = parts[0]
+    return BatchResult(first.scenario, first.seed, first.first_trial, first.backend, first.attacks, first.labels, first.kinds,
+                       first.vehicles, np.concatenate([p.hit for p in parts]), np.concatenate([p.damage for p in parts]),
+                       np.concatenate([p.state for p in parts]), np.concatenate([p.flags for p in parts]), first.initial,
+                       sum(p.seconds for p in parts))
+
+
+def _dask_chunk(scenario, seed: int, first: int, count: int, backend: str | None, end_of_turn: bool) -> BatchResult:
+    return run_batch(scenario, count, seed, first_trial=first, backend=backend, threads=1, end_of_turn=end_of_turn)
+
+
+def run_batch_dask(scenario, trials: int, seed: int = 0, *, client=None, chunk: int = 1_000_000, first_trial: int = 0,
+                   backend: str | None = None, end_of_turn: bool = False) -> BatchResult:
+    """FAST-03: the same batch spread over a Dask cluster, one task per chunk of trials.
+
+    Each task is a pure function of (scenario, seed, first trial, count), so the
+    result is identical to `run_batch` in one process, whatever the chunk size
+    or the number of workers. Needs `pip install hardpoint[dask]`.
+    """
+    try:
+        from distributed import Client, get_client
+    except ImportError:  # pragma: no cover - the optional extra
+        raise ScenarioError("Dask is not installed: pip install 'hardpoint[dask]'", field="client", rule="FAST-03") from None
+    client = client or get_client()
+    bounds = [(lo, min(trials, lo + chunk) - lo) for lo in range(0, trials, chunk)]
+    futures = client.map(_dask_chunk, [scenario] * len(bounds), [seed] * len(bounds), [first_trial + lo for lo, _ in bounds],
+                         [n for _, n in bounds], [backend] * len(bounds), [end_of_turn] * len(bounds), pure=False)
+    parts = client.gather(futures)
+    result = concat(parts)
+    result.first_trial = first_trial
+    return result

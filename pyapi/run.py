@@ -1,10 +1,8 @@
-"""`hardpoint run`: N independent trials of a scenario, with a progress bar and a summary.
+"""`hardpoint run`: N independent trials of a scenario with a progress bar and a summary table (CLI-01).
 
-Trial t draws its dice from `SeededDice(seed, trial=t)` (DICE-03), so the
-summary does not depend on how the trials are split. Each scenario type gives
-`trial_outcome(dice)`: a flat mapping of numbers for one trial (1/0 for
-events, counts for damage); the summary reports mean, standard error and,
-where the scenario knows it, the exact value.
+Car Wars scenarios run through `hardpoint.batch` (the compiled core where it
+covers the scenario, the reference otherwise); other rule sets run their
+reference `trial_outcome`. Trial t always draws `SeededDice(seed, trial=t)`.
 """
 from __future__ import annotations
 
@@ -12,8 +10,10 @@ import csv
 import json
 import math
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from .dice import SeededDice
@@ -40,7 +40,7 @@ class Summary:
 
 
 def run_trials(scenario, trials: int, seed: int, progress=None, first_trial: int = 0) -> Summary:
-    """Reference Monte Carlo: trial t of the scenario with `SeededDice(seed, t)`."""
+    """Reference Monte Carlo over `scenario.trial_outcome` (rule sets without a batch kernel)."""
     sums: dict[str, float] = {}
     squares: dict[str, float] = {}
     start = time.perf_counter()
@@ -53,53 +53,77 @@ def run_trials(scenario, trials: int, seed: int, progress=None, first_trial: int
             progress(step)
     elapsed = time.perf_counter() - start
     means = {k: s / trials for k, s in sums.items()}
-    stderr = {}
-    for k, m in means.items():
-        var = max(0.0, squares[k] / trials - m * m)
-        stderr[k] = math.sqrt(var / trials) if trials > 1 else float("nan")
+    stderr = {k: math.sqrt(max(0.0, squares[k] / trials - m * m) / trials) if trials > 1 else float("nan") for k, m in means.items()}
     exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
     return Summary(scenario.name, trials, seed, "reference", elapsed, means, stderr, exact)
+
+
+def _batch_summary(scenario, trials: int, seed: int, backend: str, end_of_turn: bool, threads: int | None, progress) -> Summary:
+    import numpy as np
+
+    from .batch import run_batch
+
+    b = run_batch(scenario, trials, seed, backend=None if backend == "auto" else backend, threads=threads,
+                  end_of_turn=end_of_turn, progress=progress, chunk=max(1000, min(65536, trials // 64 or 1)))
+    means = b.summary()
+    stderr = {}
+    for k, m in means.items():
+        if k.endswith(" damage"):
+            j = b.attacks.index(k[: -len(" damage")])
+            stderr[k] = float(np.std(b.damage[:, j])) / math.sqrt(max(1, b.trials))
+        else:
+            stderr[k] = math.sqrt(max(0.0, m * (1 - m)) / max(1, b.trials))
+    exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
+    return Summary(scenario.name, trials, seed, b.backend, b.seconds, means, stderr, exact)
 
 
 def _print_table(summary: Summary) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{summary.scenario}: {summary.trials:,} trials, seed {summary.seed}, {summary.backend} backend, {summary.seconds:.2f} s")
+    table = Table(title=f"{summary.scenario}\n{summary.trials:,} trials, seed {summary.seed}, {summary.backend} backend, "
+                        f"{summary.seconds:.2f} s")
     table.add_column("outcome")
-    table.add_column("mean", justify="right")
+    table.add_column("rate / mean", justify="right")
     table.add_column("± s.e.", justify="right")
     table.add_column("exact", justify="right")
     for k, m in summary.means.items():
         ex = summary.exact.get(k)
-        table.add_row(k, f"{m:.4f}", f"{summary.stderr[k]:.4f}", "" if ex is None else f"{float(eval_fraction(ex)):.4f}")
+        table.add_row(k, f"{m:.4f}", f"{summary.stderr[k]:.4f}", "" if ex is None else f"{float(Fraction(ex)):.4f}")
     Console().print(table)
 
 
-def eval_fraction(text: str):
-    from fractions import Fraction
-
-    return Fraction(text)
-
-
 def run_main(args) -> int:
+    from .carwars.scenario import CarWarsScenario
     from .cli import DEFAULT_SCENARIO
+    from .errors import ScenarioError
 
     name = args.scenario or DEFAULT_SCENARIO
-    if args.scenario is None and not args.json:
+    if args.scenario is None:
         print(f"no scenario given: running the built-in default ({DEFAULT_SCENARIO})", file=sys.stderr)
     scenario = load_scenario(name)
     if args.trials < 1:
-        from .errors import ScenarioError
         raise ScenarioError("must be at least 1", field="--trials", value=args.trials, rule="CLI-01")
-    if args.no_progress or args.json:
-        summary = run_trials(scenario, args.trials, args.seed)
-    else:
-        from rich.progress import Progress
 
-        with Progress(transient=False) as bar:
+    def go(progress):
+        if isinstance(scenario, CarWarsScenario):
+            return _batch_summary(scenario, args.trials, args.seed, args.backend, not args.phase_only, args.threads, progress)
+        return run_trials(scenario, args.trials, args.seed, progress)
+
+    if args.no_progress or args.json:
+        summary = go(None)
+    else:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        lock = threading.Lock()
+        with Progress(TextColumn("trials"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=False) as bar:
             task = bar.add_task("trials", total=args.trials)
-            summary = run_trials(scenario, args.trials, args.seed, progress=lambda n: bar.advance(task, n))
+
+            def advance(n: int) -> None:
+                with lock:
+                    bar.advance(task, n)
+
+            summary = go(advance)
             bar.update(task, completed=args.trials)
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))

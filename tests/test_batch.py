@@ -142,8 +142,10 @@ def test_fast_01_uncovered_scenarios_fall_back_with_one_warning():
     hb._warned.clear()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        b = run_batch(s, 1, 1) if False else None
-    assert supports_compiled(s) is not None
+        run_batch(s, 1, 1)
+        run_batch(s, 1, 2)
+    assert [str(w.message) for w in caught if issubclass(w.category, BackendWarning)] == [
+        "hardpoint.batch: multi-turn scenarios (movement, dropped counters) run on the reference; running the reference"]
     with pytest.raises(hardpoint.ScenarioError, match="multi-turn"):
         run_batch(s, 1, 1, backend="compiled")
 
@@ -156,3 +158,33 @@ def test_arch_04_environment_forces_the_reference(monkeypatch):
     ref = run_batch(s, 50, 9)
     assert (com.backend, ref.backend) == ("compiled", "reference")
     np.testing.assert_array_equal(com.state, ref.state)
+
+
+def test_fast_03_dask_local_cluster_matches_one_process():
+    """FAST-03: the batch spread over a Dask LocalCluster (two worker processes, uneven chunks) is identical to
+    the single-process result."""
+    distributed = pytest.importorskip("distributed")
+    from hardpoint.batch import run_batch_dask
+
+    s = hardpoint.load_scenario("builtin:default")
+    local = run_batch(s, 5000, 21, end_of_turn=True)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            spread = run_batch_dask(s, 5000, 21, client=client, chunk=1237, end_of_turn=True)
+    np.testing.assert_array_equal(local.state, spread.state)
+    np.testing.assert_array_equal(local.hit, spread.hit)
+    np.testing.assert_array_equal(local.flags, spread.flags)
+
+
+def test_fast_01_multi_turn_reference_batch():
+    """FAST-01: a multi-turn scenario batch runs every trial through the turns on the reference."""
+    s = hardpoint.load_scenario("builtin:cw_chase")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BackendWarning)
+        b = run_batch(s, 3, 4)
+    assert b.backend == "reference" and b.hit.shape == (3, 4)
+    from hardpoint.batch import _slots, reference_trial
+
+    _, arena, _ = reference_trial(s, 4, 2)
+    assert list(b.state[2]) == _slots(s)[2](arena)
+    assert (b.state[2] != b.initial).any()
