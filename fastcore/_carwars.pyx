@@ -13,7 +13,7 @@ described there; this module never raises and never touches Python objects
 inside the trial loop, which runs without the GIL.
 """
 from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 cdef extern from "hp_dice.h" nogil:
     uint64_t hp_stream_key(uint64_t seed, uint64_t trial)
@@ -106,7 +106,7 @@ cdef inline int roll(Ctx* c, int count, int bonus, int floor_) noexcept nogil:
     return s if s > floor_ else floor_
 
 
-cdef int pick(Ctx* c, int n) noexcept nogil:
+cdef inline int pick(Ctx* c, int n) noexcept nogil:
     """hardpoint.carwars.damage.random_pick."""
     cdef int per, f, a, b, v
     if n <= 1:
@@ -677,8 +677,15 @@ def run_phase(
     cdef int32_t metal_before[256 * 6]
     cdef int32_t pend[512]
     cdef int n_pend
+    cdef int32_t* ap
+    cdef int32_t* atkp
+    cdef int32_t* vdrv
+    cdef int32_t* varm
     if V > 256 or A > 512:
         return -1
+    atkp = &atk[0, 0] if A > 0 else NULL
+    vdrv = &v_driver[0]
+    varm = &v_armour[0]
     ctx.v_armour = &v_armour[0]
     ctx.v_pp = &v_pp[0]
     ctx.v_kind = &v_kind[0]
@@ -717,6 +724,12 @@ def run_phase(
     ctx.fire_hit_fiery = fire_hit_fiery
     ctx.taken = taken
     with nogil:
+        # every trial starts from the same state: the driver's state and the armour at the start of the phase
+        ctx.st = &init[0]
+        for v in range(V):
+            driver_before[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
+            for j in range(6):
+                metal_before[v * 6 + j] = init[varm[v] + j]
         for t in range(n_trials):
             ctx.st = &out_state[t, 0]
             memcpy(ctx.st, &init[0], S * sizeof(int32_t))
@@ -724,15 +737,13 @@ def run_phase(
             ctx.k = 0
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
-            for v in range(V):
-                fire_hits[v] = 0
-                taken[v] = 0
-                fire_total[v] = 0
-                burning[v] = v_burning[v]
-                out_flags[t, v] = 0
-                driver_before[v] = crew_state(&ctx, v_driver[v]) if v_driver[v] >= 0 else -1
-                for j in range(6):
-                    metal_before[v * 6 + j] = ctx.st[v_armour[v] + j]
+            memset(fire_hits, 0, V * sizeof(int32_t))
+            memset(taken, 0, V * sizeof(int32_t))
+            memset(&out_flags[t, 0], 0, V)
+            if end_of_turn:
+                memset(fire_total, 0, V * sizeof(int32_t))
+                for v in range(V):
+                    burning[v] = v_burning[v]
             # collisions during the phase's movement
             for i in range(C):
                 vi = col[i, 0]
@@ -742,15 +753,16 @@ def run_phase(
             # attacks: to-hit then damage, in declaration order
             n_pend = 0
             for a in range(A):
-                r = roll(&ctx, 2, 0, 0)
-                hit = atk[a, 1] and r != consts[10] and atk[a, 0] <= consts[11] and r >= atk[a, 0]
+                ap = atkp + a * 13
+                r = die(&ctx) + die(&ctx)
+                hit = ap[1] and r != consts[10] and ap[0] <= consts[11] and r >= ap[0]
                 out_hit[t, a] = hit
                 dmg = 0
                 if hit:
-                    if atk[a, 2] > 0:
-                        dmg = roll(&ctx, atk[a, 2], atk[a, 3], 0)
+                    if ap[2] > 0:
+                        dmg = roll(&ctx, ap[2], ap[3], 0)
                     else:
-                        dmg = atk[a, 4]
+                        dmg = ap[4]
                     if dmg:
                         pend[n_pend] = a
                         n_pend += 1
@@ -793,15 +805,15 @@ def run_phase(
             for v in range(V):
                 if v_is_car[v]:
                     f = 0
-                    if v_metal[v]:
+                    if ctx.v_metal[v]:
                         for j in range(6):
-                            if ctx.st[v_armour[v] + j] < metal_before[v * 6 + j]:
+                            if ctx.st[varm[v] + j] < metal_before[v * 6 + j]:
                                 f = 1
                     if taken[v] >= consts[3] or f:
                         out_flags[t, v] |= 8
-                if v_driver[v] >= 0:
+                if vdrv[v] >= 0:
                     before_state = driver_before[v]
-                    after_state = crew_state(&ctx, v_driver[v])
+                    after_state = crew_state(&ctx, vdrv[v])
                     if after_state != before_state and after_state >= 2 and before_state < 2:
                         if v_kind[v] == 1 and v_sc_side[v] < 0:
                             roll(&ctx, 2, 0, 0)      # Crash Table 1 (reported, not resolved)

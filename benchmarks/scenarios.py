@@ -1,0 +1,15 @@
+"""Scenarios the benchmarks share."""
+import hardpoint
+
+
+def stock_car_from_four_sides():
+    """A stock compact (hunter) in the middle, shot at point blank by four stationary MG cars, one per side:
+    every trial resolves four attacks, hitting the target's front, back, left and right."""
+    firers = [("north", 0.0, 1.2, 180.0), ("south", 0.0, -1.2, 0.0), ("west", -1.2, 0.0, 90.0), ("east", 1.2, 0.0, 270.0)]
+    data = {
+        "scenario": {"name": "stock car hit from four sides", "ruleset": "carwars"},
+        "vehicle": [{"id": "target", "design": "hunter", "speed": 0}]
+        + [{"id": n, "design": "hunter", "x": x, "y": y, "facing": f, "speed": 0, "computer": "hi_res"} for n, x, y, f in firers],
+        "attack": [{"id": f"{n}_mg", "attacker": n, "weapon": "mg", "target": "target"} for n, *_ in firers],
+    }
+    return hardpoint.parse_scenario(data)
