@@ -740,10 +740,8 @@ def run_phase(
             memset(fire_hits, 0, V * sizeof(int32_t))
             memset(taken, 0, V * sizeof(int32_t))
             memset(&out_flags[t, 0], 0, V)
-            if end_of_turn:
-                memset(fire_total, 0, V * sizeof(int32_t))
-                for v in range(V):
-                    burning[v] = v_burning[v]
+            memset(fire_total, 0, V * sizeof(int32_t))
+            memcpy(burning, &v_burning[0], V * sizeof(int32_t))
             # collisions during the phase's movement
             for i in range(C):
                 vi = col[i, 0]
