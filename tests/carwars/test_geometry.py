@@ -1,0 +1,440 @@
+"""Tests of hardpoint.carwars.geometry: counters, arcs (CW-ARC-01), facing sides
+(CW-TGT-01), exact line of fire and range (CW-LOF-01..03), clouds (CW-LOF-04)."""
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hardpoint.carwars.geometry import (
+    Counter,
+    Polygon,
+    clip_to_arc,
+    cloud_penalty_length,
+    distance,
+    facing_sides,
+    line_of_fire,
+    nearest_point,
+    point_arcs,
+    polygon_arcs,
+    segment_length_inside,
+)
+
+PROPS = settings(max_examples=200, deadline=None)
+
+# --- independent helpers (not the module's own code) ---------------------------------
+
+
+def place(p, psi, ox, oy):
+    """Rotate a local point by psi radians (counter-clockwise) and move it to (ox, oy)."""
+    c, s = math.cos(psi), math.sin(psi)
+    return (ox + c * p[0] - s * p[1], oy + s * p[0] + c * p[1])
+
+
+def unplace(p, psi, ox, oy):
+    c, s = math.cos(psi), math.sin(psi)
+    dx, dy = p[0] - ox, p[1] - oy
+    return (c * dx + s * dy, -s * dx + c * dy)
+
+
+def seg_dist(p, a, b):
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    t = ((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / (ex * ex + ey * ey)
+    t = min(1.0, max(0.0, t))
+    return math.hypot(a[0] + t * ex - p[0], a[1] + t * ey - p[1])
+
+
+def dist_to_polygon(poly, p):
+    """Distance from p to a closed convex polygon, by brute force over its edges."""
+    vs = poly.vertices
+    inside = all((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) >= 0
+                 for a, b in zip(vs, vs[1:] + vs[:1]))
+    if inside:
+        return 0.0
+    return min(seg_dist(p, a, b) for a, b in zip(vs, vs[1:] + vs[:1]))
+
+
+def seg_hits(p, q, poly, offset):
+    """Does segment pq meet `poly` shrunk by `offset` inches (expanded when negative)?"""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    vs = poly.vertices
+    for a, b in zip(vs, vs[1:] + vs[:1]):
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        ln = math.hypot(ex, ey)
+        nx, ny = -ey / ln, ex / ln  # inward unit normal (counter-clockwise polygon)
+        f = nx * (p[0] - a[0]) + ny * (p[1] - a[1]) - offset
+        g = nx * dx + ny * dy
+        if g == 0.0:
+            if f < 0.0:
+                return False
+        elif g > 0.0:
+            t0 = max(t0, -f / g)
+        else:
+            t1 = min(t1, -f / g)
+    return t0 <= t1
+
+
+def bearing(p, q):
+    return math.atan2(q[0] - p[0], q[1] - p[1])
+
+
+# --- counters and polygons -------------------------------------------------------------
+
+
+def test_corners_and_facing_conventions():
+    """CW-ARC-01 conventions: corners FL, FR, BR, BL; facing 0 = +y, 90 puts the front at +x."""
+    c = Counter(0.0, 0.0, 1.0, 0.5, 0.0)
+    assert c.corners() == ((-0.25, 0.5), (0.25, 0.5), (0.25, -0.5), (-0.25, -0.5))
+    east = Counter(0.0, 0.0, 1.0, 0.5, 90.0)
+    assert east.corners() == ((0.5, 0.25), (0.5, -0.25), (-0.5, -0.25), (-0.5, 0.25))
+    assert east.side_midpoint("front") == (0.5, 0.0)
+    assert east.side_midpoint("right") == (0.0, -0.25)  # facing east, the driver's right is south
+    assert east.side_midpoint("left") == (0.0, 0.25)
+    assert east.to_local((3.0, 0.0)) == (0.0, 3.0)
+    south = Counter(2.0, 1.0, 1.0, 0.5, 180.0)
+    assert south.side_midpoint("front") == (2.0, 0.5)
+    assert Counter.car(0, 0).length == 1.0 and Counter.car(0, 0).width == 0.5
+    assert (Counter.cycle(0, 0).length, Counter.cycle(0, 0).width) == (0.5, 0.25)
+    with pytest.raises(ValueError):
+        c.side_midpoint("top")
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.floats(-50, 50), st.floats(-50, 50), st.floats(0, 360), st.floats(-10, 10), st.floats(-10, 10))
+def test_local_world_round_trip(cx, cy, facing, x, y):
+    """CW-ARC-01 frame: to_world(to_local(p)) == p; local y is the facing direction."""
+    c = Counter(cx, cy, 1.0, 0.5, facing)
+    back = c.to_world(c.to_local((x, y)))
+    assert back == pytest.approx((x, y), abs=1e-9)
+    ahead = c.to_world((0.0, 1.0))
+    f = math.radians(facing)
+    assert ahead == pytest.approx((cx + math.sin(f), cy + math.cos(f)), abs=1e-9)
+    fl, fr, br, bl = c.corners()
+    assert c.to_local(fl) == pytest.approx((-0.25, 0.5), abs=1e-9)
+    assert c.to_local(br) == pytest.approx((0.25, -0.5), abs=1e-9)
+
+
+def test_polygon_normalises_and_contains():
+    """CW-LOF-01 shapes: either orientation accepted, stored counter-clockwise; contains() is closed."""
+    cw = Polygon(((0, 0), (0, 1), (1, 1), (1, 0)))
+    ccw = Polygon(((0, 0), (1, 0), (1, 1), (0, 1)))
+    assert cw.area() == ccw.area() == 1.0
+    assert cw.contains((1.0, 0.5)) and cw.contains((0.0, 0.0)) and not cw.contains((1.0 + 1e-12, 0.5))
+    assert cw.centroid() == pytest.approx((0.5, 0.5))
+    assert Polygon.box(0, 0, 2, 1).centroid() == pytest.approx((1.0, 0.5))
+    for bad in [((0, 0), (1, 0)), ((0, 0), (1, 0), (2, 0)), ((0, 0), (2, 0), (1, 0.2), (1, 2))]:
+        with pytest.raises(ValueError):
+            Polygon(bad)
+    assert nearest_point(ccw, (3.0, 0.5)) == (1.0, 0.5)
+    assert nearest_point(ccw, (0.5, 0.5)) == (0.5, 0.5)
+    assert distance((0, 0), (3, 4)) == 5.0
+
+
+# --- arcs and facing sides ---------------------------------------------------------------
+
+
+def test_point_arcs_each_arc_and_dividing_line():
+    """CW-ARC-01: a point in each arc; a point on a dividing line is in both; inside the counter, none."""
+    c = Counter(0.0, 0.0, 1.0, 0.5, 0.0)
+    assert point_arcs(c, (0, 3)) == {"front"}
+    assert point_arcs(c, (0, -3)) == {"back"}
+    assert point_arcs(c, (3, 0)) == {"right"}
+    assert point_arcs(c, (-3, 0)) == {"left"}
+    assert point_arcs(c, (1.25, 1.5)) == {"front", "right"}  # |x| - w == y - h
+    assert point_arcs(c, (-1.25, -1.5)) == {"back", "left"}
+    assert point_arcs(c, (0.25, 0.5)) == {"front", "right"}  # the corner itself
+    assert point_arcs(c, (0.0, 0.0)) == frozenset()
+    east = Counter(10.0, 0.0, 1.0, 0.5, 90.0)
+    assert point_arcs(east, (15.0, 0.0)) == {"front"}
+    assert point_arcs(east, (10.0, -5.0)) == {"right"}
+
+
+def test_arc_angle_override():
+    """CW-ARC-01: the arc angle is data; 30 degrees narrows the front arc, 60 widens it."""
+    c = Counter(0.0, 0.0, 1.0, 0.5, 0.0)
+    assert point_arcs(c, (1.25, 1.5), 30.0) == {"right"}
+    assert point_arcs(c, (1.25, 1.5), 60.0) == {"front"}
+    assert point_arcs(c, (0.25, 3.0), 0.0) == {"front", "right"}
+    assert point_arcs(c, (3.0, 0.6), 90.0) == {"front"}
+    with pytest.raises(ValueError):
+        point_arcs(c, (0, 3), 120.0)
+
+
+def test_polygon_arcs_straddle_and_touch():
+    """CW-ARC-01: a counter straddling or touching a dividing line is in both arcs."""
+    c = Counter(0.0, 0.0, 1.0, 0.5, 0.0)
+    assert polygon_arcs(c, Counter.car(0.0, 5.0)) == {"front"}
+    assert polygon_arcs(c, Counter.car(5.0, 5.25)) == {"front", "right"}  # centre on the line
+    touching = Polygon.box(1.0, 2.25, 2.0, 3.25)  # corner (2, 2.25) on y = x + 0.25
+    assert polygon_arcs(c, touching) == {"front", "right"}
+    apart = Polygon.box(1.0, 2.25 + 1e-6, 2.0 - 1e-6, 3.25)
+    assert polygon_arcs(c, apart) == {"front"}
+    assert polygon_arcs(c, Counter(5.0, 5.25, 1.0, 0.5, 45.0), 30.0) == {"right"}
+    rotated = Counter(3.0, -2.0, 1.0, 0.5, 30.0)
+    far_ahead = rotated.to_world((0.0, 10.0))
+    assert polygon_arcs(rotated, Counter.car(*far_ahead)) == {"front"}
+
+
+def test_clip_to_arc():
+    """CW-ARC-02 / CW-ARC-01: only the part of a target inside a weapon's arc is kept."""
+    c = Counter(0.0, 0.0, 1.0, 0.5, 0.0)
+    part = clip_to_arc(c, "front", Polygon.box(-2.0, 1.0, 2.0, 3.0))
+    assert part is not None and part.area() == pytest.approx(4 * 2 - 2 * 0.5 * 1.25 * 1.25)
+    assert all(point_arcs(c, v) >= {"front"} for v in part.vertices)
+    assert clip_to_arc(c, "back", Polygon.box(-2.0, 1.0, 2.0, 3.0)) is None
+    assert clip_to_arc(c, "right", Polygon.box(1.0, 2.25, 2.0, 3.25)) is None  # touches only
+
+
+def test_facing_sides():
+    """CW-TGT-01: a firer dead ahead sees only the front; diagonally, two sides."""
+    c = Counter(0.0, 0.0, 1.0, 0.5, 0.0)
+    assert facing_sides(c, (0.0, 5.0)) == {"front"}
+    assert facing_sides(c, (3.0, 3.0)) == {"front", "right"}
+    assert facing_sides(c, (-3.0, -3.0)) == {"back", "left"}
+    assert facing_sides(c, (0.25, 3.0)) == {"front"}  # on the right edge's line: not outside it
+    east = Counter(0.0, 0.0, 1.0, 0.5, 90.0)
+    assert facing_sides(east, (5.0, 0.0)) == {"front"}
+    assert facing_sides(east, (0.0, 5.0)) == {"left"}
+
+
+# --- line of fire: worked cases -------------------------------------------------------------
+
+TARGET = Polygon.box(10.0, -1.0, 11.0, 1.0)
+
+
+def test_grazing_corner_does_not_block():
+    """CW-LOF-02 RULING: two blockers meeting at one corner on the line leave a zero-width gap."""
+    b1 = Polygon(((5.0, 0.0), (6.0, -5.0), (4.0, -5.0)))
+    b2 = Polygon(((5.0, 0.0), (4.0, 5.0), (6.0, 5.0)))
+    s = line_of_fire((0.0, 0.0), TARGET, [b1, b2])
+    assert s.clear and s.aim_point == (10.0, 0.0) and s.range == 10.0
+    assert s.intervals == ((math.pi / 2, math.pi / 2),)
+    assert s.blocked_by == (0, 1)
+    # The same figure turned and moved: the shared corner still leaves the gap.
+    psi, ox, oy = 0.7, 3.3, -2.1
+    moved = [Polygon(tuple(place(v, psi, ox, oy) for v in p.vertices)) for p in (TARGET, b1, b2)]
+    s = line_of_fire((ox, oy), moved[0], moved[1:])
+    assert s.clear and s.range == pytest.approx(10.0, abs=1e-9)
+    # A blocker whose edge runs along the line from the side does not block either.
+    s = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(4.0, 0.0, 6.0, 5.0), Polygon.box(4.0, -5.0, 6.0, 0.0)])
+    assert s.clear and s.aim_point == (10.0, 0.0)
+
+
+def test_blockers_in_front_and_behind():
+    """CW-LOF-01/03: a wall in front hides what it covers; range goes to the nearest visible point."""
+    s = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(5.0, -0.4, 6.0, 3.0)])
+    assert s.clear and s.blocked_by == (0,)
+    assert s.aim_point == pytest.approx((10.0, -0.8)) and s.range == pytest.approx(math.hypot(10, 0.8))
+    # Only the target's corner is left: a single visible bearing.
+    corner = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(5.0, -0.5, 6.0, 3.0)])
+    assert corner.aim_point == (10.0, -1.0) and len(corner.intervals) == 1
+    assert corner.intervals[0][0] == corner.intervals[0][1]
+    assert not line_of_fire((0.0, 0.0), TARGET, [Polygon.box(5.0, -3.0, 6.0, 3.0)]).clear
+    behind = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(12.0, -3.0, 13.0, 3.0)])
+    assert behind.clear and behind.blocked_by == () and behind.range == 10.0
+
+
+def test_cloud_overlapping_target_partly():
+    """CW-LOF-04 (lasers) / CW-LOF-02: the part of a target outside a cloud it sits in is still visible."""
+    cloud = Polygon.box(9.0, -0.5, 12.0, 3.0)
+    s = line_of_fire((0.0, 0.0), TARGET, [cloud])
+    assert s.clear and s.blocked_by == (0,)
+    assert s.aim_point == pytest.approx((10.0, -5.0 / 9.0))
+    assert not line_of_fire((0.0, 0.0), TARGET, [Polygon.box(9.0, -3.0, 12.0, 3.0)]).clear
+    # A cloud over the far half only: the near face is seen.
+    far = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(10.5, -3.0, 12.0, 3.0)])
+    assert far.clear and far.range == 10.0 and far.blocked_by == ()
+    # A cloud whose front edge is the target's front edge does not hide it (entered at the same depth).
+    flush = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(10.0, -3.0, 12.0, 3.0)])
+    assert flush.clear and flush.range == 10.0
+
+
+def test_overlapping_blocker_touching_target_corner():
+    """CW-LOF-02: a blocker overlapping the target, whose edge passes through the target's nearest
+    corner, hides both sides of that bearing but not the corner itself (entered at the same depth)."""
+    target = Polygon.box(3.0, 1.0, 6.0, 4.0)
+    wedge = Polygon(((11.0, -2.0), (2.0, 2.0), (8.0, -4.0)))
+    s = line_of_fire((-3.0, -1.0), target, [wedge])
+    assert s.clear and s.blocked_by == (0,)
+    assert s.aim_point == (3.0, 1.0) and s.range == pytest.approx(math.sqrt(40.0))
+    assert s.intervals[-1][0] == s.intervals[-1][1] == pytest.approx(math.atan2(6.0, 2.0))
+    # Regression: a crossing of edge lines on the target's extreme bearing (computed an ulp off)
+    # must not leave a sliver of that bearing visible.
+    wall = Polygon(((6.0, -4.0), (-4.0, 2.0), (-2.0, -12.0)))
+    assert not line_of_fire((0.0, 2.0), Polygon.box(-5.0, -5.0, -2.0, -1.0), [wall]).clear
+
+
+def test_origin_cases():
+    """CW-LOF-01: origin inside the target (range 0), inside a blocker (hidden), on a blocker's edge."""
+    s = line_of_fire((10.5, 0.0), TARGET, [Polygon.box(10.2, -0.2, 10.8, 0.2)])
+    assert s.clear and s.range == 0.0 and s.aim_point == (10.5, 0.0)
+    s = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(-1.0, -1.0, 1.0, 1.0)])
+    assert not s.clear and s.blocked_by == (0,)
+    facing_away = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(-1.0, -1.0, 0.0, 1.0)])
+    assert facing_away.clear and facing_away.blocked_by == ()
+    assert not line_of_fire((0.0, 0.0), TARGET, [Polygon.box(0.0, -1.0, 1.0, 1.0)]).clear
+    # Origin at a blocker's corner: it hides the directions into it, up to but not including its edges.
+    corner = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(0.0, 0.0, 1.0, 1.0)])
+    assert corner.clear and corner.blocked_by == (0,) and corner.aim_point == (10.0, 0.0)
+    assert corner.intervals == ((math.pi / 2, pytest.approx(math.atan2(10.0, -1.0))),)
+    # A blocker identical to the target is entered at the same depth everywhere: it hides nothing.
+    same = line_of_fire((0.0, 0.0), TARGET, [TARGET])
+    assert same.clear and same.blocked_by == () and same.range == 10.0
+
+
+def test_intervals_wrap_past_south():
+    """CW-LOF-02: bearings are clockwise from +y; a target due south gives one range across pi."""
+    s = line_of_fire((0.0, 0.0), Polygon.box(-1.0, -11.0, 1.0, -10.0), [])
+    (lo, hi), = s.intervals
+    assert -math.pi <= lo < math.pi and lo < math.pi < hi
+    assert lo == pytest.approx(math.pi - math.atan(0.1)) and hi == pytest.approx(math.pi + math.atan(0.1))
+    half = line_of_fire((0.0, 0.0), Polygon.box(-1.0, -11.0, 1.0, -10.0), [Polygon.box(-3.0, -6.0, 0.0, -5.0)])
+    assert half.intervals == ((pytest.approx(math.pi - math.atan(0.1)), math.pi),)
+    assert half.aim_point == (0.0, -10.0)
+
+
+def test_segment_length_inside_and_cloud_penalty():
+    """CW-LOF-04: inches of the line inside clouds; grazing an edge counts nothing; overlaps count once."""
+    cloud = Polygon.box(2.0, -0.5, 3.0, 0.5)
+    assert segment_length_inside((0.0, 0.0), (5.0, 0.0), cloud) == 1.0
+    assert segment_length_inside((0.0, 0.0), (2.5, 0.0), cloud) == 0.5
+    assert segment_length_inside((0.0, -0.5), (5.0, -0.5), cloud) == 0.0
+    assert segment_length_inside((2.0, -0.5), (3.0, 0.5), cloud) == pytest.approx(math.sqrt(2))
+    assert segment_length_inside((0.0, 2.0), (5.0, 2.0), cloud) == 0.0
+    other = Polygon.box(2.5, -1.0, 4.0, 1.0)
+    assert cloud_penalty_length((0.0, 0.0), (5.0, 0.0), [cloud, other]) == pytest.approx(2.0)
+    assert cloud_penalty_length((0.0, 0.0), (5.0, 0.0), []) == 0.0
+
+
+# --- line of fire: properties -------------------------------------------------------------
+
+sizes = st.floats(0.25, 1.5)
+angles = st.floats(0.0, 2 * math.pi)
+spots = st.floats(-30.0, 30.0)
+
+
+def counter_poly(cx, cy, length, width, facing, psi, ox, oy):
+    local = Counter(cx, cy, length, width, facing).corners()
+    return Polygon(tuple(place(v, psi, ox, oy) for v in local))
+
+
+@PROPS
+@given(spots, spots, spots, spots, sizes, sizes, st.floats(0, 360))
+def test_plain_view_range_is_distance(ox, oy, cx, cy, length, width, facing):
+    """CW-LOF-01/03: with no blockers there is always LOF and range is the distance to the nearest point."""
+    target = Counter(cx, cy, length, width, facing).polygon()
+    s = line_of_fire((ox, oy), target, [])
+    assert s.clear and s.blocked_by == ()
+    assert s.range == pytest.approx(dist_to_polygon(target, (ox, oy)), abs=1e-9)
+    assert target.contains(s.aim_point, tol=1e-9)
+    assert distance((ox, oy), s.aim_point) == pytest.approx(s.range, abs=1e-9)
+
+
+@PROPS
+@given(st.floats(3.0, 20.0), sizes, sizes, st.floats(0, 360), st.floats(0.05, 0.5), st.floats(0.01, 2.0),
+       angles, spots, spots)
+def test_blocker_covering_target_hides_it(dist, length, width, facing, thick, margin, psi, ox, oy):
+    """CW-LOF-01/02: a wall between firer and target that covers its whole bearing range hides it."""
+    r = 0.5 * math.hypot(length, width)
+    target = counter_poly(dist, 0.0, length, width, facing, psi, ox, oy)
+    xw = dist / 2
+    half = xw * r / math.sqrt(dist * dist - r * r) + margin
+    corners = ((xw - thick, -half), (xw, -half), (xw, half), (xw - thick, half))
+    wall = Polygon(tuple(place(v, psi, ox, oy) for v in corners))
+    s = line_of_fire((ox, oy), target, [wall])
+    assert not s.clear and s.aim_point is None and s.range is None and s.intervals == ()
+    assert s.blocked_by == (0,)
+
+
+def sector(r1, r2, a, b, psi, ox, oy):
+    pts = [(r1 * math.cos(a), r1 * math.sin(a)), (r2 * math.cos(a), r2 * math.sin(a)),
+           (r2 * math.cos(b), r2 * math.sin(b)), (r1 * math.cos(b), r1 * math.sin(b))]
+    return Polygon(tuple(place(p, psi, ox, oy) for p in pts))
+
+
+@PROPS
+@given(st.floats(3.0, 15.0), sizes, sizes, st.floats(0, 360), st.floats(1e-6, 0.01), st.floats(0.02, 0.98),
+       st.floats(0.1, 0.5), angles, spots, spots)
+def test_narrow_gap_still_has_lof(dist, length, width, facing, gap, frac, thick, psi, ox, oy):
+    """CW-LOF-02: a target seen only through a gap down to 1e-6" wide has LOF, aimed through the gap."""
+    local = Counter(dist, 0.0, length, width, facing).corners()
+    tlo = min(math.atan2(y, x) for x, y in local)
+    thi = max(math.atan2(y, x) for x, y in local)
+    r1, r2 = dist / 2 - thick, dist / 2
+    delta = min(gap / r2, 0.5 * (thi - tlo))
+    g1 = tlo + frac * (thi - tlo - delta)
+    g2 = g1 + delta
+    target = Polygon(tuple(place(v, psi, ox, oy) for v in local))
+    walls = [sector(r1, r2, tlo - 0.2, g1, psi, ox, oy), sector(r1, r2, g2, thi + 0.2, psi, ox, oy)]
+    s = line_of_fire((ox, oy), target, walls)
+    assert s.clear and s.blocked_by == (0, 1)
+    ax, ay = unplace(s.aim_point, psi, ox, oy)
+    assert g1 - 1e-9 <= math.atan2(ay, ax) <= g2 + 1e-9
+    assert target.contains(s.aim_point, tol=1e-9)
+    assert sum(hi - lo for lo, hi in s.intervals) == pytest.approx(delta, abs=1e-9)
+    assert not any(seg_hits((ox, oy), s.aim_point, w, 1e-9) for w in walls)
+
+
+# Blockers scattered along the line of sight, some overlapping the target or the origin:
+# (fraction of the way to the target, offset across it, size, facing).
+blocker_specs = st.lists(st.tuples(st.floats(0.05, 1.2), st.floats(-2.0, 2.0), st.floats(0.2, 3.0), st.floats(0, 360)),
+                         min_size=1, max_size=4)
+
+
+def scene(dist, tlen, twid, tfacing, specs, psi, ox, oy):
+    target = counter_poly(dist, 0.0, tlen, twid, tfacing, psi, ox, oy)
+    blockers = [counter_poly(u * dist, v, size, 0.2 + abs(v) * size / 2, bf, psi, ox, oy) for u, v, size, bf in specs]
+    return target, blockers
+
+
+@PROPS
+@given(st.floats(2.0, 15.0), sizes, sizes, st.floats(0, 360), blocker_specs, angles, spots, spots, st.integers(0, 3))
+def test_blocker_order_does_not_matter(dist, tlen, twid, tfacing, specs, psi, ox, oy, shift):
+    """CW-LOF-02/03: permuting the blockers changes neither LOF, range, aim point nor intervals."""
+    target, blockers = scene(dist, tlen, twid, tfacing, specs, psi, ox, oy)
+    n = len(blockers)
+    perm = [(n - 1 - i + shift) % n for i in range(n)]  # reversed, then rotated
+    a = line_of_fire((ox, oy), target, blockers)
+    b = line_of_fire((ox, oy), target, [blockers[i] for i in perm])
+    assert a.clear == b.clear
+    assert sorted(perm[i] for i in b.blocked_by) == list(a.blocked_by)
+    assert len(a.intervals) == len(b.intervals)
+    for (l1, h1), (l2, h2) in zip(a.intervals, b.intervals):
+        assert abs(l1 - l2) <= 1e-12 and abs(h1 - h2) <= 1e-12
+    if a.clear:
+        assert abs(a.range - b.range) <= 1e-12
+        assert distance(a.aim_point, b.aim_point) <= 1e-12
+
+
+def samples(poly):
+    vs = poly.vertices
+    cx, cy = poly.centroid()
+    out = [(cx, cy)]
+    for (ax, ay), (bx, by) in zip(vs, vs[1:] + vs[:1]):
+        out += [(ax + k / 4 * (bx - ax), ay + k / 4 * (by - ay)) for k in range(4)]
+        out.append((0.5 * (ax + cx), 0.5 * (ay + cy)))
+    return out
+
+
+@PROPS
+@given(st.floats(2.0, 15.0), sizes, sizes, st.floats(0, 360), blocker_specs, angles, spots, spots)
+def test_sampling_never_contradicts_exact(dist, tlen, twid, tfacing, specs, psi, ox, oy):
+    """CW-LOF-01/02/03: an unblocked sampled segment implies LOF; the exact aim segment is unblocked
+    and no sampled visible point is nearer than the reported range."""
+    target, blockers = scene(dist, tlen, twid, tfacing, specs, psi, ox, oy)
+    o = (ox, oy)
+    s = line_of_fire(o, target, blockers)
+    for p in samples(target):
+        if not any(seg_hits(o, p, b, -1e-9) for b in blockers):
+            assert s.clear
+            assert s.range <= distance(o, p) + 1e-9
+    if s.clear:
+        assert target.contains(s.aim_point, tol=1e-9)
+        assert distance(o, s.aim_point) == pytest.approx(s.range, abs=1e-9)
+        if s.range > 0.0:
+            assert not any(seg_hits(o, s.aim_point, b, 1e-8) for b in blockers)
+    else:
+        assert s.aim_point is None and s.range is None and s.blocked_by
