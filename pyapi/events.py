@@ -37,7 +37,13 @@ class Event:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        _REGISTRY[cls.kind] = cls
+        # Only a class that names its own kind is registered: a private subclass of an
+        # event (say, to watch dice) must not take over its parent's name.
+        if "kind" in cls.__dict__:
+            old = _REGISTRY.get(cls.kind)
+            if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
+                raise TypeError(f"event kind {cls.kind!r} is already used by {old.__module__}.{old.__qualname__}")
+            _REGISTRY[cls.kind] = cls
 
     def to_dict(self) -> dict[str, Any]:
         data = {f.name: to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
