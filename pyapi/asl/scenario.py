@@ -1,0 +1,443 @@
+"""ASL scenarios: hexes, Infantry, motorcycle counters, declared moves and attacks (CLI-02).
+
+    [scenario]  name = "...", ruleset = "asl"
+    [asl]       ground = "dry"
+    [[hex]]     id, terrain, level, road, features, infantry_mf, motorcycle_mp, tem, open, melee
+    [[unit]]    id, counter ("4-6-7", "8-0"), type, hex, side, broken, wounded, moving, weapons...
+    [[motorcycle]] id, type (cycle/sidecar/bicycle), machines (1-3), hex, mp, m_number, motion, riders
+    [[move]]    id, units, phase, steps = [{action = "mount", machine = "..."}, ...]
+    [[fire]]    id, kind (ordnance/small_arms/overrun), target, range, fp, firers, ...
+
+Moves are resolved first, in order, then the attacks, in order, each against
+the state the previous ones left. Everything is checked when the scenario
+loads, so a bad scenario fails before anything is resolved (ERR-01).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from ..data import Rules
+from ..dice import DiceSource
+from ..errors import RuleViolation, ScenarioError
+from ..events import Event, Modifier, Note
+from ..scenario import register_ruleset
+from .chance import exact_chain, run_chain
+from .enums import Capacity, FireKind, FirerRow, Ground, Hexside, MachineType, Motion, Moving, Phase, TargetType, UnitType, parse_enum
+from .events import ASLResult, IFTBreakdown, MoveStep, OutcomeOdds, StepRefused, ToHitBreakdown, fmt_fraction
+from .fire import ASLChain, ChainState, FireDeclaration, check_fire, explain_fire, initial_state
+from .motorcycles import check_capacity, check_not_carried, check_portage
+from .movement import ACTIONS, MoveAction, run_move, start_ledger
+from .tables import to_fraction
+from .units import Board, Hex, Infantry, Motorcycle, Situation, SupportWeapon, make_unit
+
+__all__ = ["ASLScenario", "SCHEMA_PARTS", "load_asl", "MoveDeclaration"]
+
+_NUM_OR_TEXT = {"anyOf": [{"type": "number", "minimum": 0}, {"type": "string"}]}
+_MOD = {"type": "object", "required": ["name", "value"], "properties": {
+    "name": {"type": "string"}, "value": {"type": "integer"}, "rule": {"type": "string"}}, "additionalProperties": False}
+_SW = {"type": "object", "required": ["id", "type", "fp", "range", "pp"], "properties": {
+    "id": {"type": "string"}, "type": {"type": "string"}, "fp": {"type": "integer", "minimum": 0},
+    "range": {"type": "integer", "minimum": 0}, "pp": {"type": "integer", "minimum": 0}}, "additionalProperties": False}
+_STEP = {"type": "object", "required": ["action"], "properties": {
+    "action": {"enum": list(ACTIONS)}, "hex": {"type": "string"}, "machine": {"type": "string"},
+    "hexside": {"enum": Hexside.choices()}, "spines": {"type": "integer", "minimum": 1}, "unit": {"type": "string"},
+    "new_id": {"type": "string"}, "drm": {"type": "array", "items": _MOD},
+    "attempt": {"type": "boolean", "description": "log a refusal instead of failing (for examples of illegal steps)"}},
+    "additionalProperties": False}
+
+SCHEMA_PARTS: dict[str, Any] = {
+    "asl": {"type": "object", "properties": {"ground": {"enum": Ground.choices()}}, "additionalProperties": False},
+    "hex": {"type": "array", "items": {"type": "object", "required": ["id"], "properties": {
+        "id": {"type": "string"}, "terrain": {"type": "string"}, "level": {"type": "integer"},
+        "road": {"enum": ["paved", "dirt"]}, "plowed": {"type": "boolean"},
+        "features": {"type": "array", "items": {"enum": ["shellholes", "stream", "entrenchment", "wreck", "vehicle"]}},
+        "infantry_mf": _NUM_OR_TEXT, "motorcycle_mp": _NUM_OR_TEXT, "tem": {"type": "integer"}, "open": {"type": "boolean"},
+        "melee": {"type": "boolean"}}, "additionalProperties": False}},
+    "unit": {"type": "array", "items": {"type": "object", "required": ["id", "counter", "hex"], "properties": {
+        "id": {"type": "string"}, "counter": {"type": "string", "description": "FP-range-morale (4-6-7) or leader morale-modifier (8-0)"},
+        "type": {"enum": UnitType.choices()}, "hex": {"type": "string"}, "side": {"type": "string"},
+        "half_squad": {"type": "string"}, "broken": {"type": "boolean"}, "wounded": {"type": "boolean"},
+        "pinned": {"type": "boolean"}, "inexperienced": {"type": "boolean"}, "known": {"type": "boolean"},
+        "moving": {"enum": Moving.choices()}, "weapons": {"type": "array", "items": _SW}}, "additionalProperties": False}},
+    "motorcycle": {"type": "array", "items": {"type": "object", "required": ["id", "type", "machines", "hex"], "properties": {
+        "id": {"type": "string"}, "type": {"enum": MachineType.choices()}, "machines": {"type": "integer"},
+        "hex": {"type": "string"}, "side": {"type": "string"}, "mp": {"type": "integer", "minimum": 1},
+        "m_number": {"type": "integer"}, "motion": {"enum": Motion.choices()}, "riders": {"type": "array", "items": {"type": "string"}},
+        "vca": {"type": "integer", "minimum": 0, "maximum": 5}, "carried_by": {"type": "string"}}, "additionalProperties": False}},
+    "move": {"type": "array", "items": {"type": "object", "required": ["id", "units", "steps"], "properties": {
+        "id": {"type": "string"}, "units": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "phase": {"enum": ["mph", "aph"]}, "double_time": {"type": "boolean"},
+        "spent": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}},
+        "mp_used": {"type": "number", "minimum": 0}, "carrying": {"type": "array", "items": {"type": "string"}},
+        "steps": {"type": "array", "items": _STEP}}, "additionalProperties": False}},
+    "fire": {"type": "array", "items": {"type": "object", "required": ["id", "kind", "target", "range"], "properties": {
+        "id": {"type": "string"}, "kind": {"enum": FireKind.choices()}, "target": {"type": "string"},
+        "range": {"type": "integer", "minimum": 0}, "fp": _NUM_OR_TEXT, "weapon": {"type": "string"},
+        "firers": {"type": "array", "items": {"type": "string"}},
+        "weapons": {"type": "object", "additionalProperties": {"type": "string"}}, "machine": {"type": "string"},
+        "firer_row": {"enum": ["german", "other"]}, "target_type": {"enum": TargetType.choices()},
+        "phase": {"enum": ["pfph", "mph", "dfph", "afph", "ccph"]}, "directed_by": {"type": "string"},
+        "inexperienced": {"type": "boolean"}, "tpbf": {"type": "boolean"}, "halvings": {"type": "array", "items": {"type": "string"}},
+        "to_hit_drm": {"type": "array", "items": _MOD}, "ift_drm": {"type": "array", "items": _MOD}}, "additionalProperties": False}},
+}
+
+
+@dataclass(frozen=True)
+class MoveDeclaration:
+    id: str
+    units: tuple[str, ...]
+    phase: Phase
+    steps: tuple[MoveAction, ...]
+    double_time: bool = False
+    spent: tuple[tuple[str, Fraction], ...] = ()
+    mp_used: Fraction = Fraction(0)
+    carrying: tuple[str, ...] = ()
+
+
+class _BestCase:
+    """Dice for explaining a move without rolling: every die a 1 (no wreck, a pushed counter moves)."""
+
+    def d6(self) -> int:
+        return 1
+
+    def roll(self, expr, why, rule=""):
+        from ..dice import parse_dice
+        from ..events import DiceRolled
+        e = parse_dice(expr) if isinstance(expr, str) else expr
+        faces = (1,) * e.count
+        return DiceRolled(why=why, expr=str(e), faces=faces, total=e.total(faces), rule=rule)
+
+
+@dataclass
+class ASLScenario:
+    """An ASL D15 situation with declared moves and attacks."""
+
+    name: str
+    rules: Rules
+    board: Board
+    situation: Situation
+    moves: tuple[MoveDeclaration, ...]
+    fires: tuple[FireDeclaration, ...]
+    description: str = ""
+    source: str = ""
+    ruleset: str = "asl"
+    _exact: dict[ChainState, Fraction] | None = field(default=None, repr=False)
+    _chain: ASLChain | None = field(default=None, repr=False)
+
+    # -- the chain --
+
+    def _move_fn(self, decl: MoveDeclaration):
+        board = replace(self.board, phase=decl.phase)
+
+        def run(situation: Situation, dice: DiceSource) -> tuple[Situation, list[Event]]:
+            try:
+                ledger = start_ledger(self.rules, situation, decl.units, decl.id, dict(decl.spent), decl.double_time, decl.mp_used,
+                                      decl.carrying)
+            except RuleViolation as exc:
+                return situation, [Note(f"move {decl.id} cancelled: {exc}", exc.rule)]
+            _, after, events = run_move(self.rules, board, situation, ledger, decl.steps, dice)
+            return after, events
+        return run
+
+    def chain(self) -> ASLChain:
+        """The scenario's resolution chain (built once; it holds no state of its own)."""
+        if self._chain is None:
+            self._chain = ASLChain(self.rules, self.board, {f.id: f for f in self.fires}, {m.id: self._move_fn(m) for m in self.moves})
+        return self._chain
+
+    def initial(self) -> ChainState:
+        return initial_state(self.situation, tuple(m.id for m in self.moves), tuple(f.id for f in self.fires))
+
+    # -- explain --
+
+    def explain(self) -> list[Event]:
+        """LOG-02: each move's ledger, step by step (best case for any die it needs); each attack's
+        FP, To Hit breakdown per unit, IFT column, DRM and exact result odds; then the exact
+        probability of every final outcome of the whole scenario."""
+        events: list[Event] = []
+        situation = self.situation
+        for decl in self.moves:
+            situation, evs = self._move_fn(decl)(situation, _BestCase())
+            events.append(Note(f"move {decl.id} ({', '.join(decl.units)}, {decl.phase})", "ASL-MOV-02"))
+            events += [e for e in evs if isinstance(e, (MoveStep, StepRefused, Note))]
+        for fire in self.fires:
+            fpb, evs = explain_fire(self.rules, self.board, situation, fire)
+            events.append(Note(f"fire {fire.id}: {fire.kind} ({fire.weapon or ', '.join(fire.firers) or fire.machine}) at {fire.target}, "
+                               f"{fire.range} hexes, {fire.phase}: {fmt_fraction(fpb.total)} FP", "A7"))
+            events += [Note(line, "A7.2") for line in fpb.lines]
+            events += evs
+        for text, p in self.exact_distribution().items():
+            events.append(OutcomeOdds(text, p, "FAST-02"))
+        return events
+
+    def render_explain(self) -> str:
+        lines = [f"scenario: {self.name}" + (f"  [{self.source}]" if self.source else "")]
+        odds = []
+        for e in self.explain():
+            if isinstance(e, OutcomeOdds):
+                odds.append(e)
+                continue
+            if isinstance(e, Note) and (e.text.startswith("move ") or e.text.startswith("fire ")):
+                lines.append(f"\n{e.text}")
+            elif isinstance(e, ToHitBreakdown):
+                lines.append(f"  To Hit {e.target}: {e.target_type} target, {e.range} hexes, TH# {e.base} [C3]")
+                lines += [f"      {m.value:+d}  {m.name} [{m.rule}]" for m in e.modifiers]
+                lines.append(f"    hit on an Original DR <= {e.needed}: {e.probability} ({float(e.probability):.4f})")
+            elif isinstance(e, IFTBreakdown):
+                col = f"{e.column} FP column" if e.column is not None else "no column (below 1 FP): no effect"
+                lines.append(f"  IFT {e.target}: {fmt_fraction(e.fp)} FP -> {col} [A7]; "
+                             f"{'cowers one column on doubles [A7.9]' if e.cowers else 'no cowering'}")
+                lines += [f"      {m.value:+d}  {m.name} [{m.rule}]" for m in e.modifiers]
+                lines.append(f"    results{' once hit' if e.given_hit else ''}: "
+                             + ", ".join(f"{k} {v}" for k, v in e.distribution.items()))
+            else:
+                lines.append(f"  {e}")
+        if odds:
+            lines.append(f"\nexact outcomes of the whole scenario ({len(odds)}, most likely first):")
+            for e in odds[:30]:
+                lines.append(f"  {e}")
+            if len(odds) > 30:
+                rest = sum((e.probability for e in odds[30:]), Fraction(0))
+                lines.append(f"  ... {len(odds) - 30} more outcomes, together {rest} ({float(rest):.4f})")
+        return "\n".join(lines)
+
+    # -- resolve --
+
+    def resolve(self, dice: DiceSource, seed: int | None = None) -> ASLResult:
+        """Roll every move and attack; every event in order, and the final state (LOG-01)."""
+        final, events = run_chain(self.chain(), self.initial(), dice)
+        return ASLResult(self.name, tuple(events), _unit_states(final.situation), _counter_states(final.situation), seed)
+
+    def render_resolve(self, result: ASLResult) -> str:
+        lines = [str(e) if not isinstance(e, Note) or not e.text.startswith(("fire", "move")) else f"\n{e}" for e in result.events
+                 if not _is_plain_roll(e)]
+        lines.append("\nfinal state:")
+        lines += [f"  {u}: {s}" for u, s in result.units.items()]
+        lines += [f"  counter {m}: {s}" for m, s in result.counters.items()]
+        return "\n".join(lines)
+
+    # -- Monte Carlo and exact odds --
+
+    def outcome_values(self, state: ChainState) -> dict[str, float]:
+        """The numbers `hardpoint run` averages: per unit eliminated / broken / reduced / wounded /
+        pinned / mounted, per counter removed, per ordnance attack and unit hit (1 or 0)."""
+        out: dict[str, float] = {}
+        sit = state.situation
+        for u0 in self.situation.units:
+            u = sit.unit(u0.id)
+            out[f"{u.id} eliminated"] = float(u.eliminated)
+            out[f"{u.id} broken"] = float(u.broken and not u.eliminated)
+            out[f"{u.id} reduced"] = float(not u.eliminated and u.type != u0.type)
+            out[f"{u.id} wounded"] = float(u.wounded and not u.eliminated)
+            out[f"{u.id} pinned"] = float(u.pinned and not u.eliminated)
+            out[f"{u.id} mounted"] = float(not u.eliminated and sit.mount_of(u.id) is not None)
+        for m0 in self.situation.machines:
+            out[f"counter {m0.id} removed"] = float(sit.machine(m0.id).removed)
+        for f in self.fires:
+            if f.kind is FireKind.ORDNANCE:
+                for u in self.situation.units_in(f.target):
+                    out[f"{f.id} hits {u.id}"] = float((f.id, u.id) in state.hits)
+        return out
+
+    def trial_outcome(self, dice: DiceSource) -> dict[str, float]:
+        """One trial for `hardpoint run`."""
+        final, _ = run_chain(self.chain(), self.initial(), dice)
+        return self.outcome_values(final)
+
+    def exact_states(self) -> dict[ChainState, Fraction]:
+        """The exact distribution of final states (every die enumerated, equal states merged)."""
+        if self._exact is None:
+            self._exact = exact_chain(self.chain(), self.initial())
+        return self._exact
+
+    def exact_outcomes(self) -> dict[str, Fraction]:
+        """Exact probabilities of the same keys as `trial_outcome` (FAST-02)."""
+        out: dict[str, Fraction] = {}
+        for state, p in self.exact_states().items():
+            for k, v in self.outcome_values(state).items():
+                out[k] = out.get(k, Fraction(0)) + (p if v else 0)
+        return out
+
+    def exact_distribution(self) -> dict[str, Fraction]:
+        """Each distinct final outcome (every unit's and counter's state) with its exact probability."""
+        out: dict[str, Fraction] = {}
+        for state, p in self.exact_states().items():
+            text = describe_state(state.situation)
+            out[text] = out.get(text, Fraction(0)) + p
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _is_plain_roll(e: Event) -> bool:
+    # The To Hit / IFT / MC events already show their dice; bare DiceRolled events only
+    # add a line for rolls no other event reports (Random Selection shows its drs too).
+    from ..events import DiceRolled
+    return isinstance(e, DiceRolled) and e.rule in ("C3", "A7", "A10", "A7.8", "ASL-RES-03", "A.9", "ASL-MOV-06", "ASL-MOV-01")
+
+
+def _unit_states(sit: Situation) -> dict[str, str]:
+    out = {}
+    for u in sit.units:
+        m = sit.mount_of(u.id)
+        out[u.id] = u.status() + ("" if u.eliminated else f" in {u.hex}") + (f", riding {m.id}" if m else "")
+    return out
+
+
+def _counter_states(sit: Situation) -> dict[str, str]:
+    return {m.id: m.label() + ("" if m.removed else f" in {m.hex}") + (f", riders {', '.join(m.riders)}" if m.riders else "")
+            for m in sit.machines}
+
+
+def describe_state(sit: Situation) -> str:
+    """One line for a final state: each unit and counter."""
+    units = "; ".join(f"{k}: {v}" for k, v in _unit_states(sit).items())
+    counters = "; ".join(f"{k}: {v}" for k, v in _counter_states(sit).items())
+    return units + (f" | {counters}" if counters else "")
+
+
+# --- loading -----------------------------------------------------------------------------------
+
+def _mods(items: list[dict], path: str) -> tuple[Modifier, ...]:
+    return tuple(Modifier(m["name"], m["value"], m.get("rule", "scenario")) for m in items)
+
+
+def _hex(rules: Rules, h: dict, path: str) -> Hex:
+    mp = h.get("motorcycle_mp")
+    na = mp == "NA"
+    mp_val = None if mp is None or na else _frac(mp, f"{path}.motorcycle_mp", "ASL-MOV-02")
+    mf = h.get("infantry_mf")
+    return Hex(h["id"], h.get("terrain", "open_ground"), h.get("level", 0), h.get("road"), h.get("plowed", True),
+               frozenset(h.get("features", ())), None if mf is None else _frac(mf, f"{path}.infantry_mf", "A4.1"), mp_val, na,
+               h.get("tem"), h.get("open"), h.get("melee", False))
+
+
+def _frac(value: Any, path: str, rule: str) -> Fraction:
+    from ..errors import DataError
+    try:
+        v = to_fraction(value, path, rule)
+    except DataError as exc:
+        raise ScenarioError(str(exc).split(": ", 1)[-1], field=path, value=value, rule=rule) from None
+    assert v is not None
+    if v < 0:
+        raise ScenarioError("must be 0 or more", field=path, value=value, rule=rule)
+    return v
+
+
+def load_asl(data: dict, rules: Rules, source: str) -> ASLScenario:
+    """Build an ASL scenario from schema-valid data; every reference, capacity and declaration is
+    checked here, so a bad scenario fails on load naming the field and the rule."""
+    meta = data["scenario"]
+    conf = data.get("asl", {})
+    seen: set[str] = set()
+
+    def unique(ident: str, path: str) -> None:
+        if ident in seen:
+            raise ScenarioError("duplicate id", field=f"{path}.id", value=ident, rule="CLI-02")
+        seen.add(ident)
+
+    hexes: dict[str, Hex] = {}
+    for i, h in enumerate(data.get("hex", [])):
+        if h["id"] in hexes:
+            raise ScenarioError("duplicate hex id", field=f"hex[{i}].id", value=h["id"], rule="CLI-02")
+        hexes[h["id"]] = _hex(rules, h, f"hex[{i}]")
+    board = Board(hexes, Phase.MPH, parse_enum(Ground, conf.get("ground", "dry"), "asl.ground", "ASL-BIC-01"))
+
+    units: list[Infantry] = []
+    for i, u in enumerate(data.get("unit", [])):
+        path = f"unit[{i}]"
+        unique(u["id"], path)
+        board.hex(u["hex"], f"{path}.hex")
+        weapons = tuple(SupportWeapon(w["id"], w["type"], w["fp"], w["range"], w["pp"]) for w in u.get("weapons", []))
+        status = {k: u[k] for k in ("broken", "wounded", "pinned", "inexperienced", "known", "side") if k in u}
+        if "half_squad" in u:
+            status["half_squad"] = u["half_squad"]
+        unit = make_unit(rules, u["id"], u["counter"], u.get("type"), field=path, hex=u["hex"],
+                         moving=parse_enum(Moving, u.get("moving", "none"), f"{path}.moving", "A4.6"), weapons=weapons, **status)
+        units.append(unit)
+    situation = Situation(tuple(units))
+
+    riding: dict[str, str] = {}
+    for i, m in enumerate(data.get("motorcycle", [])):
+        path = f"motorcycle[{i}]"
+        unique(m["id"], path)
+        board.hex(m["hex"], f"{path}.hex")
+        check_not_carried(m.get("carried_by"), m["id"], f"{path}.carried_by")
+        mtype = parse_enum(MachineType, m["type"], f"{path}.type", "D15.1")
+        if m["machines"] not in (1, 2, 3):
+            raise ScenarioError("a counter has one, two or three machines", field=f"{path}.machines", value=m["machines"], rule="ASL-CAP-01")
+        if mtype is MachineType.BICYCLE and "mp" in m:
+            raise ScenarioError("bicycles have no MP allotment: they use their riders' MF", field=f"{path}.mp", value=m["mp"], rule="ASL-BIC-01")
+        if mtype is not MachineType.BICYCLE and "mp" not in m:
+            raise ScenarioError("a motorcycle needs its MP allotment (mp)", field=f"{path}.mp", rule="ASL-MOV-02")
+        motion = parse_enum(Motion, m.get("motion", "stopped"), f"{path}.motion", "ASL-RES-03")
+        riders = tuple(m.get("riders", ()))
+        if mtype is MachineType.BICYCLE and motion is not Motion.STOPPED:
+            raise ScenarioError("a bicycle is no vehicle: it has no Motion status", field=f"{path}.motion", value=str(motion), rule="ASL-BIC-01")
+        if not riders and motion is not Motion.STOPPED:
+            raise ScenarioError("an unmounted motorcycle is stopped", field=f"{path}.motion", value=str(motion), rule="ASL-MOV-01")
+        for r in riders:
+            rider = situation.unit(r, f"{path}.riders")
+            if r in riding:
+                raise ScenarioError(f"already rides {riding[r]}", field=f"{path}.riders", value=r, rule="ASL-CAP-01")
+            if rider.hex != m["hex"]:
+                raise ScenarioError(f"rider is in {rider.hex}, the counter in {m['hex']}", field=f"{path}.riders", value=r, rule="CLI-02")
+            if rider.broken or rider.eliminated:
+                raise RuleViolation("a broken rider does not stay mounted (he bails out or dismounts)", field=f"{path}.riders", value=r,
+                                    rule="ASL-RES-03")
+            riding[r] = m["id"]
+        machine = Motorcycle(m["id"], mtype, Capacity.of(m["machines"]), m["hex"], m.get("side", ""), m.get("mp"), m.get("m_number"),
+                             motion, riders, m.get("vca", 0))
+        rider_units = [situation.unit(r) for r in riders]
+        check_capacity(rules, machine, rider_units, path)
+        check_portage(rules, machine, rider_units, path)
+        situation = situation.with_machine(machine)
+
+    moves = []
+    ids: Counter[str] = Counter()
+    for i, mv in enumerate(data.get("move", [])):
+        path = f"move[{i}]"
+        ids[mv["id"]] += 1
+        if ids[mv["id"]] > 1:
+            raise ScenarioError("duplicate move id", field=f"{path}.id", value=mv["id"], rule="CLI-02")
+        steps = []
+        for j, st in enumerate(mv["steps"]):
+            hexside = parse_enum(Hexside, st["hexside"], f"{path}.steps[{j}].hexside", "ASL-MOV-06") if "hexside" in st else None
+            steps.append(MoveAction(st["action"], st.get("hex"), st.get("machine"), hexside, st.get("spines", 1), st.get("unit"),
+                                    st.get("new_id"), _mods(st.get("drm", []), f"{path}.steps[{j}].drm"), st.get("attempt", False)))
+        spent = tuple((k, _frac(v, f"{path}.spent.{k}", "ASL-MOV-02")) for k, v in mv.get("spent", {}).items())
+        moves.append(MoveDeclaration(mv["id"], tuple(mv["units"]), parse_enum(Phase, mv.get("phase", "mph"), f"{path}.phase", "ASL-MOV-01"),
+                                     tuple(steps), mv.get("double_time", False), spent,
+                                     _frac(mv.get("mp_used", 0), f"{path}.mp_used", "ASL-MOV-02"), tuple(mv.get("carrying", ()))))
+
+    fires = []
+    fids: set[str] = set()
+    for i, f in enumerate(data.get("fire", [])):
+        path = f"fire[{i}]"
+        if f["id"] in fids:
+            raise ScenarioError("duplicate fire id", field=f"{path}.id", value=f["id"], rule="CLI-02")
+        fids.add(f["id"])
+        kind = parse_enum(FireKind, f["kind"], f"{path}.kind", "A7")
+        fires.append(FireDeclaration(
+            f["id"], kind, f["target"], f["range"], None if "fp" not in f else _frac(f["fp"], f"{path}.fp", "A7"),
+            tuple(f.get("firers", ())), tuple(f.get("weapons", {}).items()), f.get("machine"), f.get("weapon", ""),
+            parse_enum(FirerRow, f.get("firer_row", "other"), f"{path}.firer_row", "C3"),
+            parse_enum(TargetType, f.get("target_type", "infantry"), f"{path}.target_type", "C3"),
+            parse_enum(Phase, f.get("phase", "pfph"), f"{path}.phase", "A4.6"), f.get("directed_by"), f.get("inexperienced", False),
+            f.get("tpbf", False), tuple(f.get("halvings", ())), _mods(f.get("to_hit_drm", []), f"{path}.to_hit_drm"),
+            _mods(f.get("ift_drm", []), f"{path}.ift_drm")))
+
+    scenario = ASLScenario(meta["name"], rules, board, situation, tuple(moves), tuple(fires), meta.get("description", ""),
+                           meta.get("source", ""))
+    # Check every declaration now, against the state the moves leave (best case for their dice).
+    after = situation
+    for decl in scenario.moves:
+        ledger = start_ledger(rules, after, decl.units, decl.id, dict(decl.spent), decl.double_time, decl.mp_used, decl.carrying)
+        _, after, _ = run_move(rules, replace(board, phase=decl.phase), after, ledger, decl.steps, _BestCase())
+    for fire in scenario.fires:
+        check_fire(rules, board, after, fire)
+    return scenario
+
+
+register_ruleset("asl", load_asl, SCHEMA_PARTS)

@@ -1,0 +1,339 @@
+"""ASL Infantry, motorcycle counters, hexes and the situation that holds them.
+
+All values are frozen: a rule returns a new unit, counter or situation, so a
+refused action can never leave anything half-changed (ERR-01).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Iterable, Mapping
+
+from ..data import Rules
+from ..errors import ScenarioError
+from .enums import Capacity, Ground, MachineType, Motion, Moving, Phase, Size, UnitType
+from .tables import MoraleSettings, infantry_settings, terrain_table
+
+__all__ = [
+    "SupportWeapon", "Infantry", "Motorcycle", "Hex", "Board", "Situation",
+    "parse_designation", "make_unit", "unit_size", "casualty_reduction", "wound", "fail_morale",
+    "stacking", "is_good_order",
+]
+
+_MMC = re.compile(r"^(?P<fp>\d+)-(?P<range>\d+)-(?P<morale>\d+)$")
+_LEADER = re.compile(r"^(?P<morale>\d+)(?P<sign>[-+])(?P<mod>\d)$")
+
+
+@dataclass(frozen=True)
+class SupportWeapon:
+    """A support weapon a unit possesses: type (LMG, MMG, DC, ...), FP, normal range, PP."""
+
+    id: str
+    type: str
+    fp: int
+    range: int
+    pp: int
+
+
+@dataclass(frozen=True)
+class Infantry:
+    """An Infantry unit (A1): FP, normal range and morale; a leader's leadership modifier; its status."""
+
+    id: str
+    type: UnitType
+    designation: str
+    fp: int
+    range: int
+    morale: int
+    leadership: int = 0
+    hex: str = ""
+    side: str = ""
+    broken: bool = False
+    wounded: bool = False
+    pinned: bool = False
+    eliminated: bool = False
+    inexperienced: bool = False
+    half_squad: str | None = None
+    moving: Moving = Moving.NONE
+    known: bool = True
+    weapons: tuple[SupportWeapon, ...] = ()
+
+    @property
+    def is_smc(self) -> bool:
+        return self.type.is_smc
+
+    @property
+    def is_leader(self) -> bool:
+        return self.type is UnitType.LEADER
+
+    def status(self) -> str:
+        """A short text of the unit's state, e.g. "half_squad 2-4-7 broken"."""
+        if self.eliminated:
+            return "eliminated"
+        flags = [f for f, on in (("broken", self.broken), ("wounded", self.wounded), ("pinned", self.pinned)) if on]
+        return " ".join([str(self.type), self.designation, *flags])
+
+
+def is_good_order(unit: Infantry) -> bool:
+    """Neither broken nor eliminated."""
+    return not unit.broken and not unit.eliminated
+
+
+def parse_designation(text: str, utype: UnitType, field: str = "counter") -> tuple[int, int, int, int]:
+    """(FP, range, morale, leadership) of a counter designation (A1).
+
+    MMC and heroes read FP-range-morale ("4-6-7"); leaders read morale and
+    leadership modifier ("8-0", "9-1", "6+1": a 9-1 gives -1).
+    """
+    if utype is UnitType.LEADER:
+        m = _LEADER.match(text or "")
+        if not m:
+            raise ScenarioError("a leader's counter reads morale-modifier, e.g. 8-0, 9-1, 6+1", field=field, value=text, rule="A10.7")
+        mod = int(m["mod"]) * (-1 if m["sign"] == "-" else 1)
+        return 0, 0, int(m["morale"]), mod
+    m = _MMC.match(text or "")
+    if not m:
+        raise ScenarioError("an Infantry counter reads FP-range-morale, e.g. 4-6-7", field=field, value=text, rule="A1")
+    return int(m["fp"]), int(m["range"]), int(m["morale"]), 0
+
+
+def make_unit(rules: Rules, id: str, counter: str | None = None, type: str | UnitType | None = None, *,
+              field: str = "unit", **status) -> Infantry:
+    """Build a unit from its counter designation (and the catalogue in seeds/asl/infantry.toml).
+
+    The type comes from `type` or the catalogue; a squad needs its half-squad's
+    designation (catalogue or `half_squad=`) for Casualty Reduction (A7.302).
+    """
+    cat = infantry_settings(rules).counters.get(counter or "", {})
+    tname = type if type is not None else cat.get("type")
+    if tname is None:
+        raise ScenarioError("unknown counter: give its type (squad, half_squad, crew, leader, hero)", field=f"{field}.counter",
+                            value=counter, rule="A1")
+    if isinstance(tname, UnitType):
+        utype = tname
+    else:
+        try:
+            utype = UnitType[str(tname).upper()]
+        except KeyError:
+            raise ScenarioError(f"unknown unit type (expected one of {', '.join(UnitType.choices())})", field=f"{field}.type",
+                                value=tname, rule="A1") from None
+    fp, rng, morale, lead = parse_designation(counter or "", utype, f"{field}.counter")
+    half = status.pop("half_squad", None) or cat.get("half_squad")
+    if utype is UnitType.SQUAD:
+        if half is None:
+            raise ScenarioError("a squad needs its half-squad's counter (half_squad = \"F-R-M\") for Casualty Reduction",
+                                field=f"{field}.half_squad", value=counter, rule="A7.302")
+        parse_designation(half, UnitType.HALF_SQUAD, f"{field}.half_squad")
+    return Infantry(id=id, type=utype, designation=counter or "", fp=fp, range=rng, morale=morale, leadership=lead,
+                    half_squad=half if utype is UnitType.SQUAD else None, **status)
+
+
+def unit_size(rules: Rules, unit: Infantry) -> Size:
+    """Which counter size a unit needs (D15.1): squad, half-squad (HS or crew) or SMC."""
+    return infantry_settings(rules).types[unit.type].size
+
+
+# --- Casualty Reduction, wounds, failing a Morale Check (A7.302, A17, A10) ---------------------
+
+def casualty_reduction(unit: Infantry, settings: MoraleSettings) -> Infantry:
+    """A7.302: a squad becomes its half-squad; a HS or crew is eliminated; an SMC is wounded,
+    a wounded SMC eliminated (each outcome a setting of seeds/asl/morale.toml)."""
+    if unit.eliminated:
+        return unit
+    if unit.type is UnitType.SQUAD:
+        if settings.reduction["squad"] == "eliminated":
+            return replace(unit, eliminated=True)
+        fp, rng, morale, _ = parse_designation(unit.half_squad or "", UnitType.HALF_SQUAD, f"{unit.id}.half_squad")
+        return replace(unit, type=UnitType.HALF_SQUAD, designation=unit.half_squad, fp=fp, range=rng, morale=morale,
+                       half_squad=None)
+    if unit.type in (UnitType.HALF_SQUAD, UnitType.CREW):
+        return replace(unit, eliminated=True)
+    key = "wounded_smc" if unit.wounded else "smc"
+    if settings.reduction[key] == "eliminated":
+        return replace(unit, eliminated=True)
+    return wound(unit, settings)
+
+
+def wound(unit: Infantry, settings: MoraleSettings) -> Infantry:
+    """A17: a wounded SMC loses morale (and a leader leadership) by the settings; wounded twice, eliminated."""
+    if unit.wounded:
+        return replace(unit, eliminated=True)
+    lead = unit.leadership + settings.wound_leadership_penalty if unit.is_leader else unit.leadership
+    return replace(unit, wounded=True, morale=unit.morale - settings.wound_morale_penalty, leadership=lead)
+
+
+def fail_morale(unit: Infantry, settings: MoraleSettings) -> Infantry:
+    """A10: a good-order unit that fails an MC breaks; a broken one is eliminated
+    (or Casualty Reduced, per the `broken_fails` setting)."""
+    if unit.eliminated:
+        return unit
+    if not unit.broken:
+        return replace(unit, broken=True, pinned=False)
+    if settings.broken_fails == "casualty_reduction":
+        return casualty_reduction(unit, settings)
+    return replace(unit, eliminated=True)
+
+
+# --- Motorcycles, hexes, the situation ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Motorcycle:
+    """A motorcycle (or bicycle) counter: type, machines, MP allotment, M#, motion, riders (D15.1)."""
+
+    id: str
+    type: MachineType
+    machines: Capacity
+    hex: str
+    side: str = ""
+    mp: int | None = None
+    m_number: int | None = None
+    motion: Motion = Motion.STOPPED
+    riders: tuple[str, ...] = ()
+    vca: int = 0
+    removed: bool = False
+
+    @property
+    def is_bicycle(self) -> bool:
+        return self.type is MachineType.BICYCLE
+
+    def label(self) -> str:
+        """E.g. "three-machine cycle, in motion" or "removed"."""
+        if self.removed:
+            return "removed"
+        size = {Capacity.THREE: "three-machine (squad)", Capacity.TWO: "two-machine (HS)", Capacity.SINGLE: "single-machine (SMC)"}
+        return f"{size[self.machines]} {self.type}, {self.motion}" + ("" if self.riders else ", unmounted")
+
+
+@dataclass(frozen=True)
+class Hex:
+    """A hex: terrain, base level, road, features (shellholes, stream, entrenchment, wreck, vehicle), costs."""
+
+    id: str
+    terrain: str = "open_ground"
+    level: int = 0
+    road: str | None = None
+    plowed: bool = True
+    features: frozenset[str] = frozenset()
+    infantry_mf: Fraction | None = None
+    motorcycle_mp: Fraction | None = None
+    motorcycle_na: bool = False
+    tem: int | None = None
+    open: bool | None = None
+    melee: bool = False
+
+
+@dataclass(frozen=True)
+class Board:
+    """What does not change during a resolution: the hexes, the phase, the ground conditions."""
+
+    hexes: Mapping[str, Hex]
+    phase: Phase = Phase.MPH
+    ground: Ground = Ground.DRY
+
+    def hex(self, hid: str, field: str = "hex") -> Hex:
+        try:
+            return self.hexes[hid]
+        except KeyError:
+            raise ScenarioError(f"no such hex (known: {', '.join(sorted(self.hexes))})", field=field, value=hid, rule="CLI-02") from None
+
+    def infantry_mf(self, rules: Rules, hx: Hex, field: str) -> Fraction:
+        """Infantry MF to enter `hx`: the hex's own figure, else its terrain's (B1); never invented."""
+        if hx.infantry_mf is not None:
+            return hx.infantry_mf
+        spec = terrain_table(rules).terrain.get(hx.terrain)
+        if spec is None or spec.infantry_mf is None:
+            raise ScenarioError(f"no Infantry MF cost for terrain {hx.terrain!r}: give infantry_mf in the hex or add the terrain "
+                                "to asl.terrain", field=field, value=hx.id, rule="A4.1")
+        return spec.infantry_mf
+
+    def tem(self, rules: Rules, hx: Hex) -> int:
+        if hx.tem is not None:
+            return hx.tem
+        spec = terrain_table(rules).terrain.get(hx.terrain)
+        if spec is None:
+            raise ScenarioError(f"no TEM for terrain {hx.terrain!r}: give tem in the hex or add the terrain to asl.terrain",
+                                field="hex.tem", value=hx.id, rule="B1")
+        return spec.tem
+
+    def is_open(self, rules: Rules, hx: Hex) -> bool:
+        if hx.open is not None:
+            return hx.open
+        spec = terrain_table(rules).terrain.get(hx.terrain)
+        return bool(spec and spec.open)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Every unit and counter, immutable and hashable (so exact enumeration can merge equal states)."""
+
+    units: tuple[Infantry, ...]
+    machines: tuple[Motorcycle, ...] = ()
+
+    def __hash__(self) -> int:
+        # Hashed many times by the exact enumeration: compute once (the value is immutable).
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.units, self.machines))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict:
+        # String hashes differ between processes: never ship the cached one.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def unit(self, uid: str, field: str = "unit") -> Infantry:
+        for u in self.units:
+            if u.id == uid:
+                return u
+        raise ScenarioError("no such unit", field=field, value=uid, rule="CLI-02")
+
+    def machine(self, mid: str, field: str = "motorcycle") -> Motorcycle:
+        for m in self.machines:
+            if m.id == mid:
+                return m
+        raise ScenarioError("no such motorcycle counter", field=field, value=mid, rule="CLI-02")
+
+    def has_machine(self, mid: str) -> bool:
+        return any(m.id == mid for m in self.machines)
+
+    def mount_of(self, uid: str) -> Motorcycle | None:
+        """The counter the unit rides, if any."""
+        for m in self.machines:
+            if not m.removed and uid in m.riders:
+                return m
+        return None
+
+    def units_in(self, hid: str, alive: bool = True) -> list[Infantry]:
+        return [u for u in self.units if u.hex == hid and not (alive and u.eliminated)]
+
+    def machines_in(self, hid: str) -> list[Motorcycle]:
+        return [m for m in self.machines if m.hex == hid and not m.removed]
+
+    def with_unit(self, unit: Infantry) -> "Situation":
+        return Situation(tuple(unit if u.id == unit.id else u for u in self.units), self.machines)
+
+    def with_units(self, units: Iterable[Infantry]) -> "Situation":
+        new = {u.id: u for u in units}
+        return Situation(tuple(new.get(u.id, u) for u in self.units), self.machines)
+
+    def with_machine(self, machine: Motorcycle) -> "Situation":
+        if self.has_machine(machine.id):
+            return Situation(self.units, tuple(machine if m.id == machine.id else m for m in self.machines))
+        return Situation(self.units, self.machines + (machine,))
+
+    def riders(self, machine: Motorcycle) -> list[Infantry]:
+        return [self.unit(r) for r in machine.riders]
+
+    def known_enemy_in(self, hid: str, side: str) -> list[Infantry]:
+        """Known enemy units (other side, alive) in a hex (D15.43, D15.83)."""
+        return [u for u in self.units_in(hid) if u.side != side and u.known]
+
+
+def stacking(rules: Rules, situation: Situation, hid: str) -> tuple[Fraction, int]:
+    """ASL-CAP-03 (D15.3), A5.1: squad-equivalents and SMC in a hex. Only the riders of a
+    motorcycle count; the machines themselves add nothing."""
+    types = infantry_settings(rules).types
+    se = sum((types[u.type].squad_equivalent for u in situation.units_in(hid)), Fraction(0))
+    smc = sum(1 for u in situation.units_in(hid) if u.is_smc)
+    return se, smc

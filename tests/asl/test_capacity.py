@@ -1,0 +1,139 @@
+"""D15.1-.3: what a motorcycle counter carries, portage, stacking (ASL-CAP-01..03)."""
+import pytest
+
+from hardpoint import RuleViolation
+from hardpoint.asl.enums import Capacity, MachineType
+from hardpoint.asl.motorcycles import bicycle_portage_pp, check_capacity, check_portage, required_capacity
+from hardpoint.asl.movement import Movement
+from hardpoint.asl.units import Hex, Situation, SupportWeapon, stacking
+
+from .conftest import board, build, cycle, unit
+
+
+def riders(rules, *specs):
+    return [unit(rules, f"u{i}", c) for i, c in enumerate(specs)]
+
+
+@pytest.mark.parametrize("machines,mtype,load", [
+    (3, MachineType.CYCLE, ("4-6-7", "8-0", "9-1", "8-0", "7-0")),      # a squad and four SMC
+    (2, MachineType.CYCLE, ("2-4-7", "8-0", "9-1", "8-0", "7-0")),      # a HS and four SMC
+    (2, MachineType.SIDECAR, ("2-2-8", "8-0")),                         # a crew and an SMC
+    (1, MachineType.CYCLE, ("8-0", "9-1")),                             # two SMC
+    (1, MachineType.SIDECAR, ("8-0", "9-1", "7-0")),                    # three SMC on a sidecar
+])
+def test_asl_cap_01_within_capacity(rules, machines, mtype, load):
+    """ASL-CAP-01 (D15.1): each counter size carries its load."""
+    check_capacity(rules, cycle(machines=machines, mtype=mtype), riders(rules, *load))
+
+
+@pytest.mark.parametrize("machines,mtype,load,why", [
+    (3, MachineType.CYCLE, ("4-6-7", "8-0", "9-1", "8-0", "7-0", "8-1"), "at most 4 SMC"),
+    (3, MachineType.CYCLE, ("4-6-7", "2-4-7"), "one MMC"),
+    (2, MachineType.CYCLE, ("4-6-7",), "at most a half_squad"),
+    (1, MachineType.CYCLE, ("2-2-8",), "no MMC"),
+    (1, MachineType.CYCLE, ("8-0", "9-1", "7-0"), "at most 2 SMC"),
+    (1, MachineType.SIDECAR, ("8-0", "9-1", "7-0", "8-1"), "at most 3 SMC"),
+])
+def test_asl_cap_01_loading_beyond_capacity_is_refused(rules, machines, mtype, load, why):
+    """ASL-CAP-01: loading beyond capacity raises RuleViolation naming the rule."""
+    with pytest.raises(RuleViolation) as err:
+        check_capacity(rules, cycle(machines=machines, mtype=mtype), riders(rules, *load))
+    assert err.value.rule == "ASL-CAP-01" and why in str(err.value)
+
+
+def test_asl_cap_01_overloaded_counter_in_a_scenario(rules):
+    """ASL-CAP-01: an overloaded counter in a scenario file fails on load, naming the field."""
+    with pytest.raises(RuleViolation) as err:
+        build(hex=[{"id": "h"}], unit=[{"id": "a", "counter": "8-0", "hex": "h"}, {"id": "b", "counter": "9-1", "hex": "h"},
+                                        {"id": "c", "counter": "7-0", "hex": "h"}],
+              motorcycle=[{"id": "m", "type": "cycle", "machines": 1, "hex": "h", "mp": 28, "riders": ["a", "b", "c"]}])
+    assert err.value.field == "motorcycle[0].riders" and err.value.rule == "ASL-CAP-01"
+
+
+def test_asl_cap_01_mount_beyond_capacity_is_refused_and_changes_nothing(rules):
+    """ASL-CAP-01: mounting a third SMC on a single cycle is refused; ledger and situation unchanged."""
+    sit = Situation(tuple(riders(rules, "8-0", "9-1", "7-0")), (cycle(machines=1, riders=["u0", "u1"]),))
+    m = Movement(rules, board(), sit, ("u2",))
+    before = (m.ledger, m.situation)
+    with pytest.raises(RuleViolation) as err:
+        m.mount("cycle")
+    assert err.value.rule == "ASL-CAP-01" and (m.ledger, m.situation) == before
+
+
+def lmg(pp=1, id="lmg"):
+    return (SupportWeapon(id, "LMG", 3, 8, pp),)
+
+
+@pytest.mark.parametrize("machines,pp,ok", [(3, 3, True), (3, 4, False), (2, 2, True), (2, 3, False), (1, 1, True), (1, 2, False)])
+def test_asl_cap_02_sidecar_portage_by_size(rules, machines, pp, ok):
+    """ASL-CAP-02 (D15.2): sidecars carry 3 PP (squad size), 2 (HS size), 1 (SMC size)."""
+    load = [unit(rules, "ldr", "8-0", weapons=lmg(pp))]
+    m = cycle(machines=machines, mtype=MachineType.SIDECAR)
+    if ok:
+        check_portage(rules, m, load)
+    else:
+        with pytest.raises(RuleViolation) as err:
+            check_portage(rules, m, load)
+        assert err.value.rule == "ASL-CAP-02"
+
+
+def test_asl_cap_02_cycles_and_bicycles_carry_no_sw(rules):
+    """ASL-CAP-02: cycles have no portage; bicycles carry no support weapon at all."""
+    load = [unit(rules, "ldr", "8-0", weapons=lmg(1))]
+    for mtype in (MachineType.CYCLE, MachineType.BICYCLE):
+        with pytest.raises(RuleViolation) as err:
+            check_portage(rules, cycle(machines=3, mtype=mtype), load)
+        assert err.value.rule == "ASL-CAP-02"
+    check_portage(rules, cycle(machines=3, mtype=MachineType.CYCLE), [unit(rules, "ldr", "8-0")])
+
+
+def test_asl_cap_02_bicycle_is_one_pp_when_carried(rules):
+    """ASL-CAP-02 (D15.82): a bicycle is carried as 1 PP (per machine); a motorcycle is never carried."""
+    assert bicycle_portage_pp(rules, cycle(machines=1, mtype=MachineType.BICYCLE)) == 1
+    assert bicycle_portage_pp(rules, cycle(machines=3, mtype=MachineType.BICYCLE)) == 3
+    with pytest.raises(RuleViolation):
+        bicycle_portage_pp(rules, cycle(machines=1))
+
+
+def test_asl_cap_02_no_bicycle_carried_in_the_aph(rules):
+    """ASL-CAP-02 (D15.82): bicycles may be portaged, but not during the APh."""
+    from hardpoint.asl.enums import Phase
+    b = board(Hex("h"), Hex("g"), phase=Phase.APH)
+    sit = Situation((unit(rules, "sq", "4-6-7"),), (cycle(machines=1, mtype=MachineType.BICYCLE),))
+    m = Movement(rules, b, sit, ("sq",), carrying=("cycle",))
+    with pytest.raises(RuleViolation) as err:
+        m.enter("g")
+    assert err.value.rule == "ASL-CAP-02"
+    m2 = Movement(rules, board(Hex("h"), Hex("g")), sit, ("sq",), carrying=("cycle",))
+    m2.enter("g")
+    assert m2.situation.machine("cycle").hex == "g"
+
+
+def test_asl_cap_03_only_riders_count_for_stacking(rules):
+    """ASL-CAP-03 (D15.3): the riders count for stacking; the machines add nothing."""
+    sit = Situation((unit(rules, "sq", "4-6-7"), unit(rules, "ldr", "8-0"), unit(rules, "hs", "2-4-7")),
+                    (cycle(riders=["sq", "ldr"]), cycle(id="spare", machines=3), cycle(id="spare2", machines=2)))
+    assert stacking(rules, sit, "h") == (1.5, 1)
+    assert stacking(rules, Situation(sit.units), "h") == stacking(rules, sit, "h")
+
+
+def test_asl_cap_03_motorcycle_in_hex_changes_no_entry_cost(rules):
+    """ASL-CAP-03 (D15.3): a motorcycle in a hex changes no other vehicle's entrance cost."""
+    def cost_into_r1(extra_machines):
+        sit = Situation((unit(rules, "ldr", "8-0", hex="open"),),
+                        (cycle(machines=1, hex="open", riders=["ldr"]),) + extra_machines)
+        from .conftest import road_board
+        m = Movement(rules, road_board(), sit, ("ldr",))
+        m.start()
+        before = m.ledger.mp_used
+        m.ride("r1")
+        return m.ledger.mp_used - before
+    assert cost_into_r1(()) == cost_into_r1((cycle(id="parked", machines=3, hex="r1"), cycle(id="p2", machines=1, hex="r1")))
+
+
+def test_required_capacity_shrinks_to_the_survivors(rules):
+    """D15.52: the smallest counter that carries the survivors."""
+    m = cycle(machines=3)
+    assert required_capacity(rules, m, riders(rules, "2-4-7", "8-0")) is Capacity.TWO
+    assert required_capacity(rules, m, riders(rules, "8-0")) is Capacity.SINGLE
+    assert required_capacity(rules, m, []) is None
