@@ -4,9 +4,17 @@ Ratios are measured in one process, interleaved (best of N of A, then of B,
 repeated), so machine noise hits both sides alike (ENGINEERING.md). Each
 benchmark prints its ratios and stores them in pytest-benchmark's extra_info.
 """
+import os
 import time
 
 import pytest
+
+# HARDPOINT_BENCH_SCALE shrinks every benchmark's sizes (tests/test_perf_suite.py runs the suite at 1%).
+SCALE = float(os.environ.get("HARDPOINT_BENCH_SCALE", "1"))
+
+
+def scaled(n: int) -> int:
+    return max(100, int(n * SCALE))
 
 
 def best_of(fn, reps: int) -> float:

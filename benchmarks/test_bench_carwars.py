@@ -8,11 +8,11 @@ import pytest
 import hardpoint
 from hardpoint.batch import _ORDER, pack, reference_trial, run_batch
 
-from .conftest import interleaved
+from .conftest import interleaved, scaled
 from .scenarios import stock_car_from_four_sides
 
 fast = pytest.importorskip("hardpoint.fastcore._carwars")
-N = 200_000
+N = scaled(200_000)
 
 
 def _kernel_call(scenario, n):
@@ -62,7 +62,7 @@ def test_perf_01_hit_and_damage_against_the_floor(benchmark, report):
 def test_perf_01_compiled_against_the_reference(benchmark, report):
     """PERF-01: the compiled batch against the reference on the same trials (target: at least 500x)."""
     s = hardpoint.load_scenario("builtin:default")
-    ref_n = 1500
+    ref_n = scaled(1500)
     t_ref = interleaved(lambda: run_batch(s, ref_n, 1, backend="reference", end_of_turn=True), lambda: None, rounds=1, reps=1)[0]
     t_com = interleaved(lambda: run_batch(s, N, 1, backend="compiled", threads=1, end_of_turn=True), lambda: None, rounds=3, reps=1)[0]
     benchmark.pedantic(lambda: run_batch(s, N, 1, backend="compiled", threads=1, end_of_turn=True), rounds=2, iterations=1)
@@ -74,7 +74,7 @@ def test_perf_01_compiled_against_the_reference(benchmark, report):
 def test_perf_01_two_threads_against_one(benchmark, report):
     """PERF-01: the batch on two threads against one (target: at least 1.8x)."""
     s = hardpoint.load_scenario("builtin:default")
-    n = 1_000_000
+    n = scaled(1_000_000)
     one, two = interleaved(lambda: run_batch(s, n, 1, threads=1, chunk=65536), lambda: run_batch(s, n, 1, threads=2, chunk=65536),
                            rounds=3, reps=1)
     benchmark.pedantic(lambda: run_batch(s, n, 1, threads=2, chunk=65536), rounds=2, iterations=1)
@@ -84,6 +84,7 @@ def test_perf_01_two_threads_against_one(benchmark, report):
 def test_perf_01_main_job(benchmark, report):
     """PERF-01: `hardpoint run` on the default scenario: a million trials (phase and end of turn), compiled."""
     s = hardpoint.load_scenario("builtin:default")
-    t = interleaved(lambda: run_batch(s, 1_000_000, 1, end_of_turn=True), lambda: None, rounds=2, reps=1)[0]
-    benchmark.pedantic(lambda: run_batch(s, 1_000_000, 1, end_of_turn=True), rounds=1, iterations=1)
-    report("main job", million_trials_s=t)
+    n = scaled(1_000_000)
+    t = interleaved(lambda: run_batch(s, n, 1, end_of_turn=True), lambda: None, rounds=2, reps=1)[0]
+    benchmark.pedantic(lambda: run_batch(s, n, 1, end_of_turn=True), rounds=1, iterations=1)
+    report("main job", trials=n, seconds=t, million_trials_s=t * 1_000_000 / n)
