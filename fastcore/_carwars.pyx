@@ -499,11 +499,27 @@ cdef int capacity(Ctx* c, int kind, int idx, int v) noexcept nogil:
     return 0
 
 
+cdef void extra_points(Ctx* c, int m, int extra, int* bonus) noexcept nogil:
+    """CW-COL-01: the remainder of an even split, one point each to `extra` distinct random members of m
+    (the reference pops each pick from a pool of the indices still free)."""
+    cdef int pool[MAXI]
+    cdef int i, e, p = m
+    for i in range(m):
+        pool[i] = i
+        bonus[i] = 0
+    for e in range(extra):
+        i = pick(c, p)
+        bonus[pool[i]] = 1
+        while i < p - 1:
+            pool[i] = pool[i + 1]
+            i += 1
+        p -= 1
+
+
 cdef int collision_split(Ctx* c, int v, int* kinds, int* idxs, int n, int hits) noexcept nogil:
-    cdef int remaining = hits, m, i, share, extra, overflow, give, e, p
+    cdef int remaining = hits, m, i, share, overflow, give
     cdef int ak[MAXI]
     cdef int ai[MAXI]
-    cdef int pool[MAXI]
     cdef int bonus[MAXI]
     m = 0
     for i in range(n):
@@ -513,19 +529,7 @@ cdef int collision_split(Ctx* c, int v, int* kinds, int* idxs, int n, int hits) 
             m += 1
     while remaining > 0 and m > 0:
         share = remaining // m
-        extra = remaining % m
-        for i in range(m):
-            pool[i] = i
-            bonus[i] = 0
-        p = m
-        for e in range(extra):
-            i = pick(c, p)
-            bonus[pool[i]] = 1
-            # pool.pop(i)
-            while i < p - 1:
-                pool[i] = pool[i + 1]
-                i += 1
-            p -= 1
+        extra_points(c, m, remaining % m, bonus)
         overflow = 0
         for i in range(m):
             give = share + bonus[i]
@@ -570,9 +574,8 @@ cdef int weapons_layer(Ctx* c, int v, int mount, int* kinds, int* idxs) noexcept
 cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int cap_num, int cap_den) noexcept nogil:
     cdef int kinds[MAXI]
     cdef int idxs[MAXI]
-    cdef int n, far = opposite(side), i, L, loc, share, extra, p, e, through, give, j
-    cdef int pool[3]
-    cdef int bonus[3]
+    cdef int n, far = opposite(side), i, L, loc, share, through, give, j
+    cdef int bonus[MAXI]
     cdef int locs[3]
     c.taken[v] += hits
     hits = armour_layer(c, v, side, hits, factor, cap_num, cap_den)
@@ -609,19 +612,9 @@ cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int ca
                 hits = collision_split(c, v, kinds, idxs, n, hits)
         elif hits > 0 and L > 0:
             share = hits // L
-            extra = hits % L
+            extra_points(c, L, hits % L, bonus)
             for i in range(L):
-                pool[i] = i
-                bonus[i] = 0
                 locs[i] = c.v_layout[v * 3 + i]
-            p = L
-            for e in range(extra):
-                i = pick(c, p)
-                bonus[pool[i]] = 1
-                while i < p - 1:
-                    pool[i] = pool[i + 1]
-                    i += 1
-                p -= 1
             through = 0
             for i in range(L):
                 give = share + bonus[i]
@@ -632,6 +625,21 @@ cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int ca
         n = weapons_layer(c, v, far, kinds, idxs)
         hits = collision_split(c, v, kinds, idxs, n, hits)
     armour_layer(c, v, far, hits, factor, cap_num, cap_den)
+
+
+cdef void dmg_ped(int32_t* st, int hits_slot, int ba_slot, int hits) noexcept nogil:
+    """hardpoint.carwars.crew.damage_pedestrian: body armour first, then up to 3 hits."""
+    cdef int f
+    if st[ba_slot] > 0:
+        f = st[ba_slot] if st[ba_slot] < hits else hits
+        st[ba_slot] -= f
+        hits -= f
+    f = 3 - st[hits_slot]
+    if f < 0:
+        f = 0
+    if f > hits:
+        f = hits
+    st[hits_slot] += f
 
 
 cdef int crew_state(Ctx* c, int ci) noexcept nogil:
@@ -772,17 +780,7 @@ def run_phase(
                 kind = atk[a, 5]
                 if kind == 1:          # pedestrian
                     vi = atk[a, 6]
-                    hits = dmg
-                    if ctx.st[p_ba[vi]] > 0:
-                        f = ctx.st[p_ba[vi]] if ctx.st[p_ba[vi]] < hits else hits
-                        ctx.st[p_ba[vi]] -= f
-                        hits -= f
-                    f = 3 - ctx.st[p_hits[vi]]
-                    if f < 0:
-                        f = 0
-                    if f > hits:
-                        f = hits
-                    ctx.st[p_hits[vi]] += f
+                    dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
                     continue
                 if kind != 0:          # building: not modelled
                     continue
@@ -882,17 +880,7 @@ def run_phase(
                                     vi = near_p[v, j]
                                     if vi < 0:
                                         break
-                                    hits = roll(&ctx, 1, 0, 0)
-                                    if ctx.st[p_ba[vi]] > 0:
-                                        f = ctx.st[p_ba[vi]] if ctx.st[p_ba[vi]] < hits else hits
-                                        ctx.st[p_ba[vi]] -= f
-                                        hits -= f
-                                    f = 3 - ctx.st[p_hits[vi]]
-                                    if f < 0:
-                                        f = 0
-                                    if f > hits:
-                                        f = hits
-                                    ctx.st[p_hits[vi]] += f
+                                    dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
             for v in range(V):
                 if burning[v]:
                     out_flags[t, v] |= 1
