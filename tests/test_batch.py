@@ -99,36 +99,46 @@ def test_arch_03_compiled_core_agrees_bit_for_bit_with_the_reference(case):
     np.testing.assert_array_equal(ref.flags, com.flags)
 
 
-def test_fast_01_results_independent_of_chunking_threads_and_first_trial():
-    """FAST-01 / DICE-03: trial t gives the same result whatever N, the chunk size, the threads or the split."""
+BACKENDS = ["compiled", "reference"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fast_01_results_independent_of_chunking_threads_and_first_trial(backend):
+    """FAST-01 / DICE-03: trial t gives the same result whatever N, the chunk size, the threads or the split
+    (on both backends)."""
     s = hardpoint.load_scenario("builtin:default")
-    whole = run_batch(s, 2000, 11, backend="compiled", threads=1)
-    split = run_batch(s, 2000, 11, backend="compiled", threads=2, chunk=77)
+    n = 2000 if backend == "compiled" else 200
+    whole = run_batch(s, n, 11, backend=backend, threads=1)
+    split = run_batch(s, n, 11, backend=backend, threads=2, chunk=77)
     np.testing.assert_array_equal(whole.state, split.state)
-    tail = run_batch(s, 500, 11, backend="compiled", first_trial=1500)
-    np.testing.assert_array_equal(whole.state[1500:], tail.state)
-    np.testing.assert_array_equal(whole.hit[1500:], tail.hit)
+    tail = run_batch(s, n // 4, 11, backend=backend, first_trial=n - n // 4)
+    np.testing.assert_array_equal(whole.state[n - n // 4:], tail.state)
+    np.testing.assert_array_equal(whole.hit[n - n // 4:], tail.hit)
 
 
-def test_fast_01_trial_equals_a_seeded_resolve():
-    """FAST-01: trial t of a batch is exactly scenario.resolve(SeededDice(seed, trial=t))."""
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fast_01_trial_equals_a_seeded_resolve(backend):
+    """FAST-01: trial t of a batch is exactly scenario.resolve(SeededDice(seed, trial=t)) (on both backends)."""
     s = hardpoint.load_scenario("builtin:default")
-    b = run_batch(s, 40, 3, backend="compiled")
+    b = run_batch(s, 40, 3, backend=backend)
     for t in (0, 17, 39):
         r = s.resolve(hardpoint.SeededDice(3, t))
         assert [x.hit for x in r.rolls] == list(b.hit[t])
         assert [x.damage or 0 for x in r.rolls] == list(b.damage[t])
 
 
-def test_fast_01_summary_and_arrays():
-    """FAST-01: per-trial arrays and a summary: hit rates, damage, destruction, fire and explosion rates."""
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fast_01_summary_and_arrays(backend):
+    """FAST-01: per-trial arrays and a summary: hit rates, damage, destruction, fire and explosion rates
+    (on both backends)."""
     s = hardpoint.load_scenario("builtin:default")
-    b = run_batch(s, 20000, 1, end_of_turn=True)
-    assert b.backend == "compiled" and b.hit.shape == (20000, 4) and b.state.shape[1] == len(b.labels)
+    n = 20000 if backend == "compiled" else 2000
+    b = run_batch(s, n, 1, end_of_turn=True, backend=backend)
+    assert b.backend == backend and b.hit.shape == (n, 4) and b.state.shape[1] == len(b.labels)
     summary = b.summary()
     exact = {x.attack: float(x.probability) for x in s.explain()}
     for a, p in exact.items():
-        se = (p * (1 - p) / 20000) ** 0.5
+        se = (p * (1 - p) / n) ** 0.5
         assert abs(summary[f"{a} hit"] - p) < 4 * se + 1e-12
     assert any(k.endswith("destroyed") for k in summary)
 
