@@ -13,6 +13,19 @@ from .errors import DataError, DiceError, DiceExhausted, HardpointError, RuleVio
 from .events import DamageApplied, DiceRolled, Event, Modifier, Note, StateChanged, event_from_dict
 from .scenario import builtin_scenarios, load_scenario, parse_scenario, scenario_schema
 
+
+def __getattr__(name: str):
+    # hardpoint.batch (numpy) and hardpoint.exact load on first use, so `import hardpoint` stays light.
+    if name in ("run_batch", "run_batch_dask"):
+        from . import batch
+
+        return getattr(batch, name)
+    if name == "exact_attack":
+        from .exact import exact_attack
+
+        return exact_attack
+    raise AttributeError(f"module 'hardpoint' has no attribute {name!r}")
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -21,4 +34,5 @@ __all__ = [
     "DataError", "DiceError", "DiceExhausted", "HardpointError", "RuleViolation", "ScenarioError",
     "DamageApplied", "DiceRolled", "Event", "Modifier", "Note", "StateChanged", "event_from_dict",
     "builtin_scenarios", "load_scenario", "parse_scenario", "scenario_schema",
+    "run_batch", "run_batch_dask", "exact_attack",
 ]
