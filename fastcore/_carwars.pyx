@@ -664,14 +664,29 @@ def run_phase(
     int32_t[:, ::1] near_v, int32_t[:, ::1] near_p,
     int32_t end_of_turn,
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
+    Py_ssize_t n_trials=-1, int32_t store=1, int32_t[::1] slot_kind=None, int64_t[::1] acc=None,
 ):
-    """Run trials first_trial .. first_trial + len(out_state) - 1 of one phase (and the end of its turn).
+    """Run trials first_trial .. first_trial + n_trials - 1 of one phase (and the end of its turn).
+
+    With `store` (the default), trial t's results go to row t of the outputs
+    (n_trials defaults to their length). Without it, every trial reuses row 0
+    and only `acc` keeps the counts: hits per attack, damage and damage squared summed per attack,
+    trials in which each slot ends destroyed (`slot_kind` 0: dp or armour at 0
+    from above 0; 1: a person with 3 hits; 2: not counted), and per vehicle the
+    trials with each of the four flags. The counts are added to `acc`.
 
     Writes each trial's final state (the slots), hits, damage rolled, and per
     vehicle flags (bit 0 burning, 1 exploded, 2 uncontrolled, 3 obstacle dropped).
     Releases the GIL for the whole loop.
     """
-    cdef Py_ssize_t n_trials = out_state.shape[0], S = init.shape[0], V = v_armour.shape[0]
+    cdef Py_ssize_t S = init.shape[0], V = v_armour.shape[0], r_, b_
+    cdef int32_t* skind = NULL
+    cdef int64_t* accp = NULL
+    if n_trials < 0:
+        n_trials = out_state.shape[0]
+    if slot_kind is not None and acc is not None:
+        skind = &slot_kind[0]
+        accp = &acc[0]
     cdef Py_ssize_t A = atk.shape[0], C = col.shape[0], P = p_hits.shape[0]
     cdef Py_ssize_t t, a, i, v, j
     cdef Ctx ctx
@@ -739,7 +754,8 @@ def run_phase(
             for j in range(6):
                 metal_before[v * 6 + j] = init[varm[v] + j]
         for t in range(n_trials):
-            ctx.st = &out_state[t, 0]
+            r_ = t if store else 0
+            ctx.st = &out_state[r_, 0]
             memcpy(ctx.st, &init[0], S * sizeof(int32_t))
             ctx.key = hp_stream_key(seed, first_trial + <uint64_t>t)
             ctx.k = 0
@@ -747,7 +763,7 @@ def run_phase(
             ctx.cur_vehicle = -1
             memset(fire_hits, 0, V * sizeof(int32_t))
             memset(taken, 0, V * sizeof(int32_t))
-            memset(&out_flags[t, 0], 0, V)
+            memset(&out_flags[r_, 0], 0, V)
             memset(fire_total, 0, V * sizeof(int32_t))
             memcpy(burning, &v_burning[0], V * sizeof(int32_t))
             # collisions during the phase's movement
@@ -762,7 +778,7 @@ def run_phase(
                 ap = atkp + a * 13
                 r = die(&ctx) + die(&ctx)
                 hit = ap[1] and r != consts[10] and ap[0] <= consts[11] and r >= ap[0]
-                out_hit[t, a] = hit
+                out_hit[r_, a] = hit
                 dmg = 0
                 if hit:
                     if ap[2] > 0:
@@ -772,11 +788,11 @@ def run_phase(
                     if dmg:
                         pend[n_pend] = a
                         n_pend += 1
-                out_damage[t, a] = dmg
+                out_damage[r_, a] = dmg
             # all damage at the end of the phase, in declaration order
             for j in range(n_pend):
                 a = pend[j]
-                dmg = out_damage[t, a]
+                dmg = out_damage[r_, a]
                 kind = atk[a, 5]
                 if kind == 1:          # pedestrian
                     vi = atk[a, 6]
@@ -806,17 +822,17 @@ def run_phase(
                             if ctx.st[varm[v] + j] < metal_before[v * 6 + j]:
                                 f = 1
                     if taken[v] >= consts[3] or f:
-                        out_flags[t, v] |= 8
+                        out_flags[r_, v] |= 8
                 if vdrv[v] >= 0:
                     before_state = driver_before[v]
                     after_state = crew_state(&ctx, vdrv[v])
                     if after_state != before_state and after_state >= 2 and before_state < 2:
                         if v_kind[v] == 1 and v_sc_side[v] < 0:
                             roll(&ctx, 2, 0, 0)      # Crash Table 1 (reported, not resolved)
-                        out_flags[t, v] |= 4
+                        out_flags[r_, v] |= 4
             if end_of_turn:
                 for v in range(V):
-                    if out_flags[t, v] & 2:
+                    if out_flags[r_, v] & 2:
                         continue
                     # new fire (CW-FIRE-01/02)
                     if not burning[v]:
@@ -863,7 +879,7 @@ def run_phase(
                         if v_can_explode[v]:
                             r = die(&ctx)
                             if r <= consts[9]:
-                                out_flags[t, v] |= 2
+                                out_flags[r_, v] |= 2
                                 burning[v] = 0
                                 for i in range(v_c0[v], v_c1[v]):
                                     if ctx.st[c_hits[i]] < 3:
@@ -883,7 +899,23 @@ def run_phase(
                                     dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
             for v in range(V):
                 if burning[v]:
-                    out_flags[t, v] |= 1
+                    out_flags[r_, v] |= 1
+            if accp != NULL:
+                for a in range(A):
+                    accp[a] += out_hit[r_, a]
+                    accp[A + a] += out_damage[r_, a]
+                    accp[2 * A + a] += out_damage[r_, a] * out_damage[r_, a]
+                for j in range(S):
+                    if skind[j] == 0:
+                        if ctx.st[j] == 0 and init[j] > 0:
+                            accp[3 * A + j] += 1
+                    elif skind[j] == 1:
+                        if ctx.st[j] >= 3:
+                            accp[3 * A + j] += 1
+                for v in range(V):
+                    for b_ in range(4):
+                        if out_flags[r_, v] & (1 << b_):
+                            accp[3 * A + S + 4 * v + b_] += 1
     return 0
 
 

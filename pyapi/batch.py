@@ -38,7 +38,11 @@ _PARTS = {"side": 0, "tire": 1, "turret": 2, "rider": 3, "sidecar": 4, "top": 5}
 
 @dataclass
 class BatchResult:
-    """Per-trial arrays and labels. `state[t, j]` is slot j (labels[j]) after trial t."""
+    """Per-trial arrays and labels. `state[t, j]` is slot j (labels[j]) after trial t.
+
+    With `keep="summary"` the per-trial arrays are None and only the counts
+    (`counts()`) are kept: memory stays flat however many trials run.
+    """
 
     scenario: str
     seed: int
@@ -48,16 +52,29 @@ class BatchResult:
     labels: list[str]
     kinds: list[str]                  # per slot: armour | dp | crew_hits | crew_armour | ped_hits | ped_armour
     vehicles: list[str]
-    hit: np.ndarray                   # (N, A) uint8
-    damage: np.ndarray                # (N, A) int32
-    state: np.ndarray                 # (N, S) int32
-    flags: np.ndarray                 # (N, V) uint8: 1 burning, 2 exploded, 4 uncontrolled, 8 obstacle dropped
+    hit: np.ndarray | None            # (N, A) uint8
+    damage: np.ndarray | None         # (N, A) int32
+    state: np.ndarray | None          # (N, S) int32
+    flags: np.ndarray | None          # (N, V) uint8: 1 burning, 2 exploded, 4 uncontrolled, 8 obstacle dropped
     initial: np.ndarray               # (S,) int32
     seconds: float = 0.0
+    n: int = -1                       # trials (kept when the arrays are not)
+    tallies: dict | None = None       # hit, damage_sum, destroyed, flags: counts over the trials
 
     @property
     def trials(self) -> int:
-        return int(self.hit.shape[0])
+        return self.n if self.hit is None else int(self.hit.shape[0])
+
+    def counts(self) -> dict[str, np.ndarray]:
+        """Totals over the trials: hits and damage per attack, destroyed per slot, flags per vehicle (4 bits)."""
+        if self.tallies is not None:
+            return self.tallies
+        flags = self.flags if self.flags is not None else np.zeros((0, len(self.vehicles)), np.uint8)
+        return {"hit": self.hit.sum(axis=0, dtype=np.int64), "damage_sum": self.damage.sum(axis=0, dtype=np.int64),
+                "damage_sq": (self.damage.astype(np.int64) ** 2).sum(axis=0),
+                "destroyed": self.destroyed().sum(axis=0, dtype=np.int64),
+                "flags": np.stack([((flags & (1 << b)) != 0).sum(axis=0) for b in range(4)], axis=1).astype(np.int64)
+                if len(self.vehicles) else np.zeros((0, 4), np.int64)}
 
     def destroyed(self) -> np.ndarray:
         """(N, S) bool: the slot ends at 0 (dp, armour) or dead (crew or pedestrian with 3 hits)."""
@@ -74,18 +91,18 @@ class BatchResult:
         that can change; per vehicle P(on fire), P(exploded), P(uncontrolled), P(obstacle)."""
         out: dict[str, float] = {}
         n = max(1, self.trials)
+        c = self.counts()
         for i, a in enumerate(self.attacks):
-            out[f"{a} hit"] = float(self.hit[:, i].mean()) if self.trials else 0.0
-            out[f"{a} damage"] = float(self.damage[:, i].mean()) if self.trials else 0.0
-        dest = self.destroyed()
-        changed = (self.state != self.initial).any(axis=0)
+            out[f"{a} hit"] = float(c["hit"][i]) / n
+            out[f"{a} damage"] = float(c["damage_sum"][i]) / n
         for j, label in enumerate(self.labels):
-            if changed[j] and self.kinds[j] not in ("crew_armour", "ped_armour") and dest[:, j].any():
+            if self.kinds[j] not in ("crew_armour", "ped_armour") and c["destroyed"][j] and self.initial[j] > 0 \
+                    and not (self.kinds[j] in ("crew_hits", "ped_hits") and self.initial[j] >= 3):
                 word = "killed" if self.kinds[j] in ("crew_hits", "ped_hits") else "destroyed"
-                out[f"{label} {word}"] = float(dest[:, j].sum()) / n
+                out[f"{label} {word}"] = float(c["destroyed"][j]) / n
         for v, name in enumerate(self.vehicles):
-            for bit, what in ((1, "on fire"), (2, "exploded"), (4, "uncontrolled"), (8, "drops an obstacle")):
-                rate = float(((self.flags[:, v] & bit) != 0).sum()) / n
+            for b, what in enumerate(("on fire", "exploded", "uncontrolled", "drops an obstacle")):
+                rate = float(c["flags"][v, b]) / n
                 if rate:
                     out[f"{name} {what}"] = rate
         return out
@@ -443,42 +460,62 @@ def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bo
     return names, labels, kinds, vids, hit, dmg, state, flags, np.array(read(scenario.arena), dtype=np.int32)
 
 
+_SLOT_KIND = {"armour": 0, "dp": 0, "crew_hits": 1, "ped_hits": 1, "crew_armour": 2, "ped_armour": 2}
+
+
 def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, end_of_turn: bool, threads: int,
-                  chunk: int, progress) -> tuple:
+                  chunk: int, progress, keep: str) -> tuple:
     a = packed.arrays
     A, S, V = a["atk"].shape[0], a["init"].shape[0], a["v_armour"].shape[0]
-    hit = np.zeros((trials, A), dtype=np.uint8)
-    dmg = np.zeros((trials, A), dtype=np.int32)
-    state = np.zeros((trials, S), dtype=np.int32)
-    flags = np.zeros((trials, max(V, 1)), dtype=np.uint8)
     args = [a[k] for k in _ORDER]
-
-    def work(lo: int, hi: int) -> int:
-        rc = kernel.run_phase(seed, first + lo, *args[:1], *args[1:], int(end_of_turn), state[lo:hi], hit[lo:hi], dmg[lo:hi], flags[lo:hi])
-        if progress is not None:
-            progress(hi - lo)
-        return rc
-
     bounds = [(lo, min(trials, lo + chunk)) for lo in range(0, trials, chunk)]
+    if keep == "arrays":
+        hit = np.zeros((trials, A), dtype=np.uint8)
+        dmg = np.zeros((trials, A), dtype=np.int32)
+        state = np.zeros((trials, S), dtype=np.int32)
+        flags = np.zeros((trials, max(V, 1)), dtype=np.uint8)
+
+        def work(lo: int, hi: int):
+            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), state[lo:hi], hit[lo:hi], dmg[lo:hi], flags[lo:hi])
+            if progress is not None:
+                progress(hi - lo)
+            return rc, None
+    else:
+        kinds = np.array([_SLOT_KIND[k] for k in packed.kinds], dtype=np.int32)
+
+        def work(lo: int, hi: int):
+            scratch = (np.zeros((1, S), np.int32), np.zeros((1, A), np.uint8), np.zeros((1, A), np.int32), np.zeros((1, max(V, 1)), np.uint8))
+            acc = np.zeros(3 * A + S + 4 * V, dtype=np.int64)
+            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), *scratch, hi - lo, 0, kinds, acc)
+            if progress is not None:
+                progress(hi - lo)
+            return rc, acc
+
     if threads <= 1 or len(bounds) == 1:
-        rcs = [work(lo, hi) for lo, hi in bounds]
+        results = [work(lo, hi) for lo, hi in bounds]
     else:
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            rcs = list(pool.map(lambda b: work(*b), bounds))
-    if any(rc != 0 for rc in rcs):
+            results = list(pool.map(lambda b: work(*b), bounds))
+    if any(rc != 0 for rc, _ in results):
         raise RuntimeError("compiled kernel refused the scenario")
-    return packed.attacks, packed.labels, packed.kinds, packed.vehicles, hit, dmg, state, flags[:, :V], a["init"].copy()
+    if keep == "arrays":
+        return packed.attacks, packed.labels, packed.kinds, packed.vehicles, hit, dmg, state, flags[:, :V], a["init"].copy(), None
+    acc = sum((x for _, x in results), np.zeros(3 * A + S + 4 * V, dtype=np.int64))
+    tallies = {"hit": acc[:A], "damage_sum": acc[A:2 * A], "damage_sq": acc[2 * A:3 * A], "destroyed": acc[3 * A:3 * A + S],
+               "flags": acc[3 * A + S:].reshape(V, 4)}
+    return packed.attacks, packed.labels, packed.kinds, packed.vehicles, None, None, None, None, a["init"].copy(), tallies
 
 
 def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, backend: str | None = None,
               threads: int | None = None, chunk: int = 65536, end_of_turn: bool = False,
-              progress: Callable[[int], Any] | None = None) -> BatchResult:
+              progress: Callable[[int], Any] | None = None, keep: str = "arrays") -> BatchResult:
     """Run trials first_trial .. first_trial+trials-1 of `scenario` (FAST-01).
 
     `backend` is "compiled", "reference" or None/"auto" (HARDPOINT_BACKEND, then
     the compiled core when it covers the scenario). `threads` (default: the CPU
     count) split the trials into chunks run in parallel without the GIL; the
-    results do not depend on `threads` or `chunk`.
+    results do not depend on `threads` or `chunk`. `keep="summary"` keeps only
+    the counts (no per-trial arrays), for runs of millions of trials.
     """
     import time
 
@@ -489,6 +526,8 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
     choice = (backend or _backend.requested()).lower()
     if choice not in ("auto", "compiled", "reference"):
         raise ScenarioError("expected auto, compiled or reference", field="backend", value=backend, rule="ARCH-04")
+    if keep not in ("arrays", "summary"):
+        raise ScenarioError("expected arrays or summary", field="keep", value=keep, rule="FAST-01")
     threads = threads or os.cpu_count() or 1
     reason = supports_compiled(scenario)
     kernel = None
@@ -501,14 +540,18 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
             _warn_once(reason)
     start = time.perf_counter()
     if kernel is not None:
-        out = _run_compiled(kernel, pack(scenario), trials, seed, first_trial, end_of_turn, threads, chunk, progress)
+        out = _run_compiled(kernel, pack(scenario), trials, seed, first_trial, end_of_turn, threads, chunk, progress, keep)
         used = "compiled"
     else:
-        out = _run_reference(scenario, trials, seed, first_trial, end_of_turn, progress)
+        out = _run_reference(scenario, trials, seed, first_trial, end_of_turn, progress) + (None,)
         used = "reference"
-    names, labels, kinds, vids, hit, dmg, state, flags, initial = out
-    return BatchResult(scenario.name, seed, first_trial, used, list(names), labels, kinds, vids, hit, dmg, state, flags,
-                       initial, time.perf_counter() - start)
+    names, labels, kinds, vids, hit, dmg, state, flags, initial, tallies = out
+    result = BatchResult(scenario.name, seed, first_trial, used, list(names), labels, kinds, vids, hit, dmg, state, flags,
+                         initial, time.perf_counter() - start, trials, tallies)
+    if keep == "summary" and tallies is None:
+        result.tallies = result.counts()
+        result.hit = result.damage = result.state = result.flags = None
+    return result
 
 
 _warned: set[str] = set()

@@ -64,15 +64,18 @@ def _batch_summary(scenario, trials: int, seed: int, backend: str, end_of_turn: 
     from .batch import run_batch
 
     b = run_batch(scenario, trials, seed, backend=None if backend == "auto" else backend, threads=threads,
-                  end_of_turn=end_of_turn, progress=progress, chunk=max(1000, min(65536, trials // 64 or 1)))
+                  end_of_turn=end_of_turn, progress=progress, chunk=max(1000, min(65536, trials // 64 or 1)), keep="summary")
     means = b.summary()
+    counts = b.counts()
+    n = max(1, b.trials)
     stderr = {}
     for k, m in means.items():
         if k.endswith(" damage"):
             j = b.attacks.index(k[: -len(" damage")])
-            stderr[k] = float(np.std(b.damage[:, j])) / math.sqrt(max(1, b.trials))
+            var = max(0.0, float(counts["damage_sq"][j]) / n - m * m)
+            stderr[k] = math.sqrt(var / n)
         else:
-            stderr[k] = math.sqrt(max(0.0, m * (1 - m)) / max(1, b.trials))
+            stderr[k] = math.sqrt(max(0.0, m * (1 - m)) / n)
     exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
     return Summary(scenario.name, trials, seed, b.backend, b.seconds, means, stderr, exact)
 

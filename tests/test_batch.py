@@ -230,3 +230,16 @@ def test_fast_02_compiled_batch_estimates_sit_inside_the_exact_odds():
         p = exact.destroyed.get(key, 0)
         if b.initial[j] > 0:
             check(int(dest[:, j].sum()), p)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fast_01_summary_mode_keeps_counts_not_arrays(backend):
+    """FAST-01: keep="summary" keeps only counts, equal to those of the full arrays, whatever the threads."""
+    s = hardpoint.load_scenario("builtin:default")
+    n = 3000 if backend == "compiled" else 300
+    full = run_batch(s, n, 8, end_of_turn=True, backend=backend)
+    lean = run_batch(s, n, 8, end_of_turn=True, backend=backend, keep="summary", threads=2, chunk=257)
+    assert lean.state is None and lean.trials == n
+    for key, value in full.counts().items():
+        np.testing.assert_array_equal(value, lean.counts()[key])
+    assert full.summary() == lean.summary()
