@@ -8,7 +8,7 @@
     Fraction(1, 2)
 """
 from .data import Rules, default_rules, load_rules
-from .dice import DiceExpr, DiceSource, ScriptedDice, SeededDice, die_face, parse_dice
+from .dice import DiceExpr, DiceSource, RiggedDice, ScriptedDice, SeededDice, die_face, parse_dice
 from .errors import DataError, DiceError, DiceExhausted, HardpointError, RuleViolation, ScenarioError
 from .events import DamageApplied, DiceRolled, Event, Modifier, Note, StateChanged, event_from_dict
 from .scenario import builtin_scenarios, load_scenario, parse_scenario, scenario_schema
@@ -30,7 +30,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Rules", "default_rules", "load_rules",
-    "DiceExpr", "DiceSource", "ScriptedDice", "SeededDice", "die_face", "parse_dice",
+    "DiceExpr", "DiceSource", "RiggedDice", "ScriptedDice", "SeededDice", "die_face", "parse_dice",
     "DataError", "DiceError", "DiceExhausted", "HardpointError", "RuleViolation", "ScenarioError",
     "DamageApplied", "DiceRolled", "Event", "Modifier", "Note", "StateChanged", "event_from_dict",
     "builtin_scenarios", "load_scenario", "parse_scenario", "scenario_schema",

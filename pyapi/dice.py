@@ -30,6 +30,7 @@ __all__ = [
     "DiceSource",
     "SeededDice",
     "ScriptedDice",
+    "RiggedDice",
     "mix64",
     "stream_key",
     "die_face",
@@ -216,6 +217,35 @@ class ScriptedDice(_BaseDice):
 
     def __repr__(self) -> str:
         return f"ScriptedDice({self.faces!r}, used={self.used})"
+
+
+class RiggedDice(_BaseDice):
+    """Chosen faces for the rolls whose reason starts with a given text; every other die from `base`.
+
+    `RiggedDice(SeededDice(1), {"ft_t1 to hit": [6, 6]})` forces that to-hit
+    roll and lets the rest fall as the seed says: a frontend can enter the
+    physical dice of one roll, a test can force one event of a long game
+    (DICE-04). A rigged roll consumes no dice of `base`.
+    """
+
+    def __init__(self, base: DiceSource, by_reason: dict[str, Iterable[int]]) -> None:
+        self.base = base
+        self.scripts = {k: ScriptedDice(v) for k, v in by_reason.items()}
+
+    def d6(self) -> int:
+        return self.base.d6()
+
+    def roll(self, expr: DiceExpr | str, why: str, rule: str = "") -> DiceRolled:
+        for key, script in self.scripts.items():
+            if why.startswith(key):
+                e = parse_dice(expr) if isinstance(expr, str) else expr
+                faces = tuple(script.d6() for _ in range(e.count))
+                return DiceRolled(why=why, expr=str(e), faces=faces, total=e.total(faces), rule=rule)
+        return self.base.roll(expr, why, rule)
+
+    def unused(self) -> dict[str, int]:
+        """Scripted faces not rolled yet, by reason."""
+        return {k: s.remaining for k, s in self.scripts.items() if s.remaining}
 
 
 def enumerate_faces(count: int) -> Iterable[tuple[int, ...]]:

@@ -155,3 +155,18 @@ def test_dice_04_scripted_faces_must_be_d6(bad):
     """DICE-04: a scripted face outside 1..6 is rejected, naming its position."""
     with pytest.raises(DiceError, match=r"faces\[1\]"):
         ScriptedDice([1, bad])
+
+
+def test_dice_04_rigged_dice_force_one_roll_by_its_reason():
+    """DICE-04: RiggedDice forces the rolls whose reason matches and draws every other die from its base source,
+    which is not consumed by the forced roll."""
+    from hardpoint import RiggedDice
+
+    d = RiggedDice(SeededDice(4), {"a to hit": [6, 6]})
+    forced = d.roll("2d", "a to hit")
+    other = d.roll("2d", "b to hit")
+    assert forced.faces == (6, 6)
+    assert other.faces == (die_face(4, 0, 0), die_face(4, 0, 1))
+    assert d.unused() == {}
+    with pytest.raises(DiceExhausted):
+        d.roll("1d", "a to hit again")

@@ -147,3 +147,24 @@ def test_cw_fire_05_burning_tire_alone_and_portable_extinguisher():
     assert try_extinguisher(RULES, v, state, ScriptedDice([])) and state.burning
     fire_damage(RULES, v, state)
     assert v.tire("front_left").dp == 5 and v.tire("front_right").dp == 6 and v.armour[Side.FRONT] == 20
+
+
+def test_cw_fire_01_seed_example_as_a_three_turn_scenario():
+    """CW-FIRE-01: the seed's example played over three turns (builtin:cw_fire_example): the fire rolls need 4, then
+    5, then 8; forced to the example's 11, 6 and 7, the hero catches fire only on turn 3, when he has also driven
+    through flaming oil. Source: Car Wars combat seed, Starting Fires example."""
+    s = hardpoint.load_scenario("builtin:cw_fire_example")
+    dice = hardpoint.RiggedDice(hardpoint.SeededDice(1), {
+        "ft_t1 to hit": [6, 6], "ft_t1 damage": [1],
+        "ft_t2 to hit": [1, 1], "laser_t2 to hit": [6, 6], "laser_t2 damage": [1, 1, 1],
+        "ft_t3 to hit": [1, 1], "laser_t3 to hit": [6, 6], "laser_t3 damage": [1, 1, 1],
+        "hero: fire from fire modifiers": [5, 6, 3, 3, 3, 4],
+    })
+    r = s.resolve(dice)
+    assert dice.unused() == {}
+    needs = [e.why for e in r.events if e.kind == "dice" and e.why.startswith("hero: fire from fire modifiers")]
+    assert needs == [f"hero: fire from fire modifiers (needs {n} or less)" for n in (4, 5, 8)]
+    fires = [e for e in r.events if e.kind == "state" and e.subject == "hero" and e.field == "on fire"]
+    assert len(fires) == 1 and fires[0].after is True
+    turn3 = [i for i, e in enumerate(r.events) if e.kind == "note" and e.text == "end of turn 3"][0]
+    assert r.events.index(fires[0]) > turn3
