@@ -23,6 +23,12 @@ extensions = cythonize(
             include_dirs=["fastcore"],
             extra_compile_args=["-O3"],
         ),
+        Extension(
+            "hardpoint.fastcore._lof",
+            ["fastcore/_lof.pyx"],
+            # no contraction into fused multiply-adds: the figures must match geometry.py bit for bit
+            extra_compile_args=["-O3", "-ffp-contract=off"],
+        ),
     ],
     compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False, "cdivision": True},
 )

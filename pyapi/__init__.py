@@ -24,6 +24,10 @@ def __getattr__(name: str):
         from .exact import exact_attack
 
         return exact_attack
+    if name == "trace_many":
+        from .lof import trace_many
+
+        return trace_many
     raise AttributeError(f"module 'hardpoint' has no attribute {name!r}")
 
 __version__ = "0.1.0"
@@ -34,5 +38,5 @@ __all__ = [
     "DataError", "DiceError", "DiceExhausted", "HardpointError", "RuleViolation", "ScenarioError",
     "DamageApplied", "DiceRolled", "Event", "Modifier", "Note", "StateChanged", "event_from_dict",
     "builtin_scenarios", "load_scenario", "parse_scenario", "scenario_schema",
-    "run_batch", "run_batch_dask", "exact_attack",
+    "run_batch", "run_batch_dask", "exact_attack", "trace_many",
 ]
