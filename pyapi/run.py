@@ -80,6 +80,27 @@ def _batch_summary(scenario, trials: int, seed: int, backend: str, end_of_turn: 
     return Summary(scenario.name, trials, seed, b.backend, b.seconds, means, stderr, exact)
 
 
+def _asl_summary(scenario, trials: int, seed: int, backend: str, progress, chunk: int = 200_000) -> Summary:
+    """ASL scenarios: the Numba kernel where it covers the scenario (hardpoint.asl.batch), chunk by chunk."""
+    from .asl.batch import run_asl_batch
+
+    start = time.perf_counter()
+    sums: dict[str, float] = {}
+    used = "reference"
+    for lo in range(0, trials, chunk):
+        n = min(chunk, trials - lo)
+        b = run_asl_batch(scenario, n, seed, first_trial=lo, backend=None if backend == "auto" else backend)
+        used = b.backend
+        for k, m in b.summary().items():
+            sums[k] = sums.get(k, 0.0) + m * n
+        if progress is not None:
+            progress(n)
+    means = {k: v / trials for k, v in sums.items()}
+    stderr = {k: math.sqrt(max(0.0, m * (1 - m)) / trials) for k, m in means.items()}
+    exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
+    return Summary(scenario.name, trials, seed, used, time.perf_counter() - start, means, stderr, exact)
+
+
 def _print_table(summary: Summary) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -111,6 +132,8 @@ def run_main(args) -> int:
     def go(progress):
         if isinstance(scenario, CarWarsScenario):
             return _batch_summary(scenario, args.trials, args.seed, args.backend, not args.phase_only, args.threads, progress)
+        if getattr(scenario, "ruleset", "") == "asl":
+            return _asl_summary(scenario, args.trials, args.seed, args.backend, progress)
         return run_trials(scenario, args.trials, args.seed, progress)
 
     if args.no_progress or args.json:
