@@ -43,6 +43,7 @@ DEF I_PP = 3
 DEF I_TIRE = 4
 DEF I_CARGO_LOC = 5
 DEF MAXI = 128
+DEF ATK_COLS = 18
 
 cdef struct Ctx:
     uint64_t key
@@ -664,7 +665,7 @@ def run_phase(
     int32_t[:, ::1] near_v, int32_t[:, ::1] near_p,
     int32_t end_of_turn,
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
-    Py_ssize_t n_trials=-1, int32_t store=1, int32_t[::1] slot_kind=None, int64_t[::1] acc=None,
+    Py_ssize_t n_trials=-1, int32_t store=1, int32_t[::1] slot_kind=None, int64_t[::1] acc=None, int32_t n_phases=1,
 ):
     """Run trials first_trial .. first_trial + n_trials - 1 of one phase (and the end of its turn).
 
@@ -698,13 +699,20 @@ def run_phase(
     cdef int32_t burning[256]
     cdef int32_t driver_before[256]
     cdef int32_t metal_before[256 * 6]
+    cdef int32_t driver_init[256]
+    cdef int32_t metal_init[256 * 6]
+    cdef int32_t* dbp
+    cdef int32_t* mbp
+    cdef int32_t a_lo[8]
+    cdef int dynamic
     cdef int32_t pend[512]
-    cdef int n_pend
+    cdef int32_t cancel[512]
+    cdef int n_pend, ph, needed
     cdef int32_t* ap
     cdef int32_t* atkp
     cdef int32_t* vdrv
     cdef int32_t* varm
-    if V > 256 or A > 512:
+    if V > 256 or A > 512 or n_phases > 6:
         return -1
     atkp = &atk[0, 0] if A > 0 else NULL
     vdrv = &v_driver[0]
@@ -748,11 +756,23 @@ def run_phase(
     ctx.taken = taken
     with nogil:
         # every trial starts from the same state: the driver's state and the armour at the start of the phase
+        # rows come in phase order: the attacks of phase ph are a_lo[ph] .. a_lo[ph + 1] - 1
+        dynamic = 0
+        for ph in range(n_phases + 1):
+            a_lo[ph] = A
+        for a in range(A - 1, -1, -1):
+            ap = atkp + a * ATK_COLS
+            a_lo[ap[13]] = a
+            if ap[14] >= 0 or ap[15] >= 0 or ap[17]:
+                dynamic = 1
+        for ph in range(n_phases - 1, -1, -1):
+            if a_lo[ph] > a_lo[ph + 1]:
+                a_lo[ph] = a_lo[ph + 1]
         ctx.st = &init[0]
         for v in range(V):
-            driver_before[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
+            driver_init[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
             for j in range(6):
-                metal_before[v * 6 + j] = init[varm[v] + j]
+                metal_init[v * 6 + j] = init[varm[v] + j]
         for t in range(n_trials):
             r_ = t if store else 0
             ctx.st = &out_state[r_, 0]
@@ -766,70 +786,101 @@ def run_phase(
             memset(&out_flags[r_, 0], 0, V)
             memset(fire_total, 0, V * sizeof(int32_t))
             memcpy(burning, &v_burning[0], V * sizeof(int32_t))
-            # collisions during the phase's movement
-            for i in range(C):
-                vi = col[i, 0]
-                total = roll(&ctx, col[i, 1], col[i, 2], col[i, 3]) if col[i, 1] > 0 else 0
-                hits = (total * col[i, 4] + col[i, 5] - 1) // col[i, 5]
-                collision_damage(&ctx, vi, col[i, 6], hits, consts[0], consts[1], consts[2])
-            # attacks: to-hit then damage, in declaration order
-            n_pend = 0
-            for a in range(A):
-                ap = atkp + a * 13
-                r = die(&ctx) + die(&ctx)
-                hit = ap[1] and r != consts[10] and ap[0] <= consts[11] and r >= ap[0]
-                out_hit[r_, a] = hit
-                dmg = 0
-                if hit:
-                    if ap[2] > 0:
-                        dmg = roll(&ctx, ap[2], ap[3], 0)
-                    else:
-                        dmg = ap[4]
-                    if dmg:
-                        pend[n_pend] = a
-                        n_pend += 1
-                out_damage[r_, a] = dmg
-            # all damage at the end of the phase, in declaration order
-            for j in range(n_pend):
-                a = pend[j]
-                dmg = out_damage[r_, a]
-                kind = atk[a, 5]
-                if kind == 1:          # pedestrian
-                    vi = atk[a, 6]
-                    dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
-                    continue
-                if kind != 0:          # building: not modelled
-                    continue
-                vi = atk[a, 6]
-                mode = atk[a, 10]
-                hits = dmg
-                if mode == 1:
-                    hits = (dmg + 1) // 2
-                elif mode == 2:
-                    hits = 0
-                if atk[a, 11] >= 0:
-                    fire_total[vi] += atk[a, 11]
-                ctx.cur_vehicle = vi
-                ctx.cur_fiery = atk[a, 12]
-                apply_shot(&ctx, vi, atk[a, 7], atk[a, 8], atk[a, 9], hits)
-                ctx.cur_fiery = -1
-            # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
-            for v in range(V):
-                if v_is_car[v]:
-                    f = 0
-                    if ctx.v_metal[v]:
-                        for j in range(6):
-                            if ctx.st[varm[v] + j] < metal_before[v * 6 + j]:
-                                f = 1
-                    if taken[v] >= consts[3] or f:
-                        out_flags[r_, v] |= 8
-                if vdrv[v] >= 0:
-                    before_state = driver_before[v]
-                    after_state = crew_state(&ctx, vdrv[v])
-                    if after_state != before_state and after_state >= 2 and before_state < 2:
-                        if v_kind[v] == 1 and v_sc_side[v] < 0:
-                            roll(&ctx, 2, 0, 0)      # Crash Table 1 (reported, not resolved)
-                        out_flags[r_, v] |= 4
+            dbp = driver_init        # phase 1 starts from the state every trial starts from
+            mbp = metal_init
+            for ph in range(n_phases):
+                if ph > 0:
+                    # the state at the start of this phase's combat (CW-ROF-02)
+                    memset(taken, 0, V * sizeof(int32_t))
+                    for v in range(V):
+                        driver_before[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
+                        if ctx.v_metal[v]:
+                            for j in range(6):
+                                metal_before[v * 6 + j] = ctx.st[varm[v] + j]
+                    dbp = driver_before
+                    mbp = metal_before
+                # attacks planned for this phase that the state now forbids are cancelled, before any die
+                for a in range(a_lo[ph], a_lo[ph + 1] if dynamic else a_lo[ph]):
+                    ap = atkp + a * ATK_COLS
+                    cancel[a] = ap[17]
+                    if not cancel[a] and ap[14] >= 0 and ctx.st[ap[14]] <= 0:
+                        cancel[a] = 1                      # weapon destroyed (CW-VEH-03)
+                    if not cancel[a] and ap[15] >= 0 and ctx.st[ap[15]] >= 2:
+                        cancel[a] = 1                      # firer unconscious or dead (CW-CREW-01)
+                # collisions during the phase's movement
+                for i in range(C):
+                    if col[i, 7] != ph:
+                        continue
+                    vi = col[i, 0]
+                    total = roll(&ctx, col[i, 1], col[i, 2], col[i, 3]) if col[i, 1] > 0 else 0
+                    hits = (total * col[i, 4] + col[i, 5] - 1) // col[i, 5]
+                    collision_damage(&ctx, vi, col[i, 6], hits, consts[0], consts[1], consts[2])
+                # attacks: to-hit then damage, in declaration order
+                n_pend = 0
+                for a in range(a_lo[ph], a_lo[ph + 1]):
+                    ap = atkp + a * ATK_COLS
+                    if dynamic and cancel[a]:
+                        out_hit[r_, a] = 0
+                        out_damage[r_, a] = 0
+                        continue
+                    needed = ap[0]
+                    if ap[15] >= 0 and ctx.st[ap[15]] == 1:
+                        needed = ap[16]                    # a wounded firer's skills -2 (CW-HIT-08)
+                    r = die(&ctx) + die(&ctx)
+                    hit = ap[1] and r != consts[10] and needed <= consts[11] and r >= needed
+                    out_hit[r_, a] = hit
+                    dmg = 0
+                    if hit:
+                        if ap[2] > 0:
+                            dmg = roll(&ctx, ap[2], ap[3], 0)
+                        else:
+                            dmg = ap[4]
+                        if dmg:
+                            pend[n_pend] = a
+                            n_pend += 1
+                    out_damage[r_, a] = dmg
+                # all damage at the end of the phase, in declaration order
+                for j in range(n_pend):
+                    a = pend[j]
+                    ap = atkp + a * ATK_COLS
+                    dmg = out_damage[r_, a]
+                    kind = ap[5]
+                    if kind == 1:          # pedestrian
+                        vi = ap[6]
+                        dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
+                        continue
+                    if kind != 0:          # building: not modelled
+                        continue
+                    vi = ap[6]
+                    mode = ap[10]
+                    hits = dmg
+                    if mode == 1:
+                        hits = (dmg + 1) // 2
+                    elif mode == 2:
+                        hits = 0
+                    if ap[11] >= 0:
+                        fire_total[vi] += ap[11]
+                    ctx.cur_vehicle = vi
+                    ctx.cur_fiery = ap[12]
+                    apply_shot(&ctx, vi, ap[7], ap[8], ap[9], hits)
+                    ctx.cur_fiery = -1
+                # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
+                for v in range(V):
+                    if v_is_car[v]:
+                        f = 0
+                        if ctx.v_metal[v]:
+                            for j in range(6):
+                                if ctx.st[varm[v] + j] < mbp[v * 6 + j]:
+                                    f = 1
+                        if taken[v] >= consts[3] or f:
+                            out_flags[r_, v] |= 8
+                    if vdrv[v] >= 0:
+                        before_state = dbp[v]
+                        after_state = crew_state(&ctx, vdrv[v])
+                        if after_state != before_state and after_state >= 2 and before_state < 2:
+                            if v_kind[v] == 1 and v_sc_side[v] < 0:
+                                roll(&ctx, 2, 0, 0)      # Crash Table 1 (reported, not resolved)
+                            out_flags[r_, v] |= 4
             if end_of_turn:
                 for v in range(V):
                     if out_flags[r_, v] & 2:

@@ -119,6 +119,7 @@ class Packed:
     kinds: list[str]
     vehicles: list[str]
     attacks: list[str]
+    phases: int = 1
 
 
 def _slots(scenario) -> tuple[list[str], list[str], Callable]:
@@ -179,9 +180,11 @@ def supports_compiled(scenario) -> str | None:
 
     if not isinstance(scenario, CarWarsScenario):
         return "only Car Wars scenarios have a compiled phase kernel"
-    if scenario.turns:
-        return "multi-turn scenarios (movement, dropped counters) run on the reference"
     arena = scenario.arena
+    if scenario.turns:
+        reason = _turn_unsupported(scenario)
+        if reason:
+            return reason
     if len(arena.vehicles) > 256 or len(scenario.attacks) > 512:
         return "more than 256 vehicles or 512 attacks"
     if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
@@ -195,10 +198,47 @@ def supports_compiled(scenario) -> str | None:
 
             if any(w.spec.dropped or not w.spec.needs_to_hit for w in _flatten(unit, a.weapon, "attack")):
                 return "links that drop weapons"
-    for b in scenario.explain():
-        spec = _attack_spec(scenario, b)
+    attacks = [a for xs in scenario.plan.attacks.values() for a in xs] if scenario.turns else scenario.attacks
+    for a in attacks:
+        unit = arena.unit(a.attacker, "attack")
+        spec = _attack_spec(scenario, a)
         if spec.burst_radius > 0 and arena.pedestrians:
             return "burst weapons near pedestrians"
+    return None
+
+
+def _turn_unsupported(scenario) -> str | None:
+    """A one-turn scenario runs in the kernel when nothing in it depends on the dice but damage: no actions,
+    counters, paint, automatic or linked weapons, off-road driving; each weapon and each firer used once; the
+    firer of a vehicle weapon named when the vehicle has more than one crew member."""
+    arena = scenario.arena
+    plan = scenario.plan
+    if scenario.turns != 1:
+        return "scenarios of more than one turn run on the reference"
+    if any(plan.actions.values()):
+        return "declared actions (maneuvers, drops, automatic switches) in a turn"
+    if arena.counters or any(c.kind == "paint" for c in arena.clouds.values()):
+        return "dropped counters or paint clouds in a turn"
+    weapons, firers = set(), set()
+    for v in arena.vehicles.values():
+        if v.off_road:
+            return "off-road driving"
+        if any(w.automatic for w in v.all_weapons()):
+            return "weapons on automatic in a turn"
+    for attacks in plan.attacks.values():
+        for a in attacks:
+            unit = arena.unit(a.attacker, "attack")
+            if getattr(unit, "links", None) and a.weapon in unit.links:
+                return "linked weapons in a turn"
+            if a.victims:
+                return "area-effect attacks"
+            firer = a.firer or (unit.id if not hasattr(unit, "crew") else (unit.crew[0].id if len(unit.crew) == 1 else None))
+            if firer is None:
+                return "a vehicle weapon in a turn without a named firer (the default firer depends on the dice)"
+            if (a.attacker, a.weapon) in weapons or (a.attacker, firer) in firers:
+                return "a weapon or a firer used twice in a turn"
+            weapons.add((a.attacker, a.weapon))
+            firers.add((a.attacker, firer))
     return None
 
 
@@ -206,6 +246,74 @@ def _attack_spec(scenario, b):
     from .carwars.phase import _spec
 
     return _spec(scenario.arena, scenario.arena.unit(b.attacker, "attack"), b.weapon, scenario.rules)
+
+
+def _move_phase(rules, arena, phase: int) -> None:
+    """One phase of straight-line movement, as run_turns does it."""
+    import math as _m
+
+    from .carwars.turn import move_vehicle, phase_distances
+
+    for v in arena.vehicles.values():
+        move_vehicle(v, phase_distances(rules, v.speed)[phase - 1])
+    for p in arena.pedestrians.values():
+        if p.speed > 0:
+            f = _m.radians(p.facing)
+            step = rules["carwars.turn"]["pedestrian_step"]
+            p.x += step * _m.sin(f)
+            p.y += step * _m.cos(f)
+
+
+def _moved(scenario, phases: int):
+    """A copy of the arena after `phases` phases of movement."""
+    arena = scenario.arena.copy()
+    for phase in range(1, phases + 1):
+        _move_phase(scenario.rules, arena, phase)
+    return arena
+
+
+def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
+    """The attacks in the order they are rolled, as (phase index, breakdown or the id of an attack the rules
+    cancel at its phase, firer's hits slot, weapon slot, firer already wounded).
+
+    One phase: the scenario's declared attacks. One turn: each phase's planned
+    attacks explained at the positions after that phase's straight-line
+    movement (run_turns moves vehicles and pedestrians the same way), against
+    the state at the start of the turn; what the dice change by then (a weapon
+    destroyed, a firer wounded or out) is decided in the kernel.
+    """
+    from .carwars.enums import CrewState
+    from .carwars.model import Pedestrian
+    from .carwars.phase import explain_phase
+    from .errors import HardpointError
+
+    if not scenario.turns:
+        for b in scenario.explain():
+            yield 0, b, -1, -1, False
+        return
+    rules = scenario.rules
+    arena = scenario.arena.copy()
+    turn = arena.turn
+    for phase in range(1, rules["carwars.turn"]["phases"] + 1):
+        arena.phase = phase
+        _move_phase(rules, arena, phase)
+        for a in scenario.plan.attacks.get((turn, phase), []):
+            try:
+                b = explain_phase(arena, [a], rules, scenario.history)[0]
+            except HardpointError:
+                yield phase - 1, a.id, -1, -1, False
+                continue
+            unit = arena.unit(a.attacker, "attack")
+            if isinstance(unit, Pedestrian):
+                firer_slot, wounded = slots["p_hits"][ped_index[unit.id]], unit.state is CrewState.WOUNDED
+                weapon_slot = -1
+            else:
+                crew = unit.crew_member(a.firer) if a.firer else (unit.crew[0] if unit.crew else None)
+                firer_slot = slots["c_hits"][crew_index[(unit.id, crew.id)]] if crew is not None else -1
+                wounded = crew is not None and crew.state is CrewState.WOUNDED
+                w = next((w for w in unit.all_weapons() if w.id == a.weapon), None)
+                weapon_slot = slots["w_slot"][[x.id for x in unit.all_weapons()].index(w.id) + slots["v_w0"][list(arena.vehicles).index(unit.id)]] if w else -1
+            yield phase - 1, b, firer_slot, weapon_slot, wounded
 
 
 def pack(scenario) -> Packed:
@@ -320,15 +428,23 @@ def pack(scenario) -> Packed:
 
     from .carwars.collision import ram_dice, weight_factor
     col_rows = []
-    for c in scenario.collisions:
+    collisions = [(0, c) for c in scenario.collisions]
+    if scenario.turns:
+        collisions = [(key[1] - 1, c) for key in sorted(scenario.plan.collisions) for c in scenario.plan.collisions[key]]
+    for phase, c in collisions:
         expr = ram_dice(rules, c.speed)
         f = weight_factor(rules, c.weight_lb, c.pedestrian)
         col_rows.append([vi[c.vehicle], expr.count if expr else 0, expr.bonus if expr else 0, expr.floor if expr else 0,
-                         f.numerator, f.denominator, int(c.side)])
+                         f.numerator, f.denominator, int(c.side), phase])
 
-    atk_rows = []
-    names = []
-    for b in scenario.explain():
+    atk_rows: list[list[int]] = []
+    names: list[str] = []
+    wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
+    for phase, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
+        if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
+            atk_rows.append([0] * 13 + [phase, -1, -1, 0, 1])
+            names.append(b)
+            continue
         spec = _attack_spec(scenario, b)
         target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
         from .carwars.model import Building, Pedestrian
@@ -348,16 +464,18 @@ def pack(scenario) -> Packed:
             row += [0, vi[target.id], _PARTS[shot.part], -1 if shot.side is None else int(shot.side), tire, mode]
         fiery = int(spec.laser or spec.flamethrower or spec.name == "Flaming Oil Jet" or "Flaming Oil" in spec.name)
         row += [spec.fire_modifier if spec.fire_modifier is not None else -1, fiery]
+        row += [phase, weapon_slot, firer_slot, b.needed if firer_wounded else b.needed + wounded_penalty, 0]
         atk_rows.append(row)
         names.append(b.attack)
 
     radius = fire["explosion"]["radius"]
     near_v = [[-1] * (2 * max(1, V)) for _ in range(max(1, V))]
     near_p = [[-1] * max(1, len(pids)) for _ in range(max(1, V))]
-    for i, v in enumerate(arena.vehicles.values()):
+    end = _moved(scenario, rules["carwars.turn"]["phases"]) if scenario.turns else arena   # where explosions happen
+    for i, v in enumerate(end.vehicles.values()):
         centre = (v.x, v.y)
         n = 0
-        for j, o in enumerate(arena.vehicles.values()):
+        for j, o in enumerate(end.vehicles.values()):
             if o is v:
                 continue
             if geo.distance(geo.nearest_point(o.counter.polygon(), centre), centre) <= radius + 1e-9:
@@ -369,7 +487,7 @@ def pack(scenario) -> Packed:
                 near_v[i][2 * n + 1] = mask
                 n += 1
         m = 0
-        for p in arena.pedestrians.values():
+        for p in end.pedestrians.values():
             if geo.distance(geo.nearest_point(p.counter.polygon(), centre), centre) <= radius + 1e-9:
                 near_p[i][m] = pi[p.id]
                 m += 1
@@ -382,11 +500,11 @@ def pack(scenario) -> Packed:
     arrays["init"] = arr(init)
     arrays["cyc"] = arr(cyc)
     arrays["consts"] = arr(consts)
-    arrays["col"] = arr(col_rows, (len(col_rows), 7))
-    arrays["atk"] = arr(atk_rows, (len(atk_rows), 13))
+    arrays["col"] = arr(col_rows, (len(col_rows), 8))
+    arrays["atk"] = arr(atk_rows, (len(atk_rows), 18))
     arrays["near_v"] = arr(near_v)
     arrays["near_p"] = arr(near_p)
-    return Packed(arrays, labels, kinds, vids, names)
+    return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1)
 
 
 _ORDER = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side",
@@ -476,7 +594,8 @@ def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, en
         flags = np.zeros((trials, max(V, 1)), dtype=np.uint8)
 
         def work(lo: int, hi: int):
-            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), state[lo:hi], hit[lo:hi], dmg[lo:hi], flags[lo:hi])
+            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), state[lo:hi], hit[lo:hi], dmg[lo:hi], flags[lo:hi],
+                                  n_phases=packed.phases)
             if progress is not None:
                 progress(hi - lo)
             return rc, None
@@ -486,7 +605,7 @@ def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, en
         def work(lo: int, hi: int):
             scratch = (np.zeros((1, S), np.int32), np.zeros((1, A), np.uint8), np.zeros((1, A), np.int32), np.zeros((1, max(V, 1)), np.uint8))
             acc = np.zeros(3 * A + S + 4 * V, dtype=np.int64)
-            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), *scratch, hi - lo, 0, kinds, acc)
+            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), *scratch, hi - lo, 0, kinds, acc, packed.phases)
             if progress is not None:
                 progress(hi - lo)
             return rc, acc
@@ -539,6 +658,8 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
         else:
             _warn_once(reason)
     start = time.perf_counter()
+    if scenario.turns:
+        end_of_turn = True   # a turn always ends with its fire checks (run_turns)
     if kernel is not None:
         out = _run_compiled(kernel, pack(scenario), trials, seed, first_trial, end_of_turn, threads, chunk, progress, keep)
         used = "compiled"
