@@ -248,27 +248,13 @@ def _attack_spec(scenario, b):
     return _spec(scenario.arena, scenario.arena.unit(b.attacker, "attack"), b.weapon, scenario.rules)
 
 
-def _move_phase(rules, arena, phase: int) -> None:
-    """One phase of straight-line movement, as run_turns does it."""
-    import math as _m
-
-    from .carwars.turn import move_vehicle, phase_distances
-
-    for v in arena.vehicles.values():
-        move_vehicle(v, phase_distances(rules, v.speed)[phase - 1])
-    for p in arena.pedestrians.values():
-        if p.speed > 0:
-            f = _m.radians(p.facing)
-            step = rules["carwars.turn"]["pedestrian_step"]
-            p.x += step * _m.sin(f)
-            p.y += step * _m.cos(f)
-
-
 def _moved(scenario, phases: int):
     """A copy of the arena after `phases` phases of movement."""
+    from .carwars.turn import move_phase
+
     arena = scenario.arena.copy()
     for phase in range(1, phases + 1):
-        _move_phase(scenario.rules, arena, phase)
+        move_phase(scenario.rules, arena, phase)
     return arena
 
 
@@ -284,36 +270,30 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
     """
     from .carwars.enums import CrewState
     from .carwars.model import Pedestrian
-    from .carwars.phase import explain_phase
     from .errors import HardpointError
 
     if not scenario.turns:
         for b in scenario.explain():
             yield 0, b, -1, -1, False
         return
-    rules = scenario.rules
-    arena = scenario.arena.copy()
-    turn = arena.turn
-    for phase in range(1, rules["carwars.turn"]["phases"] + 1):
-        arena.phase = phase
-        _move_phase(rules, arena, phase)
-        for a in scenario.plan.attacks.get((turn, phase), []):
-            try:
-                b = explain_phase(arena, [a], rules, scenario.history)[0]
-            except HardpointError:
-                yield phase - 1, a.id, -1, -1, False
-                continue
-            unit = arena.unit(a.attacker, "attack")
-            if isinstance(unit, Pedestrian):
-                firer_slot, wounded = slots["p_hits"][ped_index[unit.id]], unit.state is CrewState.WOUNDED
-                weapon_slot = -1
-            else:
-                crew = unit.crew_member(a.firer) if a.firer else (unit.crew[0] if unit.crew else None)
-                firer_slot = slots["c_hits"][crew_index[(unit.id, crew.id)]] if crew is not None else -1
-                wounded = crew is not None and crew.state is CrewState.WOUNDED
-                w = next((w for w in unit.all_weapons() if w.id == a.weapon), None)
-                weapon_slot = slots["w_slot"][[x.id for x in unit.all_weapons()].index(w.id) + slots["v_w0"][list(arena.vehicles).index(unit.id)]] if w else -1
-            yield phase - 1, b, firer_slot, weapon_slot, wounded
+    from .carwars.turn import planned_breakdowns
+
+    arena = scenario.arena
+    for phase, a, b in planned_breakdowns(arena, scenario.rules, scenario.plan, scenario.history):
+        if isinstance(b, HardpointError):
+            yield phase - 1, a.id, -1, -1, False
+            continue
+        unit = arena.unit(a.attacker, "attack")
+        if isinstance(unit, Pedestrian):
+            firer_slot, wounded, weapon_slot = slots["p_hits"][ped_index[unit.id]], unit.state is CrewState.WOUNDED, -1
+        else:
+            crew = unit.crew_member(a.firer) if a.firer else (unit.crew[0] if unit.crew else None)
+            firer_slot = slots["c_hits"][crew_index[(unit.id, crew.id)]] if crew is not None else -1
+            wounded = crew is not None and crew.state is CrewState.WOUNDED
+            ids = [w.id for w in unit.all_weapons()]
+            first = slots["v_w0"][list(arena.vehicles).index(unit.id)]
+            weapon_slot = slots["w_slot"][first + ids.index(a.weapon)] if a.weapon in ids else -1
+        yield phase - 1, b, firer_slot, weapon_slot, wounded
 
 
 def pack(scenario) -> Packed:

@@ -522,9 +522,10 @@ def _marginals(keys: list[str], joint: _Dist) -> dict[str, dict[int, Fraction]]:
 
 
 def exact_attack(scenario: Any, attack_id: str, *, faces: bool = False) -> AttackOdds:
-    """Exact odds of one declared attack of a single-phase Car Wars scenario (FAST-02).
+    """Exact odds of one declared attack of a single-phase or one-turn Car Wars scenario (FAST-02).
 
-    The attack is taken alone, against the scenario's state before the phase:
+    The attack is taken alone, against the scenario's state before the phase (in a one-turn scenario: at the
+    positions after its phase's movement, against the state at the start of the turn):
     P(hit) from 2d6 against the number needed (a natural 2 misses), the damage
     roll's distribution, the hits reaching the target (CW-HAND-01), then every
     damage location the reference rules can choose (`apply_shot`,
@@ -537,8 +538,8 @@ def exact_attack(scenario: Any, attack_id: str, *, faces: bool = False) -> Attac
     """
     if getattr(scenario, "ruleset", "carwars") != "carwars":
         raise NotImplementedError(f"exact odds are for Car Wars scenarios only, not {scenario.ruleset!r} (FAST-02)")
-    if getattr(scenario, "turns", None):
-        raise NotImplementedError("exact odds cover one attack of a single-phase scenario, not a multi-turn one (FAST-02)")
+    if (getattr(scenario, "turns", None) or 0) > 1:
+        raise NotImplementedError("exact odds cover one attack of a phase or of a one-turn scenario, not of several turns (FAST-02)")
     attack = _find_attack(scenario, attack_id)
     arena, rules = scenario.arena, scenario.rules
     unit = arena.unit(attack.attacker, "attack.attacker")
@@ -548,7 +549,9 @@ def exact_attack(scenario: Any, attack_id: str, *, faces: bool = False) -> Attac
     if (isinstance(unit, Vehicle) and attack.weapon in unit.links) or attack.link is not None or attack.as_automatic:
         raise NotImplementedError(f"attack {attack.id!r} fires linked weapons (CW-LINK-01): exact odds are not "
                                   "implemented for it (FAST-02)")
-    breakdown = next(b for b in scenario.explain() if b.attack == attack.id)
+    breakdown = next((b for b in scenario.explain() if b.attack == attack.id), None)
+    if breakdown is None:   # a one-turn scenario's attack that the rules cancel when its phase comes
+        raise NotImplementedError(f"attack {attack.id!r} is cancelled by the rules when its phase comes (FAST-02)")
 
     # CW-HIT-01: the to-hit roll through the reference rule, over the 36 faces of 2d6
     p_hit = sum((Fraction(1, 36) for a in range(1, 7) for b in range(1, 7)

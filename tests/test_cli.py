@@ -39,9 +39,9 @@ def test_cli_01_resolve_is_reproducible_by_seed(capsys):
     assert "roll 2d for laser_at_outrider to hit" in first
     main(["resolve", "builtin:default", "--seed", "7", "--json"])
     data = json.loads(capsys.readouterr().out)
-    from hardpoint.carwars.phase import PhaseResult
-
-    assert PhaseResult.from_dict(data).seed == 7
+    result = hardpoint.event_from_dict(data)
+    assert result.kind == "battle_result" and result.seed == 7
+    assert result == hardpoint.load_scenario("builtin:default").resolve(hardpoint.SeededDice(7), seed=7)
 
 
 def test_cli_01_run_default_scenario_summary(capsys, tmp_path):

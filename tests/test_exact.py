@@ -316,7 +316,7 @@ def test_fast_02_unsupported_attacks_raise():
                       attack=[{"id": "a", "attacker": "v", "weapon": "pair", "target": "t"}])
     with pytest.raises(NotImplementedError, match="linked"):
         exact_attack(linked, "a")
-    with pytest.raises(NotImplementedError, match="multi-turn"):
+    with pytest.raises(NotImplementedError, match="several turns"):
         exact_attack(hardpoint.load_scenario("builtin:cw_chase"), "laser_t1")
     with pytest.raises(ScenarioError, match="mg_at_tire"):
         exact_attack(hardpoint.load_scenario("builtin:cw_tohit_example"), "nope")

@@ -160,12 +160,15 @@ class CarWarsScenario:
     def explain(self) -> list[ToHit]:
         """Every declared attack's to-hit breakdown, without rolling (LOG-02).
 
-        In a multi-turn scenario, the attacks declared for the arena's current
-        turn and phase (later ones depend on movement and dice)."""
-        attacks = self.attacks
+        In a multi-turn scenario, every attack planned for the arena's turn, at
+        the positions after its phase's movement and the state at the start of
+        the turn (an attack the rules would cancel by then is left out; what
+        the dice change is known only when the phase comes)."""
         if self.turns and self.plan is not None:
-            attacks = self.plan.attacks.get((self.arena.turn, self.arena.phase), [])
-        return explain_phase(self.arena, attacks, self.rules, self.history)
+            from .turn import planned_breakdowns
+
+            return [b for _, _, b in planned_breakdowns(self.arena, self.rules, self.plan, self.history) if isinstance(b, ToHit)]
+        return explain_phase(self.arena, self.attacks, self.rules, self.history)
 
     def resolve(self, dice: DiceSource, seed: int | None = None, commit: bool = False) -> PhaseResult:
         """Resolve the phase: collisions, the declared attacks, and their damage at its end (CW-ROF-02).
@@ -194,6 +197,13 @@ class CarWarsScenario:
     def render_explain(self) -> str:
         """The explain report as text (`hardpoint explain`)."""
         lines = [f"scenario: {self.name}"]
+        if self.turns and self.plan is not None:
+            from .turn import planned_breakdowns
+
+            lines.append(f"turn {self.arena.turn}: planned attacks at the positions after each phase's movement")
+            for phase, a, b in planned_breakdowns(self.arena, self.rules, self.plan, self.history):
+                if not isinstance(b, ToHit):
+                    lines.append(f"\nattack {a.id} (phase {phase}): cancelled when its phase comes: {b}")
         for b in self.explain():
             lines.append(f"\nattack {b.attack}: {b.attacker} fires {b.weapon} at {b.target} ({b.aimed_at})")
             if b.lof:

@@ -326,6 +326,41 @@ def _still_legal(rules: Rules, arena: Arena, attacks: list[Attack], history, fir
     return accepted, notes
 
 
+def move_phase(rules: Rules, arena: Arena, phase: int) -> list[Event]:
+    """A phase's straight-line movement of every vehicle (the movement chart) and of walking pedestrians."""
+    events: list[Event] = []
+    for v in arena.vehicles.values():
+        d = phase_distances(rules, v.speed)[phase - 1]
+        if d:
+            before = (round(v.x, 4), round(v.y, 4))
+            move_vehicle(v, d)
+            events.append(StateChanged(v.id, "position", before, (round(v.x, 4), round(v.y, 4)), "CW-ROF-02"))
+    for p in arena.pedestrians.values():
+        if p.speed > 0:
+            f = math.radians(p.facing)
+            step = rules["carwars.turn"]["pedestrian_step"]
+            p.x += step * math.sin(f)
+            p.y += step * math.cos(f)
+    return events
+
+
+def planned_breakdowns(arena: Arena, rules: Rules, plan: TurnPlan, history=None):
+    """Each planned attack of the arena's turn explained at the positions after its phase's movement, against the
+    state at the start of the turn: yields (phase, attack, ToHit or the RuleViolation/ScenarioError that would
+    cancel it whatever the dice). What the dice change by then is decided when the phase comes."""
+    from .phase import explain_phase
+
+    arena = arena.copy()
+    for phase in range(1, rules["carwars.turn"]["phases"] + 1):
+        arena.phase = phase
+        move_phase(rules, arena, phase)
+        for a in plan.attacks.get((arena.turn, phase), []):
+            try:
+                yield phase, a, explain_phase(arena, [a], rules, history)[0]
+            except (RuleViolation, ScenarioError) as exc:
+                yield phase, a, exc
+
+
 def _record_fired(arena: Arena, attacks: list[Attack], fired: FiredThisTurn) -> None:
     """CW-ROF-01: what fired this phase counts against the rest of the turn."""
     for a in attacks:
@@ -358,20 +393,8 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             for i, a in enumerate(plan.actions.get(key, [])):
                 events += _do_action(rules, arena, a, dice, fired, f"action(turn {a.turn}, phase {a.phase})[{i}]")
             before = {v.id: v.counter for v in arena.vehicles.values()}
-            moved = {}
-            for v in arena.vehicles.values():
-                d = phase_distances(rules, v.speed)[phase - 1]
-                if d:
-                    move_vehicle(v, d)
-                    events.append(StateChanged(v.id, "position", (round(before[v.id].cx, 4), round(before[v.id].cy, 4)),
-                                               (round(v.x, 4), round(v.y, 4)), "CW-ROF-02"))
-                moved[v.id] = d
-            for p in arena.pedestrians.values():
-                if p.speed > 0:
-                    f = math.radians(p.facing)
-                    step = rules["carwars.turn"]["pedestrian_step"]
-                    p.x += step * math.sin(f)
-                    p.y += step * math.cos(f)
+            moved = {v.id: phase_distances(rules, v.speed)[phase - 1] for v in arena.vehicles.values()}
+            events += move_phase(rules, arena, phase)
             events += _automatic_drops(rules, arena, moved, phase, dice)
             events += _contacts(rules, arena, before, touching, dice)
             attacks = list(plan.attacks.get(key, []))
