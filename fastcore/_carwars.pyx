@@ -815,6 +815,13 @@ def run_phase(
                     total = roll(&ctx, col[i, 1], col[i, 2], col[i, 3]) if col[i, 1] > 0 else 0
                     hits = (total * col[i, 4] + col[i, 5] - 1) // col[i, 5]
                     collision_damage(&ctx, vi, col[i, 6], hits, consts[0], consts[1], consts[2])
+                    # combat starts from the state after the movement's collisions (CW-ROF-02)
+                    for a in range(a_lo[ph], a_lo[ph + 1] if dynamic else a_lo[ph]):
+                        ap = atkp + a * ATK_COLS
+                        if not cancel[a] and ap[14] >= 0 and ctx.st[ap[14]] <= 0:
+                            cancel[a] = 1
+                        if not cancel[a] and ap[15] >= 0 and ctx.st[ap[15]] >= 2:
+                            cancel[a] = 1
                 # attacks: to-hit then damage, in declaration order
                 n_pend = 0
                 for a in range(a_lo[ph], a_lo[ph + 1]):

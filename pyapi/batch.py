@@ -14,11 +14,10 @@ reference, with a single warning saying why.
 """
 from __future__ import annotations
 
-import math
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -199,6 +198,12 @@ def supports_compiled(scenario) -> str | None:
             if any(w.spec.dropped or not w.spec.needs_to_hit for w in _flatten(unit, a.weapon, "attack")):
                 return "links that drop weapons"
     attacks = [a for xs in scenario.plan.attacks.values() for a in xs] if scenario.turns else scenario.attacks
+    collisions = [c for xs in scenario.plan.collisions.values() for c in xs] if scenario.turns else scenario.collisions
+    if collisions:
+        for a in attacks:
+            unit = arena.unit(a.attacker, "attack")
+            if hasattr(unit, "crew") and not a.firer and len(list(unit.all_crew())) > 1:
+                return "collisions with an unnamed firer (who fires may depend on the collision's dice)"
     for a in attacks:
         unit = arena.unit(a.attacker, "attack")
         spec = _attack_spec(scenario, a)
@@ -272,14 +277,16 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
     from .carwars.model import Pedestrian
     from .errors import HardpointError
 
-    if not scenario.turns:
-        for b in scenario.explain():
-            yield 0, b, -1, -1, False
-        return
     from .carwars.turn import planned_breakdowns
 
     arena = scenario.arena
-    for phase, a, b in planned_breakdowns(arena, scenario.rules, scenario.plan, scenario.history):
+    if scenario.turns:
+        planned = list(planned_breakdowns(arena, scenario.rules, scenario.plan, scenario.history))
+    else:
+        from .carwars.phase import _expand
+
+        planned = list(zip([1] * len(scenario.attacks), _expand(scenario.attacks, arena), scenario.explain()))
+    for phase, a, b in planned:
         if isinstance(b, HardpointError):
             yield phase - 1, a.id, -1, -1, False
             continue
@@ -299,10 +306,9 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
 def pack(scenario) -> Packed:
     """Pack a single-phase Car Wars scenario for the kernel (after `supports_compiled`)."""
     from .carwars import geometry as geo
-    from .carwars.enums import CrewRole, Location, Side
+    from .carwars.enums import Location
     from .carwars.fire import can_explode
     from .carwars.phase import _shot_for
-    from .carwars.tables import weapon_spec
 
     rules = scenario.rules
     arena = scenario.arena
@@ -686,7 +692,7 @@ def run_batch_dask(scenario, trials: int, seed: int = 0, *, client=None, chunk: 
     or the number of workers. Needs `pip install hardpoint[dask]`.
     """
     try:
-        from distributed import Client, get_client
+        from distributed import get_client
     except ImportError:  # pragma: no cover - the optional extra
         raise ScenarioError("Dask is not installed: pip install 'hardpoint[dask]'", field="client", rule="FAST-03") from None
     client = client or get_client()

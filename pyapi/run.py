@@ -59,7 +59,6 @@ def run_trials(scenario, trials: int, seed: int, progress=None, first_trial: int
 
 
 def _batch_summary(scenario, trials: int, seed: int, backend: str, end_of_turn: bool, threads: int | None, progress) -> Summary:
-    import numpy as np
 
     from .batch import run_batch
 

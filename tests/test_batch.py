@@ -1,5 +1,4 @@
 """The batch API and the compiled core: ARCH-03 cross-check, FAST-01 arrays and independence."""
-import copy
 import os
 import warnings
 
@@ -79,6 +78,20 @@ def scenarios(draw):
                   for i in range(draw(st.integers(0, 2)))]
     if collisions:
         data["collision"] = collisions
+        # who fires a vehicle weapon may depend on what a collision does to the crew: name the firer
+        named = []
+        for a in data.get("attack", []):
+            if not a["attacker"].startswith("p"):
+                a["firer"] = "driver"
+            try:
+                hardpoint.parse_scenario(dict(data, attack=named + [a]))
+                named.append(a)
+            except HardpointError:
+                continue
+        if named:
+            data["attack"] = named
+        else:
+            data.pop("attack", None)
     if draw(st.booleans()):
         # one whole turn: the same declarations spread over the five phases, vehicles moving straight
         data["scenario"]["turns"] = 1

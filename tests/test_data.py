@@ -1,6 +1,4 @@
 """Rules as data and packaging: ARCH-01, ARCH-04, ARCH-05, ERR-01."""
-import importlib
-import importlib.util
 import warnings
 from importlib import resources
 

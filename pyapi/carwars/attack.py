@@ -7,7 +7,7 @@ needed and the exact probability. `roll_attack` rolls it with a dice source.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 

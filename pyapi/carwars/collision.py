@@ -13,10 +13,9 @@ from typing import Sequence
 
 from ..data import Rules
 from ..dice import DiceExpr, DiceSource, parse_dice
-from ..errors import ScenarioError
 from ..events import DamageApplied
-from .damage import Ledger, PowerPlant, _location_items, _name, _weapons_on, damage_component, random_pick
-from .enums import Location, Mount, Side
+from .damage import Ledger, PowerPlant, _location_items, _weapons_on, damage_component, random_pick
+from .enums import Mount, Side
 from .model import CrewMember, Vehicle
 
 __all__ = ["ram_dice", "weight_factor", "collision_hits", "collision_split", "metal_armour_absorb", "collision_damage",

@@ -6,7 +6,7 @@ from ..dice import DiceSource, parse_dice
 from ..errors import RuleViolation
 from ..events import DamageApplied, Event, Note, StateChanged
 from .damage import Ledger
-from .enums import CrewRole, CrewState
+from .enums import CrewState
 from .model import CrewMember, Pedestrian, Vehicle
 
 __all__ = ["damage_pedestrian", "driver_consequences", "crash_table_band", "substitute_driver", "check_substitute_fire"]

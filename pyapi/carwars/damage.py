@@ -8,13 +8,13 @@ hits dealt = hits absorbed + hits passed out harmlessly or lost.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Sequence
 
 from ..data import Rules
 from ..dice import DiceSource, parse_dice
 from ..events import DamageApplied, Event, Note, StateChanged
-from .enums import CrewState, Location, Mount, Side
-from .model import CargoItem, CrewMember, Sidecar, Tire, Vehicle, Weapon
+from .enums import Location, Mount, Side
+from .model import CargoItem, CrewMember, Tire, Vehicle, Weapon
 
 __all__ = [
     "Ledger", "random_pick", "damage_armour", "damage_component", "damage_crew", "penetrate_end", "penetrate_flank",

@@ -15,7 +15,7 @@ from . import geometry as geo
 from .damage import Ledger, damage_armour, damage_component, damage_crew, PowerPlant
 from .crew import damage_pedestrian
 from .enums import Side
-from .model import Arena, Pedestrian, Vehicle
+from .model import Arena, Vehicle
 from .tables import WeaponSpec
 
 __all__ = ["FireSource", "FireState", "fire_modifier_total", "record_fire_hit", "record_component_hit", "roll_new_fire",

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ..data import Rules
 from ..errors import ScenarioError
-from .enums import ARC_SIDES, Computer, CrewRole, CrewState, Light, Location, Mount, Side, Weather, parse_enum
+from .enums import Computer, CrewRole, CrewState, Light, Location, Mount, Side, Weather, parse_enum
 from .geometry import Counter, Polygon
 from .tables import BodySpec, WeaponSpec, body_spec, weapon_spec
 

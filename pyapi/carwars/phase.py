@@ -1,7 +1,6 @@
 """The combat phase: rate of fire (CW-ROF-01), simultaneous resolution and damage at its end (CW-ROF-02)."""
 from __future__ import annotations
 
-import copy
 import dataclasses
 import math
 from dataclasses import dataclass, field
@@ -284,7 +283,8 @@ def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceS
     is checked (rate of fire), explained against the same positions and state,
     and rolled in declaration order. All the damage of the phase's attacks is
     applied together at its end, in declaration order (a gunner killed this
-    phase still fires this phase); then each vehicle's hazard, obstacles and
+    phase still fires this phase; one killed in a collision of this phase's
+    movement does not); then each vehicle's hazard, obstacles and
     crew consequences. `arena` is changed in place: callers that need the
     state before pass a copy (`CarWarsScenario.resolve` does). An illegal
     declaration raises before any die is rolled or any state changes.
@@ -297,6 +297,8 @@ def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceS
     drivers_before = {v.id: v.driver.state for v in arena.vehicles.values() if v.driver is not None}
     metal_before = {v.id: dict(v.armour) for v in arena.vehicles.values() if v.metal_armour}
     _apply_collisions(rules, arena, collisions or [], dice, taken, events)
+    if collisions:
+        attacks, breakdowns, by_id = _after_collisions(arena, attacks, rules, history, events)
 
     rolls: list[AttackRoll] = []
     pending: list[tuple[str, Any]] = []       # (kind, payload) of hits to apply at the end of the phase
@@ -368,6 +370,24 @@ def _drop(rules: Rules, arena: Arena, vehicle: Vehicle, weapon, dice: DiceSource
     if counter is not None:
         arena.counters.append(counter)
     return events
+
+
+def _after_collisions(arena: Arena, attacks: list[Attack], rules: Rules, history, events: list[Event]):
+    """CW-ROF-02: combat is resolved against the damage state at its start, which includes the collisions of the
+    phase's movement: each attack is explained again; one the collision has made impossible (its weapon destroyed,
+    its firer out) is cancelled with the rule, and a firer it wounded fires at his wounded skill."""
+    from ..errors import HardpointError
+
+    kept: list[Attack] = []
+    breakdowns: list[ToHit] = []
+    for a in attacks:
+        try:
+            breakdowns += explain_phase(arena, [a], rules, history)
+        except HardpointError as exc:
+            events.append(Note(f"{a.id} cancelled: {exc}", exc.rule))
+            continue
+        kept.append(a)
+    return kept, breakdowns, {b.attack: b for b in breakdowns}
 
 
 def _roll_area(arena: Arena, a: Attack, rules: Rules, dice: DiceSource, by_id: dict[str, ToHit], events: list[Event]) -> AreaAttackRoll:

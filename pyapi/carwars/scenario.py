@@ -2,17 +2,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..data import Rules
 from ..dice import DiceSource
 from ..errors import ScenarioError
 from ..scenario import register_ruleset
-from .attack import Attack, SustainedRecord, ToHit, parse_aim, roll_attack
+from .attack import Attack, SustainedRecord, ToHit, parse_aim
 from .enums import Light, Side, Weather, parse_enum
 from .geometry import Counter, Polygon
 from .model import Arena, Area, Building, Cloud, build_pedestrian, build_vehicle
-from .phase import Collision, FiredThisTurn, PhaseResult, check_rate_of_fire, explain_phase, resolve_phase, update_history
+from .phase import Collision, FiredThisTurn, PhaseResult, explain_phase, resolve_phase, update_history
+
+if TYPE_CHECKING:
+    from .turn import TurnPlan
 
 __all__ = ["CarWarsScenario", "SCHEMA_PARTS", "load_carwars"]
 

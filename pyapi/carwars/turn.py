@@ -19,11 +19,11 @@ from ..dice import DiceSource
 from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
-from .attack import Attack, AttackRoll, SustainedRecord, ToHit
+from .attack import Attack, AttackRoll, SustainedRecord
 from .dropped import DroppedCounter, contact, drop_weapon, expire_counters, mines_effect, oil_effect, paint_contact, spikes_effect, swept_polygon
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
-from .model import Arena, Pedestrian, Vehicle
+from .model import Arena, Vehicle
 from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
 from .special import _flatten, automatic_attacks, set_automatic
 from .tables import weapon_spec

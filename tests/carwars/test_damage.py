@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import hardpoint
 from hardpoint import RuleViolation, ScriptedDice, SeededDice
-from hardpoint.carwars.collision import collision_damage, collision_split, jump_out_dice, metal_armour_absorb, offroad_roll, ram_dice, weight_factor
+from hardpoint.carwars.collision import collision_damage, collision_split, jump_out_dice, offroad_roll, ram_dice, weight_factor
 from hardpoint.carwars.crew import crash_table_band, driver_consequences, substitute_driver
 from hardpoint.carwars.damage import Ledger, Shot, apply_shot, hazard_difficulty, random_pick
 from hardpoint.carwars.enums import CrewState, Side
@@ -99,7 +99,6 @@ def test_cw_dmg_03_shot_from_the_right_kills_the_gunner():
 def test_cw_dmg_03_reroll_for_a_missing_location():
     """CW-DMG-03: a location that does not exist is re-rolled: a cycle-like layout with two locations picks with
     1d (1-3 first, 4-6 second); a layout of three with faces 1-2 / 3-4 / 5-6 never wastes a face."""
-    v = vehicle("razor")  # layout power_plant, crew (no cargo: a cycle)
     ledger = Ledger("v")
     assert random_pick(ScriptedDice([4]), 2, "x", ledger, "CW-DMG-03") == 1
     assert random_pick(ScriptedDice([5, 6, 2]), 4, "x", ledger, "CW-DMG-03") == 1  # 5 and 6 re-rolled
@@ -323,7 +322,7 @@ def test_cw_col_04_weight_jump_and_offroad_roll():
         pytest.approx(1 / 3), pytest.approx(2 / 3), 1, 1)
     assert str(jump_out_dice(RULES, 50)) == "1d" and jump_out_dice(RULES, 25) is None
     v = vehicle()
-    ledger = offroad_roll(RULES, v, [Side.RIGHT, Side.TOP], ScriptedDice([6, 1, 3, 3, 3, 3]))
+    offroad_roll(RULES, v, [Side.RIGHT, Side.TOP], ScriptedDice([6, 1, 3, 3, 3, 3]))
     assert v.armour[Side.RIGHT] == 11 and v.armour[Side.TOP] == 10 and [t.dp for t in v.tires] == [5, 5, 5, 5]
 
 

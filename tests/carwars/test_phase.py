@@ -126,3 +126,26 @@ def test_err_01_bad_scenarios_name_field_and_rule(change, field, rule):
         hardpoint.parse_scenario(data)
     assert err.value.field == field and err.value.rule == rule
     assert field in str(err.value) and rule in str(err.value)
+
+
+def test_cw_rof_02_combat_starts_after_the_movements_collisions():
+    """CW-ROF-02: combat uses the damage state at its start, after the collisions of the phase's movement: a collision
+    that wounds the firer costs him 2 (CW-HIT-08); one that destroys his weapon cancels the attack, naming the rule."""
+    naked = {s: 0 for s in ("front", "back", "left", "right", "top", "underbody")}
+    data = {"scenario": {"name": "t", "ruleset": "carwars"},
+            "vehicle": [{"id": "bike", "design": "razor", "facing": 45.0, "armour": naked},
+                        {"id": "t", "design": "razor", "x": 2.0}],
+            "attack": [{"id": "a", "attacker": "bike", "weapon": "mg", "target": "t", "firer": "driver"}],
+            "collision": [{"id": "c", "vehicle": "bike", "side": "front", "speed": 40}]}
+    s = hardpoint.parse_scenario(data)
+    calm = s.explain()[0].needed
+    # 3d = 10: the MG takes 3 (destroyed) -> cancelled
+    r = s.resolve(hardpoint.RiggedDice(SeededDice(1), {"collision damage": [1, 3, 6]}))
+    assert r.rolls == () and any(e.kind == "note" and e.text.startswith("a cancelled") and e.rule == "CW-VEH-03" for e in r.events)
+    # a side collision: 3d = 8 split between the two locations, 4 each: the power plant (3 DP) passes 1 through,
+    # the driver's body armour takes 3 and he takes 1: wounded
+    data["collision"][0]["side"] = "left"
+    s = hardpoint.parse_scenario(data)
+    r = s.resolve(hardpoint.RiggedDice(SeededDice(1), {"collision damage": [2, 3, 3]}))
+    assert r.breakdowns[0].needed == calm + 2
+    assert any(m.rule == "CW-HIT-08" and m.value == -2 for m in r.breakdowns[0].modifiers)

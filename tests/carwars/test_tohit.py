@@ -6,7 +6,7 @@ import pytest
 import hardpoint
 from hardpoint import RuleViolation, ScenarioError, ScriptedDice
 from hardpoint.carwars import tohit
-from hardpoint.carwars.enums import Computer, CrewState, Light, Side, Weather
+from hardpoint.carwars.enums import Computer, CrewState, Light, Weather
 
 from .conftest import attack, build, car, explain_one, mods
 
