@@ -768,6 +768,9 @@ def run_phase(
         for ph in range(n_phases - 1, -1, -1):
             if a_lo[ph] > a_lo[ph + 1]:
                 a_lo[ph] = a_lo[ph + 1]
+        # a single phase without collisions cannot cancel anything: its declarations were checked on load
+        if n_phases == 1 and C == 0:
+            dynamic = 0
         ctx.st = &init[0]
         for v in range(V):
             driver_init[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
@@ -831,7 +834,7 @@ def run_phase(
                         out_damage[r_, a] = 0
                         continue
                     needed = ap[0]
-                    if ap[15] >= 0 and ctx.st[ap[15]] == 1:
+                    if dynamic and ap[15] >= 0 and ctx.st[ap[15]] == 1:
                         needed = ap[16]                    # a wounded firer's skills -2 (CW-HIT-08)
                     r = die(&ctx) + die(&ctx)
                     hit = ap[1] and r != consts[10] and needed <= consts[11] and r >= needed
@@ -873,6 +876,8 @@ def run_phase(
                     ctx.cur_fiery = -1
                 # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
                 for v in range(V):
+                    if taken[v] == 0:
+                        continue                           # no hits this phase: nothing about it changed
                     if v_is_car[v]:
                         f = 0
                         if ctx.v_metal[v]:
