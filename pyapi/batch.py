@@ -248,9 +248,9 @@ def _turn_unsupported(scenario) -> str | None:
 
 
 def _attack_spec(scenario, b):
-    from .carwars.phase import _spec
+    from .carwars.attack import attack_weapon
 
-    return _spec(scenario.arena, scenario.arena.unit(b.attacker, "attack"), b.weapon, scenario.rules)
+    return attack_weapon(scenario.arena, scenario.arena.unit(b.attacker, "attack"), b.weapon, scenario.rules)
 
 
 def _moved(scenario, phases: int):
@@ -349,7 +349,7 @@ def pack(scenario) -> Packed:
             slot += 1
             A["w_mount"].append(int(w.mount))
             A["w_sidecar"].append(int(v.sidecar is not None and w in v.sidecar.weapons))
-            A["w_fiery"].append(int(w.spec.flamethrower or "Flaming Oil" in w.spec.name))
+            A["w_fiery"].append(int(w.spec.burns_when_hit))
         A["v_w1"].append(len(A["w_slot"]))
         A["v_c0"].append(len(A["c_hits"]))
         for c in v.all_crew():
@@ -448,7 +448,7 @@ def pack(scenario) -> Packed:
                 mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
             tire = tire_index[(target.id, shot.tire)] if shot.part == "tire" else -1
             row += [0, vi[target.id], _PARTS[shot.part], -1 if shot.side is None else int(shot.side), tire, mode]
-        fiery = int(spec.laser or spec.flamethrower or spec.name == "Flaming Oil Jet" or "Flaming Oil" in spec.name)
+        fiery = int(spec.fiery)
         row += [spec.fire_modifier if spec.fire_modifier is not None else -1, fiery]
         row += [phase, weapon_slot, firer_slot, b.needed if firer_wounded else b.needed + wounded_penalty, 0]
         atk_rows.append(row)

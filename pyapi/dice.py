@@ -12,7 +12,6 @@ Rules never call a random module: they take a dice source as a parameter.
 """
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -246,8 +245,3 @@ class RiggedDice(_BaseDice):
     def unused(self) -> dict[str, int]:
         """Scripted faces not rolled yet, by reason."""
         return {k: s.remaining for k, s in self.scripts.items() if s.remaining}
-
-
-def enumerate_faces(count: int) -> Iterable[tuple[int, ...]]:
-    """Every sequence of `count` faces (for brute-force checks of distributions)."""
-    return itertools.product(range(1, 7), repeat=count)

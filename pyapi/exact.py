@@ -42,7 +42,8 @@ from .carwars import tohit
 from .carwars.crew import damage_pedestrian
 from .carwars.damage import Ledger, PowerPlant, apply_shot
 from .carwars.model import Building, Pedestrian, Vehicle
-from .carwars.phase import _shot_for, _spec, hits_against_vehicle
+from .carwars.attack import attack_weapon
+from .carwars.phase import _shot_for, hits_against_vehicle
 from .dice import DiceExpr, parse_dice
 from .errors import HardpointError, ScenarioError
 from .events import DiceRolled
@@ -556,7 +557,7 @@ def exact_attack(scenario: Any, attack_id: str, *, faces: bool = False) -> Attac
     # CW-HIT-01: the to-hit roll through the reference rule, over the 36 faces of 2d6
     p_hit = sum((Fraction(1, 36) for a in range(1, 7) for b in range(1, 7)
                  if tohit.is_hit(rules, a + b, breakdown.needed, breakdown.possible)), Fraction(0))
-    spec = _spec(arena, unit, breakdown.weapon, rules)
+    spec = attack_weapon(arena, unit, breakdown.weapon, rules)
     rolled = spec.damage.distribution() if spec.damage is not None else {spec.damage_hits or 0: _ONE}
 
     target = arena.buildings.get(breakdown.target) or arena.unit(breakdown.target, "attack.target")

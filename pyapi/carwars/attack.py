@@ -560,7 +560,7 @@ def roll_attack(breakdown: ToHit, arena: Arena, rules: Rules, dice: DiceSource) 
     hit = tohit.is_hit(rules, roll.total, breakdown.needed, breakdown.possible)
     damage_roll, damage = None, None
     if hit:
-        spec = _attack_spec(arena, breakdown, rules)
+        spec = attack_weapon(arena, arena.unit(breakdown.attacker, "attack.attacker"), breakdown.weapon, rules)
         if spec.damage is not None:
             damage_roll = dice.roll(spec.damage, f"{breakdown.attack} damage", "CW-DMG-01")
             damage = damage_roll.total
@@ -570,10 +570,10 @@ def roll_attack(breakdown: ToHit, arena: Arena, rules: Rules, dice: DiceSource) 
                       roll=roll, needed=breakdown.needed, hit=hit, damage_roll=damage_roll, damage=damage)
 
 
-def _attack_spec(arena: Arena, breakdown: ToHit, rules: Rules) -> WeaponSpec:
-    unit = arena.unit(breakdown.attacker, "attack.attacker")
+def attack_weapon(arena: Arena, unit: Vehicle | Pedestrian, weapon: str, rules: Rules) -> WeaponSpec:
+    """The weapon-list entry an attack fires: a mounted weapon's, or a hand weapon's by name."""
     if isinstance(unit, Vehicle):
-        w = next((w for w in unit.all_weapons() if w.id == breakdown.weapon), None)
+        w = next((w for w in unit.all_weapons() if w.id == weapon), None)
         if w is not None:
             return w.spec
-    return weapon_spec(rules, breakdown.weapon)
+    return weapon_spec(rules, weapon)

@@ -124,8 +124,6 @@ def drop_weapon(rules: Rules, arena: Arena, vehicle: Vehicle, weapon: Weapon, co
 
 
 def _kind(spec) -> str:
-    from .tables import WeaponSpec  # noqa: F401
-
     return spec.dropped_kind or ("cloud" if spec.cloud else "junk")
 
 

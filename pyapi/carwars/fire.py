@@ -60,7 +60,7 @@ def record_fire_hit(state: FireState, spec: WeaponSpec, turn: int) -> Event | No
 
 def record_component_hit(state: FireState, component: str, spec: WeaponSpec | None) -> Event | None:
     """CW-FIRE-02: a hit on the power plant, a flamethrower or a flaming oil jet may start a fire this turn."""
-    fiery = spec is not None and (spec.laser or spec.flamethrower or spec.name == "Flaming Oil Jet" or "Flaming Oil" in spec.name)
+    fiery = spec is not None and spec.fiery
     state.component_hits.append(fiery)
     return Note(f"{component} hit{' by ' + spec.name if spec else ''}: a chance of fire at the end of the turn", "CW-FIRE-02")
 
@@ -164,7 +164,7 @@ def fire_damage(rules: Rules, vehicle: Vehicle, state: FireState) -> Ledger:
 
 def can_explode(vehicle: Vehicle) -> bool:
     """CW-FIRE-03: a burning vehicle carrying a flamethrower, flaming oil jet, any rocket or missile, or an AT gun may explode."""
-    return any(w.spec.flamethrower or w.spec.rocket or w.spec.at_gun or "Flaming Oil" in w.spec.name for w in vehicle.all_weapons())
+    return any(w.spec.explosive for w in vehicle.all_weapons())
 
 
 def roll_explosion(rules: Rules, vehicle: Vehicle, state: FireState, dice: DiceSource) -> tuple[bool, list[Event]]:

@@ -11,13 +11,13 @@ from ..dice import DiceSource
 from ..errors import RuleViolation, ScenarioError
 from ..events import DiceRolled, Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
-from .attack import Attack, AttackRoll, SustainedRecord, ToHit, explain_attack, roll_attack
+from .attack import Attack, AttackRoll, SustainedRecord, ToHit, attack_weapon, explain_attack, roll_attack
 from .collision import collision_damage, collision_hits
 from .crew import damage_pedestrian, driver_consequences
 from .damage import Ledger, Shot, apply_shot, hazard_difficulty
 from .enums import CrewState, Side
 from .model import Arena, Building, Obstacle, Pedestrian, Vehicle
-from .tables import WeaponSpec, weapon_spec
+from .tables import WeaponSpec
 from . import tohit
 
 __all__ = ["FiredThisTurn", "Collision", "check_rate_of_fire", "PhaseResult", "AreaAttackRoll", "resolve_phase",
@@ -181,7 +181,7 @@ def explain_phase(arena: Arena, attacks: list[Attack], rules: Rules,
 def _check_area_attack(arena: Arena, a: Attack, rules: Rules, where: str) -> None:
     """CW-DMG-07: an area-effect weapon against pedestrians within 1" of one another."""
     unit = arena.unit(a.attacker, f"{where}.attacker")
-    spec = _spec(arena, unit, a.weapon, rules)
+    spec = attack_weapon(arena, unit, a.weapon, rules)
     if not spec.area_effect:
         raise RuleViolation(f"{spec.name} has no area effect", field=f"{where}.victims", value=list(a.victims), rule="CW-DMG-07")
     peds = []
@@ -196,14 +196,6 @@ def _check_area_attack(arena: Arena, a: Attack, rules: Rules, where: str) -> Non
     for v in a.defender_order:
         if v not in a.victims:
             raise ScenarioError("not one of the victims", field=f"{where}.defender_order", value=v, rule="CW-DMG-07")
-
-
-def _spec(arena: Arena, unit: Vehicle | Pedestrian, weapon: str, rules: Rules) -> WeaponSpec:
-    if isinstance(unit, Vehicle):
-        w = next((w for w in unit.all_weapons() if w.id == weapon), None)
-        if w is not None:
-            return w.spec
-    return weapon_spec(rules, weapon)
 
 
 def hits_against_vehicle(spec: WeaponSpec, breakdown: ToHit, damage: int, ledger: Ledger) -> int:
@@ -407,7 +399,7 @@ def _roll_area(arena: Arena, a: Attack, rules: Rules, dice: DiceSource, by_id: d
     victims_hit = tuple(order[:hits])
     damage_roll, each = None, 0
     if hits:
-        spec = _spec(arena, arena.unit(a.attacker, "attack.attacker"), a.weapon, rules)
+        spec = attack_weapon(arena, arena.unit(a.attacker, "attack.attacker"), a.weapon, rules)
         damage_roll = dice.roll(spec.damage, f"{a.id} damage", "CW-DMG-01") if spec.damage else None
         total = damage_roll.total if damage_roll else (spec.damage_hits or 0)
         each = total if spec.flamethrower else math.ceil(total / 2)
@@ -421,7 +413,7 @@ def _roll_area(arena: Arena, a: Attack, rules: Rules, dice: DiceSource, by_id: d
 def _apply_hit(rules: Rules, arena: Arena, b: ToHit, r: AttackRoll, dice: DiceSource, taken: dict[str, int],
                events: list[Event]) -> None:
     unit = arena.unit(b.attacker, "attack.attacker")
-    spec = _spec(arena, unit, b.weapon, rules)
+    spec = attack_weapon(arena, unit, b.weapon, rules)
     target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
     damage = r.damage or 0
     if isinstance(target, Building):
@@ -453,7 +445,7 @@ def _record_fire(arena: Arena, target: Vehicle, spec: WeaponSpec, ledger: Ledger
     if e is not None:
         out.append(e)
     fiery_parts = {"power plant"} | {f"weapon {w.id}" for w in target.all_weapons()
-                                      if w.spec.flamethrower or "Flaming Oil" in w.spec.name}
+                                      if w.spec.burns_when_hit}
     for d in ledger.events:
         if d.kind == "damage" and d.component in fiery_parts:
             e = record_component_hit(state, d.component, spec)

@@ -251,32 +251,6 @@ class CarWarsScenario:
             lines.append(f"  obstacle {o['id']} at ({o['x']:g}, {o['y']:g})")
         return "\n".join(lines)
 
-    def trial_outcome(self, dice: DiceSource) -> dict[str, float]:
-        """One trial for `hardpoint run`: per attack, hit (1/0) and damage rolled.
-
-        The breakdowns do not depend on the dice, so they are computed once.
-        """
-        result = self.resolve(dice)
-        out: dict[str, float] = {}
-        for r in result.rolls:
-            out[f"{r.attack} hit"] = 1.0 if r.hit else 0.0
-            out[f"{r.attack} damage"] = float(r.damage or 0)
-        for vid in result.state["vehicles"]:
-            fire = None
-            if self.turns:
-                fire = any(e.kind == "state" and e.subject == vid and e.field == "on fire" and e.after is True for e in result.events)
-                out[f"{vid} caught fire"] = 1.0 if fire else 0.0
-                out[f"{vid} exploded"] = 1.0 if any(e.kind == "state" and e.subject == vid and e.field == "exploded" for e in result.events) else 0.0
-        for vid, v in result.state["vehicles"].items():
-            before = self.arena.vehicles[vid]
-            if before.power_plant:
-                out[f"{vid} power plant destroyed"] = 1.0 if v["power_plant"] == 0 else 0.0
-            for cid, c in v["crew"].items():
-                out[f"{vid} {cid} killed"] = 1.0 if c["state"] == "dead" else 0.0
-        for pid, p in result.state["pedestrians"].items():
-            out[f"{pid} killed"] = 1.0 if p["state"] == "dead" else 0.0
-        return out
-
     def exact_outcomes(self) -> dict[str, Any]:
         """Exact expectations where known: each attack's hit probability (CW-HIT-01)."""
         return {f"{b.attack} hit": b.probability for b in self.explain()}

@@ -152,6 +152,22 @@ class WeaponSpec:
     half_vs_solid_tires: bool = False
     thrown: bool = False
     grenade_equivalents: int = 0
+    flaming_oil_jet: bool = False
+
+    @property
+    def fiery(self) -> bool:
+        """CW-FIRE-02: damage from a laser, flamethrower or flaming oil jet starts fires on 1-4."""
+        return self.laser or self.flamethrower or self.flaming_oil_jet
+
+    @property
+    def burns_when_hit(self) -> bool:
+        """CW-FIRE-02: a hit on a flamethrower or flaming oil jet (as on the power plant) may start a fire."""
+        return self.flamethrower or self.flaming_oil_jet
+
+    @property
+    def explosive(self) -> bool:
+        """CW-FIRE-03: a burning vehicle carrying one of these may explode."""
+        return self.flamethrower or self.flaming_oil_jet or self.rocket or self.at_gun
 
     @property
     def damage_text(self) -> str:
@@ -179,6 +195,7 @@ def _spec(row: dict, hand: bool) -> WeaponSpec:
         max_range=row.get("max_range"), tire_damage=dice("tire_damage"), underbody_damage=dice("underbody_damage"),
         dropped_kind=row.get("dropped_kind", ""), half_vs_solid_tires=bool(row.get("half_vs_solid_tires", False)),
         thrown=bool(row.get("thrown", False)), grenade_equivalents=int(row.get("grenade_equivalents", 0)),
+        flaming_oil_jet=bool(row.get("flaming_oil_jet", False)),
     )
 
 

@@ -99,6 +99,12 @@ def test_cw_dmg_03_shot_from_the_right_kills_the_gunner():
 def test_cw_dmg_03_reroll_for_a_missing_location():
     """CW-DMG-03: a location that does not exist is re-rolled: a cycle-like layout with two locations picks with
     1d (1-3 first, 4-6 second); a layout of three with faces 1-2 / 3-4 / 5-6 never wastes a face."""
+    # a crewless car has two locations (power plant, cargo): 1d 4 picks the second, the cargo; with three (crew
+    # too) the same 4 would pick the crew. The missing location is never hit.
+    car = vehicle(crew=[], layout=["power_plant", "cargo"], cargo=[{"id": "box", "dp": 9}])
+    car.armour[Side.RIGHT] = 0
+    apply_shot(RULES, car, Shot(5, Side.RIGHT), ScriptedDice([4]))
+    assert car.cargo[0].dp == 4 and car.power_plant == 8
     ledger = Ledger("v")
     assert random_pick(ScriptedDice([4]), 2, "x", ledger, "CW-DMG-03") == 1
     assert random_pick(ScriptedDice([5, 6, 2]), 4, "x", ledger, "CW-DMG-03") == 1  # 5 and 6 re-rolled
