@@ -6,40 +6,59 @@
     hardpoint scenarios            # list the built-in scenarios
     hardpoint schema               # print the scenario JSON Schema
 
-SCENARIO is a .toml/.json file or `builtin:<name>`. Errors print one line
-naming the field and the rule, and exit with status 2.
+SCENARIO is a .toml/.json file, `builtin:<name>`, or `-` for standard input.
+
+The command never prints a traceback (SAFE-02): bad input prints one line
+naming the field, the value and the rule and exits 2; Ctrl-C exits 130 (a run
+reports the trials it finished); a closed pipe ends the command quietly; an
+internal error prints one line (the traceback only with HARDPOINT_DEBUG=1)
+and exits 70.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Sequence
 
-from .dice import SeededDice
 from .errors import HardpointError
-from .scenario import builtin_scenarios, load_scenario, scenario_schema
+from .limits import MAX_SEED, MAX_THREADS, MAX_TRIALS, check_seed, check_threads, check_trials, safe_text
 
 DEFAULT_SCENARIO = "builtin:default"
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141
+
+
+def out(text: str) -> None:
+    """Print text for a person: control characters escaped (SAFE-02)."""
+    print(safe_text(text))
 
 
 def _cmd_explain(args) -> int:
+    from .scenario import load_scenario
+
     scenario = load_scenario(args.scenario)
     if args.json:
         print(json.dumps([b.to_dict() for b in scenario.explain()], indent=2))
     else:
-        print(scenario.render_explain())
+        out(scenario.render_explain())
     return 0
 
 
 def _cmd_resolve(args) -> int:
+    from .dice import SeededDice
+    from .scenario import load_scenario
+
     scenario = load_scenario(args.scenario)
     result = scenario.resolve(SeededDice(args.seed), seed=args.seed)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(f"scenario: {scenario.name} (seed {args.seed})")
-        print(scenario.render_resolve(result))
+        out(f"scenario: {scenario.name} (seed {args.seed})")
+        out(scenario.render_resolve(result))
     return 0
 
 
@@ -50,51 +69,116 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_scenarios(args) -> int:
+    from .scenario import builtin_scenarios
+
     for name in builtin_scenarios():
         print(f"builtin:{name}")
     return 0
 
 
 def _cmd_schema(args) -> int:
+    from .scenario import scenario_schema
+
     print(json.dumps(scenario_schema(), indent=2))
     return 0
 
 
+def _arg(check, what: str):
+    """An argparse type that runs a limits check, so a bad value is refused before anything runs."""
+    def convert(text: str):
+        try:
+            value = int(text, 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        try:
+            return check(value)
+        except HardpointError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    convert.__name__ = what
+    return convert
+
+
+def _version() -> str:
+    from . import __version__
+
+    return f"hardpoint {__version__}"
+
+
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    pass
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hardpoint", description="Combat resolution for Car Wars and ASL D15.")
-    sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run", help="run N trials of a scenario and print a summary (default: the built-in firefight)")
-    r.add_argument("scenario", nargs="?", default=None, help=f"scenario file or builtin:<name> (default {DEFAULT_SCENARIO})")
-    r.add_argument("--trials", type=int, default=1_000_000)
-    r.add_argument("--seed", type=int, default=1)
+    scen = "a .toml or .json scenario file, builtin:<name> (see `hardpoint scenarios`), or - for standard input"
+    p = argparse.ArgumentParser(prog="hardpoint", description="Combat resolution for Car Wars and ASL D15: every die, "
+                                "every modifier with its rule id, every point of damage.", formatter_class=_Formatter)
+    p.add_argument("--version", action="version", version=_version())
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    r = sub.add_parser("run", help="run N trials of a scenario and print a summary (default: the built-in firefight)",
+                       description="Run N independent trials of a scenario on the compiled core and print a summary.",
+                       formatter_class=_Formatter)
+    r.add_argument("scenario", nargs="?", default=None, help=f"{scen}; default {DEFAULT_SCENARIO}")
+    r.add_argument("--trials", type=_arg(lambda v: check_trials(v, 0, "--trials")[0], "trials"), default=1_000_000,
+                   help=f"number of independent trials, 1 to {MAX_TRIALS:,}")
+    r.add_argument("--seed", type=_arg(lambda v: check_seed(v, "--seed"), "seed"), default=1,
+                   help=f"seed of the dice (0 to {MAX_SEED}); trial t rolls the dice of (seed, t)")
     r.add_argument("--json", action="store_true", help="print the summary as JSON")
-    r.add_argument("--csv", metavar="FILE", help="also write the summary as CSV")
-    r.add_argument("--backend", choices=["auto", "compiled", "reference"], default="auto")
-    r.add_argument("--threads", type=int, default=None, help="worker threads for the compiled core (default: all cores)")
-    r.add_argument("--phase-only", action="store_true", help="stop after the combat phase (skip the end-of-turn fire checks)")
-    r.add_argument("--no-progress", action="store_true")
+    r.add_argument("--csv", metavar="FILE", help="also write the summary as CSV to FILE (a new file)")
+    r.add_argument("--overwrite", action="store_true", help="let --csv replace an existing file")
+    r.add_argument("--backend", choices=["auto", "compiled", "reference"], default="auto",
+                   help="which implementation runs the trials (auto: compiled where it covers the scenario)")
+    r.add_argument("--threads", type=_arg(lambda v: check_threads(v, "--threads"), "threads"), default=None,
+                   help=f"worker threads for the compiled core, 1 to {MAX_THREADS} (default: all cores)")
+    r.add_argument("--phase-only", action="store_true",
+                   help="one-phase scenarios: stop after the combat phase (skip the end-of-turn fire checks)")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.set_defaults(func=_cmd_run)
-    e = sub.add_parser("explain", help="to-hit breakdown of every declared attack, without rolling")
-    e.add_argument("scenario")
-    e.add_argument("--json", action="store_true")
+    e = sub.add_parser("explain", help="to-hit breakdown of every declared attack, without rolling", formatter_class=_Formatter)
+    e.add_argument("scenario", help=scen)
+    e.add_argument("--json", action="store_true", help="print the breakdowns as JSON")
     e.set_defaults(func=_cmd_explain)
-    s = sub.add_parser("resolve", help="roll one trial of the scenario and print the event log")
-    s.add_argument("scenario")
-    s.add_argument("--seed", type=int, required=True)
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("resolve", help="roll one trial of the scenario and print the event log", formatter_class=_Formatter)
+    s.add_argument("scenario", help=scen)
+    s.add_argument("--seed", type=_arg(lambda v: check_seed(v, "--seed"), "seed"), required=True,
+                   help=f"seed of the dice (0 to {MAX_SEED}); the same seed gives the same log")
+    s.add_argument("--json", action="store_true", help="print the result and event log as JSON")
     s.set_defaults(func=_cmd_resolve)
     sub.add_parser("scenarios", help="list the built-in scenarios").set_defaults(func=_cmd_scenarios)
     sub.add_parser("schema", help="print the scenario JSON Schema").set_defaults(func=_cmd_schema)
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def _quiet_pipe() -> int:
+    # The reader went away: point stdout at /dev/null so the interpreter's final flush cannot fail again.
     try:
-        return args.func(args)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return EXIT_PIPE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; return its exit status (0, 2 bad input, 70 internal error, 130 interrupted, 141 closed pipe)."""
+    try:
+        args = build_parser().parse_args(argv)
+        status = args.func(args)
+        sys.stdout.flush()
+        return status
     except HardpointError as exc:
-        print(f"hardpoint: error: {exc}", file=sys.stderr)
-        return 2
+        print(f"hardpoint: error: {safe_text(exc)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("hardpoint: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return _quiet_pipe()
+    except Exception as exc:  # a bug: one line, never a traceback unless asked for
+        if os.environ.get("HARDPOINT_DEBUG"):
+            raise
+        print(f"hardpoint: internal error: {type(exc).__name__}: {safe_text(exc)} "
+              "(please report it; HARDPOINT_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

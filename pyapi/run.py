@@ -103,17 +103,54 @@ def _asl_summary(scenario, trials: int, seed: int, backend: str, progress, chunk
 def _print_table(summary: Summary) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"{summary.scenario}\n{summary.trials:,} trials, seed {summary.seed}, {summary.backend} backend, "
-                        f"{summary.seconds:.2f} s")
+    from .limits import safe_text
+
+    # Names come from the scenario: Text, never markup, so "[" and "]" print as themselves (SAFE-02).
+    table = Table(title=Text(f"{safe_text(summary.scenario)}\n{summary.trials:,} trials, seed {summary.seed}, "
+                             f"{summary.backend} backend, {summary.seconds:.2f} s"))
     table.add_column("outcome")
     table.add_column("rate / mean", justify="right")
     table.add_column("± s.e.", justify="right")
     table.add_column("exact", justify="right")
     for k, m in summary.means.items():
         ex = summary.exact.get(k)
-        table.add_row(k, f"{m:.4f}", f"{summary.stderr[k]:.4f}", "" if ex is None else f"{float(Fraction(ex)):.4f}")
+        table.add_row(Text(safe_text(k)), f"{m:.4f}", f"{summary.stderr[k]:.4f}", "" if ex is None else f"{float(Fraction(ex)):.4f}")
     Console().print(table)
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet will not run as a formula (SAFE-02): text starting with = + - @ gets a quote."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def open_csv(path: str, overwrite: bool):
+    """Open the --csv file before any work runs: a bad path is an error now, not after the run (SAFE-02)."""
+    from .errors import ScenarioError
+
+    import os
+
+    if os.path.isdir(path):
+        raise ScenarioError("is a directory", field="--csv", value=path, rule="SAFE-02")
+    if os.path.exists(path) and not overwrite:
+        raise ScenarioError("file exists (add --overwrite to replace it)", field="--csv", value=path, rule="SAFE-02")
+    try:
+        return open(path, "w" if overwrite else "x", newline="", encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot write: {exc.strerror}", field="--csv", value=path, rule="SAFE-02") from None
+
+
+def write_csv(fh, summary: Summary) -> None:
+    w = csv.writer(fh)
+    w.writerow(["outcome", "mean", "stderr", "exact"])
+    for row in summary.to_dict()["rows"]:
+        w.writerow([csv_cell(row["outcome"]), row["mean"], row["stderr"], csv_cell(row["exact"] or "")])
 
 
 def run_main(args) -> int:
@@ -127,6 +164,10 @@ def run_main(args) -> int:
     scenario = load_scenario(name)
     if args.trials < 1:
         raise ScenarioError("must be at least 1", field="--trials", value=args.trials, rule="CLI-01")
+    if args.phase_only and getattr(scenario, "turns", None):
+        raise ScenarioError(f"the scenario runs {scenario.turns} whole turns; --phase-only applies to one-phase scenarios",
+                            field="--phase-only", value=True, rule="CLI-01")
+    csv_file = open_csv(args.csv, getattr(args, "overwrite", False)) if args.csv else None
 
     def go(progress):
         if isinstance(scenario, CarWarsScenario):
@@ -135,29 +176,35 @@ def run_main(args) -> int:
             return _asl_summary(scenario, args.trials, args.seed, args.backend, progress)
         return run_trials(scenario, args.trials, args.seed, progress)
 
-    if args.no_progress or args.json:
-        summary = go(None)
-    else:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    written = False
+    try:
+        if args.no_progress or args.json:
+            summary = go(None)
+        else:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        lock = threading.Lock()
-        with Progress(TextColumn("trials"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=False) as bar:
-            task = bar.add_task("trials", total=args.trials)
+            lock = threading.Lock()
+            with Progress(TextColumn("trials"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=False) as bar:
+                task = bar.add_task("trials", total=args.trials)
 
-            def advance(n: int) -> None:
-                with lock:
-                    bar.advance(task, n)
+                def advance(n: int) -> None:
+                    with lock:
+                        bar.advance(task, n)
 
-            summary = go(advance)
-            bar.update(task, completed=args.trials)
-    if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    else:
-        _print_table(summary)
-    if args.csv:
-        with open(args.csv, "w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh)
-            w.writerow(["outcome", "mean", "stderr", "exact"])
-            for row in summary.to_dict()["rows"]:
-                w.writerow([row["outcome"], row["mean"], row["stderr"], row["exact"] or ""])
+                summary = go(advance)
+                bar.update(task, completed=args.trials)
+        if args.json:
+            print(json.dumps(summary.to_dict(), indent=2))
+        else:
+            _print_table(summary)
+        if csv_file is not None:
+            write_csv(csv_file, summary)
+            written = True
+    finally:
+        if csv_file is not None:
+            csv_file.close()
+            if not written:  # nothing to keep: do not leave an empty file behind
+                import os
+
+                os.unlink(csv_file.name)
     return 0

@@ -16,8 +16,9 @@ import jsonschema
 
 from .data import Rules, load_rules, read_seed_text
 from .errors import ScenarioError
+from .limits import MAX_DEPTH, MAX_TURNS, MAX_FILE_BYTES, check_document, read_file_bytes, read_limited, safe_text
 
-__all__ = ["load_scenario", "parse_scenario", "scenario_schema", "register_ruleset", "builtin_scenarios", "ScenarioLike"]
+__all__ = ["load_scenario", "parse_scenario", "parse_text", "scenario_schema", "register_ruleset", "builtin_scenarios", "ScenarioLike"]
 
 
 class ScenarioLike(Protocol):
@@ -57,7 +58,7 @@ def scenario_schema() -> dict[str, Any]:
                 "description": {"type": "string"},
                 "ruleset": {"enum": sorted(_LOADERS)},
                 "source": {"type": "string", "description": "the worked example or rule the scenario reproduces"},
-                "turns": {"type": "integer", "minimum": 1, "description": "run this many whole turns (default: one phase)"},
+                "turns": {"type": "integer", "minimum": 1, "maximum": MAX_TURNS, "description": "run this many whole turns (default: one phase)"},
             },
             "required": ["name", "ruleset"],
             "additionalProperties": False,
@@ -88,7 +89,16 @@ def _path(error: jsonschema.ValidationError) -> str:
 
 
 def parse_scenario(data: dict[str, Any], source: str = "<data>", rules: Rules | None = None) -> ScenarioLike:
-    """Validate scenario data (schema first, then the rules) and build the scenario."""
+    """Validate scenario data (the limits at the door, the schema, then the rules) and build the scenario.
+
+    Nothing runs before all three pass (SAFE-01): the limits refuse what no
+    scenario may hold (non-finite numbers, control characters, documents too
+    big or too deep), the schema each field's type and range, the rule set
+    every reference and every rule.
+    """
+    if not isinstance(data, dict):
+        raise ScenarioError("a scenario is a table at the top level", field="(top level)", value=type(data).__name__, rule="CLI-02")
+    check_document(data, source)
     schema = scenario_schema()
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(data), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
@@ -102,34 +112,59 @@ def parse_scenario(data: dict[str, Any], source: str = "<data>", rules: Rules | 
     return _LOADERS[ruleset](data, rules, source)
 
 
-def load_scenario(path: str | Path, rules: Rules | None = None) -> ScenarioLike:
-    """Load a scenario file (.toml or .json), or a built-in one by name (`builtin:<name>`)."""
-    text, name = _read(path)
+def parse_text(raw: bytes | str, name: str, fmt: str | None = None) -> dict[str, Any]:
+    """Decode and parse the text of a scenario (TOML or JSON) into a document, refusing what the limits refuse."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_FILE_BYTES:
+            raise ScenarioError(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB", field="scenario", value=name, rule="SAFE-01")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ScenarioError(f"not UTF-8 text (byte {exc.start} is {raw[exc.start:exc.start + 1]!r})", field="file",
+                                value=name, rule="CLI-02") from None
+    else:
+        text = raw
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if fmt is None:
+        fmt = "json" if name.endswith(".json") or (not name.endswith(".toml") and text.lstrip().startswith("{")) else "toml"
     try:
-        data = json.loads(text) if name.endswith(".json") else tomllib.loads(text)
+        data = json.loads(text) if fmt == "json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ScenarioError(f"not valid {'JSON' if name.endswith('.json') else 'TOML'}: {exc}", field="file", value=name, rule="CLI-02") from None
+        raise ScenarioError(f"not valid {fmt.upper()}: {exc}", field="file", value=name, rule="CLI-02") from None
+    except RecursionError:
+        raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", field="file", value=name, rule="SAFE-01") from None
+    except ValueError as exc:  # json: numbers too long to convert, and the like
+        raise ScenarioError(f"not valid {fmt.upper()}: {exc}", field="file", value=name, rule="CLI-02") from None
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a table at the top level", field="file", value=name, rule="CLI-02")
-    return parse_scenario(data, name, rules)
+    return data
 
 
-def _read(path: str | Path) -> tuple[str, str]:
+def load_scenario(path: str | Path, rules: Rules | None = None) -> ScenarioLike:
+    """Load a scenario: a .toml or .json file, `builtin:<name>`, or `-` for standard input (TOML or JSON)."""
+    raw, name = _read(path)
+    return parse_scenario(parse_text(raw, name), name, rules)
+
+
+def _read(path: str | Path) -> tuple[bytes | str, str]:
     p = str(path)
     if p.startswith("builtin:"):
         name = p[len("builtin:"):]
+        known = builtin_scenarios()
+        if name not in known:  # confined to the shipped scenarios: no paths, no other files (SAFE-02)
+            raise ScenarioError(f"no built-in scenario of that name (known: {', '.join(known)})", field="scenario",
+                                value=safe_text(name), rule="CLI-02")
         for ext in (".toml", ".json"):
             try:
                 return read_seed_text(f"scenarios/{name}{ext}"), f"{name}{ext}"
             except FileNotFoundError:
                 continue
-        raise ScenarioError(f"no built-in scenario of that name (known: {', '.join(builtin_scenarios())})", field="scenario", value=name, rule="CLI-02")
-    try:
-        return Path(p).read_text(encoding="utf-8"), p
-    except FileNotFoundError:
-        raise ScenarioError("file not found", field="scenario", value=p, rule="CLI-02") from None
-    except IsADirectoryError:
-        raise ScenarioError("is a directory, not a scenario file", field="scenario", value=p, rule="CLI-02") from None
+    if p == "-":
+        import sys
+
+        return read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>"
+    return read_file_bytes(p), p
 
 
 def builtin_scenarios() -> list[str]:
