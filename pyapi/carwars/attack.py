@@ -182,7 +182,7 @@ def _firing(arena: Arena, attack: Attack, rules: Rules, where: str) -> _Firing:
                                 field=f"{where}.weapon", value=attack.weapon, rule="CW-HAND-01")
         if unit.state >= CrewState.UNCONSCIOUS:
             raise RuleViolation(f"pedestrian {unit.id!r} is {unit.state} and cannot fire", field=f"{where}.attacker", value=unit.id, rule="CW-CREW-01")
-        spec = weapon_spec(rules, attack.weapon, f"{where}.weapon")
+        spec = weapon_spec(rules, attack.weapon, f"{where}.weapon", hand=True)
         c = unit.counter
         return _Firing(unit, spec, None, None, (c.cx, c.cy), None, c, True, False)
 
@@ -196,7 +196,7 @@ def _firing(arena: Arena, attack: Attack, rules: Rules, where: str) -> _Firing:
         if attack.weapon not in crew.hand_weapons:
             raise ScenarioError(f"vehicle {vehicle.id!r} has no weapon {attack.weapon!r} and {crew.id!r} carries no such hand weapon",
                                 field=f"{where}.weapon", value=attack.weapon, rule="CW-HAND-01")
-        spec = weapon_spec(rules, attack.weapon, f"{where}.weapon")
+        spec = weapon_spec(rules, attack.weapon, f"{where}.weapon", hand=True)
         _check_crew_can_fire(crew, where)
         return _hand_firing(vehicle, crew, spec, where)
 
@@ -576,4 +576,4 @@ def attack_weapon(arena: Arena, unit: Vehicle | Pedestrian, weapon: str, rules: 
         w = next((w for w in unit.all_weapons() if w.id == weapon), None)
         if w is not None:
             return w.spec
-    return weapon_spec(rules, weapon)
+    return weapon_spec(rules, weapon, hand=True)

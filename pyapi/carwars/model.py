@@ -373,8 +373,7 @@ def _crew(rules: Rules, data: Any, path: str, allowed_seats: tuple[str, ...]) ->
             raise ScenarioError("a person has 3 DP", field=f"{p}.hits", value=hits, rule="CW-CREW-01")
         hw = c.get("hand_weapons", [])
         for j, name in enumerate(hw):
-            if not weapon_spec(rules, name, f"{p}.hand_weapons[{j}]").hand:
-                raise ScenarioError("not a hand weapon", field=f"{p}.hand_weapons[{j}]", value=name, rule="CW-HAND-01")
+            weapon_spec(rules, name, f"{p}.hand_weapons[{j}]", hand=True)  # carried: the hand weapon list (CW-HAND-01)
         from .special import check_hand_load
         check_hand_load(rules, CrewMember(str(c["id"]), role, seat), tuple(hw), f"{p}.hand_weapons")
         out.append(CrewMember(str(c["id"]), role, seat, armour, hits,
@@ -392,9 +391,7 @@ def _weapons(rules: Rules, data: Any, path: str, allowed: tuple[Mount, ...], has
         p = f"{path}[{i}]"
         if not isinstance(w, dict) or "id" not in w or "type" not in w:
             raise ScenarioError("each weapon needs an id and a type", field=p, value=w, rule="CW-VEH-03")
-        spec = weapon_spec(rules, w["type"], f"{p}.type")
-        if spec.hand:
-            raise ScenarioError("a hand weapon cannot be mounted; give it to a crew member", field=f"{p}.type", value=w["type"], rule="CW-HAND-01")
+        spec = weapon_spec(rules, w["type"], f"{p}.type")   # mounted: the vehicle weapon list (CW-VEH-06)
         mount = parse_enum(Mount, w.get("mount", "front"), f"{p}.mount", "CW-VEH-03")
         if mount not in allowed:
             raise ScenarioError(f"impossible mount on this body (allowed: {', '.join(str(m) for m in allowed)})",
@@ -586,9 +583,7 @@ def build_pedestrian(rules: Rules, entry: dict, path: str = "pedestrian") -> Ped
         raise ScenarioError("expected none, full or head_up", field=f"{path}.cover", value=cover, rule="CW-TGT-07")
     weapons = tuple(entry.get("weapons", []))
     for i, name in enumerate(weapons):
-        spec = weapon_spec(rules, name, f"{path}.weapons[{i}]")
-        if not spec.hand:
-            raise ScenarioError("a pedestrian carries hand weapons only", field=f"{path}.weapons[{i}]", value=name, rule="CW-HAND-01")
+        weapon_spec(rules, name, f"{path}.weapons[{i}]", hand=True)  # a pedestrian carries hand weapons only (CW-HAND-01)
     from .special import check_hand_load
     check_hand_load(rules, Pedestrian(str(entry["id"]), 0.0, 0.0), weapons, f"{path}.weapons")
     size = rules["carwars.bodies"]["pedestrian"]["footprint"][0]

@@ -160,7 +160,7 @@ def check_hand_load(rules: Rules, who: CrewMember | Pedestrian, weapons: tuple[s
     limit = rules["carwars.hand_weapons"]["max_grenade_equivalents"]
     total = 0
     for i, name in enumerate(weapons):
-        spec = weapon_spec(rules, name, f"{path}[{i}]")
+        spec = weapon_spec(rules, name, f"{path}[{i}]", hand=True)
         total += spec.grenade_equivalents or (1 if spec.thrown else 0)
         if total > limit:
             raise RuleViolation(f"{who.id!r} would carry {total} grenade-equivalents: at most {limit}",

@@ -88,13 +88,11 @@ def _validate_tires(name: str, t: dict) -> None:
 
 def _validate_weapons(name: str, t: dict) -> None:
     key = "hand_weapon" if name.endswith("hand_weapons") else "weapon"
-    seen = set()
+    seen: dict[str, str] = {}     # every name and abbreviation (any case) -> the weapon it names
     for i, w in enumerate(need(t, key, list, name, "CW-VEH-06")):
         path = f"{name}.{key}[{i}]"
         wname = need(w, "name", str, path, "CW-VEH-06")
-        if wname in seen:
-            raise DataError("duplicate weapon name", field=f"{path}.name", value=wname, rule="CW-VEH-06")
-        seen.add(wname)
+        _check_index_keys(seen, w, wname, path)
         need(w, "to_hit", int, path, "CW-VEH-06")
         if key == "weapon":
             need(w, "dp", int, path, "CW-VEH-06")
@@ -104,6 +102,25 @@ def _validate_weapons(name: str, t: dict) -> None:
                     parse_dice(w[dice_key])
                 except DiceError as exc:
                     raise DataError(str(exc), field=f"{path}.{dice_key}", value=w[dice_key], rule="DICE-01") from None
+
+
+def _check_index_keys(seen: dict[str, str], row: dict, wname: str, path: str) -> None:
+    """CW-VEH-06: within one weapon list (mounted, or hand), a name or abbreviation names one weapon only.
+
+    The mounted and the hand weapon lists are separate indexes: a name in both
+    ("Grenade Launcher") is reached by its context (mounted on a vehicle, or
+    carried), so only a clash inside one list is an error."""
+    abbrev = row.get("abbrev", "")
+    if not isinstance(abbrev, str):
+        raise DataError("expected a string", field=f"{path}.abbrev", value=abbrev, rule="CW-VEH-06")
+    for field_name, text in (("name", wname), ("abbrev", abbrev)):
+        key = text.lower()
+        if not key or (field_name == "abbrev" and key == wname.lower()):
+            continue
+        if key in seen:
+            raise DataError(f"{text!r} already names {seen[key]!r} in this weapon list", field=f"{path}.{field_name}",
+                            value=text, rule="CW-VEH-06")
+        seen[key] = wname
 
 
 def _validate_designs(name: str, t: dict) -> None:
@@ -200,30 +217,45 @@ def _spec(row: dict, hand: bool) -> WeaponSpec:
 
 
 @cache
-def _weapon_index(rules: Rules) -> dict[str, WeaponSpec]:
+def _weapon_index(rules: Rules, hand: bool) -> dict[str, WeaponSpec]:
+    """The mounted (hand=False) or hand (hand=True) weapon list by name and abbreviation, lower case.
+
+    Two indexes, because a name may be in both lists ("Grenade Launcher"); the
+    validator has refused any clash inside one list (CW-VEH-06)."""
+    table, key = ("carwars.hand_weapons", "hand_weapon") if hand else ("carwars.weapons", "weapon")
     index: dict[str, WeaponSpec] = {}
-    for table, hand in (("carwars.weapons", False), ("carwars.hand_weapons", True)):
-        if table in rules:
-            for row in rules[table].get("hand_weapon" if hand else "weapon", []):
-                spec = _spec(row, hand)
-                index[spec.name.lower()] = spec
-                if spec.abbrev:
-                    index.setdefault(spec.abbrev.lower(), spec)
+    if table in rules:
+        for row in rules[table].get(key, []):
+            spec = _spec(row, hand)
+            index[spec.name.lower()] = spec
+            if spec.abbrev:
+                index[spec.abbrev.lower()] = spec
     return index
 
 
 def weapon_names(rules: Rules) -> list[str]:
-    return sorted({s.name for s in _weapon_index(rules).values()})
+    """Every weapon name, mounted and hand weapons together."""
+    return sorted({s.name for hand in (False, True) for s in _weapon_index(rules, hand).values()})
 
 
-def weapon_spec(rules: Rules, name: str, field: str = "weapon.type") -> WeaponSpec:
-    """The weapon list entry for `name` (full name or abbreviation, any case)."""
+def weapon_spec(rules: Rules, name: str, field: str = "weapon.type", *, hand: bool = False) -> WeaponSpec:
+    """The weapon list entry for `name` (full name or abbreviation, any case) in its context (CW-VEH-06).
+
+    `hand=False`: a weapon mounted on a vehicle (seeds/carwars/weapons.toml);
+    `hand=True`: a hand weapon carried by a pedestrian or crew member
+    (hand_weapons.toml). A name known only in the other list is refused with
+    the rule that forbids it (CW-HAND-01)."""
     from ..errors import ScenarioError
 
-    spec = _weapon_index(rules).get(str(name).lower())
-    if spec is None:
-        raise ScenarioError("unknown weapon (not in the weapon list, seeds/carwars/weapons.toml)", field=field, value=name, rule="CW-VEH-06")
-    return spec
+    spec = _weapon_index(rules, hand).get(str(name).lower())
+    if spec is not None:
+        return spec
+    if str(name).lower() in _weapon_index(rules, not hand):
+        if hand:
+            raise ScenarioError("not a hand weapon: a vehicle weapon cannot be carried", field=field, value=name, rule="CW-HAND-01")
+        raise ScenarioError("a hand weapon cannot be mounted; give it to a crew member", field=field, value=name, rule="CW-HAND-01")
+    which = "hand weapon list, seeds/carwars/hand_weapons.toml" if hand else "weapon list, seeds/carwars/weapons.toml"
+    raise ScenarioError(f"unknown weapon (not in the {which})", field=field, value=name, rule="CW-VEH-06")
 
 
 @dataclass(frozen=True)

@@ -136,3 +136,32 @@ def test_cw_veh_06_unknown_weapon_is_a_specific_error(rules):
     with pytest.raises(ScenarioError) as err:
         build(vehicles=[car(weapon=[{"id": "x", "type": "Death Ray"}])])
     assert err.value.field == "vehicle[0].weapon[0].type" and err.value.value == "Death Ray" and err.value.rule == "CW-VEH-06"
+
+
+def test_cw_veh_06_mounted_and_hand_weapons_of_one_name_both_reachable(rules):
+    """CW-VEH-06 / CW-HAND-01 (issue 9, defect 1): "Grenade Launcher" names a vehicle weapon (2 DP, 10 shots, full
+    effect) and a hand weapon (5 shots, half effect on vehicles). Mounted on a vehicle, the full name gives the vehicle
+    weapon; carried by a pedestrian or a crew member, the name or "GL" gives the hand weapon.
+
+    Hand-worked: the hunter's front GL fires at a compact 4" ahead whose back faces it; scripted dice 6+6 = 12 hit,
+    damage 1d = 4: the mounted launcher does full damage (no halving), so the back armour goes 15 -> 11.
+    A clash inside one list (a second mounted weapon abbreviated "MG") is refused when the rules load.
+    Source: CW seed, Hand Weapons (a few hand weapons affect vehicles at half effect); SPEC CW-VEH-06."""
+    gunner = {"id": "driver", "role": "driver", "seat": "front_left", "hand_weapons": ["GL"]}
+    s = build(vehicles=[car(weapon=[{"id": "gl", "type": "Grenade Launcher", "mount": "front"}], crew=[gunner]),
+                        car("target", y=4.0)],
+              pedestrians=[{"id": "p", "x": 5.0, "y": 0.0, "weapons": ["Grenade Launcher"]}],
+              attacks=[{"id": "a", "attacker": "car", "weapon": "gl", "target": "target"}])
+    mounted = s.arena.vehicles["car"].weapon("gl").spec
+    assert (mounted.hand, mounted.dp, mounted.shots, mounted.vs_vehicles) == (False, 2, 10, "full")
+    carried = weapon_spec(rules, "Grenade Launcher", hand=True)
+    assert (carried.hand, carried.shots, carried.vs_vehicles) == (True, 5, "half")
+    assert weapon_spec(rules, "GL", hand=True) is carried and weapon_spec(rules, "GL") is mounted
+    r = s.resolve(hardpoint.ScriptedDice([6, 6, 4]))
+    assert r.rolls[0].hit and r.rolls[0].damage == 4
+    dmg = [e for e in r.events if e.kind == "damage"]
+    assert [(e.component, e.before, e.after) for e in dmg] == [("back armour", 15, 11)]
+    assert not any(e.kind == "note" and "half damage" in e.text for e in r.events)
+    with pytest.raises(hardpoint.DataError) as err:
+        hardpoint.load_rules({"carwars": {"weapons": {"weapon": [{"name": "Mega Gun", "abbrev": "MG", "to_hit": 7, "dp": 3}]}}})
+    assert err.value.rule == "CW-VEH-06" and err.value.value == "MG" and err.value.field.endswith(".abbrev")
