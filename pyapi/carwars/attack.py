@@ -19,7 +19,7 @@ from . import geometry as geo
 from . import tohit
 from .enums import CrewRole, CrewState, Mount, Side
 from .model import Arena, Building, CrewMember, Pedestrian, Vehicle, Weapon
-from .tables import WeaponSpec, weapon_spec
+from .tables import WeaponSpec, check_usable, weapon_spec
 
 __all__ = ["Attack", "ToHit", "AttackRoll", "SustainedRecord", "explain_attack", "roll_attack", "parse_aim"]
 
@@ -183,6 +183,7 @@ def _firing(arena: Arena, attack: Attack, rules: Rules, where: str) -> _Firing:
         if unit.state >= CrewState.UNCONSCIOUS:
             raise RuleViolation(f"pedestrian {unit.id!r} is {unit.state} and cannot fire", field=f"{where}.attacker", value=unit.id, rule="CW-CREW-01")
         spec = weapon_spec(rules, attack.weapon, f"{where}.weapon", hand=True)
+        check_usable(spec, f"{where}.weapon", attack.weapon)
         c = unit.counter
         return _Firing(unit, spec, None, None, (c.cx, c.cy), None, c, True, False)
 
@@ -197,9 +198,11 @@ def _firing(arena: Arena, attack: Attack, rules: Rules, where: str) -> _Firing:
             raise ScenarioError(f"vehicle {vehicle.id!r} has no weapon {attack.weapon!r} and {crew.id!r} carries no such hand weapon",
                                 field=f"{where}.weapon", value=attack.weapon, rule="CW-HAND-01")
         spec = weapon_spec(rules, attack.weapon, f"{where}.weapon", hand=True)
+        check_usable(spec, f"{where}.weapon", attack.weapon)
         _check_crew_can_fire(crew, where)
         return _hand_firing(vehicle, crew, spec, where)
 
+    check_usable(mounted.spec, f"{where}.weapon", mounted.id)
     if mounted.destroyed:
         raise RuleViolation(f"weapon {mounted.id!r} is destroyed", field=f"{where}.weapon", value=mounted.id, rule="CW-VEH-03")
     if mounted.spec.shots > 0 and mounted.ammo <= 0:

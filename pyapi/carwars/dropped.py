@@ -12,6 +12,7 @@ from . import geometry as geo
 from .damage import Ledger, Shot, apply_shot, damage_component
 from .enums import Mount, Side
 from .model import Arena, Cloud, Tire, Vehicle, Weapon
+from .tables import check_usable
 
 __all__ = ["DroppedCounter", "placement_counter", "drop_weapon", "contact", "spikes_effect", "mines_effect", "oil_effect",
            "paint_contact", "expire_counters", "swept_polygon"]
@@ -79,6 +80,7 @@ def drop_weapon(rules: Rules, arena: Arena, vehicle: Vehicle, weapon: Weapon, co
     spec = weapon.spec
     kind = _kind(spec)
     out: list[Event] = []
+    check_usable(spec, "weapon", weapon.id)
     if weapon.destroyed:
         raise RuleViolation(f"weapon {weapon.id!r} is destroyed", field="weapon", value=weapon.id, rule="CW-VEH-03")
     if spec.shots > 0 and weapon.ammo <= 0:

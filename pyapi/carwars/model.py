@@ -403,6 +403,9 @@ def _weapons(rules: Rules, data: Any, path: str, allowed: tuple[Mount, ...], has
         automatic = w.get("automatic", False)
         if not isinstance(automatic, bool):
             raise ScenarioError("expected true or false", field=f"{p}.automatic", value=automatic, rule="CW-AUTO-01")
+        if automatic:
+            from .tables import check_usable
+            check_usable(spec, f"{p}.automatic", True)
         if automatic and mount is Mount.TURRET:
             from ..errors import RuleViolation
             raise RuleViolation(f"weapon {w['id']!r} is turret-mounted: turret weapons cannot go on automatic",

@@ -11,7 +11,7 @@ from . import geometry as geo
 from .attack import Attack
 from .enums import Mount
 from .model import Arena, CrewMember, Pedestrian, Vehicle, Weapon
-from .tables import weapon_spec
+from .tables import check_usable, weapon_spec
 
 __all__ = ["Link", "set_automatic", "automatic_target", "automatic_attacks", "expand_link", "check_hand_load"]
 
@@ -29,6 +29,8 @@ class Link:
 def set_automatic(vehicle: Vehicle, weapon: Weapon, on: bool) -> list[Event]:
     """CW-AUTO-01: putting a weapon on (or off) automatic is a firing action; turret weapons cannot go on automatic.
     Putting a weapon on automatic breaks its sustained fire (CW-HIT-09: the history records a streak of 0)."""
+    if on:
+        check_usable(weapon.spec, "automatic", weapon.id)
     if on and weapon.mount is Mount.TURRET:
         raise RuleViolation(f"weapon {weapon.id!r} is turret-mounted: turret weapons cannot go on automatic",
                             field="automatic", value=True, rule="CW-AUTO-01")
@@ -136,6 +138,8 @@ def expand_link(arena: Arena, attack: Attack, where: str) -> tuple[list[Attack],
         return [attack], []
     link = vehicle.links[attack.weapon]
     weapons = _flatten(vehicle, attack.weapon, f"{where}.weapon")
+    for w in weapons:
+        check_usable(w.spec, f"{where}.weapon", w.id)   # before anything of the link fires (CW-VEH-06)
     drops = [w for w in weapons if w.spec.dropped or not w.spec.needs_to_hit]
     aimed = [w for w in weapons if w not in drops]
     if not aimed:

@@ -8,7 +8,7 @@ from ..data import Rules, need, register_validator
 from ..dice import DiceExpr, parse_dice
 from ..errors import DataError, DiceError
 
-__all__ = ["WeaponSpec", "weapon_spec", "weapon_names", "body_spec", "BodySpec"]
+__all__ = ["WeaponSpec", "weapon_spec", "weapon_names", "check_usable", "body_spec", "BodySpec"]
 
 
 def _ints(table: dict, path: str, keys: list[str], rule: str) -> None:
@@ -96,6 +96,7 @@ def _validate_weapons(name: str, t: dict) -> None:
         need(w, "to_hit", int, path, "CW-VEH-06")
         if key == "weapon":
             need(w, "dp", int, path, "CW-VEH-06")
+        _check_has_an_effect(w, path)
         for dice_key in ("damage", "tire_damage", "underbody_damage"):
             if dice_key in w:
                 try:
@@ -121,6 +122,28 @@ def _check_index_keys(seen: dict[str, str], row: dict, wname: str, path: str) ->
             raise DataError(f"{text!r} already names {seen[key]!r} in this weapon list", field=f"{path}.{field_name}",
                             value=text, rule="CW-VEH-06")
         seen[key] = wname
+
+
+def _check_has_an_effect(row: dict, path: str) -> None:
+    """CW-VEH-06: a weapon that rolls to hit must do something the engine can give it: damage (dice or fixed hits),
+    or else carry a `refused` reason, and then it cannot be fired (a dropped weapon that rolls to hit, too)."""
+    refused = row.get("refused", "")
+    if not isinstance(refused, str):
+        raise DataError("expected the reason as a string", field=f"{path}.refused", value=refused, rule="CW-VEH-06")
+    aimed = row.get("needs_to_hit", row["to_hit"] > 0)
+    effect = ("damage" in row or "damage_hits" in row) and not row.get("dropped", False)
+    if aimed and not effect and not refused:
+        raise DataError("an aimed weapon needs damage (or damage_hits), or a `refused` reason saying why it cannot be fired",
+                        field=path, value=row["name"], rule="CW-VEH-06")
+
+
+def check_usable(spec: "WeaponSpec", field: str, value: object) -> None:
+    """CW-VEH-06: a weapon whose effect the seeds do not give (`refused` in the weapon list) cannot be fired,
+    dropped or put on automatic; the error says why (issue 9: never a shot that can do nothing)."""
+    if spec.refused:
+        from ..errors import RuleViolation
+
+        raise RuleViolation(f"{spec.name} cannot be fired: {spec.refused}", field=field, value=value, rule="CW-VEH-06")
 
 
 def _validate_designs(name: str, t: dict) -> None:
@@ -170,6 +193,7 @@ class WeaponSpec:
     thrown: bool = False
     grenade_equivalents: int = 0
     flaming_oil_jet: bool = False
+    refused: str = ""              # why this weapon cannot be fired (its effect is not in the seeds), CW-VEH-06
 
     @property
     def fiery(self) -> bool:
@@ -212,7 +236,7 @@ def _spec(row: dict, hand: bool) -> WeaponSpec:
         max_range=row.get("max_range"), tire_damage=dice("tire_damage"), underbody_damage=dice("underbody_damage"),
         dropped_kind=row.get("dropped_kind", ""), half_vs_solid_tires=bool(row.get("half_vs_solid_tires", False)),
         thrown=bool(row.get("thrown", False)), grenade_equivalents=int(row.get("grenade_equivalents", 0)),
-        flaming_oil_jet=bool(row.get("flaming_oil_jet", False)),
+        flaming_oil_jet=bool(row.get("flaming_oil_jet", False)), refused=row.get("refused", ""),
     )
 
 

@@ -26,7 +26,7 @@ from .fire import FireState, end_of_turn_fire, record_fire_hit
 from .model import Arena, Vehicle
 from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
 from .special import _flatten, automatic_attacks, set_automatic
-from .tables import weapon_spec
+from .tables import check_usable, weapon_spec
 
 __all__ = ["Action", "phase_distances", "move_vehicle", "TurnPlan", "BattleResult", "run_turns"]
 
@@ -139,6 +139,8 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
         return out
     if a.kind == "drop" and a.weapon in v.links:
         # CW-LINK-01: a link of dropped, smoke and paint weapons fires them all, as one firing action
+        for w in _flatten(v, a.weapon, f"{where}.weapon"):
+            check_usable(w.spec, f"{where}.weapon", w.id)   # before anything of the link is dropped (CW-VEH-06)
         _count_firing_action(arena, v, fired, where)
         out: list[Event] = [Note(f"{v.id} triggers link {a.weapon}", "CW-LINK-01")]
         for w in _flatten(v, a.weapon, f"{where}.weapon"):
@@ -160,6 +162,7 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
             raise RuleViolation(f"weapon {w.id!r} already fired this turn", field=f"{where}.weapon", value=w.id, rule="CW-ROF-01")
         if not w.spec.dropped:
             raise RuleViolation(f"{w.spec.name} is not a dropped weapon", field=f"{where}.weapon", value=w.id, rule="CW-DROP-01")
+        check_usable(w.spec, f"{where}.weapon", w.id)
         _count_firing_action(arena, v, fired, where)
         fired.weapons.add((v.id, w.id))
         as_mount = Mount.parse(a.placement) if a.placement else None

@@ -165,3 +165,43 @@ def test_cw_veh_06_mounted_and_hand_weapons_of_one_name_both_reachable(rules):
     with pytest.raises(hardpoint.DataError) as err:
         hardpoint.load_rules({"carwars": {"weapons": {"weapon": [{"name": "Mega Gun", "abbrev": "MG", "to_hit": 7, "dp": 3}]}}})
     assert err.value.rule == "CW-VEH-06" and err.value.value == "MG" and err.value.field.endswith(".abbrev")
+
+
+@pytest.mark.parametrize("weapon,mount,reason", [
+    ("Mine Flinger", "front", "where a flung mine lands"),
+    ("Oil Gun", "front", "oil slick fired at range"),
+    ("Cloud Bomb", "back", "dropped gas that rolls to hit"),
+])
+def test_cw_veh_06_weapons_with_no_effect_in_the_seeds_are_refused_with_the_reason(weapon, mount, reason):
+    """CW-VEH-06 (issue 9, defect 16): the Mine Flinger and the Oil Gun roll to hit but have no damage dice (the
+    flinger's 1d/2d are a laid mine's tire/underbody damage) and the seed says nothing of where their mine or slick
+    lands; the Cloud Bomb is a dropped gas with a to-hit of 6, which no seed rule fires. Each may be carried (a
+    component with its DP) but firing it, dropping it or putting it on automatic is refused at load with the reason,
+    before any die: never a shot that rolls and does nothing.
+    Source: CW seed, Dropped Weapons (dropped weapons need no to-hit roll) and Damage (damage is the weapon's dice)."""
+    armed = car(weapon=[{"id": "w", "type": weapon, "mount": mount}])
+    s = build(vehicles=[armed, car("target", y=4.0)])
+    assert s.arena.vehicles["car"].weapon("w").dp > 0
+    with pytest.raises(hardpoint.RuleViolation) as err:
+        build(vehicles=[armed, car("target", y=4.0)], attacks=[{"id": "a", "attacker": "car", "weapon": "w", "target": "target"}])
+    assert err.value.rule == "CW-VEH-06" and "cannot be fired" in str(err.value) and reason in str(err.value)
+    assert err.value.field == "attack[0].weapon"
+    with pytest.raises(hardpoint.RuleViolation, match="CW-VEH-06"):
+        build(vehicles=[car(weapon=[{"id": "w", "type": weapon, "mount": mount, "automatic": True}])])
+    if weapon == "Cloud Bomb":
+        dropping = build(vehicles=[armed], scenario={"name": "t", "ruleset": "carwars", "turns": 1},
+                         action=[{"turn": 1, "phase": 1, "kind": "drop", "vehicle": "car", "weapon": "w"}])
+        dice = hardpoint.ScriptedDice([])
+        with pytest.raises(hardpoint.RuleViolation, match="CW-VEH-06"):
+            dropping.resolve(dice)
+        assert not dropping.arena.clouds
+
+
+def test_cw_veh_06_an_aimed_weapon_without_an_effect_is_refused_in_the_data():
+    """CW-VEH-06: a weapon list (a house rule too) may not hold an aimed weapon with no damage unless it says why it
+    cannot be fired (`refused`): the load fails naming the weapon and the rule."""
+    with pytest.raises(hardpoint.DataError) as err:
+        hardpoint.load_rules({"carwars": {"weapons": {"weapon": [{"name": "Glue Gun", "to_hit": 6, "dp": 2}]}}})
+    assert err.value.rule == "CW-VEH-06" and err.value.value == "Glue Gun"
+    ok = hardpoint.load_rules({"carwars": {"weapons": {"weapon": [{"name": "Glue Gun", "to_hit": 6, "dp": 2, "refused": "no glue rules"}]}}})
+    assert weapon_spec(ok, "Glue Gun").refused == "no glue rules"
