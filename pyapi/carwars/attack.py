@@ -374,7 +374,7 @@ def explain_attack(arena: Arena, attack: Attack, rules: Rules,
     if isinstance(target, Vehicle):
         firer_arcs = set(geo.polygon_arcs(target.counter, firer_counter.polygon(), arc_angle))
         facing = tuple(s for s in _ARC_NAMES if s in geo.facing_sides(target.counter, fire.origin))
-        side = _choose_side(rules, target, aim, facing, firer_arcs, where)
+        side = _choose_side(rules, target, aim, facing, firer_arcs, where, fire.origin)
         mods += _target_modifiers(rules, target, aim, side, firer_arcs, fire, where)
         if aim.kind == "ground":
             mods += tohit.ground_shot_modifiers(rules, _speed(target), _speed(fire.unit))
@@ -443,7 +443,8 @@ def _check_aim_kind(target: object, aim: Aim, fire: _Firing, where: str) -> None
                             field=f"{where}.aim", value=str(aim), rule="CW-AUTO-01")
 
 
-def _choose_side(rules: Rules, target: Vehicle, aim: Aim, facing: tuple[str, ...], firer_arcs: set[str], where: str) -> Side | None:
+def _choose_side(rules: Rules, target: Vehicle, aim: Aim, facing: tuple[str, ...], firer_arcs: set[str], where: str,
+                 origin: tuple[float, float]) -> Side | None:
     """CW-TGT-01/02: a side facing the firer; "auto" picks the facing side with no arc penalty."""
     if aim.kind == "side":
         side = aim.side
@@ -464,10 +465,25 @@ def _choose_side(rules: Rules, target: Vehicle, aim: Aim, facing: tuple[str, ...
         return Side.parse(ordered[0])
     if aim.kind == "turret":
         return Side.TOP
+    if aim.kind == "sidecar" and target.sidecar is not None:
+        return sidecar_side_hit(target, origin, firer_arcs)
     if aim.kind in ("rider", "sidecar"):
         flank = [s for s in facing if s in ("left", "right")]
         return Side.parse(flank[0]) if flank else None
     return None
+
+
+def sidecar_side_hit(cycle: Vehicle, origin: tuple[float, float], firer_arcs: set[str]) -> Side:
+    """CW-TGT-05: a sidecar is a tiny car with armour front, back, underbody and both sides: a shot hits the side
+    of it facing the firer (its front from the front, its back from the back, its outer side from the side).
+    Of two facing sides, the one whose arc of the vehicle holds the firer; then front, back, outer side."""
+    assert cycle.sidecar is not None
+    outer = str(cycle.sidecar.side)
+    order = ("front", "back", outer)
+    facing = [s for s in order if s in geo.facing_sides(cycle.sidecar_counter(), origin)]
+    if not facing:
+        return cycle.sidecar.side
+    return Side.parse(min(facing, key=lambda s: (s not in firer_arcs, order.index(s))))
 
 
 def _check_top(target: Vehicle, firer_arcs: set[str], where: str) -> None:

@@ -380,7 +380,7 @@ def apply_shot(rules: Rules, vehicle: Vehicle, shot: Shot, dice: DiceSource) -> 
         ledger.pass_out(rest, "pass through the rider", "CW-TGT-07")
         return ledger
     if shot.part == "sidecar":
-        sidecar_hit(vehicle, side or Side.RIGHT, hits, dice, ledger)
+        sidecar_hit(vehicle, side if side is not None else Side.RIGHT, hits, dice, ledger)
         return ledger
     if shot.part == "top":
         side = Side.TOP

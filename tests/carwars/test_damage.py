@@ -455,3 +455,36 @@ def test_cw_rof_02_damage_applied_at_the_end_of_the_phase():
     assert r.state["vehicles"]["b"]["armour"]["left"] == 22
     # the scenario itself is unchanged unless committed
     assert s.arena.vehicles["a"].crew_member("gunner").hits == 0
+
+
+def _both_backends(s, trials=400, seed=5):
+    """The compiled core and the reference on the same scenario and seed: identical in every slot (ARCH-03)."""
+    from hardpoint.batch import run_batch
+
+    ref = run_batch(s, trials, seed, backend="reference")
+    com = run_batch(s, trials, seed, backend="compiled", threads=1)
+    assert (ref.hit == com.hit).all() and (ref.damage == com.damage).all() and (ref.state == com.state).all()
+    return com
+
+
+def test_cw_tgt_05_sidecar_aimed_at_from_the_front_takes_it_on_its_front_armour():
+    """CW-TGT-05 (issue 9, defect 2): a sidecar is a tiny car with armour front, back, underbody and both sides, so a
+    shot at it from the front hits its front armour, not its right side.
+
+    Hand-worked: the outrider (cycle with a right sidecar, sidecar armour F6 B4 L4 R6) stands at the origin facing
+    north; the hunter 4" ahead of the sidecar, facing it, fires its front MG with aim "sidecar". Only the sidecar's
+    front faces the muzzle at (0.125, 3.5). To hit: MG 7; sidecar seen from the front -3, sidecar -2; range 3.25" 0;
+    both still +1 +1: total -3, needs 10. Dice: 6+6 = 12 hits; damage 1d = 3: the sidecar's front armour 6 -> 3;
+    its right armour stays 6. Source: CW seed, Cycle Targeting (sidecar targeting)."""
+    s = hardpoint.parse_scenario({
+        "scenario": {"name": "sidecar from the front", "ruleset": "carwars"},
+        "vehicle": [{"id": "car", "design": "hunter", "x": 0.125, "y": 4.0, "facing": 180.0, "speed": 0},
+                    {"id": "bike", "design": "outrider", "speed": 0}],
+        "attack": [{"id": "a", "attacker": "car", "weapon": "mg", "firer": "driver", "target": "bike", "aim": "sidecar"}]})
+    b = s.explain()[0]
+    assert (b.aimed_at, b.side, b.needed) == ("sidecar", "front", 10)
+    r = s.resolve(ScriptedDice([6, 6, 3]))
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("sidecar front armour", 6, 3)]
+    com = _both_backends(s)
+    front, right = com.labels.index("bike sidecar front armour"), com.labels.index("bike sidecar right armour")
+    assert (com.state[:, right] == 6).all() and (com.state[:, front] < 6).any()
