@@ -35,6 +35,7 @@ DEF P_TURRET = 2
 DEF P_RIDER = 3
 DEF P_SIDECAR = 4
 DEF P_TOP = 5
+DEF P_SIDE_SC = 6    # P_SIDE, fired at a cycle as a whole from its sidecar's side of the centre line (CW-TGT-05)
 # item kinds for mixed picks
 DEF I_WEAPON = 0
 DEF I_CREW = 1
@@ -442,10 +443,13 @@ cdef int trike_end_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noexcept nogil:
     """hardpoint.carwars.damage.apply_shot."""
-    cdef int rest, r, wheel_end
+    cdef int rest, r, wheel_end, sc_side = 0
     c.taken[v] += hits
     if hits <= 0:
         return
+    if part == P_SIDE_SC:
+        sc_side = 1
+        part = P_SIDE
     if part == P_TIRE:
         dmg_slot(c, c.t_slot[tire], hits)
         return
@@ -464,7 +468,7 @@ cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noex
     if c.v_rolled[v] >= 0 and side == c.v_rolled[v]:
         side = UNDERBODY
     if c.v_kind[v] == 1:
-        if c.v_sc_side[v] >= 0 and side == c.v_sc_side[v]:
+        if c.v_sc_side[v] >= 0 and (side == c.v_sc_side[v] or sc_side):
             r = die(c)
             if c.cyc[10] <= r <= c.cyc[11]:
                 sidecar_hit(c, v, side, hits)

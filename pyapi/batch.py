@@ -33,6 +33,7 @@ _SIDES = ("front", "back", "left", "right", "top", "underbody")
 _SC_SIDES = ("front", "back", "left", "right", "underbody")
 _TIRE_POS = {"front": 0, "back": 1, "front_left": 2, "front_right": 3, "back_left": 4, "back_right": 5, "sidecar": 6}
 _PARTS = {"side": 0, "tire": 1, "turret": 2, "rider": 3, "sidecar": 4, "top": 5}
+_P_SIDE_SC = 6     # a side shot at a cycle as a whole from its sidecar's side of the centre line (CW-TGT-05)
 
 
 @dataclass
@@ -447,7 +448,8 @@ def pack(scenario) -> Packed:
             if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
                 mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
             tire = tire_index[(target.id, shot.tire)] if shot.part == "tire" else -1
-            row += [0, vi[target.id], _PARTS[shot.part], -1 if shot.side is None else int(shot.side), tire, mode]
+            part = _P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
+            row += [0, vi[target.id], part, -1 if shot.side is None else int(shot.side), tire, mode]
         fiery = int(spec.fiery)
         row += [spec.fire_modifier if spec.fire_modifier is not None else -1, fiery]
         row += [phase, weapon_slot, firer_slot, b.needed if firer_wounded else b.needed + wounded_penalty, 0]

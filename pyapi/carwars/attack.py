@@ -92,6 +92,7 @@ class ToHit(Event):
     reason: str = ""
     consecutive: int = 1
     automatic: bool = False
+    sidecar_side: bool = False         # CW-TGT-05: fired at the cycle as a whole from its sidecar's side of the centre line
     rule: str = "CW-HIT-01"
 
     @property
@@ -423,7 +424,7 @@ def explain_attack(arena: Arena, attack: Attack, rules: Rules,
         aim_point=None if sight.aim_point is None else (round(sight.aim_point[0], 6), round(sight.aim_point[1], 6)),
         origin=(round(fire.origin[0], 6), round(fire.origin[1], 6)), facing_sides=facing,
         firer_arcs=tuple(a for a in _ARC_NAMES if a in firer_arcs), reason=reason, consecutive=consecutive,
-        automatic=fire.automatic,
+        automatic=fire.automatic, sidecar_side=_at_cycle_from_sidecar_side(target, aim, fire.origin),
     )
 
 
@@ -533,6 +534,13 @@ def _target_modifiers(rules: Rules, target: Vehicle, aim: Aim, side: Side | None
         mods += tohit.target_size_modifiers(rules, "sidecar", _size_direction(rules, "sidecar", firer_arcs))
         mods += tohit.specific_target_modifiers(rules, "sidecar")
     return mods
+
+
+def _at_cycle_from_sidecar_side(target: object, aim: Aim, origin: tuple[float, float]) -> bool:
+    """CW-TGT-05: a shot at a cycle with a sidecar as a whole (not at a part of it) fired from the sidecar's side
+    of the cycle's centre line: its hit goes to the cycle or the sidecar by 1d, whatever side it strikes."""
+    return (isinstance(target, Vehicle) and target.sidecar is not None and aim.kind in ("auto", "side", "ground")
+            and on_sidecar_side(target, origin))
 
 
 def on_sidecar_side(cycle: Vehicle, point: tuple[float, float]) -> bool:

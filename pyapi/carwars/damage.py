@@ -357,6 +357,7 @@ class Shot:
     part: str = "side"         # side | tire | turret | rider | sidecar | top
     tire: str | None = None
     attack: str = ""
+    sidecar_side: bool = False  # CW-TGT-05: fired at a cycle as a whole from its sidecar's side of the centre line
 
 
 def apply_shot(rules: Rules, vehicle: Vehicle, shot: Shot, dice: DiceSource) -> Ledger:
@@ -388,7 +389,7 @@ def apply_shot(rules: Rules, vehicle: Vehicle, shot: Shot, dice: DiceSource) -> 
     if vehicle.rolled_onto is not None and side is vehicle.rolled_onto:
         side = Side.UNDERBODY
     if vehicle.kind == "cycle":
-        if vehicle.sidecar is not None and side is vehicle.sidecar.side and sidecar_share(rules, dice, ledger):
+        if vehicle.sidecar is not None and (side is vehicle.sidecar.side or shot.sidecar_side) and sidecar_share(rules, dice, ledger):
             sidecar_hit(vehicle, side, hits, dice, ledger)
             return ledger
         rest = cycle_hit_location(rules, vehicle, side, hits, dice, ledger)

@@ -250,7 +250,8 @@ def _shot_for(breakdown: ToHit, hits: int) -> Shot:
         return Shot(hits, Side.parse(breakdown.side) if breakdown.side else None, aimed, attack=breakdown.attack)
     if aimed == "top":
         return Shot(hits, Side.TOP, "top", attack=breakdown.attack)
-    return Shot(hits, Side.parse(breakdown.side) if breakdown.side else Side.FRONT, "side", attack=breakdown.attack)
+    return Shot(hits, Side.parse(breakdown.side) if breakdown.side else Side.FRONT, "side", attack=breakdown.attack,
+                sidecar_side=breakdown.sidecar_side)
 
 
 def _apply_collisions(rules: Rules, arena: Arena, collisions: list[Collision], dice: DiceSource,

@@ -488,3 +488,31 @@ def test_cw_tgt_05_sidecar_aimed_at_from_the_front_takes_it_on_its_front_armour(
     com = _both_backends(s)
     front, right = com.labels.index("bike sidecar front armour"), com.labels.index("bike sidecar right armour")
     assert (com.state[:, right] == 6).all() and (com.state[:, front] < 6).any()
+
+
+def test_cw_tgt_05_cycle_shot_as_a_whole_from_the_front_on_the_sidecar_side_rolls_cycle_or_sidecar():
+    """CW-TGT-05 (issue 9, defect 3): shooting at a cycle as a whole from the sidecar's side of its centre line, a hit
+    goes to the cycle on 1d 1-4 and to the sidecar on 5-6, whichever side of the counter it strikes (here the front).
+
+    Hand-worked: the outrider at the origin facing north (sidecar on the right, its front armour 6; the cycle's front
+    armour 10); the hunter 4" ahead of the sidecar, facing it, fires its front MG at the bike (aim auto): the muzzle
+    at (0.125, 3.5) is right of the cycle's centre line (x = -0.125). To hit: MG 7; cycle from the front -3; both
+    still +1 +1: needs 8. Dice 6+6 hit, damage 1d = 4, then 1d = 5: the sidecar, on its front armour 6 -> 2.
+    With 1d = 2 instead: the cycle, whose front table 2d6 3+4 = 7 puts the 4 hits on its front armour 10 -> 6.
+    Source: CW seed, Cycle Targeting (sidecar targeting)."""
+    s = hardpoint.parse_scenario({
+        "scenario": {"name": "cycle from the front, sidecar side", "ruleset": "carwars"},
+        "vehicle": [{"id": "car", "design": "hunter", "x": 0.125, "y": 4.0, "facing": 180.0, "speed": 0},
+                    {"id": "bike", "design": "outrider", "speed": 0}],
+        "attack": [{"id": "a", "attacker": "car", "weapon": "mg", "firer": "driver", "target": "bike"}]})
+    b = s.explain()[0]
+    assert (b.side, b.needed, b.sidecar_side) == ("front", 8, True)
+    r = s.resolve(ScriptedDice([6, 6, 4, 5]))
+    rolls = [e for e in r.events if e.kind == "dice" and e.rule == "CW-TGT-05"]
+    assert [(e.why, e.total) for e in rolls] == [("cycle or sidecar", 5)]
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("sidecar front armour", 6, 2)]
+    r = s.resolve(ScriptedDice([6, 6, 4, 2, 3, 4]))
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("front armour", 10, 6)]
+    com = _both_backends(s, trials=600)
+    sc, cy = com.labels.index("bike sidecar front armour"), com.labels.index("bike front armour")
+    assert (com.state[:, sc] < 6).any() and (com.state[:, cy] < 10).any()
