@@ -89,8 +89,8 @@ cdef struct Ctx:
     # fire bookkeeping of the current shot
     int32_t cur_vehicle
     int32_t cur_fiery    # the hit's weapon is fiery (-1: do not record)
-    int32_t* fire_hits   # per vehicle: count of component hits recorded (CW-FIRE-02)
-    int32_t* fire_hit_fiery  # per vehicle, up to 64 flags
+    int32_t* fire_hits   # per vehicle: 1 once a component hit this turn may start a fire (CW-FIRE-02)
+    int32_t* fire_hit_fiery  # per vehicle: 1 once such a hit came from a laser, flamethrower or flaming oil jet
     int32_t* taken       # hits dealt per vehicle this phase
 
 
@@ -138,13 +138,12 @@ cdef inline int dmg_slot(Ctx* c, int slot, int hits) noexcept nogil:
 
 
 cdef inline void note_fire(Ctx* c, int v) noexcept nogil:
-    cdef int n
+    """record_component_hit: one fire roll per vehicle per turn, 4 in 6 if any such hit was fiery (CW-FIRE-02)."""
     if c.cur_fiery < 0 or v != c.cur_vehicle:
         return
-    n = c.fire_hits[v]
-    if n < 64:
-        c.fire_hit_fiery[v * 64 + n] = c.cur_fiery
-        c.fire_hits[v] = n + 1
+    c.fire_hits[v] = 1
+    if c.cur_fiery:
+        c.fire_hit_fiery[v] = 1
 
 
 cdef int dmg_weapon(Ctx* c, int v, int w, int hits) noexcept nogil:
@@ -697,7 +696,7 @@ def run_phase(
     cdef Ctx ctx
     cdef int r, hit, dmg, hits, vi, part, side, tire, kind, mode, total, f, band_hi, exploded, before_state, after_state
     cdef int32_t fire_hits[256]
-    cdef int32_t fire_hit_fiery[256 * 64]
+    cdef int32_t fire_hit_fiery[256]
     cdef int32_t taken[256]
     cdef int32_t fire_total[256]
     cdef int32_t burning[256]
@@ -789,6 +788,7 @@ def run_phase(
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
             memset(fire_hits, 0, V * sizeof(int32_t))
+            memset(fire_hit_fiery, 0, V * sizeof(int32_t))
             memset(taken, 0, V * sizeof(int32_t))
             memset(&out_flags[r_, 0], 0, V)
             memset(fire_total, 0, V * sizeof(int32_t))
@@ -907,10 +907,8 @@ def run_phase(
                             r = roll(&ctx, 2, 0, 0)
                             if r <= fire_total[v]:
                                 burning[v] = 1
-                        for j in range(fire_hits[v]):
-                            if burning[v]:
-                                break
-                            band_hi = consts[5] if fire_hit_fiery[v * 64 + j] else consts[4]
+                        if fire_hits[v] and not burning[v]:
+                            band_hi = consts[5] if fire_hit_fiery[v] else consts[4]
                             r = die(&ctx)
                             if r <= band_hi:
                                 burning[v] = 1

@@ -19,6 +19,7 @@ from .model import Arena, Vehicle
 from .tables import WeaponSpec
 
 __all__ = ["FireSource", "FireState", "fire_modifier_total", "record_fire_hit", "record_component_hit", "roll_new_fire",
+           "component_fire_roll",
            "try_extinguisher", "fire_damage", "can_explode", "roll_explosion", "explode", "end_of_turn_fire"]
 
 _D1 = parse_dice("1d")
@@ -79,10 +80,11 @@ def _in(band: Sequence[int], v: int) -> bool:
 def roll_new_fire(rules: Rules, vehicle: Vehicle, state: FireState, turn: int, dice: DiceSource) -> list[Event]:
     """CW-FIRE-01 / CW-FIRE-02 / CW-FIRE-05: roll for a new fire at the end of the turn.
 
-    2d6 at or under the sum of the active fire modifiers; then 1d per hit on the
-    power plant, a flamethrower or a flaming oil jet (1-2, or 1-4 if the damage
-    came from a laser, flamethrower or flaming oil jet). Fireproof armour that
-    holds keeps the fire-modifier roll from starting a fire.
+    2d6 at or under the sum of the active fire modifiers; then, if the power
+    plant, a flamethrower or a flaming oil jet was hit this turn, ONE 1d roll
+    for the vehicle however many such hits it took (SPEC ruling): 1-2, or 1-4
+    if any of that damage came from a laser, flamethrower or flaming oil jet.
+    Fireproof armour that holds keeps the fire-modifier roll from starting a fire.
     """
     out: list[Event] = []
     if state.burning:
@@ -99,17 +101,24 @@ def roll_new_fire(rules: Rules, vehicle: Vehicle, state: FireState, turn: int, d
             if r.total <= total:
                 state.burning = True
                 out.append(StateChanged(vehicle.id, "on fire", False, True, "CW-FIRE-01"))
-    t = rules["carwars.fire"]["start"]
-    for fiery in state.component_hits:
-        if state.burning:
-            break
-        band = t["component_hit_fiery"] if fiery else t["component_hit"]
-        r = dice.roll(_D1, f"{vehicle.id}: fire from a hit component (needs {band[1]} or less)", "CW-FIRE-02")
-        out.append(r)
-        if _in(band, r.total):
-            state.burning = True
-            out.append(StateChanged(vehicle.id, "on fire", False, True, "CW-FIRE-02"))
+    if state.component_hits and not state.burning:
+        out += component_fire_roll(rules, vehicle, state, dice)
     state.component_hits.clear()
+    return out
+
+
+def component_fire_roll(rules: Rules, vehicle: Vehicle, state: FireState, dice: DiceSource) -> list[Event]:
+    """CW-FIRE-02 (SPEC ruling): the power plant, a flamethrower or a flaming oil jet was hit this turn: one 1d roll
+    for the vehicle, 2 in 6 for fire, 4 in 6 if any of those hits came from a laser, flamethrower or flaming oil jet."""
+    t = rules["carwars.fire"]["start"]
+    band = t["component_hit_fiery"] if any(state.component_hits) else t["component_hit"]
+    hits = len(state.component_hits)
+    r = dice.roll(_D1, f"{vehicle.id}: fire from {hits} hit(s) on the power plant or a fire weapon this turn "
+                       f"(one roll a turn, needs {band[1]} or less)", "CW-FIRE-02")
+    out: list[Event] = [r]
+    if _in(band, r.total):
+        state.burning = True
+        out.append(StateChanged(vehicle.id, "on fire", False, True, "CW-FIRE-02"))
     return out
 
 

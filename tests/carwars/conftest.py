@@ -43,3 +43,16 @@ def mods(breakdown):
 @pytest.fixture
 def rules():
     return hardpoint.default_rules()
+
+
+def both_backends(scenario, trials=400, seed=5, end_of_turn=False):
+    """The compiled core and the reference on the same scenario and seed: identical hits, damage, every slot and
+    every flag (ARCH-03). Returns the compiled batch."""
+    from hardpoint.batch import run_batch
+
+    pytest.importorskip("hardpoint.fastcore._carwars")
+    ref = run_batch(scenario, trials, seed, backend="reference", end_of_turn=end_of_turn)
+    com = run_batch(scenario, trials, seed, backend="compiled", threads=1, end_of_turn=end_of_turn)
+    for a, b in ((ref.hit, com.hit), (ref.damage, com.damage), (ref.state, com.state), (ref.flags, com.flags)):
+        assert (a == b).all()
+    return com

@@ -17,6 +17,8 @@ from hardpoint.carwars.damage import Ledger, Shot, apply_shot, hazard_difficulty
 from hardpoint.carwars.enums import CrewState, Side
 from hardpoint.carwars.model import build_vehicle
 
+from .conftest import both_backends
+
 RULES = hardpoint.default_rules()
 
 
@@ -457,16 +459,6 @@ def test_cw_rof_02_damage_applied_at_the_end_of_the_phase():
     assert s.arena.vehicles["a"].crew_member("gunner").hits == 0
 
 
-def _both_backends(s, trials=400, seed=5):
-    """The compiled core and the reference on the same scenario and seed: identical in every slot (ARCH-03)."""
-    from hardpoint.batch import run_batch
-
-    ref = run_batch(s, trials, seed, backend="reference")
-    com = run_batch(s, trials, seed, backend="compiled", threads=1)
-    assert (ref.hit == com.hit).all() and (ref.damage == com.damage).all() and (ref.state == com.state).all()
-    return com
-
-
 def test_cw_tgt_05_sidecar_aimed_at_from_the_front_takes_it_on_its_front_armour():
     """CW-TGT-05 (issue 9, defect 2): a sidecar is a tiny car with armour front, back, underbody and both sides, so a
     shot at it from the front hits its front armour, not its right side.
@@ -485,7 +477,7 @@ def test_cw_tgt_05_sidecar_aimed_at_from_the_front_takes_it_on_its_front_armour(
     assert (b.aimed_at, b.side, b.needed) == ("sidecar", "front", 10)
     r = s.resolve(ScriptedDice([6, 6, 3]))
     assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("sidecar front armour", 6, 3)]
-    com = _both_backends(s)
+    com = both_backends(s)
     front, right = com.labels.index("bike sidecar front armour"), com.labels.index("bike sidecar right armour")
     assert (com.state[:, right] == 6).all() and (com.state[:, front] < 6).any()
 
@@ -513,6 +505,6 @@ def test_cw_tgt_05_cycle_shot_as_a_whole_from_the_front_on_the_sidecar_side_roll
     assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("sidecar front armour", 6, 2)]
     r = s.resolve(ScriptedDice([6, 6, 4, 2, 3, 4]))
     assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("front armour", 10, 6)]
-    com = _both_backends(s, trials=600)
+    com = both_backends(s, trials=600)
     sc, cy = com.labels.index("bike sidecar front armour"), com.labels.index("bike front armour")
     assert (com.state[:, sc] < 6).any() and (com.state[:, cy] < 10).any()

@@ -9,6 +9,8 @@ from hardpoint.carwars.fire import (FireState, can_explode, end_of_turn_fire, ex
 from hardpoint.carwars.model import Arena, build_vehicle
 from hardpoint.carwars.tables import weapon_spec
 
+from .conftest import both_backends
+
 RULES = hardpoint.default_rules()
 FT = weapon_spec(RULES, "Flamethrower")
 LASER = weapon_spec(RULES, "Laser")
@@ -168,3 +170,37 @@ def test_cw_fire_01_seed_example_as_a_three_turn_scenario():
     assert len(fires) == 1 and fires[0].after is True
     turn3 = [i for i, e in enumerate(r.events) if e.kind == "note" and e.text == "end of turn 3"][0]
     assert r.events.index(fires[0]) > turn3
+
+
+def test_cw_fire_02_one_fire_roll_a_turn_however_many_power_plant_hits():
+    """CW-FIRE-02 (issue 9, defect 7; SPEC ruling): hits on the power plant, a flamethrower or a flaming oil jet give
+    the vehicle ONE roll for fire that turn: 2 in 6, or 4 in 6 if any of that damage came from a laser, flamethrower
+    or flaming oil jet; not one roll per hit.
+
+    Hand-worked: the target's back armour is gone and only its power plant (8 DP) lies behind it. Two hunters fire
+    their MGs at its back in one phase: 6+6 hit, 1d = 3; 6+6 hit, 1d = 2: the power plant 8 -> 3, two hits on it.
+    End of the turn: no fire modifiers (MG); one 1d for the power plant hits: 3, no fire (needs 1-2). The script has
+    no die for a second roll. With the shogun's laser as the second shot (fire modifier 1, burn 0: 2d6 = 6+6, no
+    fire), the one power-plant roll needs 1-4: 4 starts the fire.
+    Source: CW seed, Fire and Explosion (a 2 in 6 chance on any turn the power plant is hit; 4 in 6 from lasers)."""
+    target = {"id": "b", "design": "hunter", "y": 4.0, "speed": 0, "armour": {"back": 0}, "weapon": [], "cargo": [], "crew": [],
+              "layout": ["power_plant"]}
+    shooters = [{"id": "a1", "design": "hunter", "speed": 0}, {"id": "a2", "design": "hunter", "x": 1.0, "speed": 0}]
+    attacks = [{"id": f"x{i}", "attacker": f"a{i}", "weapon": "mg", "firer": "driver", "target": "b", "aim": "back", "turn": 1,
+                "phase": 1} for i in (1, 2)]
+    s = hardpoint.parse_scenario({"scenario": {"name": "t", "ruleset": "carwars", "turns": 1},
+                                  "vehicle": shooters + [target], "attack": attacks})
+    r = s.resolve(ScriptedDice([6, 6, 3, 6, 6, 2, 3]))
+    assert r.state["vehicles"]["b"]["power_plant"] == 3
+    rolls = [e for e in r.events if e.kind == "dice" and e.rule == "CW-FIRE-02"]
+    assert len(rolls) == 1 and rolls[0].total == 3 and "2 hit(s)" in rolls[0].why and "needs 2 or less" in rolls[0].why
+    assert not any(e.kind == "state" and e.field == "on fire" for e in r.events)
+    shooters[1] = {"id": "a2", "design": "shogun", "x": 1.0, "speed": 0}
+    attacks[1] = {**attacks[1], "weapon": "laser", "firer": "gunner"}
+    s = hardpoint.parse_scenario({"scenario": {"name": "t", "ruleset": "carwars", "turns": 1},
+                                  "vehicle": shooters + [target], "attack": attacks})
+    r = s.resolve(ScriptedDice([6, 6, 3, 6, 6, 1, 1, 1, 6, 6, 4]))
+    rolls = [e for e in r.events if e.kind == "dice" and e.rule == "CW-FIRE-02"]
+    assert len(rolls) == 1 and "needs 4 or less" in rolls[0].why
+    assert any(e.kind == "state" and e.field == "on fire" and e.after is True for e in r.events)
+    assert both_backends(s, trials=600).flags[:, 2].any()
