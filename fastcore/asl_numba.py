@@ -53,12 +53,12 @@ MI_TYPE, MI_CAP, MI_MOTION, MI_REMOVED = range(4)
 AI_KIND, AI_HEX, AI_COLUMN, AI_SHIFT = range(4)
 # cfg int64: settings
 (CF_MIN_DR, CF_MAX_DR, CF_TIES, CF_PIN_ON_EQUAL, CF_SELF_OK, CF_PTC_BROKEN_EXEMPT, CF_BROKEN_FAILS_CR, CF_KIA_BREAK,
- CF_RED_SQUAD_ELIM, CF_RED_SMC_ELIM, CF_WOUND_MORALE, CF_WOUND_LEAD, CF_BAIL_DRM) = range(13)
-CF_CAP_MMC = 13          # 3 entries, capacity 1..3: largest MMC size carried, -1 none
-CF_CAP_SMC = 16          # 3 entries: SMC limit (cycle, bicycle)
-CF_CAP_SMC_SIDECAR = 19  # 3 entries: SMC limit (sidecar)
-CF_TYPE_SIZE = 22        # 5 entries: Size code of each UnitType
-CF_LEN = 27
+ CF_RED_SQUAD_ELIM, CF_RED_SMC_ELIM, CF_WOUND_MORALE, CF_WOUND_LEAD, CF_BAIL_DRM, CF_BAIL_BROKEN_CR, CF_BAIL_SMC_ELIM) = range(15)
+CF_CAP_MMC = 15          # 3 entries, capacity 1..3: largest MMC size carried, -1 none
+CF_CAP_SMC = 18          # 3 entries: SMC limit (cycle, bicycle)
+CF_CAP_SMC_SIDECAR = 21  # 3 entries: SMC limit (sidecar)
+CF_TYPE_SIZE = 24        # 5 entries: Size code of each UnitType
+CF_LEN = 29
 # per-trial unit state us (U, 8)
 S_TYPE, S_MORALE, S_LEAD, S_BROKEN, S_WOUNDED, S_PINNED, S_ELIM, S_MOUNT = range(8)
 # per-trial counter state ms (Mt, 6)
@@ -187,15 +187,33 @@ def _fail(u, us, ui, cfg):
 
 
 @njit(cache=True, _nrt=False)
-def _mc(u, drm, key, dk, us, ms, ui, cfg):
-    """A10 morale_check (also the Bail Out NMC): one DR + drm + leadership against morale."""
+def _fail_bail_out(u, us, ui, cfg):
+    """units.fail_bail_out (ASL-RES-03, the SPEC Bail Out ruling): good order breaks; a broken rider
+    is Casualty Reduced (an SMC eliminated), or eliminated by the house-rule setting."""
+    if us[u, S_ELIM] != 0:
+        return
+    if us[u, S_BROKEN] == 0:
+        _fail(u, us, ui, cfg)
+    elif cfg[CF_BAIL_BROKEN_CR] == 0 or (ui[u, UI_SMC] != 0 and cfg[CF_BAIL_SMC_ELIM] != 0):
+        us[u, S_ELIM] = 1
+    else:
+        _reduce(u, us, ui, cfg)
+
+
+@njit(cache=True, _nrt=False)
+def _mc(u, drm, bail, key, dk, us, ms, ui, cfg):
+    """A10 morale_check: one DR + drm + leadership against morale; a failure is `fail_morale`, or
+    `fail_bail_out` for the Bail Out NMC (`bail`)."""
     if us[u, S_ELIM] != 0:
         return
     dr = _d6(key, dk) + _d6(key, dk)
     final = dr + drm + _leadership(u, us, ui, cfg)
     morale = us[u, S_MORALE]
     if final > morale:
-        _fail(u, us, ui, cfg)
+        if bail:
+            _fail_bail_out(u, us, ui, cfg)
+        else:
+            _fail(u, us, ui, cfg)
     elif final == morale and cfg[CF_PIN_ON_EQUAL] != 0 and us[u, S_BROKEN] == 0:
         if not _motorcyclist(u, us, ms):          # ASL-RES-04: a Pin has no effect on a motorcyclist
             us[u, S_PINNED] = 1
@@ -431,7 +449,7 @@ def _bail_out(start_count, start_active, key, dk, us, ui, ms, nm, rord, sc, cfg)
                     us[u, S_MOUNT] = -1
             ms[m, C_MOTION] = STOPPED
     for q in range(nq):
-        _mc(sc[R_QUEUE, q], cfg[CF_BAIL_DRM], key, dk, us, ms, ui, cfg)
+        _mc(sc[R_QUEUE, q], cfg[CF_BAIL_DRM], True, key, dk, us, ms, ui, cfg)
 
 
 # --- one trial -------------------------------------------------------------------------------
@@ -560,7 +578,7 @@ def _trial(key, i, ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg, us, ms, nm, s
                     e = sc[R_EFF, j]
                     u = sc[R_TARG, j]
                     if (e == E_MC or e == E_K) and (ui[u, UI_TYPE] == LEADER) == leaders:
-                        _mc(u, sc[R_N, j], key, dk, us, ms, ui, cfg)
+                        _mc(u, sc[R_N, j], False, key, dk, us, ms, ui, cfg)
             for j in range(nt):
                 if sc[R_EFF, j] == E_PTC:
                     _ptc(sc[R_TARG, j], key, dk, us, ms, ui, cfg)

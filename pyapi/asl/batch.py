@@ -210,7 +210,8 @@ def _pack(scenario) -> tuple[PackedASL | None, str | None]:
     caps = [capacity_spec(rules, Capacity(c)) for c in (1, 2, 3)]
     cfg = [t.min_dr, t.max_dr, int(ms.ties), ms.pin_on_equal, ms.leadership_applies_to_self, ms.ptc_broken_exempt,
            ms.broken_fails == "casualty_reduction", ms.kia_survivors_break, ms.reduction["squad"] == "eliminated",
-           ms.reduction["smc"] == "eliminated", ms.wound_morale_penalty, ms.wound_leadership_penalty, ms.bail_out_nmc_drm]
+           ms.reduction["smc"] == "eliminated", ms.wound_morale_penalty, ms.wound_leadership_penalty, ms.bail_out_nmc_drm,
+           ms.bail_out_broken_fails == "casualty_reduction", ms.bail_out_smc == "eliminated"]
     cfg += [-1 if s.mmc is None else int(s.mmc) for s in caps]
     cfg += [s.smc for s in caps]
     cfg += [s.smc_sidecar for s in caps]

@@ -22,7 +22,7 @@ from .morale import is_motorcyclist, morale_check, pin_task_check, random_select
 from .motorcycles import capacity_spec, check_overrun, overrun_rider_fp, rider_fire_multiplier, substitute_counter
 from .tables import IFTResult, ift_table, morale_settings
 from .tohit import to_hit_breakdown
-from .units import Board, Situation, casualty_reduction, fail_morale, is_good_order
+from .units import Board, Situation, casualty_reduction, fail_bail_out, fail_morale, is_good_order
 
 __all__ = [
     "FireDeclaration", "FirepowerBreakdown", "firepower", "fire_targets", "explain_fire", "check_fire",
@@ -553,10 +553,11 @@ class ASLChain:
         return replace(state, situation=sit, pending=tuple(nmcs) + state.pending), events
 
     def _DoBailNMC(self, step: DoBailNMC, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
-        """D6.24 / ASL-RES-03: the NMC of a rider bailing out (a broken unit failing it is eliminated)."""
+        """D6.24 / ASL-RES-03: the NMC of a rider bailing out; a broken rider failing it suffers
+        Casualty Reduction (the SPEC Bail Out ruling, `fail_bail_out`)."""
         drm = morale_settings(self.rules).bail_out_nmc_drm
         sit, events = morale_check(self.rules, state.situation, step.unit, drm, dice, check="Bail Out NMC", rule="ASL-RES-03",
-                                   why=step.fire)
+                                   why=step.fire, fail=fail_bail_out)
         return ChainState(sit, state.pending, state.hits), events
 
     def _DoLeaderLoss(self, step: DoLeaderLoss, state: ChainState, dice) -> tuple[ChainState, list[Event]]:

@@ -8,13 +8,14 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
+from typing import Callable
 
 from ..data import Rules
 from ..dice import DiceSource
 from ..events import Event, Modifier
 from .enums import MachineType, TieRule
 from .events import MoraleCheck, RandomSelection
-from .tables import morale_settings
+from .tables import MoraleSettings, morale_settings
 from .units import Infantry, Situation, fail_morale, is_good_order
 
 __all__ = [
@@ -46,10 +47,12 @@ def leadership_drm(rules: Rules, situation: Situation, unit: Infantry) -> Modifi
 
 
 def morale_check(rules: Rules, situation: Situation, unit_id: str, drm: int, dice: DiceSource, *,
-                 check: str | None = None, rule: str = "A10", why: str = "") -> tuple[Situation, list[Event]]:
-    """A10: DR + DRM (the nMC's n, leadership) above morale fails: a good-order unit breaks, a
-    broken one is eliminated (setting). A10/A7.8: a good-order unit whose Final DR equals its
-    morale is pinned, except a motorcyclist, on whom a Pin has no effect (ASL-RES-04)."""
+                 check: str | None = None, rule: str = "A10", why: str = "",
+                 fail: Callable[[Infantry, MoraleSettings], Infantry] = fail_morale) -> tuple[Situation, list[Event]]:
+    """A10: DR + DRM (the nMC's n, leadership) above morale fails: the unit suffers `fail` (a
+    good-order unit breaks, a broken one is eliminated per the setting; the Bail Out NMC passes
+    `fail_bail_out`). A10/A7.8: a good-order unit whose Final DR equals its morale is pinned,
+    except a motorcyclist, on whom a Pin has no effect (ASL-RES-04)."""
     s = morale_settings(rules)
     unit = situation.unit(unit_id)
     name = check or mc_name(drm)
@@ -62,7 +65,7 @@ def morale_check(rules: Rules, situation: Situation, unit_id: str, drm: int, dic
         mods.append(lead)
     final = roll.total + sum(m.value for m in mods)
     if final > unit.morale:
-        after = fail_morale(unit, s)
+        after = fail(unit, s)
         if after.eliminated:
             text = "fails: eliminated"
         elif not unit.broken:

@@ -223,6 +223,8 @@ class MoraleSettings:
     wounded_mf: int
     bail_out_nmc_drm: int
     report_leader_loss: bool
+    bail_out_broken_fails: str = "casualty_reduction"
+    bail_out_smc: str = "eliminated"
 
 
 def _validate_morale(name: str, t: dict) -> None:
@@ -249,7 +251,14 @@ def _validate_morale(name: str, t: dict) -> None:
     for k in ("morale_penalty", "leadership_penalty", "wounded_mf"):
         if need(w, k, int, f"{name}.wounds", "A17") < 0:
             raise DataError("must be 0 or more", field=f"{name}.wounds.{k}", value=w[k], rule="A17")
-    need(need(t, "bail_out", dict, name, "D6.24"), "nmc_drm", int, f"{name}.bail_out", "D6.24")
+    bo = need(t, "bail_out", dict, name, "D6.24")
+    need(bo, "nmc_drm", int, f"{name}.bail_out", "D6.24")
+    bbf = need(bo, "broken_fails", str, f"{name}.bail_out", "ASL-RES-03")
+    if bbf not in ("eliminate", "casualty_reduction"):
+        raise DataError("expected eliminate or casualty_reduction", field=f"{name}.bail_out.broken_fails", value=bbf, rule="ASL-RES-03")
+    smc = need(bo, "smc", str, f"{name}.bail_out", "ASL-RES-03")
+    if smc not in ("wounded", "eliminated"):
+        raise DataError("expected wounded or eliminated", field=f"{name}.bail_out.smc", value=smc, rule="ASL-RES-03")
     need(need(t, "leader_loss", dict, name, "A10.2"), "report", bool, f"{name}.leader_loss", "A10.2")
 
 
@@ -261,7 +270,8 @@ def morale_settings(rules: Rules) -> MoraleSettings:
         t["morale_check"]["broken_fails"], t["morale_check"]["pin_on_equal"], t["leadership"]["applies_to_self"],
         t["pin_task_check"]["broken_units_exempt"], TieRule[t["random_selection"]["ties"].upper()],
         t["kia"]["survivors_break"], dict(t["casualty_reduction"]), t["wounds"]["morale_penalty"],
-        t["wounds"]["leadership_penalty"], t["wounds"]["wounded_mf"], t["bail_out"]["nmc_drm"], t["leader_loss"]["report"])
+        t["wounds"]["leadership_penalty"], t["wounds"]["wounded_mf"], t["bail_out"]["nmc_drm"], t["leader_loss"]["report"],
+        t["bail_out"]["broken_fails"], t["bail_out"]["smc"])
 
 
 # --- Infantry (A1, A4, A5) ----------------------------------------------------------------

@@ -17,7 +17,7 @@ from .tables import MoraleSettings, infantry_settings, terrain_table
 
 __all__ = [
     "SupportWeapon", "Infantry", "Motorcycle", "Hex", "Board", "Situation",
-    "parse_designation", "make_unit", "unit_size", "casualty_reduction", "wound", "fail_morale",
+    "parse_designation", "make_unit", "unit_size", "casualty_reduction", "wound", "fail_morale", "fail_bail_out",
     "stacking", "is_good_order",
 ]
 
@@ -173,6 +173,18 @@ def fail_morale(unit: Infantry, settings: MoraleSettings) -> Infantry:
     if settings.broken_fails == "casualty_reduction":
         return casualty_reduction(unit, settings)
     return replace(unit, eliminated=True)
+
+
+def fail_bail_out(unit: Infantry, settings: MoraleSettings) -> Infantry:
+    """ASL-RES-03 (D15.53) and the SPEC Bail Out ruling: a rider who fails the NMC of bailing out
+    breaks if he was in good order; one already broken suffers Casualty Reduction (a squad becomes
+    its half-squad, a half-squad or crew is eliminated; an SMC is eliminated), as in the D15.55
+    example. `bail_out.broken_fails` and `bail_out.smc` (seeds/asl/morale.toml) make it overridable."""
+    if unit.eliminated or not unit.broken:
+        return fail_morale(unit, settings)
+    if settings.bail_out_broken_fails == "eliminate" or (unit.is_smc and settings.bail_out_smc == "eliminated"):
+        return replace(unit, eliminated=True)
+    return casualty_reduction(unit, settings)
 
 
 # --- Motorcycles, hexes, the situation ------------------------------------------------------

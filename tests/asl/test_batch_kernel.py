@@ -228,7 +228,8 @@ def stacks(draw):
                                          "smc": draw(st.sampled_from(["wounded", "eliminated"]))},
                   "leadership": {"applies_to_self": draw(st.booleans())},
                   "pin_task_check": {"broken_units_exempt": draw(st.booleans())},
-                  "bail_out": {"nmc_drm": draw(st.integers(-1, 2))},
+                  "bail_out": {"nmc_drm": draw(st.integers(-1, 2)), "broken_fails": draw(st.sampled_from(["casualty_reduction", "eliminate"])),
+                               "smc": draw(st.sampled_from(["eliminated", "wounded"]))},
                   "wounds": {"morale_penalty": draw(st.integers(0, 2)), "leadership_penalty": draw(st.integers(0, 2))}}
         data["rules"] = {"asl": {"morale": morale}}
     return data
@@ -279,6 +280,31 @@ def test_arch_03_hand_picked_branches_equal_the_reference():
         compiled = run_asl_batch(s, n, seed=5, backend="compiled")
         assert_same_rows(compiled, reference_rows(s, pack_asl(s), 5, n), ties)
         assert (compiled.capacity[:, len(compiled.counters) + 1] == 1).any()      # a second new counter was made
+
+
+def test_arch_03_bail_out_casualty_reduction_equals_the_reference():
+    """ARCH-03, ASL-RES-03 (SPEC Bail Out ruling): a broken rider failing his Bail Out NMC is Casualty Reduced (a squad
+    to a broken HS, dismounted; an SMC eliminated) in the kernel exactly as in the reference, under the default and
+    both house-rule settings; the branch is reached (a squad reduced, broken and unmounted)."""
+    data = d15_55_data()
+    data["unit"] = [{"id": "squad", "counter": "4-6-7", "hex": "target"}, {"id": "leader", "counter": "8-0", "hex": "target"},
+                    {"id": "l2", "counter": "9-1", "hex": "target"}, {"id": "hs", "counter": "2-4-7", "hex": "target"}]
+    data["motorcycle"] = [{"id": "cycle", "type": "cycle", "machines": 3, "hex": "target", "mp": 28, "motion": "motion",
+                           "riders": ["squad", "leader"]},
+                          {"id": "side", "type": "sidecar", "machines": 2, "hex": "target", "mp": 28, "motion": "moving",
+                           "riders": ["hs", "l2"]}]
+    data["fire"][0]["fp"] = 16
+    for bail in ({}, {"smc": "wounded"}, {"broken_fails": "eliminate"}):
+        data["rules"] = {"asl": {"morale": {"bail_out": bail}}}
+        s = hardpoint.parse_scenario(data)
+        n = 3000
+        compiled = run_asl_batch(s, n, seed=17, backend="compiled", parallel=False)
+        assert_same_rows(compiled, reference_rows(s, pack_asl(s), 17, n), str(bail))
+        if not bail:
+            # a squad broken by the 3MC/K and Reduced by its failed Bail Out NMC: reduced, broken, not mounted
+            squad, leader = compiled.units.index("squad"), compiled.units.index("leader")
+            assert ((compiled.status[:, squad] & (4 | 2 | 32)) == (4 | 2)).any()
+            assert (compiled.status[:, leader] == 1).any()
 
 
 # --- coverage, fallback and the backend switch (ARCH-04) ------------------------------------------

@@ -182,6 +182,73 @@ def test_asl_res_03_the_machine_never_takes_an_mc_and_smc_gets_own_counter(rules
     assert result.counters["cycle+leader"].startswith("single-machine (SMC) cycle, motion")
 
 
+def lone_rider_data(counter="4-6-7", machines=3, bail_out=None):
+    data = d15_55_data()
+    data["unit"] = [{"id": "rider", "counter": counter, "hex": "target", "side": "german"}]
+    data["motorcycle"][0].update(machines=machines, riders=["rider"], motion="motion")
+    if bail_out is not None:
+        data["rules"] = {"asl": {"morale": {"bail_out": bail_out}}}
+    import hardpoint
+    return hardpoint.parse_scenario(data)
+
+
+def test_asl_res_03_broken_squad_failing_the_bail_out_nmc_is_casualty_reduced(rules):
+    """ASL-RES-03 (D15.53) and the SPEC Bail Out ruling: a squad that breaks and then fails its Bail Out NMC suffers
+    Casualty Reduction: it becomes a broken half-squad, dismounted; its counter stays in the hex, unmounted.
+
+    To Hit: TH# 8 +2 (Case J) -1 (mounted) = 7; Original DR 3+4 = 7 hits. IFT 12 FP column, DR 2+2 = 4: 3MC.
+    3MC: 3+3 + 3 = 9 > morale 7: breaks. Bail Out (Motion): NMC 4+4 = 8 > 7: fails while broken:
+    4-6-7 -> 2-4-7 (A7.302), still broken. Dice: 3 4 | 2 2 | 3 3 | 4 4.
+    Source: D15.53; D15.55 example (the HS failing the NMC is eliminated: a HS is Reduced to nothing)
+    """
+    result = lone_rider_data().resolve(ScriptedDice([3, 4, 2, 2, 3, 3, 4, 4]))
+    mcs = of(result, MoraleCheck)
+    assert [(m.check, m.final, m.outcome) for m in mcs] == [
+        ("3MC", 9, "fails: breaks"),
+        ("Bail Out NMC", 8, "fails again while broken: Casualty Reduced to half_squad 2-4-7 broken")]
+    assert [(b.unit, b.rule) for b in of(result, BailOut)] == [("rider", "ASL-RES-03")]
+    assert result.units["rider"] == "half_squad 2-4-7 broken in target"
+    assert result.counters["cycle"] == "three-machine (squad) cycle, stopped, unmounted in target"
+
+
+def test_asl_res_03_broken_smc_failing_the_bail_out_nmc_is_eliminated(rules):
+    """ASL-RES-03 (SPEC Bail Out ruling): for an SMC the Casualty Reduction of a failed Bail Out NMC is elimination
+    (not a wound); the `bail_out.smc` setting makes him only wounded, `bail_out.broken_fails = "eliminate"` eliminates
+    a squad outright.
+
+    8-0 on a single cycle in Motion: To Hit 7 hits; IFT DR 4: 3MC; 3+3+3 = 9 > 8 breaks; NMC 5+5 = 10 > 8 fails.
+    Source: D15.53
+    """
+    dice = [3, 4, 2, 2, 3, 3, 5, 5]
+    result = lone_rider_data("8-0", machines=1).resolve(ScriptedDice(dice))
+    assert of(result, MoraleCheck)[-1].outcome == "fails: eliminated" and result.units["rider"] == "eliminated"
+    assert result.counters["cycle"] == "single-machine (SMC) cycle, stopped, unmounted in target"
+    wounded = lone_rider_data("8-0", machines=1, bail_out={"smc": "wounded"}).resolve(ScriptedDice(dice))
+    assert wounded.units["rider"] == "leader 8-0 broken wounded in target"
+    strict = lone_rider_data(bail_out={"broken_fails": "eliminate"}).resolve(ScriptedDice([3, 4, 2, 2, 3, 3, 4, 4]))
+    assert strict.units["rider"] == "eliminated"
+
+
+def test_asl_res_03_good_order_rider_failing_the_bail_out_nmc_breaks(rules):
+    """ASL-RES-03 (D15.53): of two SMC on one machine only one breaks, both bail out; the one in good order who fails
+    the NMC breaks (he is not Reduced); the broken one failing it is eliminated.
+
+    To Hit 7 hits both; IFT DR 4: 3MC. a (8-0) first: 1+1+3 -1 (b's leadership) = 4 passes; b (9-1): 6+6+3 = 15
+    breaks. Both bail out: NMC a 5+5 = 10 > 8 (b is broken: no leadership): breaks; b 6+5 = 11 > 9: eliminated.
+    Source: D15.53
+    """
+    import hardpoint
+    data = d15_55_data()
+    data["unit"] = [{"id": "a", "counter": "8-0", "hex": "target"}, {"id": "b", "counter": "9-1", "hex": "target"}]
+    data["motorcycle"][0].update(machines=1, riders=["a", "b"])
+    result = hardpoint.parse_scenario(data).resolve(ScriptedDice([3, 4, 2, 2, 1, 1, 6, 6, 5, 5, 6, 5]))
+    mcs = of(result, MoraleCheck)
+    assert [(m.unit, m.check, m.final, m.outcome) for m in mcs] == [
+        ("a", "3MC", 4, "passes"), ("b", "3MC", 15, "fails: breaks"),
+        ("a", "Bail Out NMC", 10, "fails: breaks"), ("b", "Bail Out NMC", 11, "fails: eliminated")]
+    assert result.units == {"a": "leader 8-0 broken in target", "b": "eliminated"}
+
+
 # --- ASL-RES-04 ----------------------------------------------------------------------------------------
 
 def test_asl_res_04_ptc_result_not_resolved_vs_motorcyclists(rules):
