@@ -296,6 +296,9 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
             firer_slot, wounded, weapon_slot = slots["p_hits"][ped_index[unit.id]], unit.state is CrewState.WOUNDED, -1
         else:
             crew = unit.crew_member(a.firer) if a.firer else (unit.crew[0] if unit.crew else None)
+            mounted = next((w for w in unit.all_weapons() if w.id == a.weapon), None)
+            if mounted is not None and mounted.automatic:
+                crew = None     # a weapon on automatic fires by itself: no firer to wound or knock out (CW-AUTO-01)
             firer_slot = slots["c_hits"][crew_index[(unit.id, crew.id)]] if crew is not None else -1
             wounded = crew is not None and crew.state is CrewState.WOUNDED
             ids = [w.id for w in unit.all_weapons()]
@@ -452,7 +455,8 @@ def pack(scenario) -> Packed:
             row += [0, vi[target.id], part, -1 if shot.side is None else int(shot.side), tire, mode]
         fiery = int(spec.fiery)
         row += [spec.fire_modifier if spec.fire_modifier is not None else -1, fiery]
-        row += [phase, weapon_slot, firer_slot, b.needed if firer_wounded else b.needed + wounded_penalty, 0]
+        # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
+        row += [phase, weapon_slot, firer_slot, b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty, 0]
         atk_rows.append(row)
         names.append(b.attack)
 

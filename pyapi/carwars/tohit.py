@@ -171,16 +171,18 @@ def visibility_modifiers(rules: Rules, weather: Weather, light: Light, *, rubble
 def firer_modifiers(rules: Rules, *, computer: Computer = Computer.NONE, skill: int = 0, skill_name: str = "gunner",
                     firer_state: CrewState = CrewState.OK, bad_surface: bool = False, hand_weapon: bool = False,
                     automatic: bool = False) -> list[Modifier]:
-    """CW-HIT-08: the best computer only (none for hand weapons or automatic fire), skill,
-    a wounded firer's skills -2, firing on oil, gravel or a bad road -1."""
+    """CW-HIT-08: the best computer only (none for hand weapons), skill, a wounded firer's skills -2, firing on
+    oil, gravel or a bad road -1. A weapon on automatic is aimed by no one (CW-AUTO-01, SPEC ruling): no firer
+    modifier of any kind (computer, skill, wounds); the vehicle's own situation (the bad surface) still counts."""
     fi = _table(rules)["firer"]
     out = []
-    if computer is not Computer.NONE and not hand_weapon and not automatic:
-        out.append(Modifier(f"{str(computer).replace('_', '-')} computer (best only)", fi["computer"][str(computer)], "CW-HIT-08"))
-    if skill and not automatic:
-        out.append(Modifier(f"{skill_name} skill", skill, "CW-HIT-08"))
-    if firer_state is CrewState.WOUNDED:
-        out.append(Modifier("wounded firer", fi["wounded_skill"], "CW-HIT-08"))
+    if not automatic:
+        if computer is not Computer.NONE and not hand_weapon:
+            out.append(Modifier(f"{str(computer).replace('_', '-')} computer (best only)", fi["computer"][str(computer)], "CW-HIT-08"))
+        if skill:
+            out.append(Modifier(f"{skill_name} skill", skill, "CW-HIT-08"))
+        if firer_state is CrewState.WOUNDED:
+            out.append(Modifier("wounded firer", fi["wounded_skill"], "CW-HIT-08"))
     if bad_surface:
         out.append(Modifier("firing on oil, gravel or a bad road", fi["bad_surface"], "CW-HIT-08"))
     return out

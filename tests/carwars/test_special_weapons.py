@@ -10,6 +10,8 @@ from hardpoint.carwars.model import Arena, Cloud, build_vehicle
 from hardpoint.carwars.special import automatic_target, set_automatic
 from hardpoint.carwars.tables import weapon_spec
 
+from .conftest import both_backends
+
 RULES = hardpoint.default_rules()
 
 
@@ -200,6 +202,37 @@ def test_cw_auto_01_no_computer_no_specific_target_fires_at_end_of_turn():
         scenario(vehicle=[{"id": "v", "design": "hunter", "weapon": [{"id": "mg", "type": "MG", "mount": "front", "automatic": True}]},
                           {"id": "t", "design": "hunter", "y": 4.0}],
                  attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "aim": "tire:front_left"}])
+
+
+def test_cw_auto_01_no_firer_modifier_of_any_kind_on_automatic_but_the_bad_surface_counts():
+    """CW-AUTO-01 / CW-HIT-08 (issue 9, defect 12; SPEC ruling): a weapon on automatic is aimed by no one, so no firer
+    modifier of any kind applies: no computer, no gunner skill and no wounded firer's -2; the vehicle's own situation
+    (oil, gravel, a bad road: -1) still does.
+
+    Hand-worked: the hunter (targeting computer, its wounded driver with gunner skill +2, on a bad road) fires its front
+    MG on automatic at a compact 4" ahead showing its back. MG 7; compact -1, car from the back -1; range 3" 0; both
+    still +1 +1; bad road -1: total -1, needs 8 (aimed, the same shot takes computer +1, skill +2, wounded -2: needs 7).
+    Dice 6+2 = 8 hits, damage 1d = 5: back armour 15 -> 10. In the kernel, a collision that wounds or knocks out the
+    driver changes nothing about the automatic shot. Source: CW seed, Automatic Fire; Targeting Modifiers."""
+    crew = [{"id": "driver", "role": "driver", "seat": "front_left", "hits": 1, "gunner": 2}]
+    shooter = {"id": "v", "design": "hunter", "computer": "targeting", "on_bad_surface": True, "speed": 0, "crew": crew,
+               "weapon": [{"id": "mg", "type": "MG", "mount": "front", "automatic": True}, {"id": "mg2", "type": "MG", "mount": "front"}]}
+    target = {"id": "t", "design": "hunter", "y": 4.0, "speed": 0}
+    s = scenario(vehicle=[shooter, target], attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "firer": "driver"}])
+    b = s.explain()[0]
+    assert b.automatic and b.needed == 8
+    assert [(m.name, m.value) for m in b.modifiers if m.rule == "CW-HIT-08"] == [("firing on oil, gravel or a bad road", -1)]
+    aimed = scenario(vehicle=[shooter, target], attack=[{"id": "a", "attacker": "v", "weapon": "mg2", "target": "t", "firer": "driver"}])
+    assert aimed.explain()[0].needed == 7
+    r = s.resolve(ScriptedDice([6, 2, 5]))
+    assert r.rolls[0].hit and [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("back armour", 15, 10)]
+    crew[0]["hits"] = 0
+    bumped = scenario(vehicle=[shooter, target], attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "firer": "driver"}],
+                      collision=[{"id": "c", "vehicle": "v", "side": "left", "speed": 60}])
+    com = both_backends(bumped, trials=800)
+    driver = com.labels.index("v driver")
+    assert (com.state[:, driver] >= 1).any()
+    assert com.hit[com.state[:, driver] >= 2].any()    # the shot still fires with the driver out
 
 
 # --- links ------------------------------------------------------------------------------------
