@@ -30,7 +30,7 @@ _ARC_NAMES = ("front", "back", "left", "right")
 class Attack:
     """One declared attack: who fires what at whom, aimed where.
 
-    `aim` is "auto" (the best facing side), a side ("front", "back", "left",
+    `aim` is "auto" (the facing side with the best chance to hit, `best_side`), a side ("front", "back", "left",
     "right", "top"), "tire:<wheel>", "turret", "rider", "sidecar" or "ground".
     `firer` names the crew member pulling the trigger (default: an able gunner,
     else the driver). `weapon` is a mounted weapon's id, or a hand weapon's name.
@@ -459,7 +459,9 @@ def _choose_side(rules: Rules, target: Vehicle, aim: Aim, facing: tuple[str, ...
             raise RuleViolation(f"side {side} does not face the firer (facing: {', '.join(facing) or 'none'})",
                                 field=f"{where}.aim", value=str(side), rule="CW-TGT-01")
         return side
-    if aim.kind in ("auto", "ground"):
+    if aim.kind == "auto":
+        return best_side(rules, target, facing, firer_arcs)
+    if aim.kind == "ground":
         if not facing:
             return None
         ordered = sorted(facing, key=lambda s: (s not in firer_arcs, _ARC_NAMES.index(s)))
@@ -472,6 +474,22 @@ def _choose_side(rules: Rules, target: Vehicle, aim: Aim, facing: tuple[str, ...
         flank = [s for s in facing if s in ("left", "right")]
         return Side.parse(flank[0]) if flank else None
     return None
+
+
+def best_side(rules: Rules, target: Vehicle, facing: tuple[str, ...], firer_arcs: set[str]) -> Side | None:
+    """CW-TGT-01 (aim "auto"): of the sides facing the firer, the one with the best chance to hit, judged on the
+    modifiers that depend on the side (the target's size seen from it, CW-HIT-05, and -2 for a side whose arc does
+    not hold the firer); ties go to front, then back, left, right (docs/rulings.md)."""
+    if not facing:
+        return None
+
+    def side_modifier(name: str) -> int:
+        side = Side.parse(name)
+        mods = tohit.target_size_modifiers(rules, _size_class(target), "front_back" if side.is_end else "side")
+        mods += tohit.wrong_arc_modifiers(rules, side, firer_arcs)
+        return sum(m.value for m in mods)
+
+    return Side.parse(min(facing, key=lambda s: (-side_modifier(s), _ARC_NAMES.index(s))))
 
 
 def sidecar_side_hit(cycle: Vehicle, origin: tuple[float, float], firer_arcs: set[str]) -> Side:
@@ -502,7 +520,7 @@ def _target_modifiers(rules: Rules, target: Vehicle, aim: Aim, side: Side | None
                       fire: _Firing, where: str) -> list[Modifier]:
     size = _size_class(target)
     mods: list[Modifier] = []
-    if aim.kind in ("auto", "side", "ground") and side is not None and side is not Side.TOP:
+    if aim.kind in ("auto", "side") and side is not None and side is not Side.TOP:
         direction = "front_back" if side.is_end else "side"
         mods += tohit.target_size_modifiers(rules, size, direction)
     elif aim.kind == "side" and side is Side.TOP:

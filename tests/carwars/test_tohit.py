@@ -8,7 +8,7 @@ from hardpoint import RuleViolation, ScenarioError, ScriptedDice
 from hardpoint.carwars import tohit
 from hardpoint.carwars.enums import Computer, CrewState, Light, Weather
 
-from .conftest import attack, build, car, explain_one, mods
+from .conftest import attack, both_backends, build, car, explain_one, mods
 
 
 def test_cw_hit_01_seed_worked_example_needs_10():
@@ -359,3 +359,42 @@ def test_log_02_breakdown_without_rolling():
     assert b.base == 7 and b.needed == 10 and b.possible
     assert all(m.rule for m in b.modifiers)
     assert b.probability == sum((p for v, p in hardpoint.parse_dice("2d").distribution().items() if v >= 10), Fraction(0))
+
+
+def test_cw_tgt_01_auto_aim_takes_the_facing_side_with_the_best_chance():
+    """CW-TGT-01 / CW-HIT-05 (issue 9, defect 13): aim "auto" picks, of the sides facing the firer, the one with the
+    best chance to hit (ties: front, back, left, right). A firer in two arcs may hit either side without the -2.
+
+    Hand-worked: the hunter (a compact) at the origin facing north; the shogun's centre on the line through its
+    front-right corner at 45 degrees, so the shogun is in both the front and the right arc. Turret laser 6; computer
+    +1, gunner skill +1, both still +1 +1; compact -1: the right side needs 6 - 3 = 3; the front also takes car
+    from the front -1 and would need 4. Dice 2+1 = 3 hits the right; damage 3d = 1+1+1: right armour 15 -> 12.
+    Source: CW seed, Car Targeting (a firer on the dividing line may target either side); Targeting Modifiers."""
+    s = build(vehicles=[car("firer", x=2.25, y=2.5, speed=0, design="shogun"), car("target", speed=0)],
+              attacks=[attack(attacker="firer", weapon="laser", firer="gunner")])
+    b = s.explain()[0]
+    assert set(b.firer_arcs) == {"front", "right"} and set(b.facing_sides) == {"front", "right"}
+    assert (b.side, b.needed) == ("right", 3)
+    front = build(vehicles=[car("firer", x=2.25, y=2.5, speed=0, design="shogun"), car("target", speed=0)],
+                  attacks=[attack(attacker="firer", weapon="laser", firer="gunner", aim="front")]).explain()[0]
+    assert front.needed == 4
+    r = s.resolve(ScriptedDice([2, 1, 1, 1, 1]))
+    assert r.rolls[0].hit and [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("right armour", 15, 12)]
+    both_backends(s)
+
+
+def test_cw_hit_11_ground_shot_takes_the_ground_bonus_and_both_speeds_not_size_or_side():
+    """CW-HIT-11 (issue 9, defect 14): a shot at the ground by a vehicle takes the ground bonus (+4) and the speed
+    modifiers of both vehicles, not the target's size or side modifiers.
+
+    Hand-worked: the hunter 4" behind another compact, both at 45 mph north; its front MG at the ground by the target.
+    MG 7; ground +4; target 45 mph -2; firer 45 mph -2; range 3" 0: total 0, needs 7 (with the compact -1 and car
+    from behind -1 it would need 9). Dice 3+4 = 7 hits; damage 1d = 5 on the back armour 15 -> 10.
+    Source: CW seed, Targeting Modifiers (burst effect or a burst of fire in front of a vehicle)."""
+    s = build(vehicles=[car(speed=45), car("target", y=4.0, speed=45)], attacks=[attack(aim="ground", firer="driver")])
+    b = s.explain()[0]
+    assert sorted((m.rule, m.value) for m in b.modifiers) == [("CW-HIT-11", -2), ("CW-HIT-11", -2), ("CW-HIT-11", 4)]
+    assert b.needed == 7 and "CW-HIT-05" not in mods(b) and "CW-TGT-01" not in mods(b)
+    r = s.resolve(ScriptedDice([3, 4, 5]))
+    assert r.rolls[0].hit and [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("back armour", 15, 10)]
+    both_backends(s)
