@@ -65,8 +65,9 @@ def _character(arena: Arena, attack: Attack) -> tuple[str, str] | None:
 
 
 def check_rate_of_fire(arena: Arena, attacks: list[Attack], fired: FiredThisTurn | None = None) -> None:
-    """CW-ROF-01: a weapon fires at most once a turn; a character fires at most once a turn;
-    a weapon on automatic lets its owner (RULING: the driver) fire one more weapon.
+    """CW-ROF-01: a weapon fires at most once a turn; a character fires at most once a turn (a link is one
+    action). A weapon on automatic is the one additional weapon its owner gets (CW-AUTO-01): it fires by itself
+    and counts against no one, and the owner still fires ONE aimed weapon, never two (SPEC ruling).
 
     Raises RuleViolation naming the attack; checks everything before any roll.
     """
@@ -90,13 +91,8 @@ def check_rate_of_fire(arena: Arena, attacks: list[Attack], fired: FiredThisTurn
         who = _character(arena, a)
         if who is None:
             continue
-        allowance = 1
-        if isinstance(unit, Vehicle):
-            driver = unit.driver
-            if driver is not None and who[1] == driver.id and any(w.automatic for w in unit.all_weapons()):
-                allowance = 2
         counts[who] = counts.get(who, 0) + 1
-        if counts[who] > allowance:
+        if counts[who] > 1:
             raise RuleViolation(f"{who[1]!r} of {who[0]!r} already fired this turn: a character fires once a turn",
                                 field=f"attack[{i}]", value=a.id, rule="CW-ROF-01")
 

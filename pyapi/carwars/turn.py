@@ -199,14 +199,14 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
 
 
 def _count_firing_action(arena: Arena, v: Vehicle, fired: FiredThisTurn, where: str) -> None:
-    """CW-AUTO-01 / CW-ROF-01: switching automatic, dropping or detonating is the driver's firing action."""
+    """CW-AUTO-01 / CW-ROF-01: switching automatic, dropping or detonating is the driver's firing action for the
+    turn (a weapon on automatic gives him no second one: it is itself the additional weapon)."""
     who = v.driver
     if who is None:
         return
     key = (v.id, who.id)
     fired.characters[key] = fired.characters.get(key, 0) + 1
-    allowance = 2 if any(w.automatic for w in v.all_weapons()) else 1
-    if fired.characters[key] > allowance:
+    if fired.characters[key] > 1:
         raise RuleViolation(f"{who.id!r} of {v.id!r} already fired this turn", field=where, value=who.id, rule="CW-ROF-01")
 
 

@@ -36,17 +36,29 @@ def test_cw_rof_01_character_fires_once_a_turn():
     assert len(r.rolls) == 2
 
 
-def test_cw_rof_01_automatic_weapon_lets_the_driver_fire_one_more():
-    """CW-ROF-01: with a weapon on automatic, the driver may fire a second weapon that turn."""
+def test_cw_rof_01_automatic_weapon_plus_one_aimed_weapon_never_two():
+    """CW-ROF-01 / CW-AUTO-01 (issue 9, defect 5; SPEC ruling): with a weapon on automatic the driver may fire one
+    additional weapon that turn: the automatic one fires by itself and he aims ONE other; a character never fires
+    more than once a turn except by triggering a link.
+
+    Hand-worked, one turn: the hunter (front MGs mg and mg2, a back MG on automatic; the driver fires) and a compact
+    4" ahead and one 4" behind, all still. Phase 1: the driver fires mg ahead. Phase 3: he also declares mg2: it is
+    cancelled (CW-ROF-01) before any die. Phase 5: the back MG on automatic fires at the car behind. Two shots in all.
+    In one phase, mg and mg2 both from the driver are refused before any die.
+    Source: CW seed, Combat (rate of fire) and Automatic Fire."""
     weapons = [{"id": "mg", "type": "MG", "mount": "front"}, {"id": "mg2", "type": "MG", "mount": "front"},
                {"id": "auto", "type": "MG", "mount": "back", "automatic": True}]
-    s = build(vehicles=[car(weapon=weapons), car("target", y=4.0)],
-              attacks=[attack("a1", weapon="mg", firer="driver"), attack("a2", weapon="mg2", firer="driver")])
-    assert len(s.resolve(ScriptedDice([1] * 4)).rolls) == 2
-    s = build(vehicles=[car(weapon=weapons[:2]), car("target", y=4.0)],
-              attacks=[attack("a1", weapon="mg", firer="driver"), attack("a2", weapon="mg2", firer="driver")])
-    with pytest.raises(RuleViolation, match="CW-ROF-01"):
-        s.resolve(ScriptedDice([1] * 4))
+    vehicles = [car(weapon=weapons, speed=0), car("target", y=4.0, speed=0), car("behind", y=-4.0, speed=0)]
+    s = build(vehicles=vehicles, attacks=[attack("a1", weapon="mg", firer="driver", turn=1, phase=1),
+                                          attack("a2", weapon="mg2", firer="driver", turn=1, phase=3)],
+              scenario={"name": "t", "ruleset": "carwars", "turns": 1})
+    r = s.resolve(SeededDice(7))
+    assert [(b.weapon, b.target) for p in r.phases for b in p.breakdowns] == [("mg", "target"), ("auto", "behind")]
+    assert any(e.kind == "note" and e.text.startswith("a2 cancelled") and e.rule == "CW-ROF-01" for e in r.events)
+    assert not any(e.kind == "dice" and e.why.startswith("a2") for e in r.events)
+    s = build(vehicles=vehicles, attacks=[attack("a1", weapon="mg", firer="driver"), attack("a2", weapon="mg2", firer="driver")])
+    with pytest.raises(RuleViolation, match="'driver'.*once a turn.*CW-ROF-01"):
+        s.resolve(ScriptedDice([]))
 
 
 def test_cw_rof_02_attacks_resolve_against_the_same_state_and_change_nothing():
