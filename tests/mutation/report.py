@@ -1,0 +1,88 @@
+"""The campaign's reports: JSON (every mutant) and a markdown table with every survivor."""
+from __future__ import annotations
+
+import datetime
+import json
+import subprocess
+from pathlib import Path
+
+from .runner import Result, score_table
+
+__all__ = ["write_reports", "markdown"]
+
+
+def _commit(repo: Path, rev: str | None) -> str:
+    try:
+        out = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", rev or "HEAD"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    if rev is None:
+        dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        if dirty:
+            out += " + working tree changes"
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def markdown(results: list[Result], header: dict) -> str:
+    rows = score_table(results)
+    n = sum(1 for r in results if r.status != "uncovered")
+    avg = sum(r.seconds for r in results) / n if n else 0.0
+    lines = [
+        f"# Mutation testing report ({header['date']}, commit {header['commit']})",
+        "",
+        f"Command: `{header['command']}`  ",
+        f"Mutants: {len(results)} ({header['sampling']}); run time {header['elapsed']:.0f} s, "
+        f"{avg:.1f} s per mutant run on average; jobs {header['jobs']}; "
+        f"differential tests {'included' if header['include_differential'] else 'excluded (backstop run on survivors)'}.",
+        "",
+        "| module | mutants | killed | timeouts | survived | (uncovered) | errors | score | with backstop |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        name = f"**{r['module']}**" if r["module"] == "all" else f"`{r['module']}`"
+        lines.append(f"| {name} | {r['mutants']} | {r['killed']} | {r['timeout']} | {r['survived']} | {r['uncovered']} | "
+                     f"{r['error']} | {_pct(r['score'])} | {_pct(r['score_with_backstop'])} |")
+    lines += ["", "Score = (killed + timeouts) / (mutants - errors). \"With backstop\" also counts the survivors "
+              "that the reference-versus-kernel tests kill.", ""]
+    survivors = [r for r in results if r.status in ("survived", "uncovered")]
+    lines.append(f"## Survivors ({len(survivors)})")
+    current = None
+    for r in sorted(survivors, key=lambda r: (r.mutation.module, r.mutation.rule, r.mutation.line, r.mutation.index)):
+        m = r.mutation
+        if (m.module, m.rule) != current:
+            current = (m.module, m.rule)
+            lines += ["", f"### `{m.module}` {m.rule or '(no rule id)'}", ""]
+        note = " (uncovered)" if r.status == "uncovered" else ""
+        if r.backstop == "killed":
+            note += " (killed by the backstop)"
+        before = " ".join(m.before.split())
+        after = " ".join(m.after.split())
+        lines.append(f"- `{m.module}:{m.line}` {m.function or '(module)'} {m.operator}: `{before}` -> `{after}`{note}")
+    errors = [r for r in results if r.status == "error"]
+    if errors:
+        lines += ["", f"## Errors ({len(errors)})", ""]
+        lines += [f"- `{r.mutation.describe()}`: {r.detail}" for r in errors]
+    return "\n".join(lines) + "\n"
+
+
+def write_reports(results: list[Result], out: Path, repo: Path, command: str, campaign) -> dict:
+    header = {
+        "date": datetime.date.today().isoformat(),
+        "commit": _commit(repo, campaign.rev),
+        "command": command,
+        "elapsed": campaign.elapsed,
+        "jobs": campaign.jobs,
+        "sampling": f"at most {campaign.sample} per module, seed {campaign.seed}" if campaign.sample else "all",
+        "include_differential": campaign.include_differential,
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    doc = {"header": header, "modules": score_table(results), "mutants": [r.to_dict() for r in results]}
+    (out / "report.json").write_text(json.dumps(doc, indent=1))
+    (out / "report.md").write_text(markdown(results, header))
+    return doc
