@@ -241,9 +241,26 @@ def _smc_limit(cap, mtype, cfg):
 
 
 @njit(cache=True, _nrt=False)
-def _substitute(m, us, ui, ms, cfg):
-    """D15.52 substitute_counter: drop eliminated riders; no rider left: removed; else the smallest
-    counter (no bigger than the current one) that carries the survivors (ASL-RES-01/02)."""
+def _new_single(m, u, us, ms, nm):
+    """A new single-machine counter of counter m's type and motion, first rider u (named
+    "<m>+<u>" by the wrapper); returns its slot."""
+    cur = nm[0]
+    nm[0] += 1
+    ms[cur, C_TYPE] = ms[m, C_TYPE]
+    ms[cur, C_CAP] = 1
+    ms[cur, C_MOTION] = ms[m, C_MOTION]
+    ms[cur, C_REMOVED] = 0
+    ms[cur, C_PARENT] = m
+    ms[cur, C_FIRST] = u
+    return cur
+
+
+@njit(cache=True, _nrt=False)
+def _substitute(m, us, ui, ms, nm, rord, cfg):
+    """D15.52 substitute_counter: drop eliminated riders; no rider left: removed; SMC alone, more
+    than a single machine carries: single-machine counters (the first keeps slot m, the others
+    new slots, in rider order); else the smallest counter (no bigger than the current one) that
+    carries the survivors (ASL-RES-01/02)."""
     n_riders = 0
     n_alive = 0
     n_mmc = 0
@@ -268,6 +285,21 @@ def _substitute(m, us, ui, ms, cfg):
         ms[m, C_REMOVED] = 1
         ms[m, C_MOTION] = STOPPED
         return
+    limit = _smc_limit(1, ms[m, C_TYPE], cfg)
+    if n_mmc == 0 and limit >= 1 and n_smc > limit:
+        ms[m, C_CAP] = 1
+        cur = m
+        in_group = 0
+        for j in range(ui.shape[0]):
+            u = rord[j]
+            if us[u, S_MOUNT] != m:
+                continue
+            if in_group >= limit:
+                cur = _new_single(m, u, us, ms, nm)
+                in_group = 0
+            us[u, S_MOUNT] = cur
+            in_group += 1
+        return
     cur = ms[m, C_CAP]
     for c in range(1, 4):
         if c > cur:
@@ -284,7 +316,7 @@ def _substitute(m, us, ui, ms, cfg):
 
 
 @njit(cache=True, _nrt=False)
-def _select(eff, n, i0, nt, key, dk, us, ui, ms, nm, sc, cfg):
+def _select(eff, n, i0, nt, key, dk, us, ui, ms, nm, rord, sc, cfg):
     """A.9 Random Selection within the IFT group (eff, n) that first appears at target i0, then nKIA
     (eliminate the selected, break the rest) or K/n (Casualty Reduce the selected), then
     counter substitution for every counter whose riders were touched (fire._DoSelect)."""
@@ -364,19 +396,20 @@ def _select(eff, n, i0, nt, key, dk, us, ui, ms, nm, sc, cfg):
                 hit = True
                 break
         if hit:
-            _substitute(m, us, ui, ms, cfg)
+            _substitute(m, us, ui, ms, nm, rord, cfg)
 
 
 @njit(cache=True, _nrt=False)
-def _bail_out(start_count, start_active, key, dk, us, ui, ms, nm, rord, sc, cfg):
+def _bail_out(key, dk, us, ui, ms, nm, rord, sc, cfg):
     """ASL-RES-03 (fire._DoBailOut): riders who broke in this attack bail out (NMC) of a counter moving
     or in Motion, or just dismount from a stopped one or a bicycle; two SMC on one machine leave
     together; an MMC leaving SMC behind: its counter stays (stopped, unmounted), the SMC go on on
     single-machine counters of the same motion. Then the Bail Out NMCs, in that order."""
     U = ui.shape[0]
     nq = 0
-    for m in range(start_count):
-        if start_active[m] == 0 or ms[m, C_REMOVED] != 0:
+    # Every counter with riders now, those made by this attack's substitution included (D15.52).
+    for m in range(nm[0]):
+        if ms[m, C_REMOVED] != 0:
             continue
         n_riders = 0
         n_broke = 0
@@ -416,8 +449,6 @@ def _bail_out(start_count, start_active, key, dk, us, ui, ms, nm, rord, sc, cfg)
                 n_stay += 1
         if n_stay > 0 and mmc_left:
             limit = _smc_limit(1, mtype, cfg)
-            motion = ms[m, C_MOTION]
-            ms[m, C_MOTION] = STOPPED
             cur = -1
             in_group = limit
             for j in range(U):
@@ -428,17 +459,11 @@ def _bail_out(start_count, start_active, key, dk, us, ui, ms, nm, rord, sc, cfg)
                     us[u, S_MOUNT] = -1
                     continue
                 if in_group >= limit:
-                    cur = nm[0]
-                    nm[0] += 1
-                    ms[cur, C_TYPE] = mtype
-                    ms[cur, C_CAP] = 1
-                    ms[cur, C_MOTION] = motion
-                    ms[cur, C_REMOVED] = 0
-                    ms[cur, C_PARENT] = m
-                    ms[cur, C_FIRST] = u
+                    cur = _new_single(m, u, us, ms, nm)
                     in_group = 0
                 us[u, S_MOUNT] = cur
                 in_group += 1
+            ms[m, C_MOTION] = STOPPED
         elif n_stay > 0:
             for u in range(U):
                 if us[u, S_MOUNT] == m and sc[R_LEAVE, u] != 0:
@@ -455,7 +480,7 @@ def _bail_out(start_count, start_active, key, dk, us, ui, ms, nm, rord, sc, cfg)
 # --- one trial -------------------------------------------------------------------------------
 
 @njit(cache=True, inline='always')
-def _trial(key, i, ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg, us, ms, nm, sc, start_active, dk,
+def _trial(key, i, ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg, us, ms, nm, sc, dk,
            o_status, o_mount, o_cap, o_motion, o_removed, o_parent, o_first, o_th, o_ift, o_hits, o_dice):
     U = ui.shape[0]
     M = mi.shape[0]
@@ -490,15 +515,6 @@ def _trial(key, i, ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg, us, ms, nm, s
         # DoFire: the situation at the start of the attack (for Bail Out).
         for u in range(U):
             sc[R_START_BROKEN, u] = us[u, S_BROKEN]
-        start_count = nm[0]
-        for m in range(start_count):
-            active = 0
-            if ms[m, C_REMOVED] == 0:
-                for u in range(U):
-                    if us[u, S_MOUNT] == m:
-                        active = 1
-                        break
-            start_active[m] = active
         # fire_targets: alive units in the target hex but the firers (ASL-TGT-02).
         hx = ai[a, AI_HEX]
         nt = 0
@@ -570,7 +586,7 @@ def _trial(key, i, ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg, us, ms, nm, s
                         first = False
                         break
                 if first:
-                    _select(e, sc[R_N, j], j, np.int64(nt), key, dk, us, ui, ms, nm, sc, cfg)
+                    _select(e, sc[R_N, j], j, np.int64(nt), key, dk, us, ui, ms, nm, rord, sc, cfg)
             # MCs: leaders first, then the others, each in scenario order (A10.7).
             for pas in range(2):
                 leaders = pas == 0
@@ -582,7 +598,7 @@ def _trial(key, i, ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg, us, ms, nm, s
             for j in range(nt):
                 if sc[R_EFF, j] == E_PTC:
                     _ptc(sc[R_TARG, j], key, dk, us, ms, ui, cfg)
-        _bail_out(start_count, start_active, key, dk, us, ui, ms, nm, rord, sc, cfg)
+        _bail_out(key, dk, us, ui, ms, nm, rord, sc, cfg)
     # outputs: the same flags as the scenario's outcome_values
     for u in range(U):
         s = 0
@@ -636,13 +652,13 @@ def _views(ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg, o_status, o_mount, o_
 def _scratch(blocks, U, Mt):
     """Per-trial state and scratch for `blocks` blocks of trials (owned arrays)."""
     return (np.zeros((blocks, U, 8), np.int64), np.zeros((blocks, Mt, 6), np.int64), np.zeros((blocks, 1), np.int64),
-            np.zeros((blocks, 10, U), np.int64), np.zeros((blocks, Mt), np.int64), np.zeros((blocks, 1), np.uint64))
+            np.zeros((blocks, 10, U), np.int64), np.zeros((blocks, 1), np.uint64))
 
 
 @njit(cache=True)
 def _scratch_views(owners):
-    a, b, c, d, e, f = owners
-    return _view(a), _view(b), _view(c), _view(d), _view(e), _view(f)
+    a, b, c, d, e = owners
+    return _view(a), _view(b), _view(c), _view(d), _view(e)
 
 
 @njit(cache=True, _nrt=False)
@@ -650,10 +666,10 @@ def _block(s0, first, lo, hi, st, b, scratch, out):
     """Rows lo .. hi-1 (trials first+lo ..), one after the other, on block b of the scratch."""
     ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg = st
     o_status, o_mount, o_cap, o_motion, o_removed, o_parent, o_first, o_th, o_ift, o_hits, o_dice = out
-    us, ms, nm, sc, sa, dk = scratch[0][b], scratch[1][b], scratch[2][b], scratch[3][b], scratch[4][b], scratch[5][b]
+    us, ms, nm, sc, dk = scratch[0][b], scratch[1][b], scratch[2][b], scratch[3][b], scratch[4][b]
     for i in range(lo, hi):
         key = mix64(s0 ^ (first + np.uint64(i)))
-        _trial(key, i, ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg, us, ms, nm, sc, sa, dk,
+        _trial(key, i, ui, rord, mi, ai, excl, th, drm, ceff, cn, cfg, us, ms, nm, sc, dk,
                o_status, o_mount, o_cap, o_motion, o_removed, o_parent, o_first, o_th, o_ift, o_hits, o_dice)
 
 

@@ -139,14 +139,15 @@ def _pack(scenario) -> tuple[PackedASL | None, str | None]:
             return None, (f"attack {f.id} reaches {', '.join(clash)}, who fire, direct or ride with the firers of an attack "
                           "(their FP and legality change from trial to trial)")
 
-    # New single-machine counters (D15.53): room for them, and their ids.
+    # New single-machine counters for SMC left behind by a bailing-out MMC (D15.53) or left with no
+    # MMC by a casualty (D15.52): room for them, and their ids. A counter makes at most one of the two.
     new_ids: dict[str, tuple[int, int]] = {}
     slots = len(machines)
     for i, m in enumerate(machines):
         riders = [sit.unit(r) for r in m.riders]
         smc = sum(1 for u in riders if u.is_smc)
-        if smc and any(not u.is_smc for u in riders):
-            limit = capacity_spec(rules, Capacity.SINGLE).smc_limit(m.type)
+        limit = capacity_spec(rules, Capacity.SINGLE).smc_limit(m.type)
+        if smc and (any(not u.is_smc for u in riders) or smc > limit):
             if limit < 1:
                 return None, f"a single-machine {m.type} counter carries no SMC in these rules"
             slots += math.ceil(smc / limit)
@@ -245,8 +246,8 @@ class ASLBatchResult:
 
     status[i, u]: bits of STATUS_BITS, with the meaning of `trial_outcome` (eliminated excludes the others).
     mount[i, u]: the counter slot the unit rides, -1 none. Counter slots 0..M-1 are the scenario's
-    counters, M.. the single-machine counters made for SMC left behind by a bailing-out MMC (D15.53),
-    in the order they were made: parent[i, c] and first_rider[i, c] name them ("<parent>+<first rider>").
+    counters, M.. the single-machine counters made for SMC left behind by a bailing-out MMC (D15.53)
+    or left with no MMC by a casualty (D15.52), in the order they were made: parent[i, c] and first_rider[i, c] name them ("<parent>+<first rider>").
     capacity[i, c]: machines on the counter (1-3; 0: slot not used); motion[i, c]: Motion code;
     removed[i, c]: 1 if removed (no wreck). to_hit_dr / ift_dr[i, a]: the attack's Original To Hit DR and
     IFT DR (0: not rolled). hits[i, a, u]: the ordnance attack a hit unit u. dice[i]: faces drawn.

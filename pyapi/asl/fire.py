@@ -19,7 +19,7 @@ from .enums import Capacity, Effect, FireKind, FirerRow, MachineType, Motion, Ph
 from .events import BailOut, CasualtyApplied, CounterChanged, IFTBreakdown, IFTOutcome, IFTRoll, LeaderLoss, ToHitRoll, fmt_fraction
 from .ift import cowering_shift, ift_column, ift_distribution, ift_outcome, target_ift_drm
 from .morale import is_motorcyclist, morale_check, pin_task_check, random_selection_round, selection_distribution
-from .motorcycles import capacity_spec, check_overrun, overrun_rider_fp, rider_fire_multiplier, substitute_counter
+from .motorcycles import check_overrun, overrun_rider_fp, rider_fire_multiplier, smc_groups, substitute_counter
 from .tables import IFTResult, ift_table, morale_settings
 from .tohit import to_hit_breakdown
 from .units import Board, Situation, casualty_reduction, fail_bail_out, fail_morale, is_good_order
@@ -498,9 +498,9 @@ class ASLChain:
         sit = state.situation
         events: list[Event] = []
         nmcs: list[DoBailNMC] = []
-        for m0 in step.start.machines:
-            if not m0.riders or m0.removed or not sit.has_machine(m0.id):
-                continue
+        # Every counter with riders now, those made by this attack's counter substitution included
+        # (D15.52: riders not affected by the casualty are governed by the MC that follows).
+        for m0 in sit.machines:
             m = sit.machine(m0.id)
             if m.removed or not m.riders:
                 continue
@@ -532,8 +532,7 @@ class ASLChain:
             mmc_left = any(not u.is_smc for u in riders if u.id in leaving)
             if staying and mmc_left:
                 # The SMC keep going on a single-machine counter of their own (D15.53).
-                limit = capacity_spec(self.rules, Capacity.SINGLE).smc_limit(m.type)
-                groups = [staying[i:i + limit] for i in range(0, len(staying), limit)]
+                groups = smc_groups(self.rules, m, staying)
                 sit = sit.with_machine(replace(m, riders=(), motion=Motion.STOPPED))
                 events.append(CounterChanged(m.id, m.label(), replace(m, riders=(), motion=Motion.STOPPED).label(), (),
                                              "its MMC bailed out: the counter stays in the hex", "ASL-RES-03"))

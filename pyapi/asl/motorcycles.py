@@ -23,7 +23,7 @@ __all__ = [
     "capacity_spec", "check_capacity", "check_portage", "bicycle_portage_pp", "check_can_move", "required_capacity",
     "mount_cost", "riding_mf", "check_not_carried", "bog_check_required", "wreck_check_required", "wreck_dismount_hex",
     "check_overrun", "overrun_rider_fp", "rider_fire_multiplier", "check_close_combat", "is_support_weapon",
-    "recover", "substitute_counter", "split_smc", "deploy_squad", "recombine_unmounted", "recombine_riders",
+    "recover", "smc_groups", "substitute_counter", "split_smc", "deploy_squad", "recombine_unmounted", "recombine_riders",
     "case_j_applies", "push_drm",
 ]
 
@@ -241,9 +241,21 @@ def recover(rules: Rules, situation: Situation, machine_id: str, unit_id: str, d
 
 # --- counter substitution, splitting, recombining (D15.44, D15.52, D15.53) -------------------
 
+def smc_groups(rules: Rules, machine: Motorcycle, smc: list[Infantry]) -> list[list[Infantry]]:
+    """D15.44, D15.52: SMC left without an MMC to move their counter ride single-machine counters,
+    as many to a counter as a single machine of that type carries (two; three on a sidecar)."""
+    limit = capacity_spec(rules, Capacity.SINGLE).smc_limit(machine.type)
+    if limit < 1:       # house rules with no SMC on a single machine: nothing to split into
+        return [smc]
+    return [smc[i:i + limit] for i in range(0, len(smc), limit)]
+
+
 def substitute_counter(rules: Rules, situation: Situation, machine_id: str, why: str, rule: str) -> tuple[Situation, list[Event]]:
     """D15.52 (ASL-RES-02): after riders are eliminated or reduced, the counter shrinks to what the
-    survivors need; with no rider left it is removed, with no wreck or blaze (ASL-RES-01)."""
+    survivors need; with no rider left it is removed, with no wreck or blaze (ASL-RES-01). SMC left
+    with no MMC, more than one machine carries, cannot Start the bigger counter (ASL-MOV-01): it is
+    replaced by single-machine counters (`smc_groups`), the first keeping the counter's id, the
+    others named "<counter>+<first rider>", each in the counter's hex, Motion and VCA."""
     machine = situation.machine(machine_id)
     alive = [u for u in situation.riders(machine) if not u.eliminated]
     if len(alive) != len(machine.riders):
@@ -255,6 +267,17 @@ def substitute_counter(rules: Rules, situation: Situation, machine_id: str, why:
             return situation, []
         gone = replace(machine, riders=(), removed=True, motion=Motion.STOPPED)
         return situation.with_machine(gone), [CounterChanged(machine.id, machine.label(), "removed (no wreck, no blaze)", (), why, rule)]
+    groups = smc_groups(rules, machine, alive) if all(u.is_smc for u in alive) else []
+    if len(groups) > 1 and all(groups):
+        first = replace(machine_after, machines=Capacity.SINGLE, riders=tuple(u.id for u in groups[0]))
+        after = situation.with_machine(first)
+        events: list[Event] = [CounterChanged(machine.id, machine.label(), first.label(), first.riders, why, rule)]
+        for grp in groups[1:]:
+            single = replace(first, id=f"{machine.id}+{grp[0].id}", riders=tuple(u.id for u in grp))
+            after = after.with_machine(single)
+            events.append(CounterChanged(single.id, "(none)", single.label(), single.riders,
+                                         "single-machine counter for SMC left without an MMC", rule))
+        return after, events
     cap = required_capacity(rules, machine_after, alive)
     if cap == machine.machines and machine_after == machine:
         return situation, []

@@ -307,6 +307,33 @@ def test_arch_03_bail_out_casualty_reduction_equals_the_reference():
             assert (compiled.status[:, leader] == 1).any()
 
 
+def test_arch_03_counter_substitution_into_single_machine_counters_equals_the_reference():
+    """ARCH-03, ASL-RES-02 (D15.52), ASL-RES-03: SMC left with no MMC on a counter bigger than a single machine get
+    single-machine counters (the first keeps the slot, the others new slots) in the kernel exactly as in the
+    reference, and riders on those new counters still bail out; the branch is reached."""
+    data = d15_55_data()
+    data["unit"] = [{"id": "hs", "counter": "2-4-7", "hex": "target"}, {"id": "a", "counter": "8-0", "hex": "target"},
+                    {"id": "b", "counter": "9-1", "hex": "target"}, {"id": "c", "counter": "7-0", "hex": "target"},
+                    {"id": "sq", "counter": "4-6-7", "hex": "target"}, {"id": "d", "counter": "8-1", "hex": "target"},
+                    {"id": "e", "counter": "6+1", "hex": "target"}, {"id": "f", "counter": "9-2", "hex": "target"},
+                    {"id": "g", "counter": "10-2", "hex": "target"}]
+    data["motorcycle"] = [{"id": "cycle", "type": "cycle", "machines": 2, "hex": "target", "mp": 28, "motion": "motion",
+                           "riders": ["hs", "a", "b", "c"]},
+                          {"id": "big", "type": "cycle", "machines": 3, "hex": "target", "mp": 28, "motion": "moving",
+                           "riders": ["sq", "d", "e", "f", "g"]}]
+    data["fire"] = [{"id": "gun", "kind": "ordnance", "target": "target", "range": 2, "fp": 24},
+                    {"id": "mg", "kind": "ordnance", "target": "target", "range": 3, "fp": 8}]
+    s = hardpoint.parse_scenario(data)
+    n = 4000
+    compiled = run_asl_batch(s, n, seed=23, backend="compiled", parallel=False)
+    assert_same_rows(compiled, reference_rows(s, pack_asl(s), 23, n), "substitution")
+    ids = {compiled.counter_id(i, c) for i in range(n) for c in range(2, compiled.capacity.shape[1]) if compiled.capacity[i, c]}
+    assert {"cycle+c", "big+f"} <= ids
+    hs = compiled.units.index("hs")
+    split = (compiled.status[:, hs] == 1) & (compiled.capacity[:, 0] == 1) & (compiled.mount[:, compiled.units.index("c")] >= 2)
+    assert split.any()
+
+
 # --- coverage, fallback and the backend switch (ARCH-04) ------------------------------------------
 
 def test_arch_04_moves_run_on_the_reference_with_one_warning():

@@ -146,6 +146,60 @@ def test_asl_res_02_kia_survivors_break_and_counter_shrinks(rules):
     assert result.units["squad"] == "eliminated" and result.units["leader"].startswith("leader 8-0 broken")
 
 
+def hs_and_three_smc(mtype="cycle"):
+    import hardpoint
+    data = d15_55_data()
+    data["unit"] = [{"id": "hs", "counter": "2-4-7", "hex": "target"}, {"id": "a", "counter": "8-0", "hex": "target"},
+                    {"id": "b", "counter": "9-1", "hex": "target"}, {"id": "c", "counter": "7-0", "hex": "target"}]
+    data["motorcycle"][0].update(type=mtype, machines=2, riders=["hs", "a", "b", "c"])
+    return hardpoint.parse_scenario(data)
+
+
+def test_asl_res_02_d15_52_three_smc_left_get_single_machine_counters(rules):
+    """ASL-RES-02 (D15.52), ASL-MOV-05 (D15.44): a half-squad riding a two-machine cycle with three SMC is eliminated; the
+    SMC could not Start a two-machine counter (ASL-MOV-01), so the excess is removed by substitution: the counter
+    becomes a single machine carrying a and b (a cycle carries two SMC), and c gets a single-machine counter of his
+    own, both still in Motion.
+
+    To Hit 3+4 = 7 hits all four (TH# 8 +2 Case J -1 mounted). IFT 12 FP, DR 1+2 = 3: K/3. Random Selection dr hs 6,
+    a 1, b 2, c 3: the HS, Casualty Reduced: eliminated. 3MC, leaders in order: a 1+1+3-1 (b) = 4 <= 8; b 1+1+3 = 5
+    <= 9; c 1+2+3-1 = 5 <= 7: all pass.
+    Source: D15.52; D15.44
+    """
+    from hardpoint.asl.motorcycles import check_can_move
+    from hardpoint.asl.chance import run_chain
+    scn = hs_and_three_smc()
+    dice = [3, 4, 1, 2, 6, 1, 2, 3, 1, 1, 1, 1, 1, 2]
+    result = scn.resolve(ScriptedDice(dice))
+    changes = [(c.machine, c.before, c.after, c.riders, c.rule) for c in of(result, CounterChanged)]
+    assert changes == [
+        ("cycle", "two-machine (HS) cycle, motion", "single-machine (SMC) cycle, motion", ("a", "b"), "ASL-RES-02"),
+        ("cycle+c", "(none)", "single-machine (SMC) cycle, motion", ("c",), "ASL-RES-02")]
+    assert result.units["hs"] == "eliminated"
+    assert result.counters == {"cycle": "single-machine (SMC) cycle, motion in target, riders a, b",
+                               "cycle+c": "single-machine (SMC) cycle, motion in target, riders c"}
+    final, _ = run_chain(scn.chain(), scn.initial(), ScriptedDice(dice))
+    for m in final.situation.machines:           # each SMC can Start his own counter
+        check_can_move(rules, m, final.situation.riders(m))
+    # a two-machine sidecar: one single sidecar carries all three SMC, no new counter
+    side = hs_and_three_smc("sidecar").resolve(ScriptedDice(dice))
+    assert side.counters == {"cycle": "single-machine (SMC) sidecar, motion in target, riders a, b, c"}
+
+
+def test_asl_res_03_d15_52_smc_on_a_substituted_counter_still_bail_out(rules):
+    """ASL-RES-03 (D15.52, D15.53): the riders the casualty did not touch are governed by the MC that follows, on
+    whatever counter the substitution gave them: c breaks on his new single-machine counter in Motion and bails out.
+
+    As above, but c's 3MC is 6+6+3-1 = 14 > 7: breaks; Bail Out NMC 1+1-1 (b) = 1 <= 7: passes, broken, dismounted.
+    Source: D15.52; D15.53
+    """
+    result = hs_and_three_smc().resolve(ScriptedDice([3, 4, 1, 2, 6, 1, 2, 3, 1, 1, 1, 1, 6, 6, 1, 1]))
+    assert [(b.unit, b.machine) for b in of(result, BailOut)] == [("c", "cycle+c")]
+    assert [m.check for m in of(result, MoraleCheck)][-1] == "Bail Out NMC"
+    assert result.units["c"] == "leader 7-0 broken in target"
+    assert result.counters["cycle+c"] == "single-machine (SMC) cycle, stopped, unmounted in target"
+
+
 # --- ASL-RES-03 --------------------------------------------------------------------------------------
 
 def test_asl_res_03_stopped_motorcycle_rider_dismounts_without_nmc(rules):
