@@ -338,7 +338,8 @@ def explain_attack(arena: Arena, attack: Attack, rules: Rules,
     Raises ScenarioError / RuleViolation for declarations the rules forbid
     (unknown weapon, target outside the weapon's arc, a side that does not face
     the firer, a tire under deep water...). A missing line of fire is not an
-    error: the breakdown says so and the shot is impossible.
+    error here: the breakdown says so (LOG-02); a declared attack without one
+    is refused when its phase is explained (`phase.check_line_of_fire`).
     """
     fire = _firing(arena, attack, rules, where)
     target = _target(arena, attack, where)

@@ -20,7 +20,7 @@ from .model import Arena, Building, Obstacle, Pedestrian, Vehicle
 from .tables import WeaponSpec
 from . import tohit
 
-__all__ = ["FiredThisTurn", "Collision", "check_rate_of_fire", "PhaseResult", "AreaAttackRoll", "resolve_phase",
+__all__ = ["FiredThisTurn", "Collision", "check_rate_of_fire", "check_line_of_fire", "PhaseResult", "AreaAttackRoll", "resolve_phase",
            "explain_phase", "update_history", "snapshot", "hits_against_vehicle"]
 
 
@@ -165,6 +165,7 @@ def explain_phase(arena: Arena, attacks: list[Attack], rules: Rules,
     first_of_link: dict[tuple[str, str], ToHit] = {}
     for i, a in enumerate(_expand(attacks, arena)):
         b = explain_attack(arena, a, rules, history, where=f"attack[{i}]")
+        check_line_of_fire(b, f"attack[{i}]")
         if a.link is not None and not a.as_automatic:
             # CW-LINK-01: every modifier that affects one linked weapon affects them all
             first = first_of_link.setdefault((a.attacker, a.link), b)
@@ -172,6 +173,16 @@ def explain_phase(arena: Arena, attacks: list[Attack], rules: Rules,
                 b = dataclasses.replace(first, attack=b.attack, weapon=b.weapon, consecutive=b.consecutive)
         out.append(b)
     return out
+
+
+def check_line_of_fire(breakdown: ToHit, where: str) -> None:
+    """CW-LOF-01 (SPEC ruling): the first step of an attack is to make sure there is a line of fire. Without one
+    there is no shot: nothing is rolled, no ammunition is spent and no sustained-fire streak starts. A declared
+    attack without one is an error (raised before any die); a planned one whose line is gone when its phase comes
+    is cancelled, and automatic fire skips the turn (turn.run_turns). A shot that needs 13 or more is still fired."""
+    if not breakdown.lof:
+        raise RuleViolation(f"{breakdown.attack}: no line of fire from the weapon to {breakdown.target!r}: no shot",
+                            field=f"{where}.target", value=breakdown.target, rule="CW-LOF-01")
 
 
 def _check_area_attack(arena: Arena, a: Attack, rules: Rules, where: str) -> None:

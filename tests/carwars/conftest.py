@@ -32,6 +32,16 @@ def explain_one(**kw):
     return build(**kw).explain()[0]
 
 
+def explain_only(attacks=(), **kw):
+    """The breakdown of one attack, explained on the arena without declaring it (LOG-02): how an attack the
+    scenario would refuse (no line of fire, CW-LOF-01) looks to `explain_attack`."""
+    from hardpoint.carwars.attack import Attack, explain_attack
+
+    s = build(**kw)
+    a = dict(attacks[0])
+    return explain_attack(s.arena, Attack(a.pop("id"), a.pop("attacker"), a.pop("weapon"), a.pop("target"), **a), s.rules)
+
+
 def mods(breakdown):
     """{rule: [values]} of a breakdown's modifiers."""
     out = {}

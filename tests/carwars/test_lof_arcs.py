@@ -3,25 +3,31 @@ import pytest
 
 from hardpoint.carwars import geometry as geo
 
-from .conftest import attack, build, car, explain_one, mods
+from .conftest import attack, build, car, explain_one, explain_only, mods
 
 TARGET = car("target", y=6.0, facing=90.0)
 
 
 def test_cw_lof_01_building_blocks():
-    """CW-LOF-01: a building squarely between firer and target leaves no line of fire; the shot is impossible."""
-    b = explain_one(vehicles=[car(), TARGET], buildings=[{"id": "wall", "x": 0, "y": 3, "width": 4, "length": 1}], attacks=[attack()])
+    """CW-LOF-01: a building squarely between firer and target leaves no line of fire: explained, the shot is
+    impossible; declared, it is refused (no line of fire, no shot)."""
+    wall = [{"id": "wall", "x": 0, "y": 3, "width": 4, "length": 1}]
+    b = explain_only(vehicles=[car(), TARGET], buildings=wall, attacks=[attack()])
     assert not b.lof and not b.possible and b.range is None and b.aim_point is None
     assert "no line of fire" in b.reason
+    from hardpoint import RuleViolation
+
+    with pytest.raises(RuleViolation, match="CW-LOF-01"):
+        build(vehicles=[car(), TARGET], buildings=wall, attacks=[attack()])
 
 
 def test_cw_lof_01_vehicles_and_pedestrians_block():
     """CW-LOF-01: vehicles and pedestrians block (a wide van of cars and a crowd of pedestrians)."""
     blockers = [car(f"b{i}", x=x, y=3.0, facing=90.0) for i, x in enumerate((-0.9, 0.0, 0.9))]
-    b = explain_one(vehicles=[car(), TARGET, *blockers], attacks=[attack()])
+    b = explain_only(vehicles=[car(), TARGET, *blockers], attacks=[attack()])
     assert not b.lof
     crowd = [{"id": f"p{i}", "x": -0.6 + 0.24 * i, "y": 1.0} for i in range(6)]
-    b = explain_one(vehicles=[car(), TARGET], pedestrians=crowd, attacks=[attack()])
+    b = explain_only(vehicles=[car(), TARGET], pedestrians=crowd, attacks=[attack()])
     assert not b.lof
 
 

@@ -11,7 +11,7 @@ from hardpoint import RuleViolation, ScenarioError, ScriptedDice, SeededDice
 from hardpoint.carwars.phase import PhaseResult, update_history
 from hardpoint.events import event_from_dict
 
-from .conftest import attack, build, car
+from .conftest import attack, build, car, mods
 
 TWO_SHOTS = dict(vehicles=[car(design="shogun"), car("target", y=4.0)],
                  attacks=[attack("a1", weapon="laser", firer="gunner"), attack("a2", weapon="mg", firer="driver")])
@@ -161,3 +161,37 @@ def test_cw_rof_02_combat_starts_after_the_movements_collisions():
     r = s.resolve(hardpoint.RiggedDice(SeededDice(1), {"collision damage": [2, 3, 3]}))
     assert r.breakdowns[0].needed == calm + 2
     assert any(m.rule == "CW-HIT-08" and m.value == -2 for m in r.breakdowns[0].modifiers)
+
+
+def test_cw_lof_01_no_line_of_fire_no_shot_no_ammunition_no_sustained_fire():
+    """CW-LOF-01 / CW-HIT-09 (issue 9, defect 6; SPEC ruling): the attack procedure starts by making sure there is a
+    line of fire. Without one there is no shot: no die, no ammunition, no sustained-fire streak. A declared attack
+    without one is an error before any die; a planned one whose line is blocked when its phase comes is cancelled.
+
+    Hand-worked: the hunter at the origin and a compact 4" north, both still; a car 2" north crosses east at 50 mph
+    (1" a phase) from x = -1. Turn 1, phase 1: it stands at x = 0, squarely across every line from the MG's muzzle
+    (0, 0.5) to the target: the planned shot a1 is cancelled, rolled for nothing. Turn 2, phase 1: it is at x = 5,
+    the line is clear: a2, the same MG at the same target, is the streak's first shot (no sustained-fire +1) and
+    the first to spend ammunition (20 -> 19). Source: CW seed, General Combat Procedure step (a); Targeting Modifiers
+    (sustained fire)."""
+    vehicles = [car(speed=0), car("target", y=4.0, speed=0), car("crosser", x=-1.0, y=2.0, facing=90.0, speed=50)]
+    plan = [attack("a1", firer="driver", turn=1, phase=1), attack("a2", firer="driver", turn=2, phase=1)]
+    s = build(vehicles=vehicles, attacks=plan, scenario={"name": "t", "ruleset": "carwars", "turns": 2})
+    r = s.resolve(SeededDice(3))
+    assert any(e.kind == "note" and e.text.startswith("a1 cancelled") and e.rule == "CW-LOF-01" for e in r.events)
+    assert not any(e.kind == "dice" and e.why.startswith("a1") for e in r.events)
+    shots = [b for p in r.phases for b in p.breakdowns]
+    assert [(b.attack, b.consecutive) for b in shots] == [("a2", 1)] and "CW-HIT-09" not in mods(shots[0])
+    ammo = [(e.before, e.after) for e in r.events if e.kind == "state" and e.field == "ammo"]
+    assert ammo == [(20, 19)]
+    blocked = dict(vehicles=[car(speed=0), car("target", y=4.0, speed=0), car("crosser", y=2.0, facing=90.0, speed=0)])
+    with pytest.raises(RuleViolation) as err:
+        build(**blocked, attacks=[attack("a1", firer="driver")])
+    assert (err.value.rule, err.value.field, err.value.value) == ("CW-LOF-01", "attack[0].target", "target")
+    from hardpoint.carwars.attack import Attack
+    from hardpoint.carwars.phase import resolve_phase
+
+    s = build(**blocked)
+    with pytest.raises(RuleViolation, match="CW-LOF-01"):
+        resolve_phase(s.arena, [Attack("a1", "car", "mg", "target", firer="driver")], s.rules, ScriptedDice([]))
+    assert s.arena.vehicles["car"].weapon("mg").ammo == 20
