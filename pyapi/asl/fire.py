@@ -21,7 +21,7 @@ from .ift import cowering_shift, ift_column, ift_distribution, ift_outcome, targ
 from .morale import is_motorcyclist, morale_check, pin_task_check, random_selection_round, selection_distribution
 from .motorcycles import check_overrun, overrun_rider_fp, rider_fire_multiplier, smc_groups, substitute_counter
 from .tables import IFTResult, ift_table, morale_settings
-from .tohit import to_hit_breakdown
+from .tohit import check_target_type, to_hit_breakdown
 from .units import Board, Situation, casualty_reduction, fail_bail_out, fail_morale, is_good_order
 
 __all__ = [
@@ -166,9 +166,8 @@ def _leader_directed(rules: Rules, situation: Situation, fire: FireDeclaration) 
 def check_fire(rules: Rules, board: Board, situation: Situation, fire: FireDeclaration) -> None:
     """Everything about a declaration that does not need dice: raises before anything changes (ERR-01)."""
     board.hex(fire.target, f"fire.{fire.id}.target")
-    if fire.kind is FireKind.ORDNANCE and fire.target_type is not TargetType.INFANTRY:
-        raise RuleViolation("motorcyclists and the units with them are an Infantry target type", field=f"fire.{fire.id}.target_type",
-                            value=str(fire.target_type), rule="ASL-TGT-01")
+    if fire.kind is FireKind.ORDNANCE:
+        check_target_type(rules, situation, fire.target, fire.target_type, f"fire.{fire.id}.target_type")
     if fire.kind is not FireKind.ORDNANCE and fire.to_hit_drm:
         raise ScenarioError("only ordnance rolls To Hit", field=f"fire.{fire.id}.to_hit_drm", rule="C3")
     firepower(rules, situation, fire)

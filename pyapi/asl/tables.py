@@ -166,6 +166,7 @@ class ToHitTable:
     case_j: int
     mounted_motorcyclist: int
     mounted_bicyclist: int
+    vs_motorcyclists: frozenset[TargetType] = frozenset({TargetType.INFANTRY})
 
     def band(self, range_hexes: int) -> int:
         """Index of the range band holding `range_hexes` (0-6 is band 0; beyond the last bound, the last band)."""
@@ -191,6 +192,11 @@ def _validate_tohit(name: str, t: dict) -> None:
     drm = need(t, "drm", dict, name, "C3")
     for k in ("case_j_target_moving", "mounted_motorcyclist", "mounted_bicyclist"):
         need(drm, k, int, f"{name}.drm", "ASL-TGT-01")
+    allowed = need(need(t, "target_type", dict, name, "ASL-TGT-01"), "vs_motorcyclists", list, f"{name}.target_type", "ASL-TGT-01")
+    for v in allowed:
+        if v not in ("infantry", "area"):
+            raise DataError("expected infantry or area (riders are never fired on as a vehicle)",
+                            field=f"{name}.target_type.vs_motorcyclists", value=v, rule="ASL-TGT-01")
 
 
 @cache
@@ -202,7 +208,8 @@ def tohit_table(rules: Rules) -> ToHitTable:
         for firer, values in rows.items():
             basic[(TargetType[ttype.upper()], FirerRow[firer.upper()])] = tuple(values)
     d = t["drm"]
-    return ToHitTable(tuple(t["range_bands"]), basic, d["case_j_target_moving"], d["mounted_motorcyclist"], d["mounted_bicyclist"])
+    return ToHitTable(tuple(t["range_bands"]), basic, d["case_j_target_moving"], d["mounted_motorcyclist"], d["mounted_bicyclist"],
+                      frozenset(TargetType[v.upper()] for v in t["target_type"]["vs_motorcyclists"]))
 
 
 # --- Morale, Random Selection, Casualty Reduction (A10, A.9, A7.302, A17) -----------------

@@ -10,15 +10,16 @@ from functools import cache
 
 from ..data import Rules
 from ..dice import parse_dice
-from ..errors import ScenarioError
+from ..errors import RuleViolation, ScenarioError
 from ..events import Modifier
 from .enums import FirerRow, TargetType
 from .events import ToHitBreakdown
+from .morale import is_motorcyclist
 from .motorcycles import case_j_applies
 from .tables import tohit_table
 from .units import Infantry, Situation
 
-__all__ = ["to_hit_number", "to_hit_drm", "to_hit_breakdown", "hit_probability"]
+__all__ = ["to_hit_number", "to_hit_drm", "to_hit_breakdown", "hit_probability", "check_target_type"]
 
 
 def to_hit_number(rules: Rules, target_type: TargetType, firer: FirerRow, range_hexes: int) -> int:
@@ -49,6 +50,20 @@ def to_hit_drm(rules: Rules, situation: Situation, unit: Infantry, extra: tuple[
             mods.append(Modifier("mounted motorcyclist", t.mounted_motorcyclist, "ASL-TGT-01"))
     mods.extend(extra)
     return tuple(mods)
+
+
+def check_target_type(rules: Rules, situation: Situation, target_hex: str, target_type: TargetType, field: str) -> None:
+    """ASL-TGT-01 (D15.5), C3: ordnance fired at a Location holding a mounted motorcyclist uses the
+    Infantry Target Type (`target_type.vs_motorcyclists` in seeds/asl/tohit.toml; a house rule may
+    add Area); elsewhere the Infantry or Area Target Type. The Vehicle Target Type has no target:
+    the engine's units are Infantry, and a motorcycle is never fired on itself."""
+    riders = [u.id for u in situation.units_in(target_hex) if is_motorcyclist(situation, u)]
+    if riders and target_type not in tohit_table(rules).vs_motorcyclists:
+        raise RuleViolation(f"mounted motorcyclists ({', '.join(riders)}) in {target_hex} are fired on as an Infantry target type",
+                            field=field, value=str(target_type), rule="ASL-TGT-01")
+    if target_type is TargetType.VEHICLE:
+        raise RuleViolation(f"no vehicle in {target_hex} to fire on with the Vehicle target type; use infantry or area",
+                            field=field, value=str(target_type), rule="C3")
 
 
 @cache

@@ -204,6 +204,8 @@ def stacks(draw):
         if kind == "ordnance":
             f.update(range=draw(st.integers(0, 20)), fp=draw(st.sampled_from(COLUMNS + [3, 10, "1/2"])),
                      firer_row=draw(st.sampled_from(["german", "other"])), to_hit_drm=_mods(draw, "th"))
+            if not any(m["riders"] and m["type"] != "bicycle" and m["hex"] == "target" for m in machines):
+                f["target_type"] = draw(st.sampled_from(["infantry", "area"]))      # area: no motorcyclist there
         elif kind == "small_arms":
             f["firers"] = draw(st.lists(st.sampled_from(["f_sq", "f_hs", "f_hero"]), min_size=1, max_size=3, unique=True))
             f["range"] = draw(st.integers(0, 8))

@@ -92,6 +92,61 @@ def test_asl_tgt_01_fire_hits_the_rider_never_the_machine(rules):
     assert result.counters["cycle"] == "three-machine (squad) cycle, motion in target, riders squad, leader"
 
 
+def gun_at(target_type, units, machines=(), rng=6, rules_override=None):
+    import hardpoint
+    data = d15_55_data()
+    data["unit"] = [dict(u) for u in units]
+    data["motorcycle"] = [dict(m) for m in machines]
+    data["fire"][0].update(target_type=target_type, range=rng)
+    if rules_override:
+        data["rules"] = rules_override
+    return hardpoint.parse_scenario(data)
+
+
+CREW = {"id": "crew", "counter": "2-2-8", "hex": "target", "side": "german"}
+
+
+def test_asl_tgt_01_area_target_type_where_no_motorcyclist_is(rules):
+    """ASL-TGT-01 (D15.5), C3: Area Target Type ordnance at a hex with no motorcyclist is legal and uses the area row
+    of the To Hit table: 7 at 0-6 hexes, 8 at 13-18 (the Infantry row gives 5 there). The crew is hit on an Original
+    DR <= 7 (7/12); DR 3+4 = 7 hits; IFT 12 FP DR 1+2 = 3: K/3, the crew alone: Casualty Reduced, eliminated.
+    Source: C3 To Hit table (asl_tables.md); D15.5
+    """
+    scn = gun_at("area", [CREW])
+    th = breakdowns(scn, ToHitBreakdown)["crew"]
+    assert (th.target_type, th.base, th.needed, th.probability) == ("area", 7, 7, Fraction(7, 12))
+    assert breakdowns(gun_at("area", [CREW], rng=13), ToHitBreakdown)["crew"].base == 8
+    assert breakdowns(gun_at("infantry", [CREW], rng=13), ToHitBreakdown)["crew"].base == 5
+    result = scn.resolve(ScriptedDice([3, 4, 1, 2]))
+    assert result.units["crew"] == "eliminated"
+    # a bicyclist is a normal Infantry target (ASL-BIC-02): Area fire is open there too, with his -1 To Hit
+    bike = [{"id": "bike", "type": "bicycle", "machines": 1, "hex": "target", "riders": ["ldr"]}]
+    ldr = {"id": "ldr", "counter": "8-0", "hex": "target", "side": "german"}
+    assert breakdowns(gun_at("area", [CREW, ldr], bike), ToHitBreakdown)["ldr"].needed == 8
+
+
+def test_asl_tgt_01_riders_are_not_fired_on_with_area_or_vehicle_target_types(rules):
+    """ASL-TGT-01 (D15.5): a hex holding mounted motorcyclists is fired on with the Infantry Target Type only (refused
+    naming the field, the value and ASL-TGT-01); the `vs_motorcyclists` setting can open Area fire as a house rule.
+    The Vehicle Target Type has nothing to hit anywhere: at a hex with no motorcyclist it is refused citing C3.
+    Source: D15.5
+    """
+    import hardpoint
+    data = d15_55_data()
+    for tt in ("area", "vehicle"):
+        data["fire"][0]["target_type"] = tt
+        with pytest.raises(RuleViolation) as err:
+            hardpoint.parse_scenario(data)
+        assert (err.value.rule, err.value.field, err.value.value) == ("ASL-TGT-01", "fire.gun.target_type", tt)
+    with pytest.raises(RuleViolation) as err:
+        gun_at("vehicle", [CREW])
+    assert (err.value.rule, err.value.field, err.value.value) == ("C3", "fire.gun.target_type", "vehicle")
+    data["fire"][0]["target_type"] = "area"
+    data["rules"] = {"asl": {"tohit": {"target_type": {"vs_motorcyclists": ["infantry", "area"]}}}}
+    th = breakdowns(hardpoint.parse_scenario(data), ToHitBreakdown)
+    assert th["squad"].base == 7 and th["squad"].needed == 7 - 2 + 1 and th["crew"].needed == 7
+
+
 # --- ASL-RES-01, ASL-RES-02 ----------------------------------------------------------------------
 
 def lone_rider(motion="motion", counter="8-0", fire_fp=12, machines=1):
