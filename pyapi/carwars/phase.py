@@ -464,11 +464,12 @@ def _record_fire(arena: Arena, target: Vehicle, spec: WeaponSpec, ledger: Ledger
 
 def _burst(rules: Rules, arena: Arena, spec: WeaponSpec, b: ToHit, dice: DiceSource) -> list[Event]:
     """CW-DMG-06: burst effect: 1d to each pedestrian within the burst radius of the point hit, unless
-    behind an intact wall or vehicle (no line from the burst to any part of him); grenades do full damage."""
+    behind an intact wall or vehicle (no line from the burst to any part of him), the vehicle hit included:
+    a pedestrian on its far side is sheltered by it. Grenades do full damage."""
     out: list[Event] = []
     centre = b.aim_point
     assert centre is not None
-    blockers = [x.polygon for x in arena.buildings.values()] + [v.counter.polygon() for v in arena.vehicles.values() if v.id != b.target]
+    blockers = [x.polygon for x in arena.buildings.values()] + [v.counter.polygon() for v in arena.vehicles.values()]
     for p in arena.pedestrians.values():
         if p.id == b.target:
             continue

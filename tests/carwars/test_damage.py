@@ -508,3 +508,26 @@ def test_cw_tgt_05_cycle_shot_as_a_whole_from_the_front_on_the_sidecar_side_roll
     com = both_backends(s, trials=600)
     sc, cy = com.labels.index("bike sidecar front armour"), com.labels.index("bike front armour")
     assert (com.state[:, sc] < 6).any() and (com.state[:, cy] < 10).any()
+
+
+def test_cw_dmg_06_the_vehicle_hit_shelters_pedestrians_behind_it_from_the_burst():
+    """CW-DMG-06 (issue 9, defect 8): burst effect does 1d to every pedestrian in its radius except those under cover
+    behind an intact wall or vehicle, and the vehicle that was hit is such a vehicle.
+
+    Hand-worked: the hunter's front Grenade Launcher (burst radius 2") fires at a compact 4" north showing its back;
+    the point hit is the middle of that back edge, (0, 3.5). Pedestrian "near" at (0.5, 3.0), 0.6" away on the
+    firer's side; "far" at (0, 5.0), 1.4" away behind the target: every line from the point hit to him crosses the
+    target. Dice: 6+6 hit, damage 1d = 3 (back armour 15 -> 12); burst on "near" 1d = 2 (0 -> 2 hits, wounded);
+    "far" is behind cover: no die, no damage. Source: CW seed, Burst Effect."""
+    s = hardpoint.parse_scenario({
+        "scenario": {"name": "burst behind the target", "ruleset": "carwars"},
+        "vehicle": [{"id": "car", "design": "hunter", "speed": 0, "weapon": [{"id": "gl", "type": "Grenade Launcher", "mount": "front"}]},
+                    {"id": "target", "design": "hunter", "y": 4.0, "speed": 0}],
+        "pedestrian": [{"id": "near", "x": 0.5, "y": 3.0}, {"id": "far", "x": 0.0, "y": 5.0}],
+        "attack": [{"id": "a", "attacker": "car", "weapon": "gl", "firer": "driver", "target": "target"}]})
+    assert s.explain()[0].aim_point == (0.0, 3.5)
+    r = s.resolve(ScriptedDice([6, 6, 3, 2]))
+    assert [(e.target, e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [
+        ("target", "back armour", 15, 12), ("near", "person", 3, 1)]
+    assert any(e.kind == "note" and e.text == "far is behind cover: no burst damage" and e.rule == "CW-DMG-06" for e in r.events)
+    assert r.state["pedestrians"]["far"]["hits"] == 0 and r.state["pedestrians"]["near"]["hits"] == 2
