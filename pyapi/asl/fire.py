@@ -561,7 +561,8 @@ class ASLChain:
     def _DoLeaderLoss(self, step: DoLeaderLoss, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
         """A10.2: a leader broken, wounded or eliminated by the attack obliges the other good-order
         units of his Location to take a LLMC (reported, resolved by the caller). ASL-RES-04
-        (D15.55): motorcyclists never take one, and a leader who was a motorcyclist causes none."""
+        (D15.55): motorcyclists never take one, and a motorcyclist leader who is broken or
+        eliminated causes none; one who is only wounded does (D15.55 exempts no wound)."""
         if not morale_settings(self.rules).report_leader_loss:
             return state, []
         sit = state.situation
@@ -572,8 +573,9 @@ class ASLChain:
             now = sit.unit(before.id)
             if not (now.broken or now.eliminated or (now.wounded and not before.wounded)):
                 continue
-            if is_motorcyclist(step.start, before):
-                events.append(Note(f"{before.id} was a motorcyclist: his loss causes no LLMC (D15.55)", "ASL-RES-04"))
+            if is_motorcyclist(step.start, before) and (now.broken or now.eliminated):
+                events.append(Note(f"{before.id} was a motorcyclist, now {'eliminated' if now.eliminated else 'broken'}: "
+                                   "causes no LLMC (D15.55)", "ASL-RES-04"))
                 continue
             others = [u for u in sit.units_in(before.hex) if u.id != before.id and is_good_order(u)]
             takers = tuple(u.id for u in others if not is_motorcyclist(sit, u))

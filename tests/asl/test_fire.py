@@ -384,6 +384,21 @@ def test_asl_res_04_llmc_never_for_or_from_a_motorcyclist(rules):
     assert [(l.leader, l.units, l.exempt) for l in loss] == [("boss", ("crew",), ("squad", "leader"))]
 
 
+def test_asl_res_04_a_wounded_rider_leader_still_causes_a_llmc(rules):
+    """ASL-RES-04 (D15.55, A10.2): only a broken or eliminated motorcyclist causes no LLMC. A rider leader who is only
+    wounded obliges the good-order units on foot in his Location (the crew) to take one; the riders (the squad) are
+    exempt.
+
+    To Hit 3+4 = 7 hits all; IFT 1+2 = 3: K/3; Random Selection dr crew 1, squad 2, leader 6: the leader, wounded
+    (8-0 -> 7+1). 3MC: leader 1+1+3 = 5 <= 7; crew 1+1+3+1 (his leadership) = 6 <= 8; squad 6 <= 7: all pass.
+    Source: D15.55
+    """
+    result = stack().resolve(ScriptedDice([3, 4, 1, 2, 1, 2, 6, 1, 1, 1, 1, 1, 1]))
+    assert result.units["leader"] == "leader 8-0 wounded in target, riding cycle"
+    assert [(l.leader, l.units, l.exempt) for l in of(result, LeaderLoss)] == [("leader", ("crew",), ("squad",))]
+    assert not [n for n in of(result, Note) if n.rule == "ASL-RES-04"]
+
+
 def test_asl_res_04_wounded_rider_need_not_bail_out(rules):
     """ASL-RES-04 (D15.56): a wounded rider (in Motion) does not bail out or dismount."""
     result = lone_rider().resolve(ScriptedDice([3, 4, 1, 2, 1, 1]))     # K/3: leader wounded; 3MC passes
