@@ -35,6 +35,13 @@ class Ledger:
     absorbed: int = 0
     lost: int = 0
     events: list[Event] = field(default_factory=list)
+    worn_armour: int = 0      # of `absorbed`, the hits taken by an occupant's body armour (no hazard, CW-CREW-01)
+
+    @property
+    def hazard_hits(self) -> int:
+        """CW-DMG-01 / CW-CREW-01: the hits that count for the vehicle's hazard: all but those its occupants'
+        body armour took."""
+        return self.dealt - self.worn_armour
 
     def note(self, text: str, rule: str) -> None:
         self.events.append(Note(text, rule))
@@ -118,6 +125,7 @@ def damage_crew(vehicle: Vehicle | None, person: CrewMember, hits: int, ledger: 
         ledger.events.append(DamageApplied(who, f"{person.id} body armour", taken, person.body_armour, person.body_armour - taken, "CW-CREW-01"))
         person.body_armour -= taken
         ledger.absorbed += taken
+        ledger.worn_armour += taken
         rest -= taken
     if rest:
         state_before = person.state

@@ -262,7 +262,7 @@ def _shot_for(breakdown: ToHit, hits: int) -> Shot:
 
 
 def _apply_collisions(rules: Rules, arena: Arena, collisions: list[Collision], dice: DiceSource,
-                      taken: dict[str, int], events: list[Event]) -> None:
+                      taken: dict[str, int], events: list[Event], hazard: dict[str, int]) -> None:
     for c in collisions:
         v = arena.vehicles[c.vehicle]
         ledger = Ledger(v.id)
@@ -270,6 +270,7 @@ def _apply_collisions(rules: Rules, arena: Arena, collisions: list[Collision], d
         hits = collision_hits(rules, dice, c.speed, ledger, c.weight_lb, c.pedestrian)
         collision_damage(rules, v, c.side, hits, dice, ledger)
         taken[v.id] = taken.get(v.id, 0) + ledger.dealt
+        hazard[v.id] = hazard.get(v.id, 0) + ledger.hazard_hits
         events += ledger.events
 
 
@@ -293,10 +294,11 @@ def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceS
     breakdowns = explain_phase(arena, attacks, rules, history)
     by_id = {b.attack: b for b in breakdowns}
     events: list[Event] = [Note(f"turn {arena.turn}, phase {arena.phase}: {len(attacks)} attack(s) declared", "CW-ROF-02")]
-    taken: dict[str, int] = {}
+    taken: dict[str, int] = {}      # hits each vehicle took this phase (CW-DMG-08)
+    hazard: dict[str, int] = {}     # of those, the hits that make its hazard (CW-DMG-01; not body armour's, CW-CREW-01)
     drivers_before = {v.id: v.driver.state for v in arena.vehicles.values() if v.driver is not None}
     metal_before = {v.id: dict(v.armour) for v in arena.vehicles.values() if v.metal_armour}
-    _apply_collisions(rules, arena, collisions or [], dice, taken, events)
+    _apply_collisions(rules, arena, collisions or [], dice, taken, events, hazard)
     if collisions:
         attacks, breakdowns, by_id = _after_collisions(arena, attacks, rules, history, events)
 
@@ -330,10 +332,10 @@ def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceS
             events += ledger.events
             continue
         b, r = payload
-        _apply_hit(rules, arena, b, r, dice, taken, events)
+        _apply_hit(rules, arena, b, r, dice, taken, events, hazard)
 
     for v in arena.vehicles.values():
-        events += _vehicle_consequences(rules, arena, v, taken.get(v.id, 0), drivers_before.get(v.id),
+        events += _vehicle_consequences(rules, arena, v, taken.get(v.id, 0), hazard.get(v.id, 0), drivers_before.get(v.id),
                                         metal_before.get(v.id), dice)
     return PhaseResult(turn=arena.turn, phase=arena.phase, breakdowns=tuple(breakdowns), rolls=tuple(rolls),
                        events=tuple(events), seed=seed, state=snapshot(arena))
@@ -419,7 +421,7 @@ def _roll_area(arena: Arena, a: Attack, rules: Rules, dice: DiceSource, by_id: d
 
 
 def _apply_hit(rules: Rules, arena: Arena, b: ToHit, r: AttackRoll, dice: DiceSource, taken: dict[str, int],
-               events: list[Event]) -> None:
+               events: list[Event], hazard: dict[str, int]) -> None:
     unit = arena.unit(b.attacker, "attack.attacker")
     spec = attack_weapon(arena, unit, b.weapon, rules)
     target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
@@ -437,6 +439,7 @@ def _apply_hit(rules: Rules, arena: Arena, b: ToHit, r: AttackRoll, dice: DiceSo
         events += note.events
         ledger = apply_shot(rules, target, _shot_for(b, hits), dice)
         taken[target.id] = taken.get(target.id, 0) + ledger.dealt
+        hazard[target.id] = hazard.get(target.id, 0) + ledger.hazard_hits
         events += ledger.events
         events += _record_fire(arena, target, spec, ledger)
     if spec.burst_radius > 0 and b.aim_point is not None:
@@ -491,13 +494,16 @@ def _burst(rules: Rules, arena: Arena, spec: WeaponSpec, b: ToHit, dice: DiceSou
     return out
 
 
-def _vehicle_consequences(rules: Rules, arena: Arena, v: Vehicle, hits: int, driver_before: CrewState | None,
+def _vehicle_consequences(rules: Rules, arena: Arena, v: Vehicle, hits: int, hazard_hits: int, driver_before: CrewState | None,
                           metal_before: dict | None, dice: DiceSource) -> list[Event]:
-    """CW-DMG-01 hazard, CW-DMG-08 obstacle, CW-CREW-02/03 driver consequences for one vehicle."""
+    """CW-DMG-01 hazard (of the hits not taken by body armour, CW-CREW-01), CW-DMG-08 obstacle, CW-CREW-02/03
+    driver consequences for one vehicle."""
     out: list[Event] = []
-    d = hazard_difficulty(rules, hits)
+    d = hazard_difficulty(rules, hazard_hits)
     if d:
-        out.append(Note(f"{v.id} took {hits} hit(s) this phase: a D{d} hazard", "CW-DMG-01"))
+        out.append(Note(f"{v.id} took {hazard_hits} hit(s) this phase: a D{d} hazard", "CW-DMG-01"))
+    elif hits:
+        out.append(Note(f"{v.id}: the {hits} hit(s) it took this phase all struck body armour: no hazard", "CW-CREW-01"))
     metal_lost = metal_before is not None and any(v.armour[s] < metal_before[s] for s in Side)
     if v.kind == "car" and (hits >= rules["carwars.damage"]["obstacle"]["hits_in_phase"] or metal_lost):
         ob = Obstacle(f"obstacle{len(arena.obstacles) + 1}", v.x, v.y, arena.turn, v.id)

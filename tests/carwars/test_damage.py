@@ -531,3 +531,27 @@ def test_cw_dmg_06_the_vehicle_hit_shelters_pedestrians_behind_it_from_the_burst
         ("target", "back armour", 15, 12), ("near", "person", 3, 1)]
     assert any(e.kind == "note" and e.text == "far is behind cover: no burst damage" and e.rule == "CW-DMG-06" for e in r.events)
     assert r.state["pedestrians"]["far"]["hits"] == 0 and r.state["pedestrians"]["near"]["hits"] == 2
+
+
+def test_cw_crew_01_hits_taken_by_body_armour_are_no_hazard():
+    """CW-CREW-01 / CW-DMG-01 (issue 9, defect 9): hits a driver's body armour takes are no hazard (SPEC: any hit on
+    body armour); only the hits that get past it count toward the D1-D3 hazard of the hits taken in a phase.
+
+    Hand-worked: the hunter, 3" east of the razor and facing it, fires its MG at the cycle's rider (body armour 3):
+    MG 7, rider -3, cycle from the side -2, both still +1 +1: needs 10. Dice 6+6 hit, damage 1d = 2: the body armour
+    3 -> 1, the rider unhurt: no hazard (old: "2 hits, a D1 hazard"). With damage 4: body armour 3 -> 0, then 1 hit
+    wounds him: 1 hit counts, a D1 hazard, and his wound is a D2 hazard of its own (CW-CREW-02).
+    Source: CW seed, Injury to Drivers."""
+    s = hardpoint.parse_scenario({
+        "scenario": {"name": "rider's body armour", "ruleset": "carwars"},
+        "vehicle": [{"id": "car", "design": "hunter", "x": 3.0, "facing": 270.0, "speed": 0},
+                    {"id": "bike", "design": "razor", "speed": 0}],
+        "attack": [{"id": "a", "attacker": "car", "weapon": "mg", "firer": "driver", "target": "bike", "aim": "rider"}]})
+    assert s.explain()[0].needed == 10
+    r = s.resolve(ScriptedDice([6, 6, 2]))
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("driver body armour", 3, 1)]
+    assert not any(e.kind == "note" and "hazard" in e.text and e.rule in ("CW-DMG-01", "CW-CREW-02") for e in r.events)
+    assert any(e.kind == "note" and "all struck body armour: no hazard" in e.text and e.rule == "CW-CREW-01" for e in r.events)
+    r = s.resolve(ScriptedDice([6, 6, 4]))
+    notes = [(e.rule, e.text) for e in r.events if e.kind == "note" and "hazard" in e.text]
+    assert notes == [("CW-DMG-01", "bike took 1 hit(s) this phase: a D1 hazard"), ("CW-CREW-02", "bike: driver wounded: a D2 hazard")]
