@@ -11,7 +11,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import hardpoint
@@ -25,7 +25,8 @@ from .carwars.test_geometry import counter_poly, dist_to_polygon, place, sector,
 fast = pytest.importorskip("hardpoint.fastcore._lof")
 
 RULES = hardpoint.default_rules()
-SCENES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Derandomized (issue 19): the same scenes on every run, so a failure reproduces and nothing is flaky.
+SCENES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 
 
 # --- the reference, query by query ----------------------------------------------------------
@@ -238,7 +239,7 @@ def test_cw_lof_04_clouds_block_lasers_and_cost_the_others():
 sizes = st.floats(0.25, 1.5)
 angles = st.floats(0.0, 2 * math.pi)
 spots = st.floats(-30.0, 30.0)
-PROPS = settings(max_examples=150, deadline=None)
+PROPS = settings(max_examples=150, deadline=None, derandomize=True)
 
 
 @PROPS
@@ -344,11 +345,15 @@ convex_rows = st.builds(
     st.floats(1e-3, 50.0), st.floats(1e-3, 50.0), coord, coord, st.booleans())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.one_of(convex_rows, st.lists(st.tuples(coord, coord), min_size=3, max_size=6)))
+# Found by a randomized run (issue 19): a convex row with two vertices 1e-323 apart, which the kernel rightly
+# calls plain and Polygon() wrongly refused ("not convex, winds 1.01 times") until its turns used unit directions.
+@example([(1.0, 0.0), (1.0, 1e-323), (0.5403023058681398, 1.682941969615793), (-0.4161468365471424, 1.8185948536513634)])
 def test_normalize_rows_never_disagrees_with_polygon(pts):
     """CW-LOF-01: a row the kernel calls plain is exactly what Polygon() stores (orientation, negative
-    zeros and all); the rows it does not vouch for are left to Polygon()."""
+    zeros and all); the rows it does not vouch for are left to Polygon(). Derandomized, with the
+    near-degenerate rows found so far as explicit examples."""
     rows = np.array([pts])
     out = np.zeros_like(rows)
     plain = np.zeros(1, np.int8)

@@ -124,9 +124,14 @@ class Polygon:
             ax, ay = pts[i]
             bx, by = pts[(i + 1) % n]
             cx, cy = pts[(i + 2) % n]
-            e1x, e1y, e2x, e2y = bx - ax, by - ay, cx - bx, cy - by
+            # Unit edge directions: products of two tiny (subnormal) edge components lose
+            # every significant bit, which misjudged the turns of a convex polygon with two
+            # vertices 1e-323" apart (issue 19); the directions themselves are exact enough.
+            l1 = math.hypot(bx - ax, by - ay)
+            l2 = math.hypot(cx - bx, cy - by)
+            e1x, e1y, e2x, e2y = (bx - ax) / l1, (by - ay) / l1, (cx - bx) / l2, (cy - by) / l2
             cr = e1x * e2y - e1y * e2x
-            if cr < -1e-9 * math.sqrt((e1x * e1x + e1y * e1y) * (e2x * e2x + e2y * e2y)):
+            if cr < -1e-9:
                 raise ValueError(f"polygon {list(self.vertices)!r} is not convex")
             turn += math.atan2(cr, e1x * e2x + e1y * e2y)
         if abs(turn - 2.0 * _PI) > 1e-6:
