@@ -9,7 +9,8 @@ from .damage import Ledger
 from .enums import CrewState
 from .model import CrewMember, Pedestrian, Vehicle
 
-__all__ = ["damage_pedestrian", "driver_consequences", "crash_table_band", "substitute_driver", "check_substitute_fire"]
+__all__ = ["damage_pedestrian", "driver_consequences", "crash_table_band", "crash_roll_offroad_modifier", "substitute_driver",
+           "check_substitute_fire"]
 
 _2D = parse_dice("2d")
 
@@ -64,15 +65,22 @@ def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice:
         out.append(StateChanged(vehicle.id, "driver skill and reflex bonuses", "in effect", "lost", "CW-CREW-02"))
         if vehicle.kind == "cycle" and vehicle.sidecar is None:
             r = dice.roll(_2D, f"{vehicle.id}: Crash Table 1 for an uncontrolled cycle", "CW-CREW-03")
-            total = r.total + t["crash_table_bonus"]
-            out += [r, Note(f"{vehicle.id}: Crash Table 1 roll {r.total} +{t['crash_table_bonus']} = {total}: {crash_table_band(rules, total)}"
-                            "; any passenger must jump or take the result", "CW-CREW-03")]
+            off = crash_roll_offroad_modifier(rules, vehicle)
+            total = r.total + t["crash_table_bonus"] + off
+            where = f" {off:+d} off-road" if off else ""
+            out += [r, Note(f"{vehicle.id}: Crash Table 1 roll {r.total} +{t['crash_table_bonus']}{where} = {total}: "
+                            f"{crash_table_band(rules, total)}; any passenger must jump or take the result", "CW-CREW-03")]
         else:
             out.append(Note(f"{vehicle.id}: uncontrolled: goes straight, losing {t['uncontrolled_slowdown_mph']} mph a turn until it stops or hits something", "CW-CREW-03"))
         if not vehicle.uncontrolled:
             out.append(StateChanged(vehicle.id, "uncontrolled", False, True, "CW-CREW-03"))
             vehicle.uncontrolled = True
     return out
+
+
+def crash_roll_offroad_modifier(rules: Rules, vehicle: Vehicle) -> int:
+    """CW-OFF-01: every Crash Table roll made off-road takes the off-road modifier (-3); 0 on the road."""
+    return rules["carwars.terrain"]["offroad"]["crash_modifier"] if vehicle.off_road else 0
 
 
 def substitute_driver(rules: Rules, vehicle: Vehicle, crew_id: str, turn: int) -> list[Event]:

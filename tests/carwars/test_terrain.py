@@ -60,6 +60,27 @@ def test_cw_off_01_crash_table_rolls_are_minus_3():
     assert offroad_crash_modifier(RULES) == -3
 
 
+def test_cw_off_01_uncontrolled_cycle_off_road_rolls_crash_table_at_plus_4_minus_3():
+    """CW-OFF-01 / CW-CREW-03 (issue 9, defect 10): an uncontrolled cycle rolls Crash Table 1 at +4, and off-road
+    every Crash Table roll is at -3 as well.
+
+    Hand-worked: the hunter, 3" east of an off-road razor (its rider's body armour off), fires its MG at the rider:
+    needs 10 (MG 7, rider -3, cycle side -2, both still +2). Dice 6+6 hit, damage 1d = 3: the rider is killed. Crash
+    Table 1: 2d6 4+3 = 7, +4 for the uncontrolled cycle, -3 off-road = 8: a severe skid (on the road: 11, a roll).
+    Source: CW seed, Uncontrolled Vehicles; Off-Road Duelling (all Crash Table rolls at -3)."""
+    bike = {"id": "bike", "design": "razor", "speed": 0, "off_road": True,
+            "crew": [{"id": "driver", "role": "driver", "seat": "cycle"}]}
+    data = {"scenario": {"name": "crash off-road", "ruleset": "carwars"},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 3.0, "facing": 270.0, "speed": 0}, bike],
+            "attack": [{"id": "a", "attacker": "car", "weapon": "mg", "firer": "driver", "target": "bike", "aim": "rider"}]}
+    r = hardpoint.parse_scenario(data).resolve(ScriptedDice([6, 6, 3, 4, 3]))
+    crash = [e.text for e in r.events if e.kind == "note" and e.rule == "CW-CREW-03" and "Crash Table" in e.text]
+    assert crash == ["bike: Crash Table 1 roll 7 +4 -3 off-road = 8: severe skid; any passenger must jump or take the result"]
+    bike["off_road"] = False
+    r = hardpoint.parse_scenario(data).resolve(ScriptedDice([6, 6, 3, 4, 3]))
+    assert any(e.kind == "note" and "Crash Table 1 roll 7 +4 = 11: roll;" in e.text for e in r.events)
+
+
 @pytest.mark.parametrize("design,delta", [("hunter", -3), ("shogun", -3), ("razor", -2), ("outrider", -2), ("stinger", -1)])
 def test_cw_off_01_unmodified_handling_class(design, delta):
     """CW-OFF-01: an unmodified car loses 3 HC, a cycle (with or without sidecar) 2, a trike 1; a modified one none."""
