@@ -6,7 +6,8 @@ on automatic, counters and clouds touched, automatic fire at the end of the
 turn's movement (phase 5), then combat with all damage at the phase's end
 (CW-ROF-02). Order of the end of the turn (docs/rulings.md): fire (new fire,
 extinguisher, fire damage, explosion), clouds and flaming oil expiring, paint
-on windows wearing off, off-road damage, uncontrolled vehicles slowing.
+on windows wearing off, skids and fishtails ending, off-road damage,
+uncontrolled vehicles slowing.
 """
 from __future__ import annotations
 
@@ -289,6 +290,8 @@ def _end_of_turn(rules: Rules, arena: Arena, dice: DiceSource) -> list[Event]:
             out.append(StateChanged(v.id, "paint on windows", "yes", "washed off", "CW-HIT-07"))
             v.paint_until_turn = None
     for v in arena.vehicles.values():
+        out += end_handling(v)
+    for v in arena.vehicles.values():
         if v.off_road:
             out += _offroad(rules, v, dice)
     for v in arena.vehicles.values():
@@ -298,6 +301,15 @@ def _end_of_turn(rules: Rules, arena: Arena, dice: DiceSource) -> list[Event]:
             out.append(StateChanged(v.id, "speed", v.speed, new, "CW-CREW-03"))
             v.speed = new
     return out
+
+
+def end_handling(v: Vehicle) -> list[Event]:
+    """CW-HIT-10: a skid or fishtail costs its -3 or -6 to hit for the rest of the turn it happened in: at the
+    end of that turn it is over."""
+    if v.handling is None:
+        return []
+    before, v.handling = v.handling, None
+    return [StateChanged(v.id, "handling", before, None, "CW-HIT-10")]
 
 
 def _offroad(rules: Rules, v: Vehicle, dice: DiceSource) -> list[Event]:

@@ -398,3 +398,21 @@ def test_cw_hit_11_ground_shot_takes_the_ground_bonus_and_both_speeds_not_size_o
     r = s.resolve(ScriptedDice([3, 4, 5]))
     assert r.rolls[0].hit and [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("back armour", 15, 10)]
     both_backends(s)
+
+
+def test_cw_hit_10_skid_and_fishtail_penalties_last_for_the_rest_of_their_turn_only():
+    """CW-HIT-10 (issue 9, defect 11): a trivial skid or minor fishtail is -3 to hit for the remainder of the turn
+    (a minor or moderate skid or a major fishtail -6); in the next turn it no longer counts.
+
+    Hand-worked, two turns: the hunter, in a trivial skid, fires its MG at a compact 4" ahead (its back) in phase 1
+    of turns 1 and 2; both still. Turn 1: MG 7; compact -1, car from the back -1; both still +1 +1; trivial skid -3:
+    total -3, needs 10. Turn 2: the skid is over and sustained fire gives +1 (second turn at the same target): total
+    +1, needs 6. Source: CW seed, Targeting Modifiers (attacking vehicle skids or fishtails)."""
+    plan = [attack("a1", firer="driver", turn=1, phase=1), attack("a2", firer="driver", turn=2, phase=1)]
+    s = build(vehicles=[car(speed=0, handling="trivial_skid"), car("target", y=4.0, speed=0)], attacks=plan,
+              scenario={"name": "t", "ruleset": "carwars", "turns": 2})
+    r = s.resolve(hardpoint.SeededDice(1))
+    first, second = [b for p in r.phases for b in p.breakdowns]
+    assert mods(first)["CW-HIT-10"] == [-3] and first.needed == 10
+    assert "CW-HIT-10" not in mods(second) and mods(second)["CW-HIT-09"] == [1] and second.needed == 6
+    assert any(e.kind == "state" and e.field == "handling" and e.before == "trivial_skid" and e.after is None for e in r.events)
