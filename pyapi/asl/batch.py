@@ -91,7 +91,7 @@ def _check_codes(k, packed: PackedASL) -> None:
 def _pack(scenario) -> tuple[PackedASL | None, str | None]:
     """(packed, None) when the kernel covers the scenario, else (None, the reason)."""
     from .enums import Capacity, FireKind, MachineType, Motion, UnitType
-    from .fire import _column_and_shift, _unit_ift_drm, fire_targets
+    from .fire import _column_and_shift, _unit_ift_drm, fire_exclusions, fire_targets
     from .motorcycles import capacity_spec
     from .scenario import ASLScenario
     from .tables import ift_table, infantry_settings, morale_settings
@@ -120,9 +120,7 @@ def _pack(scenario) -> tuple[PackedASL | None, str | None]:
             fpb, column, shift, lead = _column_and_shift(rules, sit, f)
         except HardpointError as exc:
             return None, f"attack {f.id} is refused on the initial situation ({exc})"
-        exclude = set(f.firers)
-        if f.kind is FireKind.OVERRUN and f.machine:
-            exclude |= set(sit.machine(f.machine).riders)
+        exclude = fire_exclusions(sit, f)
         statics.append((fpb, column, shift, lead, exclude))
         reach.append(set(fire_targets(sit, f)))
         acting = set(f.firers) | ({f.directed_by} if f.directed_by else set())

@@ -19,13 +19,14 @@ from .enums import Capacity, Effect, FireKind, FirerRow, MachineType, Motion, Ph
 from .events import BailOut, CasualtyApplied, CounterChanged, IFTBreakdown, IFTOutcome, IFTRoll, LeaderLoss, ToHitRoll, fmt_fraction
 from .ift import cowering_shift, ift_column, ift_distribution, ift_outcome, target_ift_drm
 from .morale import is_motorcyclist, morale_check, pin_task_check, random_selection_round, selection_distribution
-from .motorcycles import check_overrun, overrun_rider_fp, rider_fire_multiplier, smc_groups, substitute_counter
+from .motorcycles import (check_overrun, check_overrun_moment, overrun_rider_fp, rider_fire_multiplier, smc_groups,
+                          substitute_counter)
 from .tables import IFTResult, ift_table, morale_settings
 from .tohit import check_target_type, to_hit_breakdown
 from .units import Board, Situation, casualty_reduction, fail_bail_out, fail_morale, is_good_order
 
 __all__ = [
-    "FireDeclaration", "FirepowerBreakdown", "firepower", "fire_targets", "explain_fire", "check_fire",
+    "FireDeclaration", "FirepowerBreakdown", "firepower", "fire_exclusions", "fire_targets", "explain_fire", "check_fire",
     "ChainState", "ASLChain", "DoMove", "DoFire", "initial_state",
 ]
 
@@ -139,12 +140,21 @@ def firepower(rules: Rules, situation: Situation, fire: FireDeclaration) -> Fire
     return FirepowerBreakdown(total, tuple(lines), smc_only)
 
 
-def fire_targets(situation: Situation, fire: FireDeclaration) -> tuple[str, ...]:
-    """Every unit the attack reaches in the target Location: all alive units there but the firers
-    (and, for an overrun, the sidecar's own riders) (ASL-TGT-02)."""
+def fire_exclusions(situation: Situation, fire: FireDeclaration) -> frozenset[str]:
+    """The units in the target Location the attack does not reach: its firers; for an overrun the
+    sidecar's riders and every unit of their side (ASL-MOV-04: it attacks the enemy it rides in on)."""
     exclude = set(fire.firers)
     if fire.kind is FireKind.OVERRUN and fire.machine:
-        exclude |= set(situation.machine(fire.machine).riders)
+        riders = situation.machine(fire.machine).riders
+        sides = {situation.unit(r).side for r in riders}
+        exclude |= set(riders) | {u.id for u in situation.units_in(fire.target, alive=False) if u.side in sides}
+    return frozenset(exclude)
+
+
+def fire_targets(situation: Situation, fire: FireDeclaration) -> tuple[str, ...]:
+    """Every unit the attack reaches in the target Location: all alive units there but those of
+    `fire_exclusions` (ASL-TGT-02)."""
+    exclude = fire_exclusions(situation, fire)
     return tuple(u.id for u in situation.units_in(fire.target) if u.id not in exclude)
 
 
@@ -168,6 +178,10 @@ def check_fire(rules: Rules, board: Board, situation: Situation, fire: FireDecla
     board.hex(fire.target, f"fire.{fire.id}.target")
     if fire.kind is FireKind.ORDNANCE:
         check_target_type(rules, situation, fire.target, fire.target_type, f"fire.{fire.id}.target_type")
+    if fire.kind is FireKind.OVERRUN:
+        machine = situation.machine(fire.machine or "", f"fire.{fire.id}.machine")
+        check_overrun(machine)
+        check_overrun_moment(machine, fire.target, fire.phase, fire.range, f"fire.{fire.id}")
     if fire.kind is not FireKind.ORDNANCE and fire.to_hit_drm:
         raise ScenarioError("only ordnance rolls To Hit", field=f"fire.{fire.id}.to_hit_drm", rule="C3")
     firepower(rules, situation, fire)

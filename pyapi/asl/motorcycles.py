@@ -14,7 +14,7 @@ from ..data import Rules
 from ..dice import DiceSource
 from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Modifier
-from .enums import Capacity, Hexside, MachineType, Motion, UnitType
+from .enums import Capacity, Hexside, MachineType, Motion, Phase, UnitType
 from .events import CounterChanged
 from .tables import CapacitySpec, MotorcycleSettings, motorcycle_settings
 from .units import Board, Hex, Infantry, Motorcycle, Situation, is_good_order, parse_designation, unit_size
@@ -22,7 +22,7 @@ from .units import Board, Hex, Infantry, Motorcycle, Situation, is_good_order, p
 __all__ = [
     "capacity_spec", "check_capacity", "check_portage", "bicycle_portage_pp", "check_can_move", "required_capacity",
     "mount_cost", "riding_mf", "check_not_carried", "bog_check_required", "wreck_check_required", "wreck_dismount_hex",
-    "check_overrun", "overrun_rider_fp", "rider_fire_multiplier", "check_close_combat", "is_support_weapon",
+    "check_overrun", "check_overrun_moment", "overrun_rider_fp", "rider_fire_multiplier", "check_close_combat", "is_support_weapon",
     "recover", "smc_groups", "substitute_counter", "split_smc", "deploy_squad", "recombine_unmounted", "recombine_riders",
     "case_j_applies", "push_drm",
 ]
@@ -172,6 +172,24 @@ def check_overrun(machine: Motorcycle) -> None:
         raise RuleViolation("bicycles may not make an overrun", field="fire.firer", value=machine.id, rule="ASL-BIC-02")
     if machine.type is not MachineType.SIDECAR:
         raise RuleViolation("only a sidecar may overrun; a cycle may only ride through", field="fire.firer", value=machine.id, rule="ASL-MOV-04")
+
+
+def check_overrun_moment(machine: Motorcycle, target_hex: str, phase: Phase, range_hexes: int, field: str) -> None:
+    """ASL-MOV-04 (D15.43): a sidecar overruns as a vehicle does, in its own MPh, while moving,
+    against the hex it has entered (range 0): not from a stopped counter, not in a fire phase, not
+    at another hex."""
+    if phase is not Phase.MPH:
+        raise RuleViolation("an overrun is made in the sidecar's own MPh, as it enters the hex", field=f"{field}.phase",
+                            value=str(phase), rule="ASL-MOV-04")
+    if machine.motion is not Motion.MOVING:
+        raise RuleViolation(f"{machine.id} is {machine.motion}: only a sidecar moving in its MPh overruns", field=f"{field}.machine",
+                            value=machine.id, rule="ASL-MOV-04")
+    if machine.hex != target_hex:
+        raise RuleViolation(f"{machine.id} is in {machine.hex}: a sidecar overruns the hex it has entered", field=f"{field}.target",
+                            value=target_hex, rule="ASL-MOV-04")
+    if range_hexes != 0:
+        raise RuleViolation("an overrun is made in the target's own Location (range 0)", field=f"{field}.range", value=range_hexes,
+                            rule="ASL-MOV-04")
 
 
 def overrun_rider_fp(rules: Rules, riders: list[Infantry], multiplier: int = 1) -> Fraction:

@@ -195,12 +195,24 @@ def stacks(draw):
               {"id": "f_ldr", "counter": draw(st.sampled_from(["8-0", "9-1", "9-2", "10-2"])), "hex": "near", "side": "russian"},
               {"id": "o_hs", "counter": "2-4-7", "hex": "near", "side": "russian"},
               {"id": "o_ldr", "counter": "8-1", "hex": "near", "side": "russian"}]
-    machines.append({"id": "ovr", "type": "sidecar", "machines": 2, "hex": "near", "side": "russian", "mp": 28, "motion": "moving",
-                     "riders": ["o_hs", "o_ldr"]})
+    # An overrun (ASL-MOV-04) is the sidecar's own attack on the hex it has ridden into, in its MPh: then it is the only
+    # attack (another attack on that hex would reach its riders).
+    overrunning = draw(st.integers(0, 4)) == 0
+    machines.append({"id": "ovr", "type": "sidecar", "machines": 2, "hex": "target" if overrunning else "near", "side": "russian",
+                     "mp": 28, "motion": "moving", "riders": ["o_hs", "o_ldr"]})
+    if overrunning:
+        for u in firers:
+            if u["id"] in ("o_hs", "o_ldr"):
+                u["hex"] = "target"
+        if draw(st.booleans()):      # a friend of the riders on foot in the hex: not attacked by the overrun
+            firers.append({"id": "o_foot", "counter": "4-4-7", "type": "squad", "half_squad": "2-2-7", "hex": "target",
+                           "side": "russian"})
     fires = []
-    for a in range(draw(st.integers(1, 2))):
-        kind = draw(st.sampled_from(["ordnance", "ordnance", "small_arms", "small_arms", "overrun"]))
+    for a in range(1 if overrunning else draw(st.integers(1, 2))):
+        kind = "overrun" if overrunning else draw(st.sampled_from(["ordnance", "ordnance", "small_arms", "small_arms"]))
         f = {"id": f"a{a}", "kind": kind, "target": "target", "phase": draw(st.sampled_from(["pfph", "mph", "dfph", "afph"]))}
+        if overrunning:
+            f["phase"] = "mph"
         if kind == "ordnance":
             f.update(range=draw(st.integers(0, 20)), fp=draw(st.sampled_from(COLUMNS + [3, 10, "1/2"])),
                      firer_row=draw(st.sampled_from(["german", "other"])), to_hit_drm=_mods(draw, "th"))

@@ -495,28 +495,59 @@ def test_asl_bic_01_mounted_bicyclist_cannot_fire(rules):
 
 # --- ASL-MOV-04: overrun ----------------------------------------------------------------------------------
 
-def overrun(mtype="sidecar", riders=("squad", "leader"), machines=3):
-    import hardpoint
+def overrun_data(mtype="sidecar", riders=("squad", "leader"), machines=3, **fire):
     data = d15_55_data()
     data["hex"].append({"id": "enemy_hex"})
     data["unit"] = [dict(u, hex="enemy_hex") for u in data["unit"]]
     data["unit"].append({"id": "enemy", "counter": "4-4-7", "type": "squad", "half_squad": "2-2-7", "hex": "enemy_hex", "side": "russian"})
-    data["motorcycle"][0].update(type=mtype, hex="enemy_hex", riders=list(riders), machines=machines)
+    data["motorcycle"][0].update(type=mtype, hex="enemy_hex", riders=list(riders), machines=machines, motion="moving")
     if mtype == "bicycle":
         data["motorcycle"][0].pop("mp")
         data["motorcycle"][0]["motion"] = "stopped"
-    data["fire"] = [{"id": "ovr", "kind": "overrun", "machine": "cycle", "target": "enemy_hex", "range": 0, "fp": 2}]
-    return hardpoint.parse_scenario(data)
+    data["fire"] = [{"id": "ovr", "kind": "overrun", "machine": "cycle", "target": "enemy_hex", "range": 0, "fp": 2, "phase": "mph",
+                     **fire}]
+    return data
+
+
+def overrun(mtype="sidecar", riders=("squad", "leader"), machines=3):
+    import hardpoint
+    return hardpoint.parse_scenario(overrun_data(mtype, riders, machines))
 
 
 def test_asl_mov_04_sidecar_overrun_adds_a_quarter_of_riders_fp_at_tpbf(rules):
     """ASL-MOV-04 (D15.43): a sidecar overruns as an unarmoured vehicle adding 1/4 of its riders' FP, tripled (TPBF);
-    the attack hits the Location's other units, not the riders, and never cowers (a vehicle)."""
+    the attack hits the enemy units of the Location, not the riders nor their friends (the crew), and never cowers
+    (a vehicle). Base 2 + (4 + 0) x 3 / 4 = 5 FP: the 4 FP column.
+    Source: D15.43
+    """
     scn = overrun()
     fp = firepower(rules, scn.situation, scn.fires[0])
     assert fp.total == 2 + Fraction(4 * 3, 4)                         # base 2 + (4 + 0) x 3 / 4 = 5
     ift = breakdowns(scn, IFTBreakdown)
-    assert set(ift) == {"crew", "enemy"} and not ift["enemy"].cowers and ift["enemy"].column == 4
+    assert set(ift) == {"enemy"} and not ift["enemy"].cowers and ift["enemy"].column == 4
+
+
+@pytest.mark.parametrize("change,field,value", [
+    ({"motorcycle": {"motion": "stopped"}}, "fire.ovr.machine", "cycle"),
+    ({"motorcycle": {"motion": "motion"}}, "fire.ovr.machine", "cycle"),
+    ({"fire": {"phase": "pfph"}}, "fire.ovr.phase", "pfph"),
+    ({"fire": {"phase": "dfph"}}, "fire.ovr.phase", "dfph"),
+    ({"fire": {"target": "target"}}, "fire.ovr.target", "target"),
+    ({"fire": {"range": 1}}, "fire.ovr.range", 1),
+])
+def test_asl_mov_04_overrun_only_by_a_moving_sidecar_in_its_mph_against_its_own_hex(rules, change, field, value):
+    """ASL-MOV-04 (D15.43): a sidecar overruns in the manner of a vehicle: in its own MPh, moving (not stopped, not
+    merely in Motion from an earlier phase), against the hex it has entered (range 0). Anything else is refused on
+    load naming the field, the value and the rule, and nothing is resolved.
+    Source: D15.43
+    """
+    import hardpoint
+    data = overrun_data()
+    data["motorcycle"][0].update(change.get("motorcycle", {}))
+    data["fire"][0].update(change.get("fire", {}))
+    with pytest.raises(RuleViolation) as err:
+        hardpoint.parse_scenario(data)
+    assert (err.value.rule, err.value.field, err.value.value) == ("ASL-MOV-04", field, value)
 
 
 def test_asl_mov_04_only_sidecars_overrun(rules):
