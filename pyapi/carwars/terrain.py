@@ -368,10 +368,11 @@ class BarrierOutcome:
 
 def barrier_collision(rules: Rules, barrier_dp: int, damage: int, feature: str = "fixed_barrier",
                       barrier_id: str = "barrier") -> BarrierOutcome:
-    """CW-OFF-03: a collision's damage against a fixed barrier. Less than its DP: it stands
-    with the rest. At least its DP: broken, or, for a feature that is shoved aside
-    (boulders), knocked out of the way whole (our ruling: "more than" its DP in the seed;
-    taking exactly its DP clears it too, as it would break any other barrier)."""
+    """CW-OFF-03: a collision's damage against a fixed barrier. A barrier that breaks
+    (a tree, a wall) stands with the rest while the damage is less than its DP and is
+    broken by damage of at least its DP. A feature that is shoved aside (a boulder) is
+    knocked out of the way, whole, only by MORE than its DP; up to its DP exactly it stands
+    in the way with the rest (0 DP left after exactly its DP)."""
     dp = _int_arg(barrier_dp, "barrier_dp", "CW-OFF-03", 1)
     dmg = _int_arg(damage, "damage", "CW-OFF-03", 0)
     table = terrain_table(rules)["feature"]
@@ -379,12 +380,12 @@ def barrier_collision(rules: Rules, barrier_dp: int, damage: int, feature: str =
     if row is None or row["kind"] != "fixed_barrier":
         known = ", ".join(k for k, v in table.items() if k != "rule" and v["kind"] == "fixed_barrier")
         raise ScenarioError(f"not a fixed barrier (known: {known})", field="feature", value=feature, rule="CW-OFF-03")
-    if dmg < dp:
+    if dmg < dp or (row["shoved_aside"] and dmg == dp):
         ev = DamageApplied(barrier_id, feature, dmg, dp, dp - dmg, "CW-OFF-03")
         return BarrierOutcome(barrier_id, "stands", dp, dp - dmg, dmg, (ev,) if dmg else ())
     if row["shoved_aside"]:
         ev2 = StateChanged(barrier_id, "position", "in the way", "shoved aside", "CW-OFF-03")
-        return BarrierOutcome(barrier_id, "shoved_aside", dp, dp, dmg, (Note(f"{feature} {barrier_id} takes {dmg} >= {dp} DP: knocked out of the way", "CW-OFF-03"), ev2))
+        return BarrierOutcome(barrier_id, "shoved_aside", dp, dp, dmg, (Note(f"{feature} {barrier_id} takes {dmg} > {dp} DP: knocked out of the way", "CW-OFF-03"), ev2))
     events = (DamageApplied(barrier_id, feature, dp, dp, 0, "CW-OFF-03"), StateChanged(barrier_id, "destroyed", False, True, "CW-OFF-03"))
     return BarrierOutcome(barrier_id, "broken", dp, 0, dmg, events)
 

@@ -308,6 +308,22 @@ def test_cw_off_03_fixed_barriers_stand_break_or_are_shoved_aside():
         barrier_collision(RULES, 25, 10, "small_trees")
 
 
+def test_cw_off_03_boulder_is_shoved_aside_only_by_more_than_its_dp():
+    """CW-OFF-03 (issue 9, defect 15): boulders are usually knocked out of the way, rather than destroyed, when a
+    collision does MORE than their DP value; a tree or wall breaks at its DP.
+
+    Hand-worked: a 2-ft boulder (25 DP) taking exactly 25 stands in the way with 0 DP left (old: shoved aside);
+    taking 26 (more than 25) it is shoved aside whole. A 14-DP tree taking 14 breaks.
+    Source: CW seed, Off-Road Terrain (boulders)."""
+    exact = barrier_collision(RULES, 25, 25, "boulder", "b1")
+    assert (exact.outcome, exact.dp_after, exact.in_the_way) == ("stands", 0, True)
+    assert [(e.kind, e.before, e.after) for e in exact.events] == [("damage", 25, 0)]
+    again = barrier_collision(RULES, 25, 26, "boulder", "b1")
+    assert (again.outcome, again.dp_after, again.in_the_way) == ("shoved_aside", 25, False)
+    assert any(e.kind == "state" and e.after == "shoved aside" for e in again.events)
+    assert barrier_collision(RULES, 14, 14, "large_trees").outcome == "broken"
+
+
 @pytest.mark.parametrize("speed,falls_in,d", [(15, True, 0), (19, True, 0), (20, False, 3), (30, False, 3), (40, False, 3),
                                               (41, False, 3), (44, False, 3), (45, False, 1), (60, False, 1)])
 def test_cw_off_03_ditch_two_to_four_feet(speed, falls_in, d):
