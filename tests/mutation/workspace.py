@@ -6,9 +6,10 @@ into ``<copy>/pkg/<import path>`` (``pyapi/`` as ``pkg/hardpoint``,
 ``pkg/hardpoint/seeds``, built extensions included), the tests and the files
 they read (``tests/``, ``docs/``, ``README.md``, ``pyproject.toml``...) beside
 it, and links ``<copy>/pyapi`` etc. to the package folders for tests that read
-the repository's paths. With ``PYTHONPATH=<copy>/pkg:<copy>`` the copy is
+the repository's paths. With ``PYTHONPATH=<copy>/pkg`` the copy is
 found before the editable install (whose finder comes after the path finder);
-the plugin checks ``hardpoint.__file__`` in every run.
+the plugin checks ``hardpoint.__file__`` in every run. Only ``<copy>/pkg`` is
+on PYTHONPATH; pytest adds the copy's root itself for the ``tests`` package.
 """
 from __future__ import annotations
 
@@ -103,7 +104,7 @@ class Workspace:
         else:
             ws._copy_rev(repo, rev)
         # The runner's pytest plugin goes in as a top-level module of its own, whatever the copied tests hold.
-        shutil.copy2(Path(__file__).with_name("plugin.py"), dest / f"{PLUGIN}.py")
+        shutil.copy2(Path(__file__).with_name("plugin.py"), ws.pkg / f"{PLUGIN}.py")
         for name, folder in layout.package_dirs.items():
             link = dest / folder
             if not link.exists():
@@ -172,7 +173,10 @@ class Workspace:
 
     def env(self, bytecode: bool = False) -> dict[str, str]:
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(self.pkg), str(self.root)])
+        # Only the package folder: the copy's pyapi/, fastcore/ and seeds/ links must not be importable
+        # (ARCH-01's test checks that no top-level pyapi or fastcore exists). pytest puts the root on
+        # sys.path itself for the tests package.
+        env["PYTHONPATH"] = str(self.pkg)
         env.pop("PYTHONSAFEPATH", None)
         env.pop("PYTHONHOME", None)
         env.pop("COVERAGE_PROCESS_START", None)
