@@ -4,10 +4,10 @@ Order of a phase: declared actions (maneuvers, automatic on/off, drops,
 detonations), movement in straight lines (the movement chart), dropped weapons
 on automatic, counters and clouds touched, automatic fire at the end of the
 turn's movement (phase 5), then combat with all damage at the phase's end
-(CW-ROF-02). Order of the end of the turn (docs/rulings.md): fire (new fire,
-extinguisher, fire damage, explosion), clouds and flaming oil expiring, paint
-on windows wearing off, skids and fishtails ending, off-road damage,
-uncontrolled vehicles slowing.
+(CW-ROF-02). Before the first phase: off-road damage. Order of the end of the
+turn (docs/rulings.md): fire (new fire, extinguisher, fire damage, explosion),
+clouds and flaming oil expiring, paint on windows wearing off, skids and
+fishtails ending, uncontrolled vehicles slowing.
 """
 from __future__ import annotations
 
@@ -292,14 +292,21 @@ def _end_of_turn(rules: Rules, arena: Arena, dice: DiceSource) -> list[Event]:
     for v in arena.vehicles.values():
         out += end_handling(v)
     for v in arena.vehicles.values():
-        if v.off_road:
-            out += _offroad(rules, v, dice)
-    for v in arena.vehicles.values():
         if v.uncontrolled and v.speed != 0:
             slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
             new = max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1)
             out.append(StateChanged(v.id, "speed", v.speed, new, "CW-CREW-03"))
             v.speed = new
+    return out
+
+
+def _start_of_turn(rules: Rules, arena: Arena, dice: DiceSource) -> list[Event]:
+    """The beginning of a turn, before its first phase: off-road damage (CW-OFF-02: rolled at the beginning of
+    every turn a vehicle is off-road above 10 mph)."""
+    out: list[Event] = []
+    for v in arena.vehicles.values():
+        if v.off_road:
+            out += _offroad(rules, v, dice)
     return out
 
 
@@ -399,6 +406,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
     n_phases = rules["carwars.turn"]["phases"]
     for _ in range(turns):
         fired = FiredThisTurn()
+        events += _start_of_turn(rules, arena, dice)
         for phase in range(1, n_phases + 1):
             arena.phase = phase
             key = (arena.turn, phase)

@@ -494,3 +494,21 @@ def test_cw_off_04_bad_terrain_data_is_refused():
     with pytest.raises(DataError) as err:
         RULES.with_overrides({"carwars": {"terrain": {"water": {"decel_step_ft": 0}}}})
     assert "decel_step_ft" in str(err.value)
+
+
+def test_cw_off_02_off_road_damage_is_rolled_at_the_beginning_of_every_turn():
+    """CW-OFF-02 (issue 9, defect 15): a vehicle off-road above 10 mph rolls for off-road damage at the beginning of
+    every turn, before anything moves or fires, not at its end.
+
+    Hand-worked, two turns: the hunter off-road at 20 mph (one roll a turn), nothing else. Turn 1 begins: 2d6 1+2 = 3:
+    the underbody 10 -> 9, before the note of turn 1, phase 1. Turn 2 begins: 2d6 3+3 = 6: nothing. Nothing else rolls
+    (no fire). Source: CW seed, Off-Road Hazards."""
+    s = hardpoint.parse_scenario({"scenario": {"name": "off-road", "ruleset": "carwars", "turns": 2},
+                                  "vehicle": [{"id": "v", "design": "hunter", "speed": 20, "off_road": True}]})
+    r = s.resolve(ScriptedDice([1, 2, 3, 3]))
+    texts = [(e.kind, getattr(e, "text", None) or getattr(e, "why", "")) for e in r.events]
+    first_roll = texts.index(("dice", "off-road damage, roll 1 of 1"))
+    assert first_roll < texts.index(("note", "turn 1, phase 1"))
+    second_roll = texts.index(("dice", "off-road damage, roll 1 of 1"), first_roll + 1)
+    assert texts.index(("note", "end of turn 1")) < second_roll < texts.index(("note", "turn 2, phase 1"))
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("underbody armour", 10, 9)]
