@@ -90,6 +90,7 @@ class IFTBreakdown(Event):
     distribution: dict[str, Fraction]
     given_hit: bool = False
     rule: str = "A7"
+    notes: tuple[str, ...] = ()
 
     @property
     def total_drm(self) -> int:
@@ -98,9 +99,10 @@ class IFTBreakdown(Event):
     def __str__(self) -> str:
         col = f"{self.column} FP column" if self.column is not None else "below the first column (no effect)"
         odds = ", ".join(f"{k} {v} ({float(v):.4f})" for k, v in self.distribution.items())
+        notes = "".join(f"; {n}" for n in self.notes)
         return (f"{self.attack} -> {self.target}: {fmt_fraction(self.fp)} FP, {col}; DRM {self.total_drm:+d} "
                 f"({_mods(self.modifiers)}); {'cowers on doubles' if self.cowers else 'no cowering'}"
-                f"{' (once hit)' if self.given_hit else ''}: {odds} ({self.rule})")
+                f"{' (once hit)' if self.given_hit else ''}: {odds} ({self.rule}){notes}")
 
 
 @dataclass(frozen=True)

@@ -215,8 +215,17 @@ def explain_fire(rules: Rules, board: Board, situation: Situation, fire: FireDec
             events.append(to_hit_breakdown(rules, situation, fire.id, u, fire.target_type, fire.firer_row, fire.range, fire.to_hit_drm))
         mods = _unit_ift_drm(rules, board, situation, fire, u, lead)
         dist = ift_distribution(t, column, shift, sum(m.value for m in mods))
-        events.append(IFTBreakdown(fire.id, uid, fpb.total, column, mods, shift > 0, dist, fire.kind is FireKind.ORDNANCE))
+        events.append(IFTBreakdown(fire.id, uid, fpb.total, column, mods, shift > 0, dist, fire.kind is FireKind.ORDNANCE,
+                                   notes=ift_result_notes(situation, u, dist)))
     return fpb, events
+
+
+def ift_result_notes(situation: Situation, unit, distribution: Mapping[str, Fraction]) -> tuple[str, ...]:
+    """ASL-RES-04 (D15.54): what `explain` must say beside the IFT odds of a unit: a PTC result has
+    no effect on a motorcyclist (no PTC is taken; neither does an MC equal to his morale pin him)."""
+    if is_motorcyclist(situation, unit) and distribution.get("PTC"):
+        return ("PTC: no effect on a motorcyclist, no PTC is taken (D15.54, ASL-RES-04)",)
+    return ()
 
 
 def _dr_classes(doubles: bool) -> tuple[tuple[tuple[int, int], Fraction], ...]:

@@ -193,6 +193,7 @@ class ASLScenario:
                 lines += [f"      {m.value:+d}  {m.name} [{m.rule}]" for m in e.modifiers]
                 lines.append(f"    results{' once hit' if e.given_hit else ''}: "
                              + ", ".join(f"{k} {v}" for k, v in e.distribution.items()))
+                lines += [f"    {n}" for n in e.notes]
             else:
                 lines.append(f"  {e}")
         if odds:

@@ -1,5 +1,6 @@
 """ASL scenario files and the `hardpoint` command on them (CLI-01, CLI-02, ERR-01, LOG-01, LOG-02)."""
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -71,6 +72,24 @@ def test_asl_tgt_02_explain_shows_th_drm_column_and_odds(capsys):
     assert "12 FP -> 12 FP column [A7]" in out
     assert "results once hit: 1KIA 1/36, K/3 1/18, 3MC 1/12, 2MC 1/4, 1MC 11/36, NMC 1/9, PTC 1/12, - 1/12" in out
     assert "exact outcomes of the whole scenario" in out
+
+
+def test_asl_res_04_explain_says_ptc_has_no_effect_on_motorcyclists(capsys):
+    """ASL-RES-04 (D15.54), LOG-02: `explain` gives each unit's IFT odds; for the riders it says that the PTC result
+    (1/12 on the 12 FP column: Final DR 10) has no effect on them, and not for the crew on foot.
+    Source: D15.54; D15.55 example
+    """
+    from hardpoint.asl.events import IFTBreakdown
+    scn = hardpoint.load_scenario("builtin:asl_d15_55_gun_on_cycle")
+    ift = {e.target: e for e in scn.explain() if isinstance(e, IFTBreakdown)}
+    assert ift["squad"].distribution["PTC"] == ift["crew"].distribution["PTC"] == Fraction(1, 12)
+    assert ift["crew"].notes == ()
+    for rider in ("squad", "leader"):
+        assert len(ift[rider].notes) == 1 and "no effect on a motorcyclist" in ift[rider].notes[0] and "D15.54" in ift[rider].notes[0]
+    again = hardpoint.event_from_dict(json.loads(json.dumps(ift["squad"].to_dict())))
+    assert again.to_dict() == ift["squad"].to_dict() and again.notes == ift["squad"].notes
+    assert main(["explain", "builtin:asl_d15_55_gun_on_cycle"]) == 0
+    assert capsys.readouterr().out.count("PTC: no effect on a motorcyclist") == 2
 
 
 def test_explain_json(capsys):
