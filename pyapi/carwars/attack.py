@@ -404,7 +404,7 @@ def explain_attack(arena: Arena, attack: Attack, rules: Rules,
     paint = isinstance(fire.unit, Vehicle) and fire.unit.paint_until_turn is not None and arena.turn <= fire.unit.paint_until_turn
     mods += tohit.visibility_modifiers(rules, arena.weather, arena.light, rubble=_in_rubble(arena, target),
                                        blinded=fire.unit.blinded, paint_on_windows=paint)
-    mods += _firer(rules, fire)
+    mods += _firer(rules, fire, arena)
     consecutive = _consecutive(history or {}, attack, arena.turn)
     mods += tohit.sustained_fire_modifiers(rules, consecutive, automatic=fire.automatic)
     if isinstance(fire.unit, Vehicle):
@@ -580,7 +580,9 @@ def _movement(rules: Rules, fire: _Firing, target: object, arc_angle: float) -> 
                                     isinstance(firer, Pedestrian) and firer.braced)
 
 
-def _firer(rules: Rules, fire: _Firing) -> list[Modifier]:
+def _firer(rules: Rules, fire: _Firing, arena: Arena) -> list[Modifier]:
+    from .dropped import on_oil
+
     if isinstance(fire.unit, Pedestrian):
         return tohit.firer_modifiers(rules, skill=fire.unit.handgunner, skill_name="handgunner",
                                      firer_state=fire.unit.state, hand_weapon=True)
@@ -589,7 +591,8 @@ def _firer(rules: Rules, fire: _Firing) -> list[Modifier]:
     return tohit.firer_modifiers(rules, computer=fire.unit.computer, skill=skill,
                                  skill_name="handgunner" if fire.hand else "gunner",
                                  firer_state=crew.state if crew is not None else CrewState.OK,
-                                 bad_surface=fire.unit.on_bad_surface, hand_weapon=fire.hand, automatic=fire.automatic)
+                                 bad_surface=fire.unit.on_bad_surface or on_oil(arena, fire.unit),   # oil: CW-DROP-04
+                                 hand_weapon=fire.hand, automatic=fire.automatic)
 
 
 def _consecutive(history: dict[tuple[str, str], SustainedRecord], attack: Attack, turn: int) -> int:

@@ -45,13 +45,14 @@ def crash_table_band(rules: Rules, total: int) -> str:
     return band
 
 
-def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice: DiceSource) -> list[Event]:
+def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice: DiceSource, extra_d: int = 0) -> list[Event]:
     """CW-CREW-02 / CW-CREW-03: what the driver's injury this phase does to the vehicle.
 
     Wounded or killed: a D2 hazard. Unconscious or dead: driver skill and reflex
     bonuses are lost. A cycle (no sidecar) whose driver is killed or knocked out
     goes to Crash Table 1 at +4 (the roll and band are reported; passengers must
     jump or take it); any other vehicle goes on straight, slowing 5 mph a turn.
+    `extra_d` is added to the hazard (D2 on an oil slick, CW-DROP-04).
     """
     driver = vehicle.driver
     t = rules["carwars.damage"]["crew"]
@@ -60,7 +61,9 @@ def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice:
     after = driver.state
     out: list[Event] = []
     if (after is CrewState.WOUNDED and before is CrewState.OK) or (after is CrewState.DEAD):
-        out.append(Note(f"{vehicle.id}: driver {'wounded' if after is CrewState.WOUNDED else 'killed'}: a D{t['driver_hazard']} hazard", "CW-CREW-02"))
+        d = t["driver_hazard"] + extra_d
+        oil = f" (+D{extra_d} on an oil slick)" if extra_d else ""
+        out.append(Note(f"{vehicle.id}: driver {'wounded' if after is CrewState.WOUNDED else 'killed'}: a D{d} hazard{oil}", "CW-CREW-02"))
     if after >= CrewState.UNCONSCIOUS > before:
         out.append(StateChanged(vehicle.id, "driver skill and reflex bonuses", "in effect", "lost", "CW-CREW-02"))
         if vehicle.kind == "cycle" and vehicle.sidecar is None:

@@ -15,7 +15,9 @@ from .model import Arena, Cloud, Tire, Vehicle, Weapon
 from .tables import check_usable
 
 __all__ = ["DroppedCounter", "placement_counter", "drop_weapon", "contact", "spikes_effect", "mines_effect", "oil_effect",
-           "paint_contact", "expire_counters", "swept_polygon"]
+           "OIL_KINDS", "on_oil", "oil_extra_difficulty", "oil_maneuver", "paint_contact", "expire_counters", "swept_polygon"]
+
+OIL_KINDS = ("oil", "flaming_oil")
 
 _D1 = parse_dice("1d")
 
@@ -259,11 +261,43 @@ def mines_effect(rules: Rules, arena: Arena, vehicle: Vehicle, counter: DroppedC
     return out, True
 
 
+def on_oil(arena: Arena, vehicle: Vehicle) -> bool:
+    """CW-DROP-04: whether any part of the vehicle is on an oil or flaming oil slick: it crossed one in this
+    phase's movement (`vehicle.on_oil`, set by the turn's contact check), or its counter touches one now. A slick
+    gone inert in water does nothing; a vehicle does not count a slick it laid until it has left it."""
+    if vehicle.on_oil:
+        return True
+    if not arena.counters:
+        return False
+    mine = vehicle.counter.polygon()
+    return any(c.kind in OIL_KINDS and not c.inert and vehicle.id not in c.still_on and _intersects(mine, c.polygon)
+               for c in arena.counters)
+
+
+def oil_extra_difficulty(rules: Rules, arena: Arena, vehicle: Vehicle) -> int:
+    """CW-DROP-04: what an oil slick adds to the difficulty of a maneuver attempted or a hazard met while any part
+    of the vehicle is on it (D2); 0 off it."""
+    return rules["carwars.dropped"]["oil"]["maneuver_penalty"] if on_oil(arena, vehicle) else 0
+
+
+def oil_maneuver(rules: Rules, arena: Arena, vehicle: Vehicle) -> list[Event]:
+    """CW-DROP-04: a maneuver made in a phase the vehicle crosses an oil slick is D2 harder (and so costs 2 more to
+    hit that phase, CW-HIT-10)."""
+    extra = oil_extra_difficulty(rules, arena, vehicle) if vehicle.maneuvered else 0
+    if not extra:
+        return []
+    vehicle.hazard_difficulty += extra
+    return [Note(f"{vehicle.id} maneuvers on an oil slick: +D{extra}", "CW-DROP-04")]
+
+
 def oil_effect(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, spec, dice: DiceSource) -> list[Event]:
-    """CW-DROP-04: oil adds D2 to maneuvers and hazards while the vehicle is on it (not a hazard itself);
-    flaming oil is also a D1 hazard and damages the underbody and tires."""
+    """CW-DROP-04: the phase a vehicle first runs over a slick: oil adds D2 to maneuvers and hazards while it is on
+    it (`on_oil`; not a hazard itself); flaming oil is also a D1 hazard (its own, not raised by the D2) and damages
+    the underbody and tires. A slick gone inert in water does nothing."""
     o = rules["carwars.dropped"]["oil"]
-    out: list[Event] = [Note(f"{vehicle.id} on {counter.id}: +D{o['maneuver_penalty']} to maneuvers and hazards", "CW-DROP-04")]
+    if counter.inert:
+        return [Note(f"{vehicle.id} crosses {counter.id}: dispersed in water, no effect", "CW-DROP-06")]
+    out: list[Event] = [Note(f"{vehicle.id} on {counter.id}: +D{o['maneuver_penalty']} to maneuvers and hazards while on it", "CW-DROP-04")]
     if counter.kind == "flaming_oil" and not counter.inert:
         out.append(Note(f"{vehicle.id} drives through flaming oil: a D{o['flaming_hazard']} hazard", "CW-DROP-04"))
         vehicle.hazard_difficulty += o["flaming_hazard"]

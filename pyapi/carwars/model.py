@@ -138,6 +138,8 @@ class Vehicle:
     blinded: bool = False
     handling: str | None = None
     hazard_difficulty: int = 0
+    on_oil: bool = False                   # CW-DROP-04: crossed an oil or flaming oil slick this phase
+    maneuvered: bool = False               # made a maneuver this phase (CW-DROP-04: +D2 on oil)
     paint_until_turn: int | None = None
     in_rubble: bool = False
     extinguisher: str = "none"             # none | standard | improved | portable (CW-FIRE-03)

@@ -498,10 +498,15 @@ def _vehicle_consequences(rules: Rules, arena: Arena, v: Vehicle, hits: int, haz
                           metal_before: dict | None, dice: DiceSource) -> list[Event]:
     """CW-DMG-01 hazard (of the hits not taken by body armour, CW-CREW-01), CW-DMG-08 obstacle, CW-CREW-02/03
     driver consequences for one vehicle."""
+    from .dropped import oil_extra_difficulty
+
     out: list[Event] = []
+    oil = oil_extra_difficulty(rules, arena, v)
     d = hazard_difficulty(rules, hazard_hits)
     if d:
         out.append(Note(f"{v.id} took {hazard_hits} hit(s) this phase: a D{d} hazard", "CW-DMG-01"))
+        if oil:
+            out.append(Note(f"{v.id} is on an oil slick: that hazard is D{d + oil}", "CW-DROP-04"))
     elif hits:
         out.append(Note(f"{v.id}: the {hits} hit(s) it took this phase all struck body armour: no hazard", "CW-CREW-01"))
     metal_lost = metal_before is not None and any(v.armour[s] < metal_before[s] for s in Side)
@@ -512,7 +517,7 @@ def _vehicle_consequences(rules: Rules, arena: Arena, v: Vehicle, hits: int, haz
         out.append(StateChanged("arena", "obstacles", len(arena.obstacles) - 1, len(arena.obstacles), "CW-DMG-08"))
         out.append(Note(f"{v.id} {why}: an obstacle drops at ({v.x:g}, {v.y:g})", "CW-DMG-08"))
     if driver_before is not None:
-        out += driver_consequences(rules, v, driver_before, dice)
+        out += driver_consequences(rules, v, driver_before, dice, oil)
     return out
 
 

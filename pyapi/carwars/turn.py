@@ -21,7 +21,8 @@ from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
 from .attack import Attack, AttackRoll, SustainedRecord
-from .dropped import DroppedCounter, contact, drop_weapon, expire_counters, mines_effect, oil_effect, paint_contact, spikes_effect, swept_polygon
+from .dropped import (OIL_KINDS, DroppedCounter, contact, drop_weapon, expire_counters, mines_effect, oil_effect, oil_maneuver,
+                      paint_contact, spikes_effect, swept_polygon)
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
 from .model import Arena, Vehicle
@@ -126,6 +127,7 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
         raise ScenarioError("no vehicle with this id", field=f"{where}.vehicle", value=a.vehicle, rule="CLI-02")
     if a.kind == "maneuver":
         v.hazard_difficulty += a.difficulty
+        v.maneuvered = True
         extra = 0
         if v.off_road:
             extra += 1  # CW-OFF-01: maneuvers off-road +D1
@@ -227,6 +229,8 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
                 continue
             if where is None:
                 continue
+            if counter.kind in OIL_KINDS and where == "on" and not counter.inert:
+                v.on_oil = True      # CW-DROP-04: every phase it crosses the slick, not only the first
             key = (v.id, counter.id)
             now.add(key)
             if key in touching:
@@ -239,7 +243,9 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
                 out += events
                 if gone:
                     arena.counters.remove(counter)
-            elif counter.kind in ("oil", "flaming_oil") and where == "on":
+            elif counter.kind in OIL_KINDS:
+                if where != "on":
+                    continue         # a slick is defined by the edge of its counter: its adjacent squares do nothing
                 out += oil_effect(rules, v, counter, spec, dice)
                 if counter.kind == "flaming_oil" and not counter.inert:
                     state = arena.fires.setdefault(v.id, FireState())
@@ -412,7 +418,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             key = (arena.turn, phase)
             events.append(Note(f"turn {arena.turn}, phase {phase}", "CW-ROF-02"))
             for v in arena.vehicles.values():
-                v.hazard_difficulty = 0
+                v.hazard_difficulty, v.on_oil, v.maneuvered = 0, False, False
             for i, a in enumerate(plan.actions.get(key, [])):
                 events += _do_action(rules, arena, a, dice, fired, f"action(turn {a.turn}, phase {a.phase})[{i}]")
             before = {v.id: v.counter for v in arena.vehicles.values()}
@@ -420,6 +426,8 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             events += move_phase(rules, arena, phase)
             events += _automatic_drops(rules, arena, moved, phase, dice)
             events += _contacts(rules, arena, before, touching, dice)
+            for v in arena.vehicles.values():
+                events += oil_maneuver(rules, arena, v)
             attacks = list(plan.attacks.get(key, []))
             if phase == n_phases:
                 auto, notes = automatic_attacks(arena, arena.turn)

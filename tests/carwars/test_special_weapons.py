@@ -121,6 +121,45 @@ def test_cw_drop_04_flaming_oil_hazard_damage_and_checked_once():
     assert any(e.kind == "dice" and "flaming oil on v underbody" in e.why for e in r.events)
 
 
+def test_cw_drop_04_oil_adds_d2_to_maneuvers_and_hazards_and_firing_on_it_is_minus_1():
+    """CW-DROP-04 / CW-HIT-08 / CW-HIT-10 (issue 9, defect 4): while any part of a vehicle crosses an oil slick it adds
+    D2 to the difficulty of any maneuver attempted and D2 to the severity of any hazard met (enemy fire included); the
+    slick is no hazard itself; and firing while on oil is -1.
+
+    Hand-worked, one turn: the hunter at the origin, north at 10 mph (1" in phase 1), crosses an oil slick
+    (0.5" x 1" centred at (0, 1)) while making a D1 maneuver, then fires its MG at a compact still at (0, 5.9) showing
+    its back. MG 7; compact -1, car from the back -1; range 3.9" 0; speed 10/2: 0; target still +1; the maneuver
+    D1 +D2 on oil = D3: -3; firing on oil -1: total -5, needs 12 (without the slick -2, needs 9). Dice 6+6 hit,
+    damage 1d = 2: back armour 15 -> 13.
+    One phase: a compact standing on a slick takes 1d = 3 hits from the hunter's MG: 1-5 hits is a D1 hazard, D3 on
+    oil; the hunter, standing on a slick too, fires at -1. Source: CW seed, Dropped Weapons (oil slicks); Targeting
+    Modifiers (firing while on oil, gravel or bad road)."""
+    slick = {"id": "o", "weapon": "Oil Jet", "x": 0.0, "y": 1.0, "width": 0.5, "length": 1.0}
+    data = dict(meta={"turns": 1},
+                vehicle=[{"id": "v", "design": "hunter", "speed": 10}, {"id": "t", "design": "hunter", "y": 5.9, "speed": 0}],
+                action=[{"turn": 1, "phase": 1, "kind": "maneuver", "vehicle": "v", "difficulty": 1}],
+                attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "firer": "driver", "turn": 1, "phase": 1}])
+    r = scenario(counter=[slick], **data).resolve(ScriptedDice([6, 6, 2]))
+    b = r.phases[0].breakdowns[0]
+    assert b.needed == 12
+    assert [(m.rule, m.value) for m in b.modifiers if m.rule in ("CW-HIT-08", "CW-HIT-10")] == [("CW-HIT-08", -1), ("CW-HIT-10", -3)]
+    assert any(e.kind == "note" and e.text == "v maneuvers on an oil slick: +D2" and e.rule == "CW-DROP-04" for e in r.events)
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("back armour", 15, 13)]
+    assert scenario(**data).resolve(ScriptedDice([6, 6, 2])).phases[0].breakdowns[0].needed == 9
+    slicks = [dict(slick, id="o1", y=6.0), dict(slick, id="o2", y=0.0)]
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "speed": 0}, {"id": "t", "design": "hunter", "y": 6.0, "speed": 0}],
+                 counter=slicks, attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "firer": "driver"}])
+    assert mods_of(s.explain()[0], "CW-HIT-08") == [-1]
+    r = s.resolve(ScriptedDice([6, 6, 3]))
+    notes = [(e.rule, e.text) for e in r.events if e.kind == "note" and "hazard" in e.text]
+    assert notes == [("CW-DMG-01", "t took 3 hit(s) this phase: a D1 hazard"), ("CW-DROP-04", "t is on an oil slick: that hazard is D3")]
+    both_backends(s)
+
+
+def mods_of(breakdown, rule):
+    return [m.value for m in breakdown.modifiers if m.rule == rule]
+
+
 def test_cw_drop_04_flaming_oil_goes_after_five_turns():
     """CW-DROP-04: flaming oil disappears after five turns; oil lasts."""
     arena = Arena()
