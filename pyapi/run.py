@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os as _os   # run_main imports os locally further down: a module-level `os` would be shadowed there
 import sys
 import threading
 import time
@@ -17,9 +18,10 @@ from fractions import Fraction
 from typing import Any
 
 from .dice import SeededDice
+from .errors import HardpointError
 from .scenario import load_scenario
 
-__all__ = ["Summary", "run_trials", "run_main"]
+__all__ = ["Summary", "run_trials", "run_main", "summarize", "run_chart"]
 
 
 @dataclass
@@ -100,6 +102,48 @@ def _asl_summary(scenario, trials: int, seed: int, backend: str, progress, chunk
     return Summary(scenario.name, trials, seed, used, time.perf_counter() - start, means, stderr, exact)
 
 
+def summarize(scenario, trials: int, seed: int, backend: str = "auto", threads: int | None = None, end_of_turn: bool = True,
+              progress=None) -> Summary:
+    """The Summary `hardpoint run` prints, without printing (used by `hardpoint report`, PIC-03)."""
+    from .carwars.scenario import CarWarsScenario
+
+    if isinstance(scenario, CarWarsScenario):
+        return _batch_summary(scenario, trials, seed, backend, end_of_turn, threads, progress)
+    if getattr(scenario, "ruleset", "") == "asl":
+        return _asl_summary(scenario, trials, seed, backend, progress)
+    return run_trials(scenario, trials, seed, progress)
+
+
+# Trials re-run with per-trial arrays for the damage histograms of --plot: the first N of the run (same seed, same dice).
+PLOT_DAMAGE_TRIALS = {"compiled": 200_000, "reference": 2_000}
+
+
+def run_chart(scenario, summary: Summary, threads: int | None = None, end_of_turn: bool = True):
+    """PIC-02: the figure of a run: its rates against the exact odds, and for Car Wars each attack's damage
+    distribution (Monte Carlo over the run's first trials, kept with arrays) with the exact one overlaid."""
+    import warnings
+
+    from .carwars.scenario import CarWarsScenario
+    from .plot import damage_counts, exact_damage, run_figure
+
+    damage = {}
+    if isinstance(scenario, CarWarsScenario) and scenario.attacks:
+        from .batch import run_batch
+        from .exact import exact_attack
+
+        n = min(summary.trials, PLOT_DAMAGE_TRIALS.get(summary.backend, PLOT_DAMAGE_TRIALS["reference"]))
+        with warnings.catch_warnings():   # the run itself has warned about the backend already
+            warnings.simplefilter("ignore")
+            b = run_batch(scenario, n, summary.seed, backend=summary.backend, threads=threads, end_of_turn=end_of_turn)
+        for a in b.attacks:
+            try:
+                exact = exact_damage(exact_attack(scenario, a))
+            except (NotImplementedError, HardpointError):
+                exact = None   # no exact odds for this attack (several turns, area effect, links): bars only
+            damage[a] = (damage_counts(b, a), exact)
+    return run_figure(summary, damage)
+
+
 def _print_table(summary: Summary) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -167,6 +211,13 @@ def run_main(args) -> int:
     if args.phase_only and getattr(scenario, "turns", None):
         raise ScenarioError(f"the scenario runs {scenario.turns} whole turns; --phase-only applies to one-phase scenarios",
                             field="--phase-only", value=True, rule="CLI-01")
+    plot_path = getattr(args, "plot", None)
+    if plot_path:   # a bad --plot file is an error now, before the run (SAFE-02)
+        from .draw import picture_format
+
+        picture_format(plot_path, "--plot")
+        if _os.path.exists(plot_path) and not getattr(args, "overwrite", False):
+            raise ScenarioError("file exists (add --overwrite to replace it)", field="--plot", value=plot_path, rule="SAFE-02")
     csv_file = open_csv(args.csv, getattr(args, "overwrite", False)) if args.csv else None
 
     def go(progress):
@@ -200,6 +251,13 @@ def run_main(args) -> int:
         if csv_file is not None:
             write_csv(csv_file, summary)
             written = True
+        if plot_path:
+            from .plot import save_figure
+
+            save_figure(run_chart(scenario, summary, args.threads, not args.phase_only), plot_path,
+                        getattr(args, "overwrite", False), "--plot")
+            if not args.json:
+                print(f"chart written to {plot_path}", file=sys.stderr)
     finally:
         if csv_file is not None:
             csv_file.close()
