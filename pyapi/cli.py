@@ -1,8 +1,10 @@
 """The `hardpoint` command (CLI-01).
 
-    hardpoint run [SCENARIO] [--trials N] [--seed S] [--json | --csv FILE]
+    hardpoint run [SCENARIO] [--trials N] [--seed S] [--json | --csv FILE] [--plot FILE]
     hardpoint explain SCENARIO [--json]
     hardpoint resolve SCENARIO --seed N [--json]
+    hardpoint draw SCENARIO [--turn T --phase P] [-o arena.svg|png]
+    hardpoint report SCENARIO -o report.html [--trials N] [--seed S]
     hardpoint scenarios            # list the built-in scenarios
     hardpoint schema               # print the scenario JSON Schema
 
@@ -83,6 +85,59 @@ def _cmd_schema(args) -> int:
     return 0
 
 
+def _cmd_draw(args) -> int:
+    from .draw import arena_svg, open_output, picture_bytes, picture_format
+    from .scenario import load_scenario
+
+    fmt = picture_format(args.output) if args.output else "svg"
+    if args.output and os.path.exists(args.output) and not args.overwrite:   # refused before any work (SAFE-02)
+        open_output(args.output, False)
+    scenario = load_scenario(args.scenario)
+    svg = arena_svg(scenario, args.turn, args.phase, scale=args.scale)
+    if not args.output:
+        sys.stdout.write(svg)
+        return 0
+    data = picture_bytes(svg, fmt)
+    with open_output(args.output, args.overwrite) as fh:
+        fh.write(data)
+    print(f"picture written to {safe_text(args.output)}", file=sys.stderr)
+    return 0
+
+
+def _cmd_report(args) -> int:
+    from .draw import open_output
+    from .report import report_html
+    from .scenario import load_scenario
+
+    if not args.output.lower().endswith((".html", ".htm")):
+        raise _bad_value("the file name must end in .html", "-o", args.output)
+    if os.path.exists(args.output) and not args.overwrite:   # refused before any work (SAFE-02)
+        open_output(args.output, False)
+    if args.trials < 1:
+        raise _bad_value("must be at least 1", "--trials", args.trials)
+    scenario = load_scenario(args.scenario)
+    page = report_html(scenario, trials=args.trials, seed=args.seed, backend=args.backend)
+    with open_output(args.output, args.overwrite) as fh:
+        fh.write(page.encode("utf-8"))
+    print(f"report written to {safe_text(args.output)}", file=sys.stderr)
+    return 0
+
+
+def _bad_value(message: str, field: str, value) -> HardpointError:
+    """A bad command-line value for the picture commands (PIC-01..03)."""
+    from .errors import ScenarioError
+
+    return ScenarioError(message, field=field, value=value, rule="PIC-03")
+
+
+def _positive(value: int, field: str) -> int:
+    from .errors import ScenarioError
+
+    if value < 1:
+        raise ScenarioError("must be at least 1", field=field, value=value, rule="PIC-01")
+    return value
+
+
 def _arg(check, what: str):
     """An argparse type that runs a limits check, so a bad value is refused before anything runs."""
     def convert(text: str):
@@ -124,7 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seed of the dice (0 to {MAX_SEED}); trial t rolls the dice of (seed, t)")
     r.add_argument("--json", action="store_true", help="print the summary as JSON")
     r.add_argument("--csv", metavar="FILE", help="also write the summary as CSV to FILE (a new file)")
-    r.add_argument("--overwrite", action="store_true", help="let --csv replace an existing file")
+    r.add_argument("--overwrite", action="store_true", help="let --csv and --plot replace an existing file")
+    r.add_argument("--plot", metavar="FILE", help="also draw the chart of the run to FILE (.svg or .png, a new file): rates "
+                   "against the exact odds, damage distributions; needs pip install 'hardpoint[plot]'")
     r.add_argument("--backend", choices=["auto", "compiled", "reference"], default="auto",
                    help="which implementation runs the trials (auto: compiled where it covers the scenario)")
     r.add_argument("--threads", type=_arg(lambda v: check_threads(v, "--threads"), "threads"), default=None,
@@ -143,6 +200,35 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seed of the dice (0 to {MAX_SEED}); the same seed gives the same log")
     s.add_argument("--json", action="store_true", help="print the result and event log as JSON")
     s.set_defaults(func=_cmd_resolve)
+    d = sub.add_parser("draw", help="draw the arena: counters, arcs, lines of fire, movement (SVG or PNG)",
+                       description="Draw the arena of a scenario at a moment, to scale (PIC-01). Without --phase, a "
+                       "scenario of several turns is drawn at the start of the turn with every attack planned that turn.",
+                       formatter_class=_Formatter)
+    d.add_argument("scenario", help=scen)
+    d.add_argument("-o", "--output", metavar="FILE", default=None,
+                   help="write the picture to FILE, .svg or .png (a new file); default: the SVG on standard output")
+    d.add_argument("--turn", type=_arg(lambda v: _positive(v, "--turn"), "turn"), default=None,
+                   help="the turn to draw (scenarios of several turns; default: the first)")
+    d.add_argument("--phase", type=_arg(lambda v: _positive(v, "--phase"), "phase"), default=None,
+                   help="draw the positions after this phase's movement, with this phase's attacks")
+    d.add_argument("--scale", type=_arg(lambda v: _positive(v, "--scale"), "scale"), default=64,
+                   help="pixels to the inch (4 to 400); a very large map is drawn smaller")
+    d.add_argument("--overwrite", action="store_true", help="let -o replace an existing file")
+    d.set_defaults(func=_cmd_draw)
+    rp = sub.add_parser("report", help="one self-contained HTML page: arena, explain tables, run, charts, event log",
+                        description="Write one self-contained HTML page about a scenario (PIC-03): the arena picture, "
+                        "the explain tables with rule ids, a run's outcome table and charts, and the event log of one "
+                        "seeded resolution. It needs no network to view.", formatter_class=_Formatter)
+    rp.add_argument("scenario", help=scen)
+    rp.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file to write (a new file)")
+    rp.add_argument("--trials", type=_arg(lambda v: check_trials(v, 0, "--trials")[0], "trials"), default=20_000,
+                    help=f"trials of the run, 1 to {MAX_TRIALS:,}")
+    rp.add_argument("--seed", type=_arg(lambda v: check_seed(v, "--seed"), "seed"), default=1,
+                    help=f"seed of the run and of the resolution shown (0 to {MAX_SEED})")
+    rp.add_argument("--backend", choices=["auto", "compiled", "reference"], default="auto",
+                    help="which implementation runs the trials")
+    rp.add_argument("--overwrite", action="store_true", help="let -o replace an existing file")
+    rp.set_defaults(func=_cmd_report)
     sub.add_parser("scenarios", help="list the built-in scenarios").set_defaults(func=_cmd_scenarios)
     sub.add_parser("schema", help="print the scenario JSON Schema").set_defaults(func=_cmd_schema)
     return p
