@@ -205,9 +205,13 @@ def supports_compiled(scenario) -> str | None:
             unit = arena.unit(a.attacker, "attack")
             if hasattr(unit, "crew") and not a.firer and len(list(unit.all_crew())) > 1:
                 return "collisions with an unnamed firer (who fires may depend on the collision's dice)"
+    from .errors import HardpointError
+
     for a in attacks:
-        unit = arena.unit(a.attacker, "attack")
-        spec = _attack_spec(scenario, a)
+        try:
+            spec = _attack_spec(scenario, a)
+        except HardpointError:
+            continue    # a planned attack the rules cancel when its phase comes fires nothing (a cancelled row)
         if spec.burst_radius > 0 and arena.pedestrians:
             return "burst weapons near pedestrians"
     return None

@@ -283,3 +283,21 @@ def test_fast_01_summary_mode_keeps_counts_not_arrays(backend):
     for key, value in full.counts().items():
         np.testing.assert_array_equal(value, lean.counts()[key])
     assert full.summary() == lean.summary()
+
+
+def test_fast_01_a_planned_attack_the_rules_cancel_runs_on_both_backends():
+    """FAST-01 / ARCH-03: a planned attack whose weapon its attacker does not carry (a pedestrian naming a vehicle
+    weapon) is cancelled when its phase comes; the batch runs on both backends and they agree (the packer does not
+    look the weapon up as a hand weapon and fail)."""
+    data = {"scenario": {"name": "cancelled", "ruleset": "carwars", "turns": 1},
+            "vehicle": [{"id": "car", "design": "hunter", "speed": 0}],
+            "pedestrian": [{"id": "p", "x": 3.0, "y": 0.0, "weapons": ["Rifle"]}, {"id": "q", "x": -3.0, "y": 0.0, "weapons": ["Rifle"]}],
+            "attack": [{"id": "a", "attacker": "p", "weapon": "mg", "target": "car", "turn": 1, "phase": 2},
+                       {"id": "b", "attacker": "q", "weapon": "Rifle", "target": "car", "turn": 1, "phase": 3}]}
+    s = hardpoint.parse_scenario(data)
+    assert supports_compiled(s) is None
+    ref = run_batch(s, 50, 2, backend="reference")
+    com = run_batch(s, 50, 2, backend="compiled", threads=1)
+    assert not ref.hit[:, 0].any() and ref.hit[:, 1].any()
+    np.testing.assert_array_equal(ref.hit, com.hit)
+    np.testing.assert_array_equal(ref.state, com.state)
