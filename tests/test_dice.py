@@ -170,3 +170,122 @@ def test_dice_04_rigged_dice_force_one_roll_by_its_reason():
     assert d.unused() == {}
     with pytest.raises(DiceExhausted):
         d.roll("1d", "a to hit again")
+
+
+# --- hand-worked cases: each fails when the rule it names is broken (issue 19) -------------------------
+
+
+@pytest.mark.parametrize("text,lo,hi", [("1d", 1, 6), ("2d", 2, 12), ("4d", 4, 24), ("2d+3", 5, 15), ("1d-3", 0, 3),
+                                        ("1d-5", 0, 1), ("dr", 1, 6), ("DR", 2, 12)])
+def test_dice_01_least_and_greatest_totals(text, lo, hi):
+    """DICE-01/DICE-02: the least and greatest total of each expression the rules write.
+
+    Source: by hand: N dice give N to 6N; the bonus shifts both; damage is floored at 0, so 1d-5 gives 0 or 1.
+    """
+    e = parse_dice(text)
+    assert (e.minimum, e.maximum) == (lo, hi)
+    assert (min(e.distribution()), max(e.distribution())) == (lo, hi)
+
+
+@pytest.mark.parametrize("bad", [3, None, 2.0, b"1d"])
+def test_dice_01_a_non_string_is_rejected(bad):
+    """DICE-01: a dice expression must be text: anything else is a DiceError naming the field and the rule."""
+    with pytest.raises(DiceError) as err:
+        parse_dice(bad)
+    assert err.value.field == "dice" and "DICE-01" in str(err.value)
+
+
+def test_dice_02_asl_dr_and_DR_are_exact():
+    """DICE-02 (ASL): dr is one d6, each face 1/6; DR is 2d6, 7 the commonest total (6 ways in 36), 2 and 12 one way each.
+
+    Source: by hand, counting the 36 ordered pairs of two dice.
+    """
+    assert parse_dice("dr").distribution() == {f: Fraction(1, 6) for f in range(1, 7)}
+    dr2 = parse_dice("DR").distribution()
+    assert dr2 == {t: Fraction(6 - abs(t - 7), 36) for t in range(2, 13)}
+    assert (str(parse_dice("dr")), str(parse_dice("DR"))) == ("dr", "DR")
+    assert parse_dice("DR").total([1, 1]) == 2 and parse_dice("dr").total([6]) == 6
+
+
+def test_dice_02_totals_and_outcomes_are_integers():
+    """DICE-02: outcomes are integers (not floats that merely compare equal) mapped to Fractions.
+
+    Source: DICE-02 ("integers mapped to fractions.Fraction"); 2d+3 on faces 1, 1 totals 5.
+    """
+    e = parse_dice("2d+3")
+    assert type(e.bonus) is int and e.bonus == 3
+    assert type(parse_dice("1d-4").bonus) is int and parse_dice("1d-4").bonus == -4
+    assert type(e.total([1, 1])) is int and e.total([1, 1]) == 5
+    for text in ("1d-3", "2d+3", "DR"):
+        assert all(type(k) is int for k in parse_dice(text).distribution())
+
+
+def test_dice_02_expression_defaults_are_no_bonus_and_a_floor_of_zero():
+    """DICE-02: `DiceExpr(count)` is plain Nd; `DiceExpr(count, bonus)` never goes below 0 (1d-3 does 0 half the time).
+
+    Source: by hand: 2d has 36 outcomes, 1 of them a 2; 1d-3 gives 0 on faces 1, 2, 3.
+    """
+    from hardpoint.dice import DiceExpr
+
+    two = DiceExpr(2)
+    assert (two.bonus, two.floor, str(two)) == (0, 0, "2d")
+    assert two.distribution()[2] == Fraction(1, 36) and two.total([3, 4]) == 7
+    minus = DiceExpr(1, -3)
+    assert minus.distribution() == {0: Fraction(1, 2), 1: Fraction(1, 6), 2: Fraction(1, 6), 3: Fraction(1, 6)}
+    assert minus.total([1]) == 0 and minus.minimum == 0
+
+
+def test_dice_02_chance_of_meeting_or_beating_a_number():
+    """DICE-02 / CW-HIT-01: P(2d6 >= n): 10 or more is 6/36 (the rules' worked to-hit needs 10), 12 is 1/36,
+    13 is impossible, 2 is certain.
+
+    Source: by hand: totals 10, 11, 12 come up 3 + 2 + 1 = 6 ways of 36.
+    """
+    from hardpoint.dice import at_least
+
+    two = parse_dice("2d").distribution()
+    assert at_least(two, 10) == Fraction(1, 6)
+    assert at_least(two, 12) == Fraction(1, 36)
+    assert at_least(two, 13) == 0 and type(at_least(two, 13)) is Fraction
+    assert at_least(two, 2) == 1
+    assert at_least(parse_dice("1d-3").distribution(), 1) == Fraction(1, 2)
+
+
+def test_dice_03_seed_trial_and_start_cover_the_whole_64_bit_range():
+    """DICE-03: seeds, trials and start counts from 0 to 2**64-1 are accepted, and nothing else (no bools, no floats).
+
+    Source: docs/dice.md: the generator works on 64-bit unsigned integers.
+    """
+    assert SeededDice(0).d6() == die_face(0, 0, 0)
+    assert SeededDice(MASK64, trial=MASK64, start=MASK64).d6() == die_face(MASK64, MASK64, MASK64)
+    assert SeededDice(7).d6() == die_face(7, 0, 0) and SeededDice(7, 3).d6() == die_face(7, 3, 0)
+    for kwargs, field in [(dict(seed=True), "seed"), (dict(seed=1.0), "seed"), (dict(seed=1, start=-1), "start"),
+                          (dict(seed=1, trial=False), "trial"), (dict(seed=2**64), "seed")]:
+        with pytest.raises(DiceError) as err:
+            SeededDice(**kwargs)
+        assert err.value.field == field and "DICE-03" in str(err.value)
+
+
+def test_dice_04_scripted_faces_one_and_six_are_accepted():
+    """DICE-04: 1 and 6, the edges of a d6, are valid scripted faces; the count of faces left is exact.
+
+    Source: a d6 has faces 1 to 6.
+    """
+    d = ScriptedDice([1, 6, 6])
+    assert d.remaining == 3
+    assert d.d6() == 1 and d.remaining == 2
+    assert d.roll("1d", "x").faces == (6,) and d.remaining == 1
+
+
+def test_dice_04_rigged_dice_single_faces_and_what_is_left():
+    """DICE-04: a bare d6 from RiggedDice comes from the base source; unused() lists the forced faces not rolled yet.
+
+    Source: RiggedDice's contract (docs/dice.md): forced rolls by reason, every other die from the base.
+    """
+    from hardpoint import RiggedDice
+
+    d = RiggedDice(SeededDice(4), {"x to hit": [2, 3, 4], "y": [5]})
+    assert d.d6() == die_face(4, 0, 0)
+    assert d.roll("1d", "x to hit").faces == (2,)
+    assert d.unused() == {"x to hit": 2, "y": 1}
+    assert d.roll("1d", "z").faces == (die_face(4, 0, 1),)

@@ -60,6 +60,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-backstop", action="store_true", help="do not run survivors against the differential tests")
     p.add_argument("--only", default=None, metavar="IDS", help="comma-separated mutant ids (module:index) to run")
     p.add_argument("--rerun", default=None, metavar="REPORT", help="run only the survivors of a previous report.json")
+    p.add_argument("--max-examples", type=int, default=None, metavar="N",
+                   help="cap every hypothesis test at N examples in mutant runs (faster, weaker; default: as written)")
+    p.add_argument("--tests", nargs="+", default=(), metavar="PATH",
+                   help="select only among these test files or folders (a quick pass over a module's own tests)")
     p.add_argument("--out", default="build/mutation", help="report folder (default build/mutation)")
     p.add_argument("--keep", action="store_true", help="keep the temporary copy (for debugging)")
     p.add_argument("--root", default=".", help="repository root (default: the current directory)")
@@ -86,11 +90,11 @@ def main(argv: list[str] | None = None) -> int:
         keys = {_rekey(d) for d in doc["mutants"] if d["status"] in ("survived", "uncovered")}
         only = (only or set()) | keys
         if not args.modules:
-            modules = sorted({d["module"] for d in doc["mutants"] if _rekey(d) in keys})
+            modules = list(dict.fromkeys(d["module"] for d in doc["mutants"]))
     campaign = Campaign(repo=repo, layout=HARDPOINT, modules=modules, out=(repo / args.out), jobs=max(1, args.jobs),
                         timeout=args.timeout, sample=args.sample, seed=args.seed, rev=args.rev,
                         include_differential=args.include_differential, backstop=not args.no_backstop, only=only,
-                        keep=args.keep, log=lambda s: print(s, flush=True))
+                        keep=args.keep, max_examples=args.max_examples, tests_only=tuple(args.tests), log=lambda s: print(s, flush=True))
     if args.list:
         for module, ms in campaign.mutations().items():
             for m in ms:
@@ -99,8 +103,18 @@ def main(argv: list[str] | None = None) -> int:
     from .report import write_reports
 
     results = campaign.run()
+    if args.rerun:
+        # The mutants of the earlier report that were not run again keep their result, so the report covers them all.
+        rerun = {_key(r.mutation) for r in results}
+        results = [r for r in (_result(d) for d in doc["mutants"]) if _key(r.mutation) not in rerun] + results
+        results.sort(key=lambda r: (modules.index(r.mutation.module) if r.mutation.module in modules else 99,
+                                    r.mutation.index))
     command = "python -m tests.mutation " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
-    doc = write_reports(results, campaign.out, repo, command, campaign)
+    sampling = None
+    if args.rerun:
+        old = doc["header"]["sampling"]
+        sampling = f"{old}; the survivors of {args.rerun} run again, the other results carried over"
+    doc = write_reports(results, campaign.out, repo, command, campaign, sampling)
     print()
     print(f"{'module':40s} {'mutants':>7s} {'killed':>6s} {'timeout':>7s} {'survived':>8s} {'score':>7s} {'+backstop':>9s}")
     for row in doc["modules"]:
@@ -109,6 +123,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{len(results)} mutants in {campaign.elapsed:.0f} s; reports: {campaign.out / 'report.md'}, "
           f"{campaign.out / 'report.json'}")
     return 0
+
+
+def _result(d: dict):
+    from .operators import Mutation
+    from .runner import Result
+
+    m = Mutation(d["module"], d["index"], d["operator"], d["line"], d["end_line"], tuple(d["start"]), tuple(d["end"]),
+                 d["before"], d["after"], d["function"], d["rule"])
+    return Result(m, d["status"], d["tests"], d["seconds"], d["killed_by"], d["selection"], d["backstop"], d["detail"])
 
 
 def _rekey(d: dict) -> str:

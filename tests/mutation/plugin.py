@@ -7,6 +7,7 @@
   node id (so the coverage data maps each line to the tests that execute it).
 - ``--mutation-select FILE``: run only the node ids listed in FILE, in that order.
 - ``--mutation-result FILE``: write the node id of the first failing test.
+- ``--mutation-max-examples N``: cap every hypothesis test at N examples (a faster, weaker campaign).
 
 Hypothesis runs derandomized and without its example database, so the same
 mutant meets the same examples in every run.
@@ -29,6 +30,7 @@ def pytest_addoption(parser):
     group.addoption("--mutation-meta", default=None)
     group.addoption("--mutation-select", default=None)
     group.addoption("--mutation-result", default=None)
+    group.addoption("--mutation-max-examples", type=int, default=None)
 
 
 def pytest_configure(config):
@@ -54,6 +56,16 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
+    cap = config.getoption("--mutation-max-examples")
+    if cap:
+        from hypothesis import settings
+
+        for it in items:
+            fn = getattr(it, "obj", None)
+            inner = getattr(fn, "__func__", fn)
+            current = getattr(inner, "_hypothesis_internal_use_settings", None)
+            if current is not None and current.max_examples > cap:
+                inner._hypothesis_internal_use_settings = settings(current, max_examples=cap)
     path = config.getoption("--mutation-select")
     if not path:
         return

@@ -39,7 +39,9 @@ def markdown(results: list[Result], header: dict) -> str:
         f"Command: `{header['command']}`  ",
         f"Mutants: {len(results)} ({header['sampling']}); run time {header['elapsed']:.0f} s, "
         f"{avg:.1f} s per mutant run on average; jobs {header['jobs']}; "
-        f"differential tests {'included' if header['include_differential'] else 'excluded (backstop run on survivors)'}.",
+        f"differential tests {'included' if header['include_differential'] else 'excluded (backstop run on survivors)'}"
+        + (f"; hypothesis capped at {header['max_examples']} examples" if header.get("max_examples") else "")
+        + (f"; tests only from {', '.join(header['tests_only'])}" if header.get("tests_only") else "") + ".",
         "",
         "| module | mutants | killed | timeouts | survived | (uncovered) | errors | score | with backstop |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -71,15 +73,17 @@ def markdown(results: list[Result], header: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_reports(results: list[Result], out: Path, repo: Path, command: str, campaign) -> dict:
+def write_reports(results: list[Result], out: Path, repo: Path, command: str, campaign, sampling: str | None = None) -> dict:
     header = {
         "date": datetime.date.today().isoformat(),
         "commit": _commit(repo, campaign.rev),
         "command": command,
         "elapsed": campaign.elapsed,
         "jobs": campaign.jobs,
-        "sampling": f"at most {campaign.sample} per module, seed {campaign.seed}" if campaign.sample else "all",
+        "sampling": sampling or (f"at most {campaign.sample} per module, seed {campaign.seed}" if campaign.sample else "all"),
         "include_differential": campaign.include_differential,
+        "max_examples": campaign.max_examples,
+        "tests_only": list(campaign.tests_only),
     }
     out.mkdir(parents=True, exist_ok=True)
     doc = {"header": header, "modules": score_table(results), "mutants": [r.to_dict() for r in results]}

@@ -78,6 +78,8 @@ class Campaign:
     only: set[str] | None = None
     log: callable = print
     keep: bool = False
+    max_examples: int | None = None
+    tests_only: tuple[str, ...] = ()
     elapsed: float = 0.0
     _meta: dict = field(default_factory=dict)
     _lines: dict = field(default_factory=dict)
@@ -151,6 +153,8 @@ class Campaign:
         e = self._meta.get(nodeid)
         if e is None or e["outcome"] != "passed" or nodeid.startswith(NEVER):
             return False
+        if self.tests_only and not nodeid.startswith(self.tests_only):
+            return False
         diff = is_differential(nodeid, e.get("doc", ""))
         if differential:
             return diff
@@ -188,6 +192,8 @@ class Campaign:
         cmd = [ws.python(), "-m", "pytest", "-p", PLUGIN, f"--mutation-select={sel}",
                f"--mutation-expect={ws.package_dir}", f"--mutation-package={self.layout.package}",
                f"--mutation-result={res}", "-x", "-q", "--no-header", "--tb=no", "-p", "no:cacheprovider", *files]
+        if self.max_examples:
+            cmd.insert(-len(files), f"--mutation-max-examples={self.max_examples}")
         t0 = time.monotonic()
         try:
             proc = subprocess.Popen(cmd, cwd=ws.root, env=ws.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -277,7 +283,8 @@ def _fingerprint(ws: Workspace) -> str:
     h = hashlib.sha256()
     for base in (ws.pkg, ws.root / ws.layout.tests):
         for p in sorted(base.rglob("*")):
-            if p.is_file() and p.suffix in (".py", ".toml", ".json", ".md") and "__pycache__" not in p.parts:
+            if (p.is_file() and p.suffix in (".py", ".toml", ".json", ".md") and "__pycache__" not in p.parts
+                    and p.name != f"{PLUGIN}.py"):
                 h.update(str(p.relative_to(ws.root)).encode())
                 h.update(p.read_bytes())
     h.update(b"pyproject")
