@@ -205,3 +205,8 @@ def test_cw_veh_06_an_aimed_weapon_without_an_effect_is_refused_in_the_data():
     assert err.value.rule == "CW-VEH-06" and err.value.value == "Glue Gun"
     ok = hardpoint.load_rules({"carwars": {"weapons": {"weapon": [{"name": "Glue Gun", "to_hit": 6, "dp": 2, "refused": "no glue rules"}]}}})
     assert weapon_spec(ok, "Glue Gun").refused == "no glue rules"
+    # the same for a hand weapon: a smoke grenade can be carried, not thrown for nothing
+    thrower = {"id": "p", "x": 3.0, "y": 0.0, "weapons": ["Smoke Grenade"]}
+    assert build(vehicles=[car()], pedestrians=[thrower]).arena.pedestrians["p"].weapons == ("Smoke Grenade",)
+    with pytest.raises(hardpoint.RuleViolation, match="Smoke Grenade cannot be fired.*CW-VEH-06"):
+        build(vehicles=[car()], pedestrians=[thrower], attacks=[{"id": "a", "attacker": "p", "weapon": "Smoke Grenade", "target": "car"}])
