@@ -290,3 +290,13 @@ def test_pic_01_asl_motorcycle_vca_arrow_points_at_its_hexspine():
         dx, dy = x2 - x1, y2 - y1
         bearing = math.degrees(math.atan2(dx, -dy)) % 360
         assert bearing == pytest.approx(60 * k + 30, abs=0.01)
+
+
+def test_pic_01_module_examples():
+    """PIC-01: hardpoint.draw's docstring examples give what they show."""
+    import doctest
+
+    import hardpoint.draw
+
+    result = doctest.testmod(hardpoint.draw)
+    assert result.attempted > 0 and result.failed == 0

@@ -136,3 +136,11 @@ def test_pic_02_run_chart_overlays_the_exact_damage():
         (line,) = [ln for ln in ax.lines if ln.get_gid() == "exact-marks"]
         exact = hardpoint.exact_attack(s, a.id).damage
         assert dict(zip(line.get_xdata(), line.get_ydata())) == pytest.approx({k: float(v) for k, v in exact.items()})
+
+
+def test_pic_02_module_examples():
+    """PIC-02: hardpoint.plot's docstring examples give what they show."""
+    import doctest
+
+    result = doctest.testmod(plot)
+    assert result.attempted > 0 and result.failed == 0

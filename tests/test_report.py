@@ -134,3 +134,13 @@ def test_pic_03_report_in_a_real_headless_browser(served, tmp_path):
             browser.close()
     assert errors == []
     assert requests == [served]
+
+
+def test_pic_03_module_examples():
+    """PIC-03: hardpoint.report's docstring examples give what they show."""
+    import doctest
+
+    import hardpoint.report
+
+    result = doctest.testmod(hardpoint.report)
+    assert result.attempted > 0 and result.failed == 0
