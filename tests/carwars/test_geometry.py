@@ -458,3 +458,302 @@ def test_sampling_never_contradicts_exact(dist, tlen, twid, tfacing, specs, psi,
             assert not any(seg_hits(o, s.aim_point, b, 1e-8) for b in blockers)
     else:
         assert s.aim_point is None and s.range is None and s.blocked_by
+
+
+# --- hand-worked cases added for issue 19: each fails when the rule it names is broken ----------------------
+
+CAR = Counter(0.0, 0.0, 1.0, 0.5, 0.0)  # front-right corner (0.25, 0.5), front-left (-0.25, 0.5)
+
+
+def arcs_by_hand(x, y, angle, h=0.5, w=0.25):
+    """The arcs of a counter at the origin facing +y that hold the local point (x, y), worked from CW-ARC-01's
+    wording: each arc lies beyond its side's edge and between the two lines through that side's corners at
+    `angle` degrees to the counter's axis. Independent of geometry.py (no half-planes, no EPS)."""
+    t = math.tan(math.radians(angle)) if angle < 90 else math.inf
+    out = set()
+    if y >= h and (abs(x) - w <= (y - h) * t):
+        out.add("front")
+    if y <= -h and (abs(x) - w <= (-y - h) * t):
+        out.add("back")
+    # at 90 degrees the corner lines are the front and back edge lines: the side arcs end there
+    if x >= w and ((abs(y) <= h) if t == math.inf else (abs(y) - h) * t <= x - w):
+        out.add("right")
+    if x <= -w and ((abs(y) <= h) if t == math.inf else (abs(y) - h) * t <= -x - w):
+        out.add("left")
+    return out
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, 45.0, 60.0, 90.0])
+def test_cw_arc_01_every_arc_matches_the_hand_reading_at_every_angle(angle):
+    """CW-ARC-01: on a grid of points around a car counter, each arc's membership is the hand reading of the
+    rule (beyond the side's edge, between the corner lines at the data angle), for all four arcs and angles
+    0, 30, 45, 60 and 90; points within 1e-6" of a dividing line are left to the tie tests.
+
+    Source: CW-ARC-01 (arcs bounded by lines through the corners at 45 degrees, the angle being data).
+    """
+    t = math.tan(math.radians(angle)) if angle < 90 else math.inf
+    checked = 0
+    for i in range(-12, 13):
+        for j in range(-12, 13):
+            x, y = 0.37 * i + 0.011, 0.41 * j + 0.007
+            # distance to the lines that bound the arcs, to skip ties
+            near = [abs(abs(x) - 0.25), abs(abs(y) - 0.5)]
+            if angle not in (0.0, 90.0):
+                near += [abs((abs(x) - 0.25) - (abs(y) - 0.5) * t)]
+            if min(near) < 1e-6:
+                continue
+            assert point_arcs(CAR, (x, y), angle) == arcs_by_hand(x, y, angle), (x, y, angle)
+            checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize("facing", [0.0, 90.0, 180.0, 270.0, 33.0])
+def test_cw_arc_01_dividing_lines_of_all_four_corners_are_in_both_arcs(facing):
+    """CW-ARC-01: a point on the 45-degree line through any corner is in both arcs it divides, whatever the
+    counter's facing; one just off the line (1e-6") is in one arc only.
+
+    Source: CW-ARC-01: a counter that touches a dividing line is in both arcs; 45 degrees from (w, h) = (0.25, 0.5).
+    """
+    c = Counter(2.0, -1.0, 1.0, 0.5, facing)
+    for (sx, sy), pair in {(1, 1): {"front", "right"}, (-1, 1): {"front", "left"},
+                           (1, -1): {"back", "right"}, (-1, -1): {"back", "left"}}.items():
+        on = c.to_world((sx * (0.25 + 2.0), sy * (0.5 + 2.0)))
+        assert point_arcs(c, on) == pair
+        inside_front_or_back = c.to_world((sx * (0.25 + 2.0 - 1e-6), sy * (0.5 + 2.0)))
+        assert point_arcs(c, inside_front_or_back) == {"front" if sy > 0 else "back"}
+        inside_side = c.to_world((sx * (0.25 + 2.0), sy * (0.5 + 2.0 - 1e-6)))
+        assert point_arcs(c, inside_side) == {"right" if sx > 0 else "left"}
+    with pytest.raises(ValueError, match="CW-ARC-01"):
+        point_arcs(c, (0.0, 9.0), -1.0)
+    with pytest.raises(ValueError, match="CW-ARC-01"):
+        clip_to_arc(c, "top", Polygon.box(0, 5, 1, 6))
+
+
+def test_cw_arc_01_a_long_counter_across_the_front_is_in_three_arcs():
+    """CW-ARC-01: membership is judged on the whole counter: a long bar passing in front of a car from its
+    left arc to its right arc is in left, front and right; a bar behind it in left, back and right; a small
+    counter wholly inside one arc is in that arc only.
+
+    Source: CW-ARC-01 ("judged by its whole counter: a counter that straddles ... is in both arcs").
+    """
+    assert polygon_arcs(CAR, Polygon.box(-6.0, 1.0, 6.0, 1.5)) == {"left", "front", "right"}
+    assert polygon_arcs(CAR, Polygon.box(-6.0, -1.5, 6.0, -1.0)) == {"left", "back", "right"}
+    assert polygon_arcs(CAR, Polygon.box(3.0, -0.2, 3.5, 0.2)) == {"right"}
+    assert polygon_arcs(CAR, Polygon.box(-3.5, -0.2, -3.0, 0.2)) == {"left"}
+    assert polygon_arcs(CAR, Polygon.box(-0.2, -3.5, 0.2, -3.0)) == {"back"}
+    # touching the back-left dividing line y = x - 0.25 (through the corner (-0.25, -0.5)) from the left arc
+    assert polygon_arcs(CAR, Polygon.box(-3.0, -2.25, -2.0, -1.0)) == {"left", "back"}
+    assert polygon_arcs(CAR, Polygon.box(-3.0, -2.25 + 1e-6, -2.0 - 1e-6, -1.0)) == {"left"}
+
+
+@pytest.mark.parametrize("arc,box,area", [
+    ("front", (-2.0, 1.0, 2.0, 3.0), 8.0 - 2 * 0.5 * 1.25 * 1.25),  # two corner triangles cut off
+    ("back", (-2.0, -3.0, 2.0, -1.0), 8.0 - 2 * 0.5 * 1.25 * 1.25),
+    ("right", (1.0, -2.0, 3.0, 2.0), 8.0 - 2 * 0.5 * 1.25 * 1.25 + 0.0),
+    ("left", (-3.0, -2.0, -1.0, 2.0), 8.0 - 2 * 0.5 * 1.25 * 1.25),
+])
+def test_cw_arc_02_the_part_of_a_target_inside_each_arc(arc, box, area):
+    """CW-ARC-02: clip_to_arc keeps the part of a 4" x 2" box inside a weapon's arc, for each of the four
+    arcs: the box less the two triangles beyond the dividing lines (each 1.25" on a side).
+
+    Source: by hand: for the front arc the lines y - 0.5 = |x| - 0.25 cut the box 1 <= y <= 3, -2 <= x <= 2
+    at |x| = 0.75 + (y - 1), leaving triangles with legs 1.25 at the far corners.
+    """
+    part = clip_to_arc(CAR, arc, Polygon.box(*box))
+    assert part is not None
+    if arc in ("right", "left"):
+        # the side arcs: the lines are |y| - 0.5 = |x| - 0.25, cutting the box 1 <= |x| <= 3, |y| <= 2
+        area = 8.0 - 2 * 0.5 * (2.0 - 0.5 - (1.0 - 0.25)) ** 2 - 0.0
+    assert part.area() == pytest.approx(area, abs=1e-12)
+    assert all(arc in point_arcs(CAR, v) for v in part.vertices)
+    opposite = {"front": "back", "back": "front", "left": "right", "right": "left"}[arc]
+    assert clip_to_arc(CAR, opposite, Polygon.box(*box)) is None
+
+
+def test_cw_arc_02_a_sliver_or_a_touch_is_nothing_to_aim_at():
+    """CW-ARC-02: a target that only touches the arc, or reaches into it by less than a hair (area under
+    1e-12 square inch), leaves nothing to aim at; a target wholly inside the arc is returned unchanged.
+
+    Source: clip_to_arc's contract (docs/geometry.md): None when the common part has no area.
+    """
+    assert clip_to_arc(CAR, "front", Polygon.box(-0.1, -0.1, 0.1, 0.5)) is None  # the counter's own front edge
+    sliver = Polygon(((-1.0, 0.5 - 1e-14), (1.0, 0.5 - 1e-14), (1.0, 0.5 + 1e-13), (-1.0, 0.5 + 1e-13)))
+    assert clip_to_arc(CAR, "front", sliver) is None
+    whole = Polygon.box(-0.2, 2.0, 0.2, 2.5)
+    kept = clip_to_arc(CAR, "front", whole)
+    assert kept is not None and sorted(kept.vertices) == sorted(whole.vertices)
+    assert clip_to_arc(CAR, "front", Counter.car(0.0, 5.0)).area() == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("p,sides", [
+    ((0.0, 0.5 + 1e-6), {"front"}), ((0.0, 0.5), set()), ((0.0, -0.5 - 1e-6), {"back"}), ((0.0, -0.5), set()),
+    ((0.25 + 1e-6, 0.0), {"right"}), ((0.25, 0.0), set()), ((-0.25 - 1e-6, 0.0), {"left"}), ((-0.25, 0.0), set()),
+    ((1.0, 1.0), {"front", "right"}), ((-1.0, 1.0), {"front", "left"}), ((1.0, -1.0), {"back", "right"}),
+    ((-1.0, -1.0), {"back", "left"}), ((0.0, 0.0), set()),
+])
+def test_cw_tgt_01_a_side_faces_the_firer_only_from_outside_its_edge(p, sides):
+    """CW-TGT-01: a side faces a firer who is outside that side's edge line (by more than a hair); on the
+    edge line or inside the counter, it does not.
+
+    Source: CW-TGT-01 ("the firer is on the outside of that side's edge line"); a car counter 1" x 1/2".
+    """
+    assert facing_sides(CAR, p) == sides
+    turned = Counter(5.0, 5.0, 1.0, 0.5, 270.0)  # facing west: its front edge is x = 4.5
+    assert facing_sides(turned, turned.to_world(p)) == sides
+
+
+def test_cw_veh_01_counters_reject_empty_or_infinite_sizes_and_turn_exactly():
+    """CW-VEH-01: a counter needs a positive length and width and finite figures; facings that are multiples
+    of 90 degrees (any number of turns, negative too) give exact corners.
+
+    Source: CW-VEH-01 counter footprints; 0 = +y, clockwise.
+    """
+    for bad in [dict(length=0.0), dict(width=-0.5), dict(cx=math.inf), dict(facing=math.nan), dict(cy=math.nan)]:
+        kw = dict(cx=0.0, cy=0.0, length=1.0, width=0.5, facing=0.0, **{})
+        kw.update(bad)
+        with pytest.raises(ValueError):
+            Counter(**kw)
+    base = Counter(0.0, 0.0, 1.0, 0.5, 90.0).corners()
+    for f in (450.0, -270.0, 810.0):
+        assert Counter(0.0, 0.0, 1.0, 0.5, f).corners() == base
+    assert Counter(0.0, 0.0, 1.0, 0.5, -90.0).corners() == Counter(0.0, 0.0, 1.0, 0.5, 270.0).corners()
+    assert Counter(0.0, 0.0, 1.0, 0.5, 720.0).corners() == CAR.corners()
+    assert Counter(0.0, 0.0, 1.0, 0.5, -1e-14).corners() == CAR.corners()  # -1e-14 + 360 rounds to 360
+    assert Counter(0.0, 0.0, 1.0, 0.5, 180.0).corners() == ((0.25, -0.5), (-0.25, -0.5), (-0.25, 0.5), (0.25, 0.5))
+    assert Counter.pedestrian(1.0, 2.0).polygon().area() == pytest.approx(0.0625)
+    assert Counter(0.0, 0.0, 1.0, 0.5, 30.0).to_world((0.0, 1.0)) == pytest.approx((0.5, math.sqrt(3) / 2))
+    assert Counter(0.0, 0.0, 1.0, 0.5, 30.0).side_midpoint("back") == pytest.approx((-0.25, -math.sqrt(3) / 4))
+
+
+def test_cw_lof_01_polygon_outlines_repeats_windings_and_bad_vertices():
+    """CW-LOF-01 shapes: repeated vertices (consecutive, or the first given again at the end) are dropped;
+    a clockwise outline is stored counter-clockwise; a five-pointed star (winding twice), an outline with a
+    non-finite vertex, or one with fewer than three distinct vertices is refused.
+
+    Source: Polygon's contract (docs/geometry.md): convex, either orientation, exact repeats dropped.
+    """
+    sq = Polygon(((0, 0), (1, 0), (1, 0), (1, 1), (0, 1), (0, 0)))
+    assert sq.vertices == ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    assert Polygon(((0, 1), (1, 1), (1, 0), (0, 0))).vertices == ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    assert Polygon(((-0.0, 0.0), (1.0, 0.0), (0.0, 1.0))).vertices[0] == (0.0, 0.0)
+    assert math.copysign(1.0, Polygon(((-0.0, -0.0), (1.0, 0.0), (0.0, 1.0))).vertices[0][0]) == 1.0
+    star = tuple((math.sin(4 * math.pi * k / 5), math.cos(4 * math.pi * k / 5)) for k in range(5))
+    with pytest.raises(ValueError, match="not convex"):
+        Polygon(star)
+    with pytest.raises(ValueError, match="not finite"):
+        Polygon(((0, 0), (1, 0), (math.inf, 1)))
+    with pytest.raises(ValueError, match="three distinct"):
+        Polygon(((0, 0), (1, 0), (1, 0), (0, 0)))
+    with pytest.raises(ValueError, match="zero area"):
+        Polygon(((0, 0), (1, 1), (2, 2), (1, 1.0)))
+    # collinear vertices are kept
+    assert len(Polygon(((0, 0), (1, 0), (2, 0), (2, 2))).vertices) == 4
+
+
+def test_cw_lof_01_polygon_contains_area_and_centroid_by_hand():
+    """CW-LOF-01 shapes: contains() is closed and takes a tolerance in inches; area and centroid of a right
+    triangle far from the origin.
+
+    Source: by hand: the triangle (1000, 1000), (1003, 1000), (1000, 1006) has area 9 and centroid (1001, 1002).
+    """
+    tri = Polygon(((1000.0, 1000.0), (1003.0, 1000.0), (1000.0, 1006.0)))
+    assert tri.area() == 9.0 and tri.centroid() == pytest.approx((1001.0, 1002.0), abs=1e-9)
+    sq = Polygon.box(0.0, 0.0, 1.0, 1.0)
+    assert sq.contains((0.5, 1.0)) and sq.contains((1.0, 1.0)) and not sq.contains((0.5, 1.0 + 1e-9))
+    assert sq.contains((0.5, 1.0 + 1e-10), tol=1e-9) and not sq.contains((0.5, 1.0 + 1e-8), tol=1e-9)
+    assert sq.contains((1.0 + 1e-10, 0.5), tol=1e-9) and not sq.contains((-1e-8, 0.5), tol=1e-9)
+    assert not sq.contains((2.0, 2.0), tol=0.5)
+
+
+@pytest.mark.parametrize("p,expected", [((3.0, 0.5), (1.0, 0.5)), ((3.0, 3.0), (1.0, 1.0)), ((-2.0, -5.0), (0.0, 0.0)),
+                                        ((0.5, -4.0), (0.5, 0.0)), ((-1.0, 0.25), (0.0, 0.25)), ((0.2, 0.3), (0.2, 0.3)),
+                                        ((1.5, -0.5), (1.0, 0.0)), ((-0.5, 1.5), (0.0, 1.0))])
+def test_cw_lof_03_nearest_point_of_a_square(p, expected):
+    """CW-LOF-03: the nearest point of a target: a corner, a point of an edge, or the point itself inside.
+
+    Source: by hand on the unit square.
+    """
+    assert nearest_point(Polygon.box(0.0, 0.0, 1.0, 1.0), p) == pytest.approx(expected, abs=1e-15)
+    assert nearest_point(Counter(0.5, 0.5, 1.0, 1.0, 0.0), p) == pytest.approx(expected, abs=1e-15)
+
+
+def test_cw_lof_04_cloud_crossings_by_hand():
+    """CW-LOF-04: inches of the line inside clouds: a line that starts or ends inside a cloud, one that
+    stops short of it, one along its edge or parallel inside it; separate clouds add, overlapping clouds
+    count once, a cloud inside another adds nothing.
+
+    Source: by hand on 1" x 1" clouds along the x axis.
+    """
+    a = Polygon.box(2.0, -0.5, 3.0, 0.5)
+    b = Polygon.box(5.0, -0.5, 6.5, 0.5)
+    assert segment_length_inside((2.5, 0.0), (10.0, 0.0), a) == 0.5  # starts inside
+    assert segment_length_inside((0.0, 0.0), (2.25, 0.0), a) == 0.25  # ends inside
+    assert segment_length_inside((0.0, 0.0), (1.5, 0.0), a) == 0.0  # stops short
+    assert segment_length_inside((2.0, 0.2), (3.0, 0.2), a) == 1.0  # parallel to the x axis, inside
+    assert segment_length_inside((2.0, 0.5), (3.0, 0.5), a) == 0.0  # along the top edge
+    assert segment_length_inside((2.5, -3.0), (2.5, 3.0), Counter(2.5, 0.0, 1.0, 1.0, 0.0)) == 1.0
+    assert cloud_penalty_length((0.0, 0.0), (10.0, 0.0), [a, b]) == 2.5
+    assert cloud_penalty_length((0.0, 0.0), (10.0, 0.0), [b, a]) == 2.5
+    inner = Polygon.box(2.2, -0.1, 2.4, 0.1)
+    assert cloud_penalty_length((0.0, 0.0), (10.0, 0.0), [a, inner]) == pytest.approx(1.0)
+    assert cloud_penalty_length((0.0, 0.0), (10.0, 0.0), [inner, a, b]) == pytest.approx(2.5)
+    over = Polygon.box(2.5, -0.5, 5.5, 0.5)
+    assert cloud_penalty_length((0.0, 0.0), (10.0, 0.0), [a, over, b]) == pytest.approx(4.5)
+    assert cloud_penalty_length((0.0, 0.0), (4.0, 0.0), [b]) == 0.0
+
+
+def test_cw_lof_02_two_gaps_give_two_visible_ranges_and_the_nearer_aim():
+    """CW-LOF-02/03: a target seen through two gaps between three walls has two visible bearing ranges,
+    ordered left to right, each bounded by a wall's extreme corner or the target's; the aim point is the
+    nearest visible point; the wall whose bearings miss the target is not among those that block it.
+
+    Source: by hand: the target's face x = 10 spans slopes y/x from -0.1 to 0.1; the walls hide slopes
+    (-0.6, -0.109) (missing the target), (-0.08, 0.06) and (0.0909, 0.6): the face is seen for y in
+    [-1, -0.8] and [0.6, 0.909], nearest at (10, 0.6).
+    """
+    walls = [Polygon.box(5.0, -3.0, 5.5, -0.6), Polygon.box(5.0, -0.4, 5.5, 0.3), Polygon.box(5.0, 0.5, 5.5, 3.0)]
+    s = line_of_fire((0.0, 0.0), TARGET, walls)
+    assert s.clear and s.blocked_by == (1, 2)
+    assert s.intervals == (pytest.approx((math.atan2(5.5, 0.5), math.atan2(5.0, 0.3)), abs=1e-12),
+                           pytest.approx((math.atan2(5.0, -0.4), math.atan2(10.0, -1.0)), abs=1e-12))
+    assert s.aim_point == pytest.approx((10.0, 0.6), abs=1e-12) and s.range == pytest.approx(math.hypot(10.0, 0.6))
+
+
+@pytest.mark.parametrize("target,blocker", [
+    (Polygon.box(10.0, 0.0, 11.0, 1.0), Polygon.box(5.0, 0.0, 6.0, 3.0)),     # target's lower edge along the ray
+    (Polygon.box(10.0, -1.0, 11.0, 0.0), Polygon.box(5.0, -3.0, 6.0, 0.0)),   # its upper edge along the ray
+    (Polygon.box(-11.0, 0.0, -10.0, 1.0), Polygon.box(-6.0, 0.0, -5.0, 3.0)),  # the same due west
+])
+def test_cw_lof_03_only_an_edge_on_the_line_left_aims_at_its_nearer_end(target, blocker):
+    """CW-LOF-02/03: when a wall leaves only the single bearing along which a target's edge runs away from
+    the firer, LOF exists (grazing) and the aim point is the nearer end of that edge, 10" away, not the far one.
+
+    Source: by hand: both ends of the edge lie on one ray from the firer; the nearer is 10" out, the far 11".
+    """
+    s = line_of_fire((0.0, 0.0), target, [blocker])
+    assert s.clear and s.blocked_by == (0,) and len(s.intervals) == 1
+    assert s.intervals[0][0] == s.intervals[0][1]
+    assert s.range == 10.0 and abs(s.aim_point[0]) == 10.0 and s.aim_point[1] == 0.0
+
+
+def test_cw_lof_02_blockers_across_due_south():
+    """CW-LOF-02/03: bearings are cut at due south (+-pi): a blocker straddling that cut still hides the part
+    of a target south-west or south-east of the firer that it covers, and a target straddling it is seen past
+    a blocker that straddles due north behind the firer.
+
+    Source: by hand: the wall spans x in [-1, 1] at y = -5 to -6; through its corner (-1, -5) the line of sight
+    reaches y = -10 at x = -2, so of the target x in [-2.5, -1.5] only x <= -2 is seen, nearest at (-2, -10).
+    """
+    wall = Polygon.box(-1.0, -6.0, 1.0, -5.0)
+    west = line_of_fire((0.0, 0.0), Polygon.box(-2.5, -11.0, -1.5, -10.0), [wall])
+    assert west.clear and west.blocked_by == (0,)
+    assert west.aim_point == pytest.approx((-2.0, -10.0), abs=1e-12) and west.range == pytest.approx(math.sqrt(104.0))
+    assert west.intervals == (pytest.approx((math.atan2(-2.0, -10.0), math.atan2(-2.5, -10.0)), abs=1e-12),)
+    east = line_of_fire((0.0, 0.0), Polygon.box(1.5, -11.0, 2.5, -10.0), [wall])
+    assert east.aim_point == pytest.approx((2.0, -10.0), abs=1e-12)
+    assert east.intervals == (pytest.approx((math.atan2(2.5, -10.0), math.atan2(2.0, -10.0)), abs=1e-12),)
+    assert not line_of_fire((0.0, 0.0), Polygon.box(-0.5, -11.0, 0.5, -10.0), [wall]).clear
+    south = line_of_fire((0.0, 0.0), Polygon.box(-1.0, -11.0, 1.0, -10.0),
+                         [Polygon.box(-1.0, 5.0, 1.0, 6.0), Polygon.box(-3.0, -6.0, 0.0, -5.0)])
+    assert south.clear and south.blocked_by == (1,) and south.aim_point == (0.0, -10.0)
+    assert south.intervals == (pytest.approx((math.pi - math.atan(0.1), math.pi), abs=1e-12),)
