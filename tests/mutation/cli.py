@@ -48,6 +48,8 @@ def parser() -> argparse.ArgumentParser:
                    "(default: the reference rule modules, see --list-modules)")
     p.add_argument("--list", action="store_true", help="list the mutants and exit (nothing is run)")
     p.add_argument("--list-modules", action="store_true", help="list the default modules and exit")
+    p.add_argument("--equivalents", action="store_true",
+                   help="print the listed equivalent mutants (tests/mutation/equivalent.json) as a markdown table and exit")
     p.add_argument("--sample", type=int, default=None, metavar="N", help="at most N mutants per module, drawn with --seed")
     p.add_argument("--seed", type=int, default=0, help="seed of --sample (default 0); same seed, same mutants")
     p.add_argument("--jobs", type=int, default=1, help="mutants run in parallel, each in its own copy (default 1)")
@@ -75,6 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     repo = Path(args.root).resolve()
     if args.list_modules:
         print("\n".join(DEFAULT_MODULES))
+        return 0
+    if args.equivalents:
+        from .report import equivalents_table
+        from .runner import load_equivalents
+
+        print(equivalents_table(load_equivalents()), end="")
         return 0
     modules = args.modules or list(DEFAULT_MODULES)
     for m in modules:
@@ -116,10 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         sampling = f"{old}; the survivors of {args.rerun} run again, the other results carried over"
     doc = write_reports(results, campaign.out, repo, command, campaign, sampling)
     print()
-    print(f"{'module':40s} {'mutants':>7s} {'killed':>6s} {'timeout':>7s} {'survived':>8s} {'score':>7s} {'+backstop':>9s}")
+    print(f"{'module':40s} {'mutants':>7s} {'killed':>6s} {'timeout':>7s} {'survived':>8s} {'equiv':>5s} {'score':>7s} "
+          f"{'+backstop':>9s}")
     for row in doc["modules"]:
         print(f"{row['module']:40s} {row['mutants']:7d} {row['killed']:6d} {row['timeout']:7d} {row['survived']:8d} "
-              f"{100 * row['score']:6.1f}% {100 * row['score_with_backstop']:8.1f}%")
+              f"{row['equivalent']:5d} {100 * row['score']:6.1f}% {100 * row['score_with_backstop']:8.1f}%")
     print(f"\n{len(results)} mutants in {campaign.elapsed:.0f} s; reports: {campaign.out / 'report.md'}, "
           f"{campaign.out / 'report.json'}")
     return 0

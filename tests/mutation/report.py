@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .runner import Result, score_table
 
-__all__ = ["write_reports", "markdown"]
+__all__ = ["write_reports", "markdown", "equivalents_table"]
 
 
 def _commit(repo: Path, rev: str | None) -> str:
@@ -29,6 +29,15 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def equivalents_table(entries: list[dict]) -> str:
+    """The listed equivalent mutants as a markdown table (for docs/testing.md)."""
+    out = ["| module | code | mutation | why it is equivalent |", "| --- | --- | --- | --- |"]
+    for e in entries:
+        code = " ".join(e["code"].split()).replace("|", "\\|")
+        out.append(f"| `{e['module']}` | `{code}` | `{e['before']}` -> `{e['after']}` | {e['why']} |")
+    return "\n".join(out) + "\n"
+
+
 def markdown(results: list[Result], header: dict) -> str:
     rows = score_table(results)
     n = sum(1 for r in results if r.status != "uncovered")
@@ -43,15 +52,16 @@ def markdown(results: list[Result], header: dict) -> str:
         + (f"; hypothesis capped at {header['max_examples']} examples" if header.get("max_examples") else "")
         + (f"; tests only from {', '.join(header['tests_only'])}" if header.get("tests_only") else "") + ".",
         "",
-        "| module | mutants | killed | timeouts | survived | (uncovered) | errors | score | with backstop |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| module | mutants | killed | timeouts | survived | (uncovered) | equivalent | errors | score | with backstop |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         name = f"**{r['module']}**" if r["module"] == "all" else f"`{r['module']}`"
         lines.append(f"| {name} | {r['mutants']} | {r['killed']} | {r['timeout']} | {r['survived']} | {r['uncovered']} | "
-                     f"{r['error']} | {_pct(r['score'])} | {_pct(r['score_with_backstop'])} |")
-    lines += ["", "Score = (killed + timeouts) / (mutants - errors). \"With backstop\" also counts the survivors "
-              "that the reference-versus-kernel tests kill.", ""]
+                     f"{r['equivalent']} | {r['error']} | {_pct(r['score'])} | {_pct(r['score_with_backstop'])} |")
+    lines += ["", "Score = (killed + timeouts) / (mutants - equivalent - errors); equivalent mutants (listed in "
+              "tests/mutation/equivalent.json with the reason) are not run. \"With backstop\" also counts the "
+              "survivors that the reference-versus-kernel tests kill.", ""]
     survivors = [r for r in results if r.status in ("survived", "uncovered")]
     lines.append(f"## Survivors ({len(survivors)})")
     current = None
@@ -66,6 +76,11 @@ def markdown(results: list[Result], header: dict) -> str:
         before = " ".join(m.before.split())
         after = " ".join(m.after.split())
         lines.append(f"- `{m.module}:{m.line}` {m.function or '(module)'} {m.operator}: `{before}` -> `{after}`{note}")
+    equivalent = [r for r in results if r.status == "equivalent"]
+    if equivalent:
+        lines += ["", f"## Equivalent mutants in this run ({len(equivalent)})", ""]
+        lines += [f"- `{r.mutation.module}:{r.mutation.line}` {r.mutation.operator}: `{' '.join(r.mutation.before.split())}` "
+                  f"-> `{' '.join(r.mutation.after.split())}`: {r.detail}" for r in equivalent]
     errors = [r for r in results if r.status == "error"]
     if errors:
         lines += ["", f"## Errors ({len(errors)})", ""]

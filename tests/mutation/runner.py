@@ -36,6 +36,19 @@ __all__ = ["Campaign", "Result", "DIFFERENTIAL", "is_differential", "score_table
 DIFFERENTIAL = ("tests/test_batch.py", "tests/asl/test_batch_kernel.py", "tests/test_lof_kernel.py")
 # Never part of a campaign: the runner's own tests.
 NEVER = ("tests/mutation",)
+# Mutants shown to be equivalent (no test can tell them from the original), each with its reason.
+EQUIVALENTS = Path(__file__).with_name("equivalent.json")
+
+
+def load_equivalents(path: Path = EQUIVALENTS) -> list[dict]:
+    """The listed equivalent mutants: module, code (the source line), col (where the edit starts in it, in
+    characters), before, after, why."""
+    return json.loads(path.read_text()) if path.exists() else []
+
+
+def equivalent_key(module: str, code: str, col: int, before: str, after: str) -> tuple:
+    # The column counts from the line's first non-blank character, so re-indenting keeps the entry valid.
+    return (module, code.strip(), col - (len(code) - len(code.lstrip())), " ".join(before.split()), " ".join(after.split()))
 
 
 def is_differential(nodeid: str, doc: str = "") -> bool:
@@ -47,7 +60,7 @@ def is_differential(nodeid: str, doc: str = "") -> bool:
 @dataclass
 class Result:
     mutation: Mutation
-    status: str  # killed, timeout, survived, uncovered, error
+    status: str  # killed, timeout, survived, uncovered, error, equivalent
     tests: int = 0
     seconds: float = 0.0
     killed_by: str = ""
@@ -80,6 +93,7 @@ class Campaign:
     keep: bool = False
     max_examples: int | None = None
     tests_only: tuple[str, ...] = ()
+    equivalents: list = field(default_factory=load_equivalents)
     elapsed: float = 0.0
     _meta: dict = field(default_factory=dict)
     _lines: dict = field(default_factory=dict)
@@ -253,13 +267,29 @@ class Campaign:
                         pool_ws.append(ws)
                 with lock:
                     done[0] += 1
+                    with open(self.out / "results.jsonl", "a") as fh:  # partial results survive an interrupted run
+                        fh.write(json.dumps(r.to_dict()) + "\n")
                     if r.status not in ("killed", "timeout") or done[0] % 25 == 0 or done[0] == total:
                         self.log(f"[{done[0]}/{total}] {r.status:9s} {m.describe()}")
                 return r
 
+            known = {equivalent_key(e["module"], e["code"], e["col"], e["before"], e["after"]): e["why"]
+                     for e in self.equivalents}
+            lines_of = {mod: texts[mod].splitlines() for mod in texts}
+
+            def why_equivalent(m: Mutation) -> str | None:
+                return known.get(equivalent_key(m.module, lines_of[m.module][m.line - 1], m.start[1], m.before, m.after))
+
+            def run_or_skip(m: Mutation) -> Result:
+                why = why_equivalent(m)
+                if why is not None:
+                    return Result(m, "equivalent", detail=why)
+                return work(m)
+
             ordered = [m for mod in mutations for m in mutations[mod]]
+            (self.out / "results.jsonl").write_text("")
             with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-                results = list(pool.map(work, ordered))
+                results = list(pool.map(run_or_skip, ordered))
         finally:
             if not self.keep:
                 _rmtree(tmp)
@@ -301,11 +331,14 @@ def _rmtree(path: Path) -> None:
 
 
 def score_table(results: list[Result]) -> list[dict]:
-    """Per module: mutants, killed, timeouts, survived (uncovered among them), errors, scores."""
+    """Per module: mutants, killed, timeouts, survived (uncovered among them), equivalent, errors, scores.
+
+    Score = (killed + timeouts) / (mutants - equivalent - errors): a listed equivalent mutant cannot be killed.
+    """
     rows: dict[str, dict] = {}
     for r in results:
         row = rows.setdefault(r.mutation.module, dict(module=r.mutation.module, mutants=0, killed=0, timeout=0,
-                                                      survived=0, uncovered=0, error=0, backstop_killed=0))
+                                                      survived=0, uncovered=0, equivalent=0, error=0, backstop_killed=0))
         row["mutants"] += 1
         if r.status == "uncovered":
             row["survived"] += 1
@@ -316,9 +349,10 @@ def score_table(results: list[Result]) -> list[dict]:
             row["backstop_killed"] += 1
     out = list(rows.values())
     total = dict(module="all", **{k: sum(r[k] for r in out) for k in
-                                  ("mutants", "killed", "timeout", "survived", "uncovered", "error", "backstop_killed")})
+                                  ("mutants", "killed", "timeout", "survived", "uncovered", "equivalent", "error",
+                                   "backstop_killed")})
     for row in out + [total]:
-        n = row["mutants"] - row["error"]
+        n = row["mutants"] - row["error"] - row["equivalent"]
         row["score"] = (row["killed"] + row["timeout"]) / n if n else 0.0
         row["score_with_backstop"] = (row["killed"] + row["timeout"] + row["backstop_killed"]) / n if n else 0.0
     return out + [total]

@@ -121,10 +121,13 @@ def test_toy_campaign(toy, tmp_path):
     """Killed, survived, uncovered and timed-out mutants, each with its rule id; the repository is never written."""
     before = tree_hash(toy)
     logs = []
+    equivalent = [{"module": "src/rules.py", "code": "        steps += 1", "col": 14, "before": "+=", "after": "-=",
+                   "why": "for the test"}]
     c = Campaign(repo=toy, layout=TOY, modules=["src/rules.py"], out=tmp_path / "out", timeout=3.0, log=logs.append,
-                 backstop=False)
+                 backstop=False, equivalents=equivalent)
     all_mutants = c.mutations()["src/rules.py"]
-    wanted = {("arith", "base - mods"), ("remove", "n -= 1"), ("remove", "steps += 1"), ("return", "return x * 2")}
+    wanted = {("arith", "base - mods"), ("remove", "n -= 1"), ("remove", "steps += 1"), ("return", "return x * 2"),
+              ("arith", "+=")}
     c.only = {m.id for m in all_mutants if (m.operator, m.before) in wanted}
     results = {(r.mutation.operator, r.mutation.before): r for r in c.run()}
     assert set(results) == wanted
@@ -135,14 +138,17 @@ def test_toy_campaign(toy, tmp_path):
     survivor = results[("remove", "steps += 1")]
     assert survivor.status == "survived" and survivor.mutation.rule == "TOY-03" and survivor.tests == 1
     assert results[("return", "return x * 2")].status == "uncovered"
+    eq = results[("arith", "+=")]  # steps += 1 -> steps -= 1, listed as equivalent: reported, not run
+    assert (eq.status, eq.detail, eq.tests) == ("equivalent", "for the test", 0)
     assert tree_hash(toy) == before
     # The copy imported the package from itself, not from the repository (test_imports_from_the_copy passed).
     cmap = json.loads((tmp_path / "out" / "coverage-map.json").read_text())
     assert cmap["meta"]["tests/test_toy.py::test_imports_from_the_copy"]["outcome"] == "passed"
     assert cmap["lines"]["src/rules.py"]["6"] == ["tests/test_toy.py::test_toy_02_needed"]
     (row, total) = score_table(list(results.values()))
-    assert (row["mutants"], row["killed"], row["timeout"], row["survived"], row["uncovered"]) == (4, 1, 1, 2, 1)
-    assert row["score"] == 0.5
+    assert (row["mutants"], row["killed"], row["timeout"], row["survived"], row["uncovered"], row["equivalent"]) == \
+        (5, 1, 1, 2, 1, 1)
+    assert row["score"] == 2 / 4  # the equivalent mutant is out of the count
     md = markdown(list(results.values()), dict(date="today", commit="x", command="c", elapsed=1.0, jobs=1,
                                                sampling="all", include_differential=False))
     assert "### `src/rules.py` TOY-03" in md and "`steps += 1` -> `pass`" in md and "(uncovered)" in md
