@@ -103,7 +103,7 @@ def _pack(scenario) -> tuple[PackedASL | None, str | None]:
     if scenario.moves:
         return None, "moves (the MF/MP ledger, Wreck Checks, Manhandling DRs) run on the reference"
     rules, board, sit = scenario.rules, scenario.board, scenario.situation
-    units, machines, fires = list(sit.units), list(sit.machines), list(scenario.fires)
+    units, machines, fires = list(sit.units), list(sit.machines), scenario.attack_order()
     if len(units) > _MAX_UNITS or len(machines) > _MAX_COUNTERS:
         return None, f"more than {_MAX_UNITS} units or {_MAX_COUNTERS} counters"
     uidx = {u.id: i for i, u in enumerate(units)}
@@ -475,7 +475,7 @@ def _run_uncovered(scenario, trials: int, seed: int, first: int, start: float) -
     sit = scenario.situation
     units = [u.id for u in sit.units]
     counters = [m.id for m in sit.machines]
-    fires = list(scenario.fires)
+    fires = scenario.attack_order()
     uidx = {u: j for j, u in enumerate(units)}
     hit_keys = [(a, uidx[u.id]) for a, f in enumerate(fires) if f.kind is FireKind.ORDNANCE for u in sit.units_in(f.target)]
     rows = [_reference_trial(scenario, seed, first + i) for i in range(trials)]

@@ -240,6 +240,7 @@ class MoveStep(Event):
     hex: str
     motion: str
     rule: str
+    vca: str = ""
 
     def __str__(self) -> str:
         cost = []
@@ -249,8 +250,9 @@ class MoveStep(Event):
             cost.append(f"MP {fmt_fraction(self.mp)}")
         used = ", ".join(f"{u} {fmt_fraction(v)} of {self.mf_allotment[u]} MF" for u, v in self.mf_used.items())
         mp = f"; {fmt_fraction(self.mp_used)} of {self.mp_allotment} MP" if self.mp_allotment is not None else ""
+        vca = f", VCA {self.vca}" if self.vca else ""
         return (f"{self.move}: {self.action}{' ' + self.detail if self.detail else ''}: costs {'; '.join(cost) or 'nothing'}"
-                f" -> {used}{mp}; in {self.hex}, {self.motion} ({self.rule})")
+                f" -> {used}{mp}; in {self.hex}, {self.motion}{vca} ({self.rule})")
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,13 @@ from .morale import is_motorcyclist, morale_check, pin_task_check, random_select
 from .motorcycles import (check_overrun, check_overrun_moment, overrun_rider_fp, rider_fire_multiplier, smc_groups,
                           substitute_counter)
 from .tables import IFTResult, ift_table, morale_settings
+from .movement import PhaseRecord, end_phase
 from .tohit import check_target_type, to_hit_breakdown
 from .units import Board, Situation, casualty_reduction, fail_bail_out, fail_morale, is_good_order
 
 __all__ = [
     "FireDeclaration", "FirepowerBreakdown", "firepower", "fire_exclusions", "fire_targets", "explain_fire", "check_fire",
-    "ChainState", "ASLChain", "DoMove", "DoFire", "initial_state",
+    "ChainState", "ASLChain", "DoMove", "DoEndPhase", "DoFire", "initial_state",
 ]
 
 
@@ -261,6 +262,12 @@ def _purpose(step: "DoSelect") -> str:
 @dataclass(frozen=True)
 class DoMove:
     move: str
+    phase: Phase = Phase.MPH
+
+
+@dataclass(frozen=True)
+class DoEndPhase:
+    phase: Phase
 
 
 @dataclass(frozen=True)
@@ -330,12 +337,13 @@ class ChainState:
     situation: Situation
     pending: tuple[Any, ...]
     hits: frozenset[tuple[str, str]] = frozenset()
+    movement: PhaseRecord | None = None
 
     def __hash__(self) -> int:
         # States are hashed many times while the exact distribution is merged: compute once.
         h = self.__dict__.get("_hash")
         if h is None:
-            h = hash((self.situation, self.pending, self.hits))
+            h = hash((self.situation, self.pending, self.hits, self.movement))
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -344,8 +352,9 @@ class ChainState:
         return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
 
-def initial_state(situation: Situation, moves: tuple[str, ...], fires: tuple[str, ...]) -> ChainState:
-    return ChainState(situation, tuple(DoMove(m) for m in moves) + tuple(DoFire(f) for f in fires))
+def initial_state(situation: Situation, steps: tuple[Any, ...]) -> ChainState:
+    """The state before a scenario's sequence of steps (`DoFire`, `DoMove`, `DoEndPhase`)."""
+    return ChainState(situation, tuple(steps))
 
 
 @dataclass
@@ -355,7 +364,8 @@ class ASLChain:
     rules: Rules
     board: Board
     fires: Mapping[str, FireDeclaration]
-    moves: Mapping[str, Callable[[Situation, DiceSource], tuple[Situation, list[Event]]]] = field(default_factory=dict)
+    moves: Mapping[str, Callable[[Situation, PhaseRecord, DiceSource], tuple[Situation, PhaseRecord, list[Event]]]] = \
+        field(default_factory=dict)
 
     def done(self, state: ChainState) -> bool:
         return not state.pending
@@ -372,7 +382,7 @@ class ASLChain:
             return _by_dr_class(self.step, state, doubles=True)
         if not isinstance(head, DoSelect):
             return None
-        base = ChainState(state.situation, state.pending[1:], state.hits)
+        base = ChainState(state.situation, state.pending[1:], state.hits, state.movement)
         alive = tuple(u for u in head.candidates if not state.situation.unit(u).eliminated)
         out: dict[ChainState, Fraction] = {}
         for (chosen, unresolved), p in selection_distribution(alive, head.count, morale_settings(self.rules).ties).items():
@@ -382,14 +392,23 @@ class ASLChain:
 
     def step(self, state: ChainState, dice: DiceSource) -> tuple[ChainState, list[Event]]:
         head, rest = state.pending[0], state.pending[1:]
-        base = ChainState(state.situation, rest, state.hits)
+        base = ChainState(state.situation, rest, state.hits, state.movement)
         return getattr(self, f"_{type(head).__name__}")(head, base, dice)
 
     # -- moves and the start of an attack --
 
     def _DoMove(self, step: DoMove, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
-        situation, events = self.moves[step.move](state.situation, dice)
-        return replace(state, situation=situation), events
+        """One whole move of the phase (ASL-MOV-02: against what the phase has seen so far)."""
+        record = state.movement if state.movement is not None else PhaseRecord(step.phase)
+        situation, record, events = self.moves[step.move](state.situation, record, dice)
+        return replace(state, situation=situation, movement=record), events
+
+    def _DoEndPhase(self, step: DoEndPhase, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
+        """ASL-MOV-03: the phase ends; a motorcycle still moving is in Motion."""
+        record = state.movement if state.movement is not None else PhaseRecord(step.phase)
+        _, situation, events = end_phase(self.rules, record, state.situation)
+        note = Note(f"end of the {'MPh' if step.phase is Phase.MPH else 'APh'}", "ASL-MOV-02")
+        return replace(state, situation=situation, movement=None), [note, *events]
 
     def _DoFire(self, step: DoFire, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
         fire = self.fires[step.fire]
@@ -456,7 +475,7 @@ class ASLChain:
         order = {u.id: i for i, u in enumerate(sit.units)}
         mcs.sort(key=lambda x: (not sit.unit(x[0]).is_leader, order[x[0]]))
         new = tuple(selects) + tuple(DoMC(fire.id, u, n) for u, n in mcs) + tuple(DoPTC(fire.id, u) for u in ptcs)
-        return ChainState(state.situation, new + state.pending, state.hits), [roll, event]
+        return ChainState(state.situation, new + state.pending, state.hits, state.movement), [roll, event]
 
     # -- Random Selection and casualties --
 
@@ -498,18 +517,18 @@ class ASLChain:
             if not m.removed and touched & set(m.riders):
                 sit, evs = substitute_counter(self.rules, sit, m.id, f"{purpose} on its riders", rule)
                 events += evs
-        return ChainState(sit, state.pending, state.hits), events
+        return ChainState(sit, state.pending, state.hits, state.movement), events
 
     # -- morale --
 
     def _DoMC(self, step: DoMC, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
         """ASL-RES-02/03: every unit of the group takes the MC (the motorcycle never does)."""
         sit, events = morale_check(self.rules, state.situation, step.unit, step.drm, dice, rule="A10", why=step.fire)
-        return ChainState(sit, state.pending, state.hits), events
+        return ChainState(sit, state.pending, state.hits, state.movement), events
 
     def _DoPTC(self, step: DoPTC, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
         sit, events = pin_task_check(self.rules, state.situation, step.unit, dice)
-        return ChainState(sit, state.pending, state.hits), events
+        return ChainState(sit, state.pending, state.hits, state.movement), events
 
     def _DoBailOut(self, step: DoBailOut, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
         """ASL-RES-03 (D15.53): a rider who broke bails out (and takes an NMC) if his motorcycle is
@@ -579,7 +598,7 @@ class ASLChain:
         drm = morale_settings(self.rules).bail_out_nmc_drm
         sit, events = morale_check(self.rules, state.situation, step.unit, drm, dice, check="Bail Out NMC", rule="ASL-RES-03",
                                    why=step.fire, fail=fail_bail_out)
-        return ChainState(sit, state.pending, state.hits), events
+        return ChainState(sit, state.pending, state.hits, state.movement), events
 
     def _DoLeaderLoss(self, step: DoLeaderLoss, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
         """A10.2: a leader broken, wounded or eliminated by the attack obliges the other good-order

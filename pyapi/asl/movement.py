@@ -1,10 +1,21 @@
-"""The D15 movement ledger: every MF and MP a moving stack spends, step by step (ASL-MOV-01..06).
+"""The D15 movement ledger and the Movement Phase it belongs to (ASL-MOV-01..06, ASL-BIC-01, ASL-BIC-02).
 
-A move is a sequence of steps (enter a hex on foot, mount, start, ride,
-change VCA, stop, dismount, push, split, end the MPh). Each step is checked
-against the rules and charged to a frozen `MoveLedger`; an illegal step raises
+A Movement Phase (`MovementPhase`; its frozen record is `PhaseRecord`) holds
+moves one after the other, in the ASL sequence: a unit moves once, a machine is
+moved (and spends its MP allotment) once, and a move is over as soon as another
+unit starts moving (ASL-MOV-02: the rider's MF and the machine's MP are those of
+"that MPh"). At the end of the phase a motorcycle still moving is in Motion.
+
+A move is a sequence of steps (enter a hex on foot, mount, start, ride, change
+VCA, stop, dismount, push, split, end the move). Each step is checked against
+the rules and charged to a frozen `MoveLedger`; an illegal step raises
 `RuleViolation` naming the rule that forbids it and returns nothing, so the
-ledger and the situation are unchanged (ERR-01).
+ledger, the phase and the situation are unchanged (ERR-01).
+
+Geometry (ASL-MOV-03, hardpoint.asl.geometry): hexes are board coordinates;
+each step enters an adjacent hex; a motorcycle rides across one of the two
+hexsides beside the hexspine of its VCA, turning its VCA first (MP per hexspine,
+D2.11/D15.42) when the next hex lies elsewhere; roads are hexsides.
 
 Costs:
 - on foot: the hex's Infantry MF (A4.1), against the unit's MF allotment
@@ -15,8 +26,8 @@ Costs:
   1 MF); once the four MF are gone the rider goes no farther and cannot
   dismount;
 - riding: the terrain's motorcycle MP (road 1/2; others from the scenario or a
-  user table, never invented), Start and Stop 1 MP each, VCA changes only
-  when a cost is given;
+  user table, never invented), Start and Stop 1 MP each, a VCA change 1 MP per
+  hexspine (2 in buildings, woods, rubble: data);
 - bicycles (D15.81): the rider's own MF, road hexsides only, halved there
   except in shellholes/entrenchments, gaining elevation, dirt road in Mud,
   unplowed road in Snow; +1 MF per level descended on a road and +1 MF for
@@ -34,27 +45,32 @@ from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Modifier, Note, StateChanged
 from .enums import Ground, Hexside, Motion, Phase
 from .events import ManhandlingCheck, MoveStep, StepRefused, WreckCheck
+from .geometry import adjacent_hexside, direction_number, spines_between, turn_vca, vca_to_cross
 from .motorcycles import (
     check_can_move, check_capacity, check_portage, mount_cost, push_drm, riding_mf, split_smc, wreck_check_required,
     wreck_dismount_hex,
 )
-from .tables import infantry_settings, morale_settings, motorcycle_settings, terrain_table
+from .tables import board_settings, infantry_settings, morale_settings, motorcycle_settings, terrain_table
 from .units import Board, Hex, Infantry, Motorcycle, Situation, fail_morale, is_good_order
 
-__all__ = ["MoveAction", "RiderMF", "MoveLedger", "start_ledger", "apply_step", "Movement", "ACTIONS", "run_move"]
+__all__ = [
+    "MoveAction", "RiderMF", "PhaseRecord", "MoveLedger", "start_ledger", "apply_step", "finish_move", "end_phase",
+    "Movement", "MovementPhase", "ACTIONS", "run_move", "vca_name",
+]
 
 ACTIONS = ("enter", "mount", "start", "ride", "change_vca", "stop", "dismount", "push", "split", "reverse", "end")
 
 
 @dataclass(frozen=True)
 class MoveAction:
-    """One declared step of a move."""
+    """One declared step of a move. `change_vca` turns to the hexspine named `vca`, or by `spines`
+    hexspines (clockwise positive)."""
 
     action: str
     hex: str | None = None
     machine: str | None = None
-    hexside: Hexside | None = None
-    spines: int = 1
+    spines: int | None = None
+    vca: str | None = None
     unit: str | None = None
     new_id: str | None = None
     drm: tuple[Modifier, ...] = ()
@@ -66,10 +82,10 @@ class MoveAction:
             bits.append(self.machine)
         if self.hex:
             bits.append(f"into {self.hex}")
-        if self.hexside is not None:
-            bits.append(f"across a {self.hexside} hexside")
-        if self.action == "change_vca":
-            bits.append(f"{self.spines} hexspine(s)")
+        if self.vca:
+            bits.append(f"to {self.vca}")
+        elif self.spines:
+            bits.append(f"{self.spines:+d} hexspine(s)")
         if self.unit:
             bits.append(self.unit)
         return " ".join(bits)
@@ -87,8 +103,29 @@ class RiderMF:
 
 
 @dataclass(frozen=True)
+class PhaseRecord:
+    """What one Movement Phase (or Advance Phase) has seen so far (ASL-MOV-02): the units whose move
+    is over, the machines moved (ridden, mounted, Pushed, carried), the MP each machine spent, the
+    moves made; `ended` once the phase is over."""
+
+    phase: Phase = Phase.MPH
+    moved: frozenset[str] = frozenset()
+    machines: frozenset[str] = frozenset()
+    machine_mp: tuple[tuple[str, Fraction], ...] = ()
+    moves: tuple[str, ...] = ()
+    ended: bool = False
+
+    def mp_of(self, machine: str) -> Fraction:
+        """MP the machine spent in this phase."""
+        return dict(self.machine_mp).get(machine, Fraction(0))
+
+
+@dataclass(frozen=True)
 class MoveLedger:
-    """What a moving stack has spent this MPh, and where it is."""
+    """What a moving stack has spent in this move, and where it is. `mp_used` is the MP this phase of
+    the counter it rides (or last rode); `machine_mp` the MP of every machine it has used; `record`
+    the phase as it stood when the move began; `took_part` every unit of the move (those an SMC
+    left behind when he split off included)."""
 
     move: str
     units: tuple[str, ...]
@@ -100,6 +137,11 @@ class MoveLedger:
     descent_bonus: int = 0
     ended: str = ""
     carrying: tuple[str, ...] = ()
+    record: PhaseRecord = PhaseRecord()
+    took_part: tuple[str, ...] = ()
+    used: tuple[str, ...] = ()
+    machine_mp: tuple[tuple[str, Fraction], ...] = ()
+    preset_mp: Fraction = Fraction(0)
 
     def rider(self, uid: str) -> RiderMF:
         return next(r for r in self.mf if r.unit == uid)
@@ -149,23 +191,55 @@ def _violation(message: str, action: MoveAction, value, rule: str) -> RuleViolat
     return RuleViolation(message, field=f"move.{action.action}", value=value, rule=rule)
 
 
+def vca_name(rules: Rules, machine: Motorcycle) -> str:
+    """The VCA of a counter as seeds/asl/board.toml names its hexspine ("" if it has none)."""
+    return "" if machine.vca is None else board_settings(rules).hexspines[machine.vca]
+
+
 def _event(ctx: _Ctx, ledger: MoveLedger, situation: Situation, action: MoveAction, detail: str,
-           mf: dict[str, Fraction], mp: Fraction, rule: str) -> MoveStep:
+           mf: dict[str, Fraction], mp: Fraction, rule: str, name: str | None = None) -> MoveStep:
     machine = situation.machine(ledger.machine) if ledger.machine else None
     used = {r.unit: _used(ctx, machine, r) for r in ledger.mf}
     caps = {r.unit: _cap(ctx, ledger, machine, r) for r in ledger.mf}
     mp_allot = machine.mp if machine is not None and not machine.is_bicycle else None
     motion = str(machine.motion) if machine is not None else "on foot"
-    return MoveStep(ledger.move, action.action, detail, {u: mf.get(u, Fraction(0)) for u in ledger.units}, mp, used, caps,
-                    ledger.mp_used if mp_allot is not None else None, mp_allot, ledger.hex, motion, rule)
+    vca = vca_name(ctx.rules, machine) if machine is not None and not machine.is_bicycle else ""
+    return MoveStep(ledger.move, name or action.action, detail, {u: mf.get(u, Fraction(0)) for u in ledger.units}, mp, used, caps,
+                    ledger.mp_used if mp_allot is not None else None, mp_allot, ledger.hex, motion, rule, vca)
+
+
+def _mp_before(ledger: MoveLedger, machine: str) -> Fraction:
+    """MP the machine has spent this phase before this step: in this move, or (for the first machine
+    a move mounts) the MP declared as already spent (`mp_used` of the move)."""
+    mp = dict(ledger.machine_mp)
+    if machine in mp:
+        return mp[machine]
+    return ledger.preset_mp if not mp else Fraction(0)
+
+
+def _with_mp(ledger: MoveLedger, machine: str, mp: Fraction) -> MoveLedger:
+    """The ledger with the machine's MP this phase set to `mp` (and shown as `mp_used`)."""
+    mps = dict(ledger.machine_mp)
+    mps[machine] = mp
+    return replace(ledger, machine_mp=tuple(mps.items()), mp_used=mp)
+
+
+def _phase_name(phase: Phase) -> str:
+    return {Phase.MPH: "MPh", Phase.APH: "APh"}.get(phase, str(phase))
 
 
 def start_ledger(rules: Rules, situation: Situation, units: tuple[str, ...], move_id: str = "move",
                  spent: dict[str, Fraction] | None = None, double_time: bool = False, mp_used: Fraction = Fraction(0),
-                 carrying: tuple[str, ...] = ()) -> MoveLedger:
-    """A fresh ledger for a stack starting its MPh together (one hex; riders of one counter or on foot)."""
+                 carrying: tuple[str, ...] = (), record: PhaseRecord | None = None) -> MoveLedger:
+    """A fresh ledger for a stack starting its move together (one hex; on foot, or every rider of one
+    counter), in the phase `record` describes. ASL-MOV-02: a unit whose move in this phase is over,
+    or a machine already moved in it, moves no more; nothing moves once the phase has ended."""
+    record = record if record is not None else PhaseRecord()
+    where = _phase_name(record.phase)
     if not units:
         raise ScenarioError("a move needs at least one unit", field="move.units", rule="CLI-02")
+    if record.ended:
+        raise RuleViolation(f"the {where} is over: nothing moves in it any more", field="move.units", value=list(units), rule="ASL-MOV-02")
     movers = [situation.unit(u, "move.units") for u in units]
     hexes = {u.hex for u in movers}
     if len(hexes) != 1:
@@ -173,11 +247,21 @@ def start_ledger(rules: Rules, situation: Situation, units: tuple[str, ...], mov
     for u in movers:
         if u.eliminated or u.broken:
             raise RuleViolation("a broken or eliminated unit does not move in the MPh", field="move.units", value=u.id, rule="A10")
+        if u.id in record.moved:
+            raise RuleViolation(f"{u.id} has moved in this {where} already: a unit moves once, and not again once another unit "
+                                "has moved", field="move.units", value=u.id, rule="ASL-MOV-02")
     mounts = {situation.mount_of(u) for u in units}
-    mounted = {m.id for m in mounts if m is not None}
+    mounted = next(iter(mounts)) if len(mounts) == 1 else None
     if len(mounts) != 1:
         raise ScenarioError("the units of a move are all on foot or all riders of one counter", field="move.units",
                             value=list(units), rule="CLI-02")
+    if mounted is not None:
+        if set(mounted.riders) != set(units):
+            raise RuleViolation(f"every rider of {mounted.id} ({', '.join(mounted.riders)}) moves with it; an SMC may split off "
+                                "during the move (ASL-MOV-05)", field="move.units", value=list(units), rule="ASL-MOV-02")
+        if mounted.id in record.machines:
+            raise RuleViolation(f"{mounted.id} has been moved in this {where} already ({record.mp_of(mounted.id)} MP spent): "
+                                "a machine moves once", field="move.units", value=mounted.id, rule="ASL-MOV-02")
     for c in carrying:
         bike = situation.machine(c, "move.carrying")
         if not bike.is_bicycle:
@@ -185,9 +269,37 @@ def start_ledger(rules: Rules, situation: Situation, units: tuple[str, ...], mov
                                 value=c, rule="ASL-CAP-02")
         if bike.hex not in hexes or bike.riders:
             raise RuleViolation("the bicycle must be unmounted in the movers' hex", field="move.carrying", value=c, rule="ASL-CAP-02")
+        if c in record.machines:
+            raise RuleViolation(f"{c} has been moved in this {where} already", field="move.carrying", value=c, rule="ASL-MOV-02")
     spent = spent or {}
     mf = tuple(RiderMF(u.id, foot_allotment(rules, u, movers, double_time), Fraction(spent.get(u.id, 0))) for u in movers)
-    return MoveLedger(move_id, tuple(units), mf, hexes.pop(), next(iter(mounted), None), Fraction(mp_used), carrying=carrying)
+    ledger = MoveLedger(move_id, tuple(units), mf, hexes.pop(), None if mounted is None else mounted.id, carrying=tuple(carrying),
+                        record=record, took_part=tuple(units), preset_mp=Fraction(mp_used))
+    if mounted is not None:
+        ledger = replace(_with_mp(ledger, mounted.id, Fraction(mp_used)), used=(mounted.id,), preset_mp=Fraction(0))
+    return ledger
+
+
+def finish_move(record: PhaseRecord, ledger: MoveLedger) -> PhaseRecord:
+    """ASL-MOV-02: a move is over (another unit starts moving, or the phase ends): its units have
+    moved, its machines have been moved, their MP are spent for the phase."""
+    mps = dict(record.machine_mp)
+    mps.update(ledger.machine_mp)
+    return replace(record, moved=record.moved | set(ledger.took_part), machines=record.machines | set(ledger.used) | set(ledger.carrying),
+                   machine_mp=tuple(sorted(mps.items())), moves=record.moves + (ledger.move,))
+
+
+def end_phase(rules: Rules, record: PhaseRecord, situation: Situation) -> tuple[PhaseRecord, Situation, list[Event]]:
+    """ASL-MOV-03: the phase ends; a motorcycle still moving (it has not Stopped) is now in Motion,
+    whichever move moved it, a counter an SMC split away from included."""
+    if record.ended:
+        raise RuleViolation(f"the {_phase_name(record.phase)} has ended already", field="phase", value=str(record.phase), rule="ASL-MOV-02")
+    after, events = situation, []
+    for m in situation.machines:
+        if not m.removed and m.motion is Motion.MOVING:
+            after = after.with_machine(replace(m, motion=Motion.MOTION))
+            events.append(StateChanged(m.id, "motion", "moving", "motion", "ASL-MOV-03"))
+    return replace(record, ended=True), after, events
 
 
 # --- the steps ----------------------------------------------------------------------------------
@@ -198,6 +310,14 @@ def _check_phase(ctx: _Ctx, action: MoveAction, machine: Motorcycle | None) -> N
     if ctx.board.phase is Phase.APH and machine is not None:
         rule = "ASL-BIC-01" if machine.is_bicycle else "ASL-MOV-01"
         raise _violation(f"no {machine.type} may be {action.action}ed in the Advance Phase", action, machine.id, rule)
+
+
+def _check_not_moved(ledger: MoveLedger, machine: Motorcycle, action: MoveAction) -> None:
+    """ASL-MOV-02: a machine moved in an earlier move of this phase has spent its MP for the phase
+    and moves no more (not mounted, ridden, Pushed or carried by another move)."""
+    if machine.id in ledger.record.machines:
+        raise _violation(f"{machine.id} has been moved in this {_phase_name(ledger.record.phase)} already "
+                         f"({ledger.record.mp_of(machine.id)} MP spent): a machine moves once per phase", action, machine.id, "ASL-MOV-02")
 
 
 def _movers(situation: Situation, ledger: MoveLedger) -> list[Infantry]:
@@ -213,16 +333,26 @@ def _move_units(situation: Situation, ledger: MoveLedger, hid: str, machine: Mot
     return after
 
 
+def _infantry_cost(ctx: _Ctx, here: Hex, target: Hex) -> tuple[Fraction, bool]:
+    """A4.1, B3: the Infantry MF to enter `target` from `here`, and whether the hexside crossed is a
+    road hexside: the road rate across a road hexside, else the hex's own figure or its terrain's."""
+    road = ctx.board.hexside(here, target) is Hexside.ROAD
+    if road:
+        return terrain_table(ctx.rules).road_infantry_mf, True
+    return ctx.board.infantry_mf(ctx.rules, target, "move.enter.hex"), False
+
+
 def _step_enter(ctx, ledger, situation, action, dice):
-    """A4.1: Infantry on foot enter a hex for its MF cost (the road rate across a road hexside, B3)."""
+    """A4.1: Infantry on foot enter the adjacent hex for its MF cost (the road rate across a road
+    hexside, B3)."""
     if ledger.machine is not None:
         raise _violation("a mounted unit rides; dismount first to move on foot", action, ledger.units, "ASL-MOV-02")
     if ledger.carrying and ctx.board.phase is Phase.APH:
         raise _violation("a bicycle cannot be carried in the Advance Phase", action, ledger.carrying, "ASL-CAP-02")
     target = ctx.board.hex(action.hex or "", "move.enter.hex")
     here = ctx.board.hex(ledger.hex)
-    road = _road_hexside(here, target, action.hexside)
-    cost = terrain_table(ctx.rules).road_infantry_mf if road else ctx.board.infantry_mf(ctx.rules, target, "move.enter.hex")
+    adjacent_hexside(ctx.rules, here.id, target.id, "move.enter.hex", "A4.1")
+    cost, road = _infantry_cost(ctx, here, target)
     mf = []
     for r in ledger.mf:
         if r.spent + cost > r.allotment:
@@ -230,18 +360,20 @@ def _step_enter(ctx, ledger, situation, action, dice):
         mf.append(replace(r, spent=r.spent + cost))
     new = replace(ledger, mf=tuple(mf), hex=target.id, on_road_all=ledger.on_road_all and road)
     after = _move_units(situation, ledger, target.id)
-    return new, after, [_event(ctx, new, after, action, f"into {target.id} ({target.terrain})", {r.unit: cost for r in ledger.mf},
-                               Fraction(0), "A4.1")]
+    return new, after, [_event(ctx, new, after, action, f"into {target.id} ({'road' if road else target.terrain})",
+                               {r.unit: cost for r in ledger.mf}, Fraction(0), "A4.1")]
 
 
 def _step_mount(ctx, ledger, situation, action, dice):
     """ASL-MOV-02 (D15.41): mounting costs each rider 1 MF of his basic four and the motorcycle 1/4
     of its MP allotment (a bicycle nothing, ASL-BIC-01); capacity and portage are checked
-    (ASL-CAP-01, ASL-CAP-02); the counter must be stopped in the riders' hex."""
+    (ASL-CAP-01, ASL-CAP-02); the counter must be stopped in the riders' hex and not yet moved in
+    this phase."""
     if ledger.machine is not None:
         raise _violation("already mounted", action, ledger.machine, "ASL-MOV-02")
     machine = situation.machine(action.machine or "", "move.mount.machine")
     _check_phase(ctx, action, machine)
+    _check_not_moved(ledger, machine, action)
     if machine.removed or machine.hex != ledger.hex:
         raise _violation(f"counter {machine.id} is not in {ledger.hex}", action, machine.id, "ASL-MOV-02")
     if machine.motion is not Motion.STOPPED:
@@ -257,10 +389,10 @@ def _step_mount(ctx, ledger, situation, action, dice):
             raise _violation(f"{r.unit} has used {r.spent} of his basic {s.basic_mf} MF; mounting needs {mf_cost} more", action,
                              r.unit, "ASL-MOV-02")
         new_mf.append(replace(r, spent=r.spent + mf_cost, riding_mp=Fraction(0)))
-    if not machine.is_bicycle and ledger.mp_used + mp_cost > (machine.mp or 0):
-        raise _violation(f"{machine.id} has {(machine.mp or 0) - ledger.mp_used} MP left; mounting needs {mp_cost}", action,
-                         machine.id, "ASL-MOV-02")
-    new = replace(ledger, mf=tuple(new_mf), machine=machine.id, mp_used=ledger.mp_used + mp_cost)
+    mp = _mp_before(ledger, machine.id)
+    if not machine.is_bicycle and mp + mp_cost > (machine.mp or 0):
+        raise _violation(f"{machine.id} has {(machine.mp or 0) - mp} MP left; mounting needs {mp_cost}", action, machine.id, "ASL-MOV-02")
+    new = replace(_with_mp(ledger, machine.id, mp + mp_cost), mf=tuple(new_mf), machine=machine.id, used=ledger.used + (machine.id,))
     after = situation.with_machine(replace(machine, riders=machine.riders + ledger.units))
     rule = "ASL-BIC-01" if machine.is_bicycle else "ASL-MOV-02"
     return new, after, [_event(ctx, new, after, action, machine.id, {r.unit: Fraction(mf_cost) for r in ledger.mf}, mp_cost, rule)]
@@ -293,7 +425,7 @@ def _charge_ride(ctx, ledger, machine, action, cost: Fraction, *, farther: bool)
                              action, r.unit, "ASL-MOV-02")
         new_mf.append(nr)
         charged[r.unit] = after - before
-    return replace(ledger, mf=tuple(new_mf), mp_used=ledger.mp_used + cost), charged
+    return replace(_with_mp(ledger, machine.id, ledger.mp_used + cost), mf=tuple(new_mf)), charged
 
 
 def _no_bicycle(machine: Motorcycle, action: MoveAction) -> None:
@@ -313,12 +445,6 @@ def _step_start(ctx, ledger, situation, action, dice):
     new, charged = _charge_ride(ctx, ledger, machine, action, cost, farther=False)
     after = situation.with_machine(replace(machine, motion=Motion.MOVING))
     return new, after, [_event(ctx, new, after, action, "", charged, cost, "ASL-MOV-03")]
-
-
-def _road_hexside(here: Hex, target: Hex, hexside: Hexside | None) -> bool:
-    if hexside is not None:
-        return hexside is Hexside.ROAD
-    return here.road is not None and target.road is not None
 
 
 def _motorcycle_mp(ctx: _Ctx, target: Hex, road: bool, action: MoveAction) -> Fraction:
@@ -361,6 +487,8 @@ def _wreck(ctx, ledger, situation, machine, here, target, dice) -> tuple[MoveLed
         events.append(StateChanged(uid, "status", u.status(), broken.status(), "ASL-MOV-06"))
         after = after.with_unit(broken)
     after = after.with_machine(replace(machine, hex=where, riders=(), motion=Motion.STOPPED))
+    for c in ledger.carrying:
+        after = after.with_machine(replace(after.machine(c), hex=where))
     events.append(Note(f"{machine.id} stays usable, unmounted in {where}; no Bail Out; resolved before Defensive Fire for this MP",
                        "ASL-MOV-06"))
     new = replace(ledger, hex=where, machine=None, ended="wreck",
@@ -368,27 +496,57 @@ def _wreck(ctx, ledger, situation, machine, here, target, dice) -> tuple[MoveLed
     return new, after, events
 
 
+def _vca_of(machine: Motorcycle) -> int:
+    """ASL-MOV-03: a motorcycle that moves has a VCA; the scenario must give it (never invented)."""
+    if machine.vca is None:
+        raise ScenarioError("a motorcycle that changes hex or VCA needs its VCA (vca: the hexspine it faces, such as \"ne/se\")",
+                            field="motorcycle.vca", value=machine.id, rule="ASL-MOV-03")
+    return machine.vca
+
+
+def _turn(ctx, ledger, situation, machine: Motorcycle, to: int, action: MoveAction, why: str
+          ) -> tuple[MoveLedger, Situation, list[Event]]:
+    """ASL-MOV-03 (D15.42, D2.11): change VCA to hexspine `to`, paying the normal MP per hexspine
+    turned (the short way) in the hex it is in (`vca_change_mp`, more in the terrain of
+    `vca_change_terrain`); not "farther" for the rider's quarters."""
+    names = board_settings(ctx.rules).hexspines
+    frm = _vca_of(machine)
+    spines = spines_between(frm, to)
+    here = ctx.board.hex(ledger.hex)
+    cost = motorcycle_settings(ctx.rules).vca_change_cost(here.terrain) * spines
+    new, charged = _charge_ride(ctx, ledger, machine, action, cost, farther=False)
+    after = situation.with_machine(replace(machine, vca=to))
+    detail = f"{names[frm]} -> {names[to]}: {spines} hexspine(s) in {here.id}{why}"
+    return new, after, [_event(ctx, new, after, action, detail, charged, cost, "ASL-MOV-03", name="change_vca")]
+
+
 def _step_ride(ctx, ledger, situation, action, dice):
-    """Ride into the next hex: ASL-MOV-02 (MP and the rider's quarters), ASL-MOV-03 (no MP for a
-    wreck or vehicle in the hex; the counter must be started), ASL-CAP-03 (other motorcycles
-    there change nothing), ASL-MOV-04 (may ride through an enemy-occupied hex), ASL-MOV-06
-    (Wreck Check). Bicycles: ASL-BIC-01 and ASL-BIC-02."""
+    """Ride into the adjacent hex: ASL-MOV-03 (across one of the two hexsides beside the VCA's
+    hexspine, turning the VCA first when the hex lies elsewhere; the counter must be started; no MP
+    for a wreck or vehicle there), ASL-MOV-02 (MP and the rider's quarters), ASL-CAP-03 (other
+    motorcycles there change nothing), ASL-MOV-04 (may ride through an enemy-occupied hex),
+    ASL-MOV-06 (Wreck Check). Bicycles: ASL-BIC-01 and ASL-BIC-02."""
     machine = _riding(ctx, ledger, situation, action)
     here = ctx.board.hex(ledger.hex)
     target = ctx.board.hex(action.hex or "", "move.ride.hex")
-    road = _road_hexside(here, target, action.hexside)
-    hexside = action.hexside if action.hexside is not None else (Hexside.ROAD if road else Hexside.NORMAL)
-    side = situation.unit(ledger.units[0]).side
-    enemies = situation.known_enemy_in(target.id, side)
+    side = adjacent_hexside(ctx.rules, here.id, target.id, "move.ride.hex", "ASL-BIC-01" if machine.is_bicycle else "ASL-MOV-03")
+    hexside = ctx.board.hexside(here, target)
+    road = hexside is Hexside.ROAD
+    enemies = situation.known_enemy_in(target.id, situation.unit(ledger.units[0]).side)
     if machine.is_bicycle:
         return _ride_bicycle(ctx, ledger, situation, action, dice, machine, here, target, road, hexside, enemies)
     if machine.motion is Motion.STOPPED:
         raise _violation(f"{machine.id} is stopped: Start it first (normal MP to Start)", action, machine.id, "ASL-MOV-03")
     check_can_move(ctx.rules, machine, situation.riders(machine), "move.ride")
+    new, after, events = ledger, situation, []
+    want = vca_to_cross(_vca_of(machine), side)
+    if want != machine.vca:
+        new, after, events = _turn(ctx, new, after, machine, want, action, f", to ride into {target.id}")
+        machine = after.machine(machine.id)
     cost = _motorcycle_mp(ctx, target, road, action)
-    new, charged = _charge_ride(ctx, ledger, machine, action, cost, farther=True)
+    new, charged = _charge_ride(ctx, new, machine, action, cost, farther=True)
     new = replace(new, hex=target.id)
-    after = _move_units(situation, ledger, target.id, machine)
+    after = _move_units(after, new, target.id, machine)
     after = after.with_machine(replace(after.machine(machine.id), motion=Motion.MOVING))
     notes = []
     if target.features & {"wreck", "vehicle"} or situation.machines_in(target.id):
@@ -396,7 +554,7 @@ def _step_ride(ctx, ledger, situation, action, dice):
     if enemies:
         notes.append(f"rides through enemy-occupied {target.id} (ASL-MOV-04)")
     detail = f"into {target.id} ({'road' if road else target.terrain})" + (f"; {'; '.join(notes)}" if notes else "")
-    events: list[Event] = [_event(ctx, new, after, action, detail, charged, cost, "ASL-MOV-02")]
+    events.append(_event(ctx, new, after, action, detail, charged, cost, "ASL-MOV-02"))
     if wreck_check_required(ctx.rules, machine, target, hexside):
         new, after, wreck_events = _wreck(ctx, new, after, after.machine(machine.id), here, target, dice)
         events += wreck_events
@@ -408,7 +566,7 @@ def _bicycle_cost(ctx, ledger, here: Hex, target: Hex) -> tuple[Fraction, str]:
     entered is a shellhole or entrenchment hex, the bicycle gains elevation, or the road is dirt in
     Mud or unplowed in Snow."""
     s = motorcycle_settings(ctx.rules)
-    base = terrain_table(ctx.rules).road_infantry_mf
+    base, _ = _infantry_cost(ctx, here, target)
     reasons = []
     if target.features & s.bicycle_no_halving:
         reasons.append(", ".join(sorted(target.features & s.bicycle_no_halving)))
@@ -450,20 +608,24 @@ def _ride_bicycle(ctx, ledger, situation, action, dice, machine, here, target, r
 
 
 def _step_change_vca(ctx, ledger, situation, action, dice):
-    """ASL-MOV-03 (D15.42): changing VCA costs its normal MP. The seeds do not give the figure; without
-    `asl.motorcycles.riding.vca_change_mp` (scenario or user table) the change is refused."""
+    """ASL-MOV-03 (D15.42, D2.11): change VCA in the hex, to the hexspine named `vca` or by `spines`
+    hexspines, for the normal MP per hexspine; the counter must be moving or in Motion."""
     machine = _riding(ctx, ledger, situation, action)
     _no_bicycle(machine, action)
-    s = motorcycle_settings(ctx.rules)
-    if s.vca_change_mp is None:
-        raise ScenarioError("the MP cost of a VCA change is not in the seeds: set asl.motorcycles.riding.vca_change_mp",
-                            field="move.change_vca", value=machine.id, rule="ASL-MOV-03")
-    if action.spines < 1:
-        raise ScenarioError("change VCA by at least one hexspine", field="move.change_vca.spines", value=action.spines, rule="ASL-MOV-03")
-    cost = s.vca_change_mp * action.spines
-    new, charged = _charge_ride(ctx, ledger, machine, action, cost, farther=False)
-    after = situation.with_machine(replace(machine, vca=(machine.vca + action.spines) % 6))
-    return new, after, [_event(ctx, new, after, action, f"{action.spines} hexspine(s)", charged, cost, "ASL-MOV-03")]
+    if machine.motion is Motion.STOPPED:
+        raise _violation(f"{machine.id} is stopped: Start it first (normal MP to Start)", action, machine.id, "ASL-MOV-03")
+    frm = _vca_of(machine)
+    if action.vca is not None:
+        to = direction_number(board_settings(ctx.rules).hexspines, action.vca, "move.change_vca.vca")
+    elif action.spines:
+        to = turn_vca(frm, action.spines)
+    else:
+        raise ScenarioError("give the hexspine to face (vca) or the hexspines to turn (spines)", field="move.change_vca",
+                            value=action.spines, rule="ASL-MOV-03")
+    if to == frm:
+        raise ScenarioError("the counter faces that hexspine already", field="move.change_vca", value=action.vca or action.spines,
+                            rule="ASL-MOV-03")
+    return _turn(ctx, ledger, situation, machine, to, action, "")
 
 
 def _step_stop(ctx, ledger, situation, action, dice):
@@ -507,7 +669,7 @@ def _step_dismount(ctx, ledger, situation, action, dice):
     if not machine.is_bicycle and ledger.mp_used + mp_cost > (machine.mp or 0):
         raise _violation(f"{machine.id} has {(machine.mp or 0) - ledger.mp_used} MP left; dismounting needs {mp_cost}", action,
                          machine.id, "ASL-MOV-02")
-    new = replace(ledger, mf=tuple(new_mf), machine=None, mp_used=ledger.mp_used + mp_cost)
+    new = replace(_with_mp(ledger, machine.id, ledger.mp_used + mp_cost), mf=tuple(new_mf), machine=None)
     after = situation.with_machine(replace(machine, riders=tuple(r for r in machine.riders if r not in ledger.units)))
     rule = "ASL-BIC-01" if machine.is_bicycle else "ASL-MOV-02"
     ev = _event(ctx, new, after, action, machine.id, charged, mp_cost, rule)
@@ -516,14 +678,15 @@ def _step_dismount(ctx, ledger, situation, action, dice):
 
 def _step_push(ctx, ledger, situation, action, dice):
     """ASL-MOV-01 (D15.4): an unmounted motorcycle is Pushed as a Gun with its M# (C10.3): a
-    Manhandling DR at or under the M# moves it and its pushers into the hex (the pushers pay the
-    hex's Infantry MF); a single-machine counter by one SMC, a second SMC helping -1; bigger
-    counters only by an MMC of their size. Terrain it may not be ridden into may be Pushed into
-    (ASL-MOV-03). Ruling: a failed DR ends the pushers' move; nothing moves."""
+    Manhandling DR at or under the M# moves it and its pushers into the adjacent hex (the pushers
+    pay the hex's Infantry MF); a single-machine counter by one SMC, a second SMC helping -1;
+    bigger counters only by an MMC of their size. Terrain it may not be ridden into may be Pushed
+    into (ASL-MOV-03). Ruling: a failed DR ends the pushers' move; nothing moves."""
     if ledger.machine is not None:
         raise _violation("riders cannot push their own counter", action, ledger.machine, "ASL-MOV-01")
     machine = situation.machine(action.machine or "", "move.push.machine")
     _check_phase(ctx, action, machine)
+    _check_not_moved(ledger, machine, action)
     if machine.is_bicycle:
         raise _violation("a bicycle is a SW: it is carried (1 PP), not Pushed", action, machine.id, "ASL-BIC-01")
     if machine.removed or machine.hex != ledger.hex or machine.riders:
@@ -532,8 +695,10 @@ def _step_push(ctx, ledger, situation, action, dice):
     check_can_move(ctx.rules, machine, pushers, "move.push")
     if machine.m_number is None:
         raise ScenarioError("a Pushed motorcycle needs its M# (m_number)", field="motorcycle.m_number", value=machine.id, rule="ASL-MOV-01")
+    here = ctx.board.hex(ledger.hex)
     target = ctx.board.hex(action.hex or "", "move.push.hex")
-    cost = ctx.board.infantry_mf(ctx.rules, target, "move.push.hex")
+    adjacent_hexside(ctx.rules, here.id, target.id, "move.push.hex", "ASL-MOV-01")
+    cost, _ = _infantry_cost(ctx, here, target)
     for r in ledger.mf:
         if r.spent + cost > r.allotment:
             raise _violation(f"{r.unit} has {r.allotment - r.spent} MF left; entering {target.id} costs {cost}", action, r.unit, "A4.1")
@@ -545,7 +710,8 @@ def _step_push(ctx, ledger, situation, action, dice):
     if not moved:
         new = replace(ledger, ended="push failed")
         return new, situation, events
-    new = replace(ledger, mf=tuple(replace(r, spent=r.spent + cost) for r in ledger.mf), hex=target.id, on_road_all=False)
+    new = replace(ledger, mf=tuple(replace(r, spent=r.spent + cost) for r in ledger.mf), hex=target.id, on_road_all=False,
+                  used=ledger.used + (machine.id,))
     after = _move_units(situation, ledger, target.id, machine)
     events.append(_event(ctx, new, after, action, f"{machine.id} into {target.id}", {r.unit: cost for r in ledger.mf}, Fraction(0),
                          "ASL-MOV-01"))
@@ -554,15 +720,18 @@ def _step_push(ctx, ledger, situation, action, dice):
 
 def _step_split(ctx, ledger, situation, action, dice):
     """ASL-MOV-05 (D15.44): during the MPh an SMC riding an MMC counter takes a single-machine
-    counter of his own; this move follows him, the others stay on the MMC counter."""
+    counter of his own (same hex, Motion, VCA and MP spent); this move follows him; the others stay
+    on the MMC counter, their move over (they moved with the stack)."""
     if ctx.board.phase is not Phase.MPH:
         raise _violation("an SMC splits off a counter during the MPh (or to absorb losses)", action, action.unit, "ASL-MOV-05")
     machine = _riding(ctx, ledger, situation, action)
     smc = action.unit or ""
     if smc not in ledger.units:
         raise _violation("the SMC splitting off must be one of this move's units", action, smc, "ASL-MOV-05")
-    after, events = split_smc(ctx.rules, situation, machine.id, smc, action.new_id or f"{machine.id}+{smc}", "split off to move alone")
-    new = replace(ledger, units=(smc,), mf=(ledger.rider(smc),), machine=action.new_id or f"{machine.id}+{smc}")
+    new_id = action.new_id or f"{machine.id}+{smc}"
+    after, events = split_smc(ctx.rules, situation, machine.id, smc, new_id, "split off to move alone")
+    new = replace(_with_mp(ledger, new_id, ledger.mp_used), units=(smc,), mf=(ledger.rider(smc),), machine=new_id,
+                  used=ledger.used + (new_id,))
     return new, after, events
 
 
@@ -572,16 +741,9 @@ def _step_reverse(ctx, ledger, situation, action, dice):
 
 
 def _step_end(ctx, ledger, situation, action, dice):
-    """End of the MPh: a motorcycle still moving is in Motion (its riders stay mounted)."""
-    events: list[Event] = []
-    after = situation
-    if ledger.machine is not None:
-        machine = situation.machine(ledger.machine)
-        if machine.motion is Motion.MOVING:
-            after = situation.with_machine(replace(machine, motion=Motion.MOTION))
-            events.append(StateChanged(machine.id, "motion", "moving", "motion", "ASL-MOV-03"))
-    new = replace(ledger, ended="end of MPh")
-    return new, after, events
+    """The end of this move (its units move no more this phase, ASL-MOV-02). A motorcycle still
+    moving stays so until the phase ends; then it is in Motion (`end_phase`)."""
+    return replace(ledger, ended="end of move"), situation, []
 
 
 _STEPS: dict[str, Callable] = {
@@ -628,28 +790,36 @@ def run_move(rules: Rules, board: Board, situation: Situation, ledger: MoveLedge
 
 
 class Movement:
-    """A mutable front end to the ledger: each call checks a step and commits it only if legal.
+    """A mutable front end to one move's ledger: each call checks a step and commits it only if legal.
 
         m = Movement(rules, board, situation, ("leader",))
-        m.enter("B"); m.mount("cycle"); m.start(); m.ride("R1"); m.stop()
+        m.enter("C5"); m.mount("cycle"); m.start(); m.ride("D5"); m.stop()
         m.dismount()   # RuleViolation (ASL-MOV-02): ledger and situation unchanged
+
+    Made on its own, a Movement is a Movement Phase of one move (`end` ends both). Made by
+    `MovementPhase.move`, it is one move of that phase, refused once another move has begun.
     """
 
     def __init__(self, rules: Rules, board: Board, situation: Situation, units: tuple[str, ...], move_id: str = "move",
-                 dice: DiceSource | None = None, **kw) -> None:
+                 dice: DiceSource | None = None, *, phase: "MovementPhase | None" = None, record: PhaseRecord | None = None,
+                 **kw) -> None:
         self.rules, self.board, self.dice = rules, board, dice
+        self.phase = phase
         self.situation = situation
-        self.ledger = start_ledger(rules, situation, units, move_id, **kw)
+        record = record if record is not None else PhaseRecord(board.phase)
+        self.ledger = start_ledger(rules, situation, tuple(units), move_id, record=record, **kw)
         self.events: list[Event] = []
 
     def do(self, action: MoveAction) -> list[Event]:
+        if self.phase is not None:
+            self.phase.check_current(self, action)
         ledger, situation, events = apply_step(self.rules, self.board, self.ledger, self.situation, action, self.dice)
         self.ledger, self.situation = ledger, situation
         self.events += events
         return events
 
-    def enter(self, hex: str, hexside: Hexside | None = None) -> list[Event]:
-        return self.do(MoveAction("enter", hex=hex, hexside=hexside))
+    def enter(self, hex: str) -> list[Event]:
+        return self.do(MoveAction("enter", hex=hex))
 
     def mount(self, machine: str) -> list[Event]:
         return self.do(MoveAction("mount", machine=machine))
@@ -657,11 +827,11 @@ class Movement:
     def start(self) -> list[Event]:
         return self.do(MoveAction("start"))
 
-    def ride(self, hex: str, hexside: Hexside | None = None) -> list[Event]:
-        return self.do(MoveAction("ride", hex=hex, hexside=hexside))
+    def ride(self, hex: str) -> list[Event]:
+        return self.do(MoveAction("ride", hex=hex))
 
-    def change_vca(self, spines: int = 1) -> list[Event]:
-        return self.do(MoveAction("change_vca", spines=spines))
+    def change_vca(self, spines: int | None = None, vca: str | None = None) -> list[Event]:
+        return self.do(MoveAction("change_vca", spines=spines, vca=vca))
 
     def stop(self) -> list[Event]:
         return self.do(MoveAction("stop"))
@@ -679,8 +849,70 @@ class Movement:
         return self.do(MoveAction("reverse"))
 
     def end(self) -> list[Event]:
-        return self.do(MoveAction("end"))
+        """End this move; a Movement made on its own also ends its phase (a motorcycle still moving is
+        then in Motion)."""
+        events = self.do(MoveAction("end"))
+        if self.phase is None:
+            _, self.situation, more = end_phase(self.rules, finish_move(self.ledger.record, self.ledger), self.situation)
+            self.events += more
+            events += more
+        return events
 
     def mf_used(self, unit: str) -> Fraction:
         machine = self.situation.machine(self.ledger.machine) if self.ledger.machine else None
         return _used(_Ctx(self.rules, self.board), machine, self.ledger.rider(unit))
+
+
+class MovementPhase:
+    """One Movement Phase (or Advance Phase: `board.phase`), its moves one after the other (ASL-MOV-02).
+
+        mph = MovementPhase(rules, board, situation)
+        m = mph.move(("leader",)); m.enter("C5"); m.mount("cycle"); m.start(); m.ride("D5")
+        mph.move(("squad",))    # the leader's move is over; a second move for him is refused
+        mph.end()               # a motorcycle still moving is now in Motion
+
+    A new move settles the one before (its units and machines have moved, their MP are spent);
+    a move that is refused changes nothing, and the move before it goes on.
+    """
+
+    def __init__(self, rules: Rules, board: Board, situation: Situation, dice: DiceSource | None = None) -> None:
+        self.rules, self.board, self.dice = rules, board, dice
+        self._situation = situation
+        self._record = PhaseRecord(board.phase)
+        self._events: list[Event] = []
+        self.current: Movement | None = None
+
+    @property
+    def situation(self) -> Situation:
+        return self.current.situation if self.current is not None else self._situation
+
+    @property
+    def record(self) -> PhaseRecord:
+        """The phase so far, the move in progress counted as over."""
+        return finish_move(self._record, self.current.ledger) if self.current is not None else self._record
+
+    @property
+    def events(self) -> list[Event]:
+        return self._events + (self.current.events if self.current is not None else [])
+
+    def move(self, units: tuple[str, ...], move_id: str | None = None, **kw) -> Movement:
+        """Begin the next move (ASL-MOV-02: the move in progress is over once it begins)."""
+        record, situation, events = self.record, self.situation, self.events
+        move = Movement(self.rules, self.board, situation, tuple(units), move_id or f"move{len(record.moves) + 1}", self.dice,
+                        phase=self, record=record, **kw)
+        self._record, self._situation, self._events, self.current = record, situation, events, move
+        return move
+
+    def end(self) -> list[Event]:
+        """ASL-MOV-03: end the phase; no unit moves in it any more."""
+        record, situation, events = end_phase(self.rules, self.record, self.situation)
+        self._events = self.events + events
+        self._record, self._situation, self.current = record, situation, None
+        return events
+
+    def check_current(self, movement: Movement, action: MoveAction) -> None:
+        """ASL-MOV-02: a move is over once another has begun or the phase has ended."""
+        if movement is not self.current:
+            why = "the phase has ended" if self._record.ended else "another unit has moved since"
+            raise RuleViolation(f"move {movement.ledger.move} is over: {why}", field=f"move.{action.action}", value=movement.ledger.move,
+                                rule="ASL-MOV-02")

@@ -2,35 +2,42 @@
 
     [scenario]  name = "...", ruleset = "asl"
     [asl]       ground = "dry"
-    [[hex]]     id, terrain, level, road, features, infantry_mf, motorcycle_mp, tem, open, melee
+    [[hex]]     id (a board coordinate such as "B5", or a label where nothing moves), terrain, level,
+                road, features, infantry_mf, motorcycle_mp, tem, open, melee
+    [[hexside]] hexes = ["B5", "C5"], kind (road, normal, elevated_road, double_crest, abrupt_elevation)
     [[unit]]    id, counter ("4-6-7", "8-0"), type, hex, side, broken, wounded, moving, weapons...
-    [[motorcycle]] id, type (cycle/sidecar/bicycle), machines (1-3), hex, mp, m_number, motion, riders
+    [[motorcycle]] id, type (cycle/sidecar/bicycle), machines (1-3), hex, mp, m_number, motion, vca, riders
     [[move]]    id, units, phase, steps = [{action = "mount", machine = "..."}, ...]
     [[fire]]    id, kind (ordnance/small_arms/overrun), target, range, fp, firers, ...
 
-Moves are resolved first, in order, then the attacks, in order, each against
-the state the previous ones left. Everything is checked when the scenario
-loads, so a bad scenario fails before anything is resolved (ERR-01).
+The scenario is resolved in the order of the ASL player turn: attacks of the
+PFPh; the moves of the MPh, one Movement Phase, in order; the attacks declared
+in the MPh (Defensive First Fire, overruns); the end of the MPh (a motorcycle
+still moving is in Motion); the DFPh and AFPh attacks; the APh moves; the CCPh
+attacks. Within a phase, in the order declared; each against the state the
+previous left. Everything is checked when the scenario loads, so a bad
+scenario fails before anything is resolved (ERR-01).
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from ..data import Rules
 from ..dice import DiceSource
 from ..errors import RuleViolation, ScenarioError
-from ..events import Event, Modifier, Note
+from ..events import Event, Modifier, Note, StateChanged
 from ..scenario import register_ruleset
 from .chance import exact_chain, run_chain
 from .enums import Capacity, FireKind, FirerRow, Ground, Hexside, MachineType, Motion, Moving, Phase, TargetType, UnitType, parse_enum
 from .events import ASLResult, IFTBreakdown, MoveStep, OutcomeOdds, StepRefused, ToHitBreakdown, fmt_fraction
-from .fire import ASLChain, ChainState, FireDeclaration, check_fire, explain_fire, initial_state
+from .fire import ASLChain, ChainState, DoEndPhase, DoFire, DoMove, FireDeclaration, check_fire, explain_fire, initial_state
+from .geometry import direction_number, hexside_between, parse_coordinate
 from .motorcycles import check_capacity, check_not_carried, check_portage
-from .movement import ACTIONS, MoveAction, run_move, start_ledger
-from .tables import to_fraction
+from .movement import ACTIONS, MoveAction, PhaseRecord, end_phase, finish_move, run_move, start_ledger, vca_name
+from .tables import board_settings, to_fraction
 from .units import Board, Hex, Infantry, Motorcycle, Situation, SupportWeapon, make_unit
 
 __all__ = ["ASLScenario", "SCHEMA_PARTS", "load_asl", "MoveDeclaration"]
@@ -43,7 +50,9 @@ _SW = {"type": "object", "required": ["id", "type", "fp", "range", "pp"], "prope
     "range": {"type": "integer", "minimum": 0}, "pp": {"type": "integer", "minimum": 0}}, "additionalProperties": False}
 _STEP = {"type": "object", "required": ["action"], "properties": {
     "action": {"enum": list(ACTIONS)}, "hex": {"type": "string"}, "machine": {"type": "string"},
-    "hexside": {"enum": Hexside.choices()}, "spines": {"type": "integer", "minimum": 1}, "unit": {"type": "string"},
+    "vca": {"type": "string", "description": "change_vca: the hexspine to face (seeds/asl/board.toml names, such as ne/se)"},
+    "spines": {"type": "integer", "minimum": -5, "maximum": 5,
+               "description": "change_vca: hexspines to turn, clockwise positive"}, "unit": {"type": "string"},
     "new_id": {"type": "string"}, "drm": {"type": "array", "items": _MOD},
     "attempt": {"type": "boolean", "description": "log a refusal instead of failing (for examples of illegal steps)"}},
     "additionalProperties": False}
@@ -51,11 +60,15 @@ _STEP = {"type": "object", "required": ["action"], "properties": {
 SCHEMA_PARTS: dict[str, Any] = {
     "asl": {"type": "object", "properties": {"ground": {"enum": Ground.choices()}}, "additionalProperties": False},
     "hex": {"type": "array", "items": {"type": "object", "required": ["id"], "properties": {
-        "id": {"type": "string"}, "terrain": {"type": "string"}, "level": {"type": "integer"},
+        "id": {"type": "string", "description": "a board coordinate (column letters, row: B5, GG10) or, where nothing moves, a label"},
+        "terrain": {"type": "string"}, "level": {"type": "integer"},
         "road": {"enum": ["paved", "dirt"]}, "plowed": {"type": "boolean"},
         "features": {"type": "array", "items": {"enum": ["shellholes", "stream", "entrenchment", "wreck", "vehicle"]}},
         "infantry_mf": _NUM_OR_TEXT, "motorcycle_mp": _NUM_OR_TEXT, "tem": {"type": "integer"}, "open": {"type": "boolean"},
         "melee": {"type": "boolean"}}, "additionalProperties": False}},
+    "hexside": {"type": "array", "items": {"type": "object", "required": ["hexes", "kind"], "properties": {
+        "hexes": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
+        "kind": {"enum": Hexside.choices()}}, "additionalProperties": False}},
     "unit": {"type": "array", "items": {"type": "object", "required": ["id", "counter", "hex"], "properties": {
         "id": {"type": "string"}, "counter": {"type": "string", "description": "FP-range-morale (4-6-7) or leader morale-modifier (8-0)"},
         "type": {"enum": UnitType.choices()}, "hex": {"type": "string"}, "side": {"type": "string"},
@@ -66,7 +79,8 @@ SCHEMA_PARTS: dict[str, Any] = {
         "id": {"type": "string"}, "type": {"enum": MachineType.choices()}, "machines": {"type": "integer"},
         "hex": {"type": "string"}, "side": {"type": "string"}, "mp": {"type": "integer", "minimum": 1},
         "m_number": {"type": "integer"}, "motion": {"enum": Motion.choices()}, "riders": {"type": "array", "items": {"type": "string"}},
-        "vca": {"type": "integer", "minimum": 0, "maximum": 5}, "carried_by": {"type": "string"}}, "additionalProperties": False}},
+        "vca": {"type": "string", "description": "the hexspine the front faces (seeds/asl/board.toml names, such as ne/se)"},
+        "carried_by": {"type": "string"}}, "additionalProperties": False}},
     "move": {"type": "array", "items": {"type": "object", "required": ["id", "units", "steps"], "properties": {
         "id": {"type": "string"}, "units": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "phase": {"enum": ["mph", "aph"]}, "double_time": {"type": "boolean"},
@@ -129,18 +143,69 @@ class ASLScenario:
 
     # -- the chain --
 
+    def sequence(self) -> tuple[Any, ...]:
+        """The steps in the order of the player turn (the module docstring): per phase, its moves, its
+        attacks, then (for the MPh and APh, when something moved) the end of the phase."""
+        steps: list[Any] = []
+        for phase in Phase:
+            moves = [m for m in self.moves if m.phase is phase]
+            steps += [DoMove(m.id, phase) for m in moves]
+            steps += [DoFire(f.id) for f in self.fires if f.phase is phase]
+            if moves:
+                steps.append(DoEndPhase(phase))
+        return tuple(steps)
+
+    def attack_order(self) -> list[FireDeclaration]:
+        """The attacks in the order they are resolved (`sequence`)."""
+        fires = {f.id: f for f in self.fires}
+        return [fires[s.fire] for s in self.sequence() if isinstance(s, DoFire)]
+
+    def _start(self, decl: MoveDeclaration, situation: Situation, record: PhaseRecord):
+        return start_ledger(self.rules, situation, decl.units, decl.id, dict(decl.spent), decl.double_time, decl.mp_used, decl.carrying,
+                            record=record)
+
     def _move_fn(self, decl: MoveDeclaration):
         board = replace(self.board, phase=decl.phase)
 
-        def run(situation: Situation, dice: DiceSource) -> tuple[Situation, list[Event]]:
+        def run(situation: Situation, record: PhaseRecord, dice: DiceSource) -> tuple[Situation, PhaseRecord, list[Event]]:
             try:
-                ledger = start_ledger(self.rules, situation, decl.units, decl.id, dict(decl.spent), decl.double_time, decl.mp_used,
-                                      decl.carrying)
+                ledger = self._start(decl, situation, record)
             except RuleViolation as exc:
-                return situation, [Note(f"move {decl.id} cancelled: {exc}", exc.rule)]
-            _, after, events = run_move(self.rules, board, situation, ledger, decl.steps, dice)
-            return after, events
+                # Legal when declared, made illegal by an earlier result (a wreck broke the unit).
+                return situation, record, [Note(f"move {decl.id} cancelled: {exc}", exc.rule)]
+            ledger, after, events = run_move(self.rules, board, situation, ledger, decl.steps, dice)
+            return after, finish_move(record, ledger), events
         return run
+
+    def _walk(self, on_fire: Callable[[FireDeclaration, Situation], None], on_events: Callable[[str, list[Event]], None] | None = None,
+              strict: bool = True) -> Situation:
+        """Follow the sequence without rolling (every die a 1): each move (refused moves raise when
+        `strict`), each end of phase; `on_fire` sees each attack with the situation it will meet, as
+        far as moves decide it (earlier attacks are not resolved)."""
+        situation, record = self.situation, None
+        moves = {m.id: m for m in self.moves}
+        for step in self.sequence():
+            if isinstance(step, DoMove):
+                decl = moves[step.move]
+                rec = record if record is not None else PhaseRecord(step.phase)
+                if strict:
+                    ledger = self._start(decl, situation, rec)
+                    ledger, situation, events = run_move(self.rules, replace(self.board, phase=decl.phase), situation, ledger, decl.steps,
+                                                         _BestCase())
+                    record = finish_move(rec, ledger)
+                else:
+                    situation, record, events = self._move_fn(decl)(situation, rec, _BestCase())
+                if on_events is not None:
+                    on_events(f"move {decl.id} ({', '.join(decl.units)}, {decl.phase})", events)
+            elif isinstance(step, DoEndPhase):
+                rec = record if record is not None else PhaseRecord(step.phase)
+                _, situation, events = end_phase(self.rules, rec, situation)
+                record = None
+                if on_events is not None:
+                    on_events(f"end of the {'MPh' if step.phase is Phase.MPH else 'APh'}", events)
+            else:
+                on_fire(next(f for f in self.fires if f.id == step.fire), situation)
+        return situation
 
     def chain(self) -> ASLChain:
         """The scenario's resolution chain (built once; it holds no state of its own)."""
@@ -149,7 +214,7 @@ class ASLScenario:
         return self._chain
 
     def initial(self) -> ChainState:
-        return initial_state(self.situation, tuple(m.id for m in self.moves), tuple(f.id for f in self.fires))
+        return initial_state(self.situation, self.sequence())
 
     # -- explain --
 
@@ -158,17 +223,19 @@ class ASLScenario:
         FP, To Hit breakdown per unit, IFT column, DRM and exact result odds; then the exact
         probability of every final outcome of the whole scenario."""
         events: list[Event] = []
-        situation = self.situation
-        for decl in self.moves:
-            situation, evs = self._move_fn(decl)(situation, _BestCase())
-            events.append(Note(f"move {decl.id} ({', '.join(decl.units)}, {decl.phase})", "ASL-MOV-02"))
-            events += [e for e in evs if isinstance(e, (MoveStep, StepRefused, Note))]
-        for fire in self.fires:
+
+        def moved(title: str, evs: list[Event]) -> None:
+            events.append(Note(title, "ASL-MOV-02"))
+            events.extend(e for e in evs if isinstance(e, (MoveStep, StepRefused, Note, StateChanged)))
+
+        def fired(fire: FireDeclaration, situation: Situation) -> None:
             fpb, evs = explain_fire(self.rules, self.board, situation, fire)
             events.append(Note(f"fire {fire.id}: {fire.kind} ({fire.weapon or ', '.join(fire.firers) or fire.machine}) at {fire.target}, "
                                f"{fire.range} hexes, {fire.phase}: {fmt_fraction(fpb.total)} FP", "A7"))
-            events += [Note(line, "A7.2") for line in fpb.lines]
-            events += evs
+            events.extend(Note(line, "A7.2") for line in fpb.lines)
+            events.extend(evs)
+
+        self._walk(fired, moved, strict=False)
         for text, p in self.exact_distribution().items():
             events.append(OutcomeOdds(text, p, "FAST-02"))
         return events
@@ -180,7 +247,7 @@ class ASLScenario:
             if isinstance(e, OutcomeOdds):
                 odds.append(e)
                 continue
-            if isinstance(e, Note) and (e.text.startswith("move ") or e.text.startswith("fire ")):
+            if isinstance(e, Note) and e.text.startswith(("move ", "fire ", "end of the ")):
                 lines.append(f"\n{e.text}")
             elif isinstance(e, ToHitBreakdown):
                 lines.append(f"  To Hit {e.target}: {e.target_type} target, {e.range} hexes, TH# {e.base} [C3]")
@@ -210,11 +277,11 @@ class ASLScenario:
     def resolve(self, dice: DiceSource, seed: int | None = None) -> ASLResult:
         """Roll every move and attack; every event in order, and the final state (LOG-01)."""
         final, events = run_chain(self.chain(), self.initial(), dice)
-        return ASLResult(self.name, tuple(events), _unit_states(final.situation), _counter_states(final.situation), seed)
+        return ASLResult(self.name, tuple(events), _unit_states(final.situation), _counter_states(final.situation, self.rules), seed)
 
     def render_resolve(self, result: ASLResult) -> str:
-        lines = [str(e) if not isinstance(e, Note) or not e.text.startswith(("fire", "move")) else f"\n{e}" for e in result.events
-                 if not _is_plain_roll(e)]
+        lines = [str(e) if not isinstance(e, Note) or not e.text.startswith(("fire", "move", "end of the")) else f"\n{e}"
+                 for e in result.events if not _is_plain_roll(e)]
         lines.append("\nfinal state:")
         lines += [f"  {u}: {s}" for u, s in result.units.items()]
         lines += [f"  counter {m}: {s}" for m, s in result.counters.items()]
@@ -266,7 +333,7 @@ class ASLScenario:
         """Each distinct final outcome (every unit's and counter's state) with its exact probability."""
         out: dict[str, Fraction] = {}
         for state, p in self.exact_states().items():
-            text = describe_state(state.situation)
+            text = describe_state(state.situation, self.rules)
             out[text] = out.get(text, Fraction(0)) + p
         return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
@@ -286,15 +353,21 @@ def _unit_states(sit: Situation) -> dict[str, str]:
     return out
 
 
-def _counter_states(sit: Situation) -> dict[str, str]:
-    return {m.id: m.label() + ("" if m.removed else f" in {m.hex}") + (f", riders {', '.join(m.riders)}" if m.riders else "")
-            for m in sit.machines}
+def _counter_states(sit: Situation, rules: Rules | None = None) -> dict[str, str]:
+    """Each counter: size, type, motion, hex, riders, and (when it has one and `rules` name it) its VCA."""
+    out = {}
+    for m in sit.machines:
+        text = m.label() + ("" if m.removed else f" in {m.hex}") + (f", riders {', '.join(m.riders)}" if m.riders else "")
+        if rules is not None and not m.removed and m.vca is not None:
+            text += f", VCA {vca_name(rules, m)}"
+        out[m.id] = text
+    return out
 
 
-def describe_state(sit: Situation) -> str:
+def describe_state(sit: Situation, rules: Rules | None = None) -> str:
     """One line for a final state: each unit and counter."""
     units = "; ".join(f"{k}: {v}" for k, v in _unit_states(sit).items())
-    counters = "; ".join(f"{k}: {v}" for k, v in _counter_states(sit).items())
+    counters = "; ".join(f"{k}: {v}" for k, v in _counter_states(sit, rules).items())
     return units + (f" | {counters}" if counters else "")
 
 
@@ -305,6 +378,7 @@ def _mods(items: list[dict], path: str) -> tuple[Modifier, ...]:
 
 
 def _hex(rules: Rules, h: dict, path: str) -> Hex:
+    parse_coordinate(board_settings(rules), h["id"], f"{path}.id")       # a coordinate must be on the board
     mp = h.get("motorcycle_mp")
     na = mp == "NA"
     mp_val = None if mp is None or na else _frac(mp, f"{path}.motorcycle_mp", "ASL-MOV-02")
@@ -343,7 +417,8 @@ def load_asl(data: dict, rules: Rules, source: str) -> ASLScenario:
         if h["id"] in hexes:
             raise ScenarioError("duplicate hex id", field=f"hex[{i}].id", value=h["id"], rule="CLI-02")
         hexes[h["id"]] = _hex(rules, h, f"hex[{i}]")
-    board = Board(hexes, Phase.MPH, parse_enum(Ground, conf.get("ground", "dry"), "asl.ground", "ASL-BIC-01"))
+    hexsides = _hexsides(rules, hexes, data.get("hexside", []))
+    board = Board(hexes, Phase.MPH, parse_enum(Ground, conf.get("ground", "dry"), "asl.ground", "ASL-BIC-01"), hexsides)
 
     units: list[Infantry] = []
     for i, u in enumerate(data.get("unit", [])):
@@ -388,8 +463,11 @@ def load_asl(data: dict, rules: Rules, source: str) -> ASLScenario:
                 raise RuleViolation("a broken rider does not stay mounted (he bails out or dismounts)", field=f"{path}.riders", value=r,
                                     rule="ASL-RES-03")
             riding[r] = m["id"]
+        if mtype is MachineType.BICYCLE and "vca" in m:
+            raise ScenarioError("a bicycle is no vehicle: it has no VCA", field=f"{path}.vca", value=m["vca"], rule="ASL-BIC-01")
+        vca = direction_number(board_settings(rules).hexspines, m["vca"], f"{path}.vca") if "vca" in m else None
         machine = Motorcycle(m["id"], mtype, Capacity.of(m["machines"]), m["hex"], m.get("side", ""), m.get("mp"), m.get("m_number"),
-                             motion, riders, m.get("vca", 0))
+                             motion, riders, vca)
         rider_units = [situation.unit(r) for r in riders]
         check_capacity(rules, machine, rider_units, path)
         check_portage(rules, machine, rider_units, path)
@@ -404,9 +482,11 @@ def load_asl(data: dict, rules: Rules, source: str) -> ASLScenario:
             raise ScenarioError("duplicate move id", field=f"{path}.id", value=mv["id"], rule="CLI-02")
         steps = []
         for j, st in enumerate(mv["steps"]):
-            hexside = parse_enum(Hexside, st["hexside"], f"{path}.steps[{j}].hexside", "ASL-MOV-06") if "hexside" in st else None
-            steps.append(MoveAction(st["action"], st.get("hex"), st.get("machine"), hexside, st.get("spines", 1), st.get("unit"),
-                                    st.get("new_id"), _mods(st.get("drm", []), f"{path}.steps[{j}].drm"), st.get("attempt", False)))
+            if "vca" in st:
+                direction_number(board_settings(rules).hexspines, st["vca"], f"{path}.steps[{j}].vca")
+            steps.append(MoveAction(st["action"], hex=st.get("hex"), machine=st.get("machine"), spines=st.get("spines"),
+                                    vca=st.get("vca"), unit=st.get("unit"), new_id=st.get("new_id"),
+                                    drm=_mods(st.get("drm", []), f"{path}.steps[{j}].drm"), attempt=st.get("attempt", False)))
         spent = tuple((k, _frac(v, f"{path}.spent.{k}", "ASL-MOV-02")) for k, v in mv.get("spent", {}).items())
         moves.append(MoveDeclaration(mv["id"], tuple(mv["units"]), parse_enum(Phase, mv.get("phase", "mph"), f"{path}.phase", "ASL-MOV-01"),
                                      tuple(steps), mv.get("double_time", False), spent,
@@ -431,14 +511,36 @@ def load_asl(data: dict, rules: Rules, source: str) -> ASLScenario:
 
     scenario = ASLScenario(meta["name"], rules, board, situation, tuple(moves), tuple(fires), meta.get("description", ""),
                            meta.get("source", ""))
-    # Check every declaration now, against the state the moves leave (best case for their dice).
-    after = situation
-    for decl in scenario.moves:
-        ledger = start_ledger(rules, after, decl.units, decl.id, dict(decl.spent), decl.double_time, decl.mp_used, decl.carrying)
-        _, after, _ = run_move(rules, replace(board, phase=decl.phase), after, ledger, decl.steps, _BestCase())
-    for fire in scenario.fires:
-        check_fire(rules, board, after, fire)
+    # Check every declaration now, in the order of the turn, against the state the moves before it
+    # leave (best case for their dice): one Movement Phase, each unit once (ASL-MOV-02).
+    scenario._walk(lambda fire, sit: check_fire(rules, board, sit, fire))
     return scenario
+
+
+def _hexsides(rules: Rules, hexes: dict[str, Hex], items: list[dict]) -> dict[frozenset[str], Hexside]:
+    """[[hexside]] entries: the kind of the hexside between two adjacent hexes of the board (a road
+    hexside needs a road in both hexes, B3). Undeclared hexsides between two road hexes are road
+    hexsides; declare them "normal" where the roads do not meet."""
+    grid = board_settings(rules)
+    out: dict[frozenset[str], Hexside] = {}
+    for i, h in enumerate(items):
+        path = f"hexside[{i}]"
+        a, b = h["hexes"]
+        for x in (a, b):
+            if x not in hexes:
+                raise ScenarioError("no such hex", field=f"{path}.hexes", value=x, rule="CLI-02")
+        ca, cb = (parse_coordinate(grid, x, f"{path}.hexes") for x in (a, b))
+        if ca is None or cb is None or hexside_between(grid, ca, cb) is None:
+            raise ScenarioError("the two hexes of a hexside are adjacent board coordinates", field=f"{path}.hexes", value=[a, b],
+                                rule="ASL-MOV-03")
+        key = frozenset((a, b))
+        if key in out:
+            raise ScenarioError("this hexside is declared twice", field=f"{path}.hexes", value=[a, b], rule="CLI-02")
+        kind = parse_enum(Hexside, h["kind"], f"{path}.kind", "ASL-MOV-06")
+        if kind is Hexside.ROAD and (hexes[a].road is None or hexes[b].road is None):
+            raise ScenarioError("a road hexside joins two hexes that both have a road", field=f"{path}.kind", value=h["kind"], rule="B3")
+        out[key] = kind
+    return out
 
 
 register_ruleset("asl", load_asl, SCHEMA_PARTS)

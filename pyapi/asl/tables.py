@@ -21,7 +21,7 @@ __all__ = [
     "IFTResult", "parse_ift_result", "IFTTable", "ift_table", "ToHitTable", "tohit_table",
     "MoraleSettings", "morale_settings", "CapacitySpec", "MotorcycleSettings", "motorcycle_settings",
     "UnitTypeSpec", "InfantrySettings", "infantry_settings", "TerrainSpec", "TerrainTable", "terrain_table",
-    "to_fraction",
+    "BoardSettings", "board_settings", "to_fraction",
 ]
 
 _RESULT = re.compile(r"^(?:(?P<none>-)|(?P<ptc>PTC)|(?P<nmc>NMC)|(?P<mc>[1-9])MC|K/(?P<k>[1-9])|(?P<kia>[1-9])KIA)$")
@@ -359,7 +359,7 @@ class MotorcycleSettings:
     mount_fraction: Fraction
     start_mp: Fraction
     stop_mp: Fraction
-    vca_change_mp: Fraction | None
+    vca_change_mp: Fraction
     terrain_mp: Mapping[str, Fraction | None]
     wreck_on: int
     wreck_features: frozenset[str]
@@ -375,6 +375,11 @@ class MotorcycleSettings:
     bicycle_no_halving: frozenset[str]
     bicycle_descent_bonus: int
     bicycle_road_bonus: int
+    vca_change_terrain: Mapping[str, Fraction]
+
+    def vca_change_cost(self, terrain: str) -> Fraction:
+        """MP to change VCA by one hexspine in a hex of this terrain (ASL-MOV-03)."""
+        return self.vca_change_terrain.get(terrain, self.vca_change_mp)
 
 
 _CAP_NAMES = {"three": Capacity.THREE, "two": Capacity.TWO, "single": Capacity.SINGLE}
@@ -409,8 +414,15 @@ def _validate_motorcycles(name: str, t: dict) -> None:
     for k in ("start_mp", "stop_mp"):
         if to_fraction(need(r, k, (int, float, str), f"{name}.riding", "ASL-MOV-03"), f"{name}.riding.{k}", "ASL-MOV-03") < 0:
             raise DataError("must be 0 or more", field=f"{name}.riding.{k}", value=r[k], rule="ASL-MOV-03")
-    if "vca_change_mp" in r and to_fraction(r["vca_change_mp"], f"{name}.riding.vca_change_mp", "ASL-MOV-03") < 0:
+    if to_fraction(need(r, "vca_change_mp", (int, float, str), f"{name}.riding", "ASL-MOV-03"), f"{name}.riding.vca_change_mp",
+                   "ASL-MOV-03") < 0:
         raise DataError("must be 0 or more", field=f"{name}.riding.vca_change_mp", value=r["vca_change_mp"], rule="ASL-MOV-03")
+    for terrain, cost in need(t, "vca_change_terrain", dict, name, "ASL-MOV-03").items():
+        if terrain == "rule":
+            continue
+        v = to_fraction(cost, f"{name}.vca_change_terrain.{terrain}", "ASL-MOV-03")
+        if v < 0:
+            raise DataError("must be 0 or more", field=f"{name}.vca_change_terrain.{terrain}", value=cost, rule="ASL-MOV-03")
     for terrain, cost in need(t, "terrain_mp", dict, name, "ASL-MOV-02").items():
         if terrain == "rule":
             continue
@@ -450,7 +462,8 @@ def motorcycle_settings(rules: Rules) -> MotorcycleSettings:
                for k, v in row.items()}
     r, w, rf, b = t["riding"], t["wreck_check"], t["rider_fire"], t["bicycle"]
     terrain = {k: to_fraction(v, k, "ASL-MOV-02", allow_na=True) for k, v in t["terrain_mp"].items() if k != "rule"}
-    vca = to_fraction(r["vca_change_mp"], "vca_change_mp", "ASL-MOV-03") if "vca_change_mp" in r else None
+    vca = to_fraction(r["vca_change_mp"], "vca_change_mp", "ASL-MOV-03")
+    vca_terrain = {k: to_fraction(v, k, "ASL-MOV-03") for k, v in t["vca_change_terrain"].items() if k != "rule"}
     return MotorcycleSettings(
         cap, portage, t["portage"]["bicycle_pp_when_carried"], r["basic_mf"], r["mount_mf"],
         to_fraction(r["mount_fraction"], "mount_fraction", "ASL-MOV-02"), to_fraction(r["start_mp"], "start_mp", "ASL-MOV-03"),
@@ -459,7 +472,7 @@ def motorcycle_settings(rules: Rules) -> MotorcycleSettings:
         to_fraction(t["overrun"]["rider_fp_fraction"], "rider_fp_fraction", "ASL-MOV-04"),
         to_fraction(rf["sidecar_mounted_fire"], "sidecar_mounted_fire", "ASL-FIRE-01"), frozenset(rf["sidecar_support_weapons"]),
         rf["single_sidecar_sw_smc"], t["recovery"]["recovery_max"], to_fraction(b["road_cost_factor"], "road_cost_factor", "ASL-BIC-01"),
-        frozenset(b["no_halving_features"]), b["descent_bonus_per_level"], b["road_bonus"])
+        frozenset(b["no_halving_features"]), b["descent_bonus_per_level"], b["road_bonus"], vca_terrain)
 
 
 # --- Terrain (B) ------------------------------------------------------------------------------
@@ -499,6 +512,67 @@ def terrain_table(rules: Rules) -> TerrainTable:
     return TerrainTable(terrain, to_fraction(t["road"]["infantry_mf"], "road", "B3"), t["fire"]["ffmo"], t["fire"]["ffnam"])
 
 
+# --- The board: coordinates, directions, neighbours (ASL-MOV-03) ------------------------------
+
+@dataclass(frozen=True)
+class BoardSettings:
+    """The hex grid of seeds/asl/board.toml: columns, the rows of even- and odd-index columns, the
+    names of the six hexsides and hexspines, and the (column, row) step across each hexside."""
+
+    columns: int
+    rows_even: tuple[int, int]
+    rows_odd: tuple[int, int]
+    hexsides: tuple[str, ...]
+    hexspines: tuple[str, ...]
+    neighbours_even: tuple[tuple[int, int], ...]
+    neighbours_odd: tuple[tuple[int, int], ...]
+
+
+def _validate_board(name: str, t: dict) -> None:
+    rule = "ASL-MOV-03"
+    g = need(t, "grid", dict, name, rule)
+    cols = need(g, "columns", int, f"{name}.grid", rule)
+    if not 1 <= cols <= 52:
+        raise DataError("from 1 to 52 columns (A..Z, then AA..ZZ)", field=f"{name}.grid.columns", value=cols, rule=rule)
+    for k in ("rows_even", "rows_odd"):
+        rows = need(g, k, list, f"{name}.grid", rule)
+        if len(rows) != 2 or any(not isinstance(r, int) or isinstance(r, bool) or r < 0 for r in rows) or rows[0] > rows[1]:
+            raise DataError("expected [first row, last row], 0 or more", field=f"{name}.grid.{k}", value=rows, rule=rule)
+    d = need(t, "directions", dict, name, rule)
+    for k in ("hexsides", "hexspines"):
+        names = need(d, k, list, f"{name}.directions", rule)
+        if len(names) != 6 or len(set(names)) != 6 or any(not isinstance(x, str) or not x for x in names):
+            raise DataError("six distinct names, clockwise", field=f"{name}.directions.{k}", value=names, rule=rule)
+    if set(d["hexsides"]) & set(d["hexspines"]):
+        raise DataError("a name is both a hexside and a hexspine", field=f"{name}.directions", value=sorted(set(d["hexsides"]) & set(d["hexspines"])),
+                        rule=rule)
+    n = need(t, "neighbours", dict, name, rule)
+    steps = {}
+    for parity in ("even", "odd"):
+        row = need(n, parity, list, f"{name}.neighbours", rule)
+        if len(row) != 6 or any(not isinstance(x, list) or len(x) != 2 or any(not isinstance(v, int) or isinstance(v, bool) for v in x)
+                                for x in row):
+            raise DataError("six [column step, row step] pairs", field=f"{name}.neighbours.{parity}", value=row, rule=rule)
+        steps[parity] = row
+    # The hex across hexside k must have us across the opposite hexside (k + 3).
+    for parity, row in steps.items():
+        for k, (dc, dr) in enumerate(row):
+            other = steps["odd" if (dc % 2) != (parity == "odd") else "even"][(k + 3) % 6]
+            if other != [-dc, -dr]:
+                raise DataError(f"the hex across hexside {d['hexsides'][k]} does not have this one across the opposite hexside",
+                                field=f"{name}.neighbours.{parity}", value=row, rule=rule)
+
+
+@cache
+def board_settings(rules: Rules) -> BoardSettings:
+    """Typed view of `asl.board` (ASL-MOV-03)."""
+    t = rules["asl.board"]
+    g, d, n = t["grid"], t["directions"], t["neighbours"]
+    return BoardSettings(g["columns"], tuple(g["rows_even"]), tuple(g["rows_odd"]), tuple(d["hexsides"]), tuple(d["hexspines"]),
+                         tuple(tuple(x) for x in n["even"]), tuple(tuple(x) for x in n["odd"]))
+
+
+register_validator("asl.board", _validate_board)
 register_validator("asl.ift", _validate_ift)
 register_validator("asl.tohit", _validate_tohit)
 register_validator("asl.morale", _validate_morale)

@@ -6,13 +6,13 @@ refused action can never leave anything half-changed (ERR-01).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Iterable, Mapping
 
 from ..data import Rules
 from ..errors import ScenarioError
-from .enums import Capacity, Ground, MachineType, Motion, Moving, Phase, Size, UnitType
+from .enums import Capacity, Ground, Hexside, MachineType, Motion, Moving, Phase, Size, UnitType
 from .tables import MoraleSettings, infantry_settings, terrain_table
 
 __all__ = [
@@ -202,7 +202,7 @@ class Motorcycle:
     m_number: int | None = None
     motion: Motion = Motion.STOPPED
     riders: tuple[str, ...] = ()
-    vca: int = 0
+    vca: int | None = None
     removed: bool = False
 
     @property
@@ -237,11 +237,21 @@ class Hex:
 
 @dataclass(frozen=True)
 class Board:
-    """What does not change during a resolution: the hexes, the phase, the ground conditions."""
+    """What does not change during a resolution: the hexes (named by board coordinates such as B5,
+    or by labels where nothing moves), the kinds of their hexsides, the phase, the ground."""
 
     hexes: Mapping[str, Hex]
     phase: Phase = Phase.MPH
     ground: Ground = Ground.DRY
+    hexsides: Mapping[frozenset[str], Hexside] = field(default_factory=dict)
+
+    def hexside(self, a: Hex, b: Hex) -> Hexside:
+        """The kind of the hexside between two adjacent hexes: as the scenario declares it, else a road
+        hexside when both hexes have a road (B3; a documented default), else a normal one."""
+        kind = self.hexsides.get(frozenset((a.id, b.id)))
+        if kind is not None:
+            return kind
+        return Hexside.ROAD if a.road is not None and b.road is not None else Hexside.NORMAL
 
     def hex(self, hid: str, field: str = "hex") -> Hex:
         try:

@@ -18,7 +18,22 @@ def unit(rules, id, counter, hex="h", side="german", **kw):
     return make_unit(rules, id, counter, hex=hex, side=side, **kw)
 
 
+# A road along row 5 of a geomorphic board: START (open ground, no road), OPEN (open ground with the road), then
+# R(1) = D5, R(2) = E5, ... Each road hex lies across the ne or se hexside of the one before (the odd columns sit half
+# a hex lower), both beside the hexspine "ne/se" (number 1), the VCA a motorcycle is given by default here.
+START, OPEN = "B5", "C5"
+NE_SE = 1
+
+
+def R(i):
+    """The i-th road hex after OPEN: D5, E5, ... (column index 2 + i)."""
+    from hardpoint.asl.geometry import column_letters
+    return f"{column_letters(2 + i)}5"
+
+
 def cycle(id="cycle", machines=3, hex="h", mtype=MachineType.CYCLE, mp=28, motion=Motion.STOPPED, riders=(), side="german", **kw):
+    if mtype is not MachineType.BICYCLE:
+        kw.setdefault("vca", NE_SE)
     return Motorcycle(id, mtype, Capacity(machines), hex, side, None if mtype is MachineType.BICYCLE else mp, motion=motion,
                       riders=tuple(riders), **kw)
 
@@ -29,8 +44,8 @@ def board(*hexes, **kw):
 
 
 def road_board(n=12, **kw):
-    """start (open ground), open (open ground with a road), r1..rn (road)."""
-    hexes = [Hex("start"), Hex("open", road="paved")] + [Hex(f"r{i}", road="paved") for i in range(1, n + 1)]
+    """START (open ground), OPEN (open ground with a road), R(1)..R(n) (road), on row 5."""
+    hexes = [Hex(START), Hex(OPEN, road="paved")] + [Hex(R(i), road="paved") for i in range(1, n + 1)]
     return board(*hexes, **kw)
 
 

@@ -7,7 +7,7 @@ from hardpoint.asl.motorcycles import bicycle_portage_pp, check_capacity, check_
 from hardpoint.asl.movement import Movement
 from hardpoint.asl.units import Hex, Situation, SupportWeapon, stacking
 
-from .conftest import board, build, cycle, unit
+from .conftest import OPEN, R, board, build, cycle, unit
 
 
 def riders(rules, *specs):
@@ -98,15 +98,15 @@ def test_asl_cap_02_bicycle_is_one_pp_when_carried(rules):
 def test_asl_cap_02_no_bicycle_carried_in_the_aph(rules):
     """ASL-CAP-02 (D15.82): bicycles may be portaged, but not during the APh."""
     from hardpoint.asl.enums import Phase
-    b = board(Hex("h"), Hex("g"), phase=Phase.APH)
-    sit = Situation((unit(rules, "sq", "4-6-7"),), (cycle(machines=1, mtype=MachineType.BICYCLE),))
+    b = board(Hex("B5"), Hex("C5"), phase=Phase.APH)
+    sit = Situation((unit(rules, "sq", "4-6-7", hex="B5"),), (cycle(machines=1, mtype=MachineType.BICYCLE, hex="B5"),))
     m = Movement(rules, b, sit, ("sq",), carrying=("cycle",))
     with pytest.raises(RuleViolation) as err:
-        m.enter("g")
+        m.enter("C5")
     assert err.value.rule == "ASL-CAP-02"
-    m2 = Movement(rules, board(Hex("h"), Hex("g")), sit, ("sq",), carrying=("cycle",))
-    m2.enter("g")
-    assert m2.situation.machine("cycle").hex == "g"
+    m2 = Movement(rules, board(Hex("B5"), Hex("C5")), sit, ("sq",), carrying=("cycle",))
+    m2.enter("C5")
+    assert m2.situation.machine("cycle").hex == "C5"
 
 
 def test_asl_cap_03_only_riders_count_for_stacking(rules):
@@ -120,15 +120,15 @@ def test_asl_cap_03_only_riders_count_for_stacking(rules):
 def test_asl_cap_03_motorcycle_in_hex_changes_no_entry_cost(rules):
     """ASL-CAP-03 (D15.3): a motorcycle in a hex changes no other vehicle's entrance cost."""
     def cost_into_r1(extra_machines):
-        sit = Situation((unit(rules, "ldr", "8-0", hex="open"),),
-                        (cycle(machines=1, hex="open", riders=["ldr"]),) + extra_machines)
+        sit = Situation((unit(rules, "ldr", "8-0", hex=OPEN),),
+                        (cycle(machines=1, hex=OPEN, riders=["ldr"]),) + extra_machines)
         from .conftest import road_board
         m = Movement(rules, road_board(), sit, ("ldr",))
         m.start()
         before = m.ledger.mp_used
-        m.ride("r1")
+        m.ride(R(1))
         return m.ledger.mp_used - before
-    assert cost_into_r1(()) == cost_into_r1((cycle(id="parked", machines=3, hex="r1"), cycle(id="p2", machines=1, hex="r1")))
+    assert cost_into_r1(()) == cost_into_r1((cycle(id="parked", machines=3, hex=R(1)), cycle(id="p2", machines=1, hex=R(1))))
 
 
 def test_required_capacity_shrinks_to_the_survivors(rules):

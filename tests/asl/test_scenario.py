@@ -38,7 +38,7 @@ def test_asl_mov_02_d15_41_scenario_resolve(capsys):
     assert "mount cycle: costs MF leader 1; MP 7 -> leader 2 of 4 MF; 7 of 28 MP" in out
     assert "stop: costs MF leader 1; MP 1 -> leader 4 of 4 MF; 14.5 of 28 MP" in out
     assert "dismount REFUSED" in out and "(ASL-MOV-02)" in out
-    assert "leader: leader 8-0 in road11, riding cycle" in out
+    assert "leader: leader 8-0 in N5, riding cycle" in out and "counter cycle: single-machine (SMC) cycle, stopped in N5, riders leader, VCA ne/se" in out
     scn = hardpoint.load_scenario("builtin:asl_d15_41_mount_and_ride")
     result = scn.resolve(hardpoint.ScriptedDice([]))
     steps = [e for e in result.events if isinstance(e, MoveStep)]
@@ -197,13 +197,13 @@ def test_scenario_rules_override_applies():
 def test_move_then_fire_in_one_scenario():
     """CLI-02: moves are resolved first, then attacks, against the state the moves left."""
     data = scenario_data(
-        hex=[{"id": "a", "road": "paved"}, {"id": "b", "road": "paved"}, {"id": "far"}],
-        unit=[{"id": "ldr", "counter": "8-0", "hex": "a", "side": "german"},
+        hex=[{"id": "C5", "road": "paved"}, {"id": "D5", "road": "paved"}, {"id": "far"}],
+        unit=[{"id": "ldr", "counter": "8-0", "hex": "C5", "side": "german"},
               {"id": "ivan", "counter": "4-4-7", "type": "squad", "half_squad": "2-2-7", "hex": "far", "side": "russian"}],
-        motorcycle=[{"id": "m", "type": "cycle", "machines": 1, "hex": "a", "mp": 24}],
+        motorcycle=[{"id": "m", "type": "cycle", "machines": 1, "hex": "C5", "mp": 24, "vca": "ne/se"}],
         move=[{"id": "go", "units": ["ldr"], "steps": [{"action": "mount", "machine": "m"}, {"action": "start"},
-                                                        {"action": "ride", "hex": "b"}, {"action": "end"}]}],
-        fire=[{"id": "shot", "kind": "small_arms", "target": "b", "range": 3, "firers": ["ivan"], "phase": "dfph"}])
+                                                        {"action": "ride", "hex": "D5"}, {"action": "end"}]}],
+        fire=[{"id": "shot", "kind": "small_arms", "target": "D5", "range": 3, "firers": ["ivan"], "phase": "dfph"}])
     scn = hardpoint.parse_scenario(data)
     ift = [e for e in scn.explain() if e.__class__.__name__ == "IFTBreakdown"]
     assert [e.target for e in ift] == ["ldr"] and [m.value for m in ift[0].modifiers] == [-1]
@@ -221,4 +221,7 @@ def test_docs_and_package_examples_run():
     result = doctest.testfile(str(root / "docs" / "asl.md"), module_relative=False)
     assert result.attempted > 0 and result.failed == 0
     result = doctest.testmod(hardpoint.asl)
+    assert result.attempted > 0 and result.failed == 0
+    import hardpoint.asl.geometry
+    result = doctest.testmod(hardpoint.asl.geometry)
     assert result.attempted > 0 and result.failed == 0
