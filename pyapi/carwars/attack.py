@@ -30,8 +30,9 @@ _ARC_NAMES = ("front", "back", "left", "right")
 class Attack:
     """One declared attack: who fires what at whom, aimed where.
 
-    `aim` is "auto" (the facing side with the best chance to hit, `best_side`), a side ("front", "back", "left",
-    "right", "top"), "tire:<wheel>", "turret", "rider", "sidecar" or "ground".
+    `aim` is "auto" (the facing side with the best chance to hit, `best_side`),
+    a side ("front", "back", "left", "right", "top"), "tire:<wheel>", "turret",
+    "rider", "sidecar" or "ground".
     `firer` names the crew member pulling the trigger (default: an able gunner,
     else the driver). `weapon` is a mounted weapon's id, or a hand weapon's name.
     """
@@ -447,7 +448,8 @@ def _check_aim_kind(target: object, aim: Aim, fire: _Firing, where: str) -> None
 
 def _choose_side(rules: Rules, target: Vehicle, aim: Aim, facing: tuple[str, ...], firer_arcs: set[str], where: str,
                  origin: tuple[float, float]) -> Side | None:
-    """CW-TGT-01/02: a side facing the firer; "auto" picks the facing side with no arc penalty."""
+    """CW-TGT-01/02: a side facing the firer; "auto" the one easiest to hit (`best_side`); a sidecar's side
+    facing the firer (`sidecar_side_hit`)."""
     if aim.kind == "side":
         side = aim.side
         assert side is not None
