@@ -335,8 +335,12 @@ def _move_units(situation: Situation, ledger: MoveLedger, hid: str, machine: Mot
 
 def _infantry_cost(ctx: _Ctx, here: Hex, target: Hex) -> tuple[Fraction, bool]:
     """A4.1, B3: the Infantry MF to enter `target` from `here`, and whether the hexside crossed is a
-    road hexside: the road rate across a road hexside, else the hex's own figure or its terrain's."""
+    road hexside. The hex's own `infantry_mf` is its cost from every side, road hexsides included
+    (a road climbing a hill: 2 MF); without one, the road rate across a road hexside (it replaces
+    the terrain's cost, B3), else the terrain's figure."""
     road = ctx.board.hexside(here, target) is Hexside.ROAD
+    if target.infantry_mf is not None:
+        return target.infantry_mf, road
     if road:
         return terrain_table(ctx.rules).road_infantry_mf, True
     return ctx.board.infantry_mf(ctx.rules, target, "move.enter.hex"), False
@@ -448,16 +452,17 @@ def _step_start(ctx, ledger, situation, action, dice):
 
 
 def _motorcycle_mp(ctx: _Ctx, target: Hex, road: bool, action: MoveAction) -> Fraction:
-    """The motorcycle MP to enter `target` (Terrain Chart, motorcycle column): the road rate across a
-    road hexside, else the hex's own figure, else its terrain's from the table; NA forbids entry
-    (ASL-MOV-03: restrictions apply to entry only); a missing figure is an error, never invented."""
+    """The motorcycle MP to enter `target` (Terrain Chart, motorcycle column): the hex's own figure
+    (or its NA) from every side, as for Infantry MF; else the road rate across a road hexside; else
+    its terrain's from the table; NA forbids entry (ASL-MOV-03: restrictions apply to entry only);
+    a missing figure is an error, never invented."""
     s = motorcycle_settings(ctx.rules)
-    if road and target.road is not None and "road" in s.terrain_mp:
-        cost = s.terrain_mp["road"]
-    elif target.motorcycle_na:
+    if target.motorcycle_na:
         cost = None
     elif target.motorcycle_mp is not None:
         cost = target.motorcycle_mp
+    elif road and target.road is not None and "road" in s.terrain_mp:
+        cost = s.terrain_mp["road"]
     elif target.terrain in s.terrain_mp:
         cost = s.terrain_mp[target.terrain]
     else:

@@ -187,15 +187,17 @@ def test_asl_mov_03_vca_to_cross_takes_the_short_way():
 
 def test_asl_mov_03_roads_are_hexsides(rules):
     """ASL-MOV-03, ASL-BIC-01, B3: a road is a hexside: two road hexes whose shared hexside the scenario declares normal
-    (roads that do not meet) give no road rate to a motorcycle (it pays the hex's own MP) and no road to a bicycle.
+    (roads that do not meet) give no road rate to a motorcycle (it pays the terrain's MP: open ground at 2 MP by a
+    house table here) and no road to a bicycle.
     Source: D15.81; B3
     """
-    hexes = {h.id: h for h in (Hex("C5", road="paved"), Hex("D5", road="paved", motorcycle_mp=F(2)))}
+    house = rules.with_overrides({"asl": {"motorcycles": {"terrain_mp": {"open_ground": 2}}}})
+    hexes = {h.id: h for h in (Hex("C5", road="paved"), Hex("D5", road="paved"))}
     joined = Board(hexes)
     apart = Board(hexes, hexsides={frozenset(("C5", "D5")): Hexside.NORMAL})
     assert joined.hexside(hexes["C5"], hexes["D5"]) is Hexside.ROAD and apart.hexside(hexes["C5"], hexes["D5"]) is Hexside.NORMAL
     for b, cost in ((joined, F(1, 2)), (apart, 2)):
-        m = Movement(rules, b, riding_leader(rules), ("ldr",))
+        m = Movement(house, b, riding_leader(house), ("ldr",))
         m.start()
         m.ride("D5")
         assert m.ledger.mp_used == 1 + cost

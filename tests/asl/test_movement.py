@@ -602,6 +602,34 @@ def test_asl_bic_01_no_halving_exceptions(rules, target, ground, cost):
     assert m.mf_used("sq") == cost
 
 
+def test_asl_bic_01_an_uphill_road_hex_costs_its_own_infantry_mf(rules):
+    """ASL-BIC-01 (D15.81), A4.1, B3: a hex's own Infantry MF is what entering it costs from every side, its road hexside
+    included: the road climbs from C5 (level 0) into D5 (level 1, infantry_mf 2): 2 MF on foot (not the road's 1) and
+    2 MF on a bicycle (gaining elevation: not halved); E5, a level road hex with no figure of its own, costs the road
+    rate: 1 MF on foot, 1/2 on a bicycle. Totals: on foot 2 + 1 = 3 MF; bicycle 2 + 1/2 = 5/2 MF. A motorcycle pays the
+    hex's own MP likewise (ASL-MOV-02): Start 1 + D5 2 + E5 1/2 = 7/2 MP.
+    Source: D15.81 (no halving when gaining elevation); B3
+    """
+    b = board(Hex("C5", road="paved"), Hex("D5", road="paved", level=1, infantry_mf=F(2), motorcycle_mp=F(2)),
+              Hex("E5", road="paved", level=1))
+    foot = Movement(rules, b, Situation((unit(rules, "sq", "4-6-7", hex="C5"),)), ("sq",))
+    foot.enter("D5")
+    assert foot.ledger.rider("sq").spent == 2
+    foot.enter("E5")
+    assert foot.ledger.rider("sq").spent == 3
+    bike = Movement(rules, b, bike_sit(rules, hex="C5"), ("sq",))
+    bike.mount("bike")
+    bike.ride("D5")
+    assert bike.mf_used("sq") == 2 and "gaining elevation" in [e for e in bike.events if isinstance(e, MoveStep)][-1].detail
+    bike.ride("E5")
+    assert bike.mf_used("sq") == F(5, 2)
+    ride = Movement(rules, b, Situation((unit(rules, "ldr", "8-0", hex="C5"),), (cycle(machines=1, hex="C5", riders=["ldr"]),)), ("ldr",))
+    ride.start()
+    ride.ride("D5")
+    ride.ride("E5")
+    assert ride.ledger.mp_used == F(7, 2)
+
+
 def test_asl_bic_01_descent_bonus_leader_bonus_and_double_time(rules):
     """ASL-BIC-01: +1 MF per level descended on a road; the rider's MF include the leader bonus and Double Time."""
     b = board(Hex(OPEN, road="paved", level=2), Hex(R(1), road="paved", level=0), *[Hex(R(i), road="paved") for i in range(2, 20)])
