@@ -93,7 +93,7 @@ class ToHit(Event):
     reason: str = ""
     consecutive: int = 1
     automatic: bool = False
-    sidecar_side: bool = False         # CW-TGT-05: fired at the cycle as a whole from its sidecar's side of the centre line
+    sidecar_side: bool = False         # CW-TGT-05: at the whole cycle (no part aimed at), from its sidecar's half
     rule: str = "CW-HIT-01"
 
     @property
@@ -496,7 +496,7 @@ def best_side(rules: Rules, target: Vehicle, facing: tuple[str, ...], firer_arcs
 
 
 def sidecar_side_hit(cycle: Vehicle, origin: tuple[float, float], firer_arcs: set[str]) -> Side:
-    """CW-TGT-05: a sidecar is a tiny car with armour front, back, underbody and both sides: a shot hits the side
+    """CW-TGT-05: a sidecar is armoured like a small car (five armour locations, no top): a shot hits the side
     of it facing the firer (its front from the front, its back from the back, its outer side from the side).
     Of two facing sides, the one whose arc of the vehicle holds the firer; then front, back, outer side."""
     assert cycle.sidecar is not None

@@ -176,7 +176,7 @@ def explain_phase(arena: Arena, attacks: list[Attack], rules: Rules,
 
 
 def check_line_of_fire(breakdown: ToHit, where: str) -> None:
-    """CW-LOF-01 (SPEC ruling): the first step of an attack is to make sure there is a line of fire. Without one
+    """CW-LOF-01 (SPEC ruling): an attack begins by checking the line of fire. Without one
     there is no shot: nothing is rolled, no ammunition is spent and no sustained-fire streak starts. A declared
     attack without one is an error (raised before any die); a planned one whose line is gone when its phase comes
     is cancelled, and automatic fire skips the turn (turn.run_turns). A shot that needs 13 or more is still fired."""
@@ -467,7 +467,7 @@ def _record_fire(arena: Arena, target: Vehicle, spec: WeaponSpec, ledger: Ledger
 
 def _burst(rules: Rules, arena: Arena, spec: WeaponSpec, b: ToHit, dice: DiceSource) -> list[Event]:
     """CW-DMG-06: burst effect: 1d to each pedestrian within the burst radius of the point hit, unless
-    behind an intact wall or vehicle (no line from the burst to any part of him), the vehicle hit included:
+    sheltered by a standing wall or vehicle (no line from the burst to any part of him), the vehicle hit included:
     a pedestrian on its far side is sheltered by it. Grenades do full damage."""
     out: list[Event] = []
     centre = b.aim_point

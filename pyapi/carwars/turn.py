@@ -245,7 +245,7 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
                     arena.counters.remove(counter)
             elif counter.kind in OIL_KINDS:
                 if where != "on":
-                    continue         # a slick is defined by the edge of its counter: its adjacent squares do nothing
+                    continue         # a slick ends at its counter's edge: its adjacent squares do nothing
                 out += oil_effect(rules, v, counter, spec, dice)
                 if counter.kind == "flaming_oil" and not counter.inert:
                     state = arena.fires.setdefault(v.id, FireState())

@@ -460,8 +460,8 @@ def test_cw_rof_02_damage_applied_at_the_end_of_the_phase():
 
 
 def test_cw_tgt_05_sidecar_aimed_at_from_the_front_takes_it_on_its_front_armour():
-    """CW-TGT-05 (issue 9, defect 2): a sidecar is a tiny car with armour front, back, underbody and both sides, so a
-    shot at it from the front hits its front armour, not its right side.
+    """CW-TGT-05 (issue 9, defect 2): a sidecar is armoured like a small car (front, back, both flanks, underbody),
+    so a shot at it from ahead strikes its front armour, not its right flank.
 
     Hand-worked: the outrider (cycle with a right sidecar, sidecar armour F6 B4 L4 R6) stands at the origin facing
     north; the hunter 4" ahead of the sidecar, facing it, fires its front MG with aim "sidecar". Only the sidecar's
@@ -512,7 +512,7 @@ def test_cw_tgt_05_cycle_shot_as_a_whole_from_the_front_on_the_sidecar_side_roll
 
 def test_cw_dmg_06_the_vehicle_hit_shelters_pedestrians_behind_it_from_the_burst():
     """CW-DMG-06 (issue 9, defect 8): burst effect does 1d to every pedestrian in its radius except those under cover
-    behind an intact wall or vehicle, and the vehicle that was hit is such a vehicle.
+    sheltered by a standing wall or vehicle, and the vehicle that was hit shelters too.
 
     Hand-worked: the hunter's front Grenade Launcher (burst radius 2") fires at a compact 4" north showing its back;
     the point hit is the middle of that back edge, (0, 3.5). Pedestrian "near" at (0.5, 3.0), 0.6" away on the

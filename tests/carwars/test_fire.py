@@ -182,7 +182,7 @@ def test_cw_fire_02_one_fire_roll_a_turn_however_many_power_plant_hits():
     End of the turn: no fire modifiers (MG); one 1d for the power plant hits: 3, no fire (needs 1-2). The script has
     no die for a second roll. With the shogun's laser as the second shot (fire modifier 1, burn 0: 2d6 = 6+6, no
     fire), the one power-plant roll needs 1-4: 4 starts the fire.
-    Source: CW seed, Fire and Explosion (a 2 in 6 chance on any turn the power plant is hit; 4 in 6 from lasers)."""
+    Source: CW seed, Fire and Explosion (2 in 6 in a turn the power plant is hit, 4 in 6 from lasers)."""
     target = {"id": "b", "design": "hunter", "y": 4.0, "speed": 0, "armour": {"back": 0}, "weapon": [], "cargo": [], "crew": [],
               "layout": ["power_plant"]}
     shooters = [{"id": "a1", "design": "hunter", "speed": 0}, {"id": "a2", "design": "hunter", "x": 1.0, "speed": 0}]

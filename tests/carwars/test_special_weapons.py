@@ -122,9 +122,9 @@ def test_cw_drop_04_flaming_oil_hazard_damage_and_checked_once():
 
 
 def test_cw_drop_04_oil_adds_d2_to_maneuvers_and_hazards_and_firing_on_it_is_minus_1():
-    """CW-DROP-04 / CW-HIT-08 / CW-HIT-10 (issue 9, defect 4): while any part of a vehicle crosses an oil slick it adds
-    D2 to the difficulty of any maneuver attempted and D2 to the severity of any hazard met (enemy fire included); the
-    slick is no hazard itself; and firing while on oil is -1.
+    """CW-DROP-04 / CW-HIT-08 / CW-HIT-10 (issue 9, defect 4): a vehicle with any part on an oil slick makes every
+    maneuver D2 harder and every hazard it meets (enemy fire's too) D2 worse; the slick alone is no hazard; firing
+    from oil is -1.
 
     Hand-worked, one turn: the hunter at the origin, north at 10 mph (1" in phase 1), crosses an oil slick
     (0.5" x 1" centred at (0, 1)) while making a D1 maneuver, then fires its MG at a compact still at (0, 5.9) showing

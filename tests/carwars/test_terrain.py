@@ -309,8 +309,8 @@ def test_cw_off_03_fixed_barriers_stand_break_or_are_shoved_aside():
 
 
 def test_cw_off_03_boulder_is_shoved_aside_only_by_more_than_its_dp():
-    """CW-OFF-03 (issue 9, defect 15): boulders are usually knocked out of the way, rather than destroyed, when a
-    collision does MORE than their DP value; a tree or wall breaks at its DP.
+    """CW-OFF-03 (issue 9, defect 15): a boulder is pushed aside whole, not broken, but only by a collision doing
+    MORE than its DP; a tree or wall breaks at its DP.
 
     Hand-worked: a 2-ft boulder (25 DP) taking exactly 25 stands in the way with 0 DP left (old: shoved aside);
     taking 26 (more than 25) it is shoved aside whole. A 14-DP tree taking 14 breaks.

@@ -390,7 +390,7 @@ def test_cw_hit_11_ground_shot_takes_the_ground_bonus_and_both_speeds_not_size_o
     Hand-worked: the hunter 4" behind another compact, both at 45 mph north; its front MG at the ground by the target.
     MG 7; ground +4; target 45 mph -2; firer 45 mph -2; range 3" 0: total 0, needs 7 (with the compact -1 and car
     from behind -1 it would need 9). Dice 3+4 = 7 hits; damage 1d = 5 on the back armour 15 -> 10.
-    Source: CW seed, Targeting Modifiers (burst effect or a burst of fire in front of a vehicle)."""
+    Source: CW seed, Targeting Modifiers (a shot at the ground near a vehicle)."""
     s = build(vehicles=[car(speed=45), car("target", y=4.0, speed=45)], attacks=[attack(aim="ground", firer="driver")])
     b = s.explain()[0]
     assert sorted((m.rule, m.value) for m in b.modifiers) == [("CW-HIT-11", -2), ("CW-HIT-11", -2), ("CW-HIT-11", 4)]
@@ -401,8 +401,8 @@ def test_cw_hit_11_ground_shot_takes_the_ground_bonus_and_both_speeds_not_size_o
 
 
 def test_cw_hit_10_skid_and_fishtail_penalties_last_for_the_rest_of_their_turn_only():
-    """CW-HIT-10 (issue 9, defect 11): a trivial skid or minor fishtail is -3 to hit for the remainder of the turn
-    (a minor or moderate skid or a major fishtail -6); in the next turn it no longer counts.
+    """CW-HIT-10 (issue 9, defect 11): a trivial skid or minor fishtail costs -3 to hit, a minor or moderate skid or a
+    major fishtail -6, until the turn it happened in ends; in the next turn it no longer counts.
 
     Hand-worked, two turns: the hunter, in a trivial skid, fires its MG at a compact 4" ahead (its back) in phase 1
     of turns 1 and 2; both still. Turn 1: MG 7; compact -1, car from the back -1; both still +1 +1; trivial skid -3:
