@@ -53,20 +53,23 @@ def check_capacity(rules: Rules, machine: Motorcycle, riders: list[Infantry], fi
                             field=f"{field}.riders", value=machine.id, rule="ASL-CAP-01")
 
 
-def check_portage(rules: Rules, machine: Motorcycle, riders: list[Infantry], field: str = "motorcycle") -> None:
-    """ASL-CAP-02 (D15.2, D15.82): the SW the riders bring may not exceed the counter's portage:
-    cycles none, sidecars 3/2/1 PP by size; bicycles carry no SW at all."""
+def check_portage(rules: Rules, machine: Motorcycle, riders: list[Infantry], field: str = "motorcycle",
+                  carried: tuple[Motorcycle, ...] = ()) -> None:
+    """ASL-CAP-02 (D15.2, D15.82): what the riders bring, their SW and any bicycle they carry (1 PP a
+    machine), may not exceed the counter's portage: cycles none, sidecars 3/2/1 PP by size; a
+    bicycle carries nothing at all (no SW, no other bicycle)."""
     weapons = [w for u in riders for w in u.weapons]
-    if not weapons:
+    if not weapons and not carried:
         return
+    loads = [w.id for w in weapons] + [b.id for b in carried]
     if machine.is_bicycle:
-        raise RuleViolation(f"bicycles cannot carry support weapons ({', '.join(w.id for w in weapons)})",
+        raise RuleViolation(f"bicycles have no portage capacity: they carry no support weapon nor bicycle ({', '.join(loads)})",
                             field=f"{field}.riders", value=machine.id, rule="ASL-CAP-02")
     capacity = motorcycle_settings(rules).portage[(machine.type, machine.machines)]
-    pp = sum(w.pp for w in weapons)
+    pp = sum(w.pp for w in weapons) + sum(bicycle_portage_pp(rules, b) for b in carried)
     if pp > capacity:
-        raise RuleViolation(f"riders bring {pp} PP of support weapons; a {machine.machines.name.lower()}-machine {machine.type} carries {capacity}",
-                            field=f"{field}.riders", value=machine.id, rule="ASL-CAP-02")
+        raise RuleViolation(f"riders bring {pp} PP ({', '.join(loads)}); a {machine.machines.name.lower()}-machine {machine.type} "
+                            f"carries {capacity}", field=f"{field}.riders", value=machine.id, rule="ASL-CAP-02")
 
 
 def bicycle_portage_pp(rules: Rules, machine: Motorcycle) -> int:

@@ -47,15 +47,15 @@ from .enums import Ground, Hexside, Motion, Phase
 from .events import ManhandlingCheck, MoveStep, StepRefused, WreckCheck
 from .geometry import adjacent_hexside, direction_number, spines_between, turn_vca, vca_to_cross
 from .motorcycles import (
-    check_can_move, check_capacity, check_portage, mount_cost, push_drm, riding_mf, split_smc, wreck_check_required,
-    wreck_dismount_hex,
+    bicycle_portage_pp, check_can_move, check_capacity, check_portage, mount_cost, push_drm, riding_mf, split_smc,
+    wreck_check_required, wreck_dismount_hex,
 )
 from .tables import board_settings, infantry_settings, morale_settings, motorcycle_settings, terrain_table
 from .units import Board, Hex, Infantry, Motorcycle, Situation, fail_morale, is_good_order
 
 __all__ = [
     "MoveAction", "RiderMF", "PhaseRecord", "MoveLedger", "start_ledger", "apply_step", "finish_move", "end_phase",
-    "Movement", "MovementPhase", "ACTIONS", "run_move", "vca_name",
+    "Movement", "MovementPhase", "ACTIONS", "run_move", "vca_name", "portage_mf_lost", "foot_allotment",
 ]
 
 ACTIONS = ("enter", "mount", "start", "ride", "change_vca", "stop", "dismount", "push", "split", "reverse", "end")
@@ -169,6 +169,17 @@ def foot_allotment(rules: Rules, unit: Infantry, movers: list[Infantry], double_
     return base
 
 
+def portage_mf_lost(rules: Rules, movers: list[Infantry], carried: list[Motorcycle]) -> int:
+    """A4.42, ASL-CAP-02 (D15.82): Infantry on foot carry their Inherent Portage Capacity without
+    loss; each PP beyond it costs MF. A moving stack pools its capacity and what it carries (its
+    units' SW, and each bicycle it carries at 1 PP a machine); the excess costs every unit of the
+    stack (they move together). Figures: seeds/asl/infantry.toml [portage]."""
+    inf = infantry_settings(rules)
+    pp = sum(w.pp for u in movers for w in u.weapons) + sum(bicycle_portage_pp(rules, b) for b in carried)
+    excess = max(0, pp - sum(inf.ipc[u.type] for u in movers))
+    return excess * inf.mf_per_excess_pp
+
+
 def _used(ctx: _Ctx, machine: Motorcycle | None, r: RiderMF) -> Fraction:
     """MF used so far: final MF plus the quarters of the current ride (D15.41)."""
     if machine is None or machine.is_bicycle:
@@ -262,6 +273,7 @@ def start_ledger(rules: Rules, situation: Situation, units: tuple[str, ...], mov
         if mounted.id in record.machines:
             raise RuleViolation(f"{mounted.id} has been moved in this {where} already ({record.mp_of(mounted.id)} MP spent): "
                                 "a machine moves once", field="move.units", value=mounted.id, rule="ASL-MOV-02")
+    bikes = []
     for c in carrying:
         bike = situation.machine(c, "move.carrying")
         if not bike.is_bicycle:
@@ -271,8 +283,12 @@ def start_ledger(rules: Rules, situation: Situation, units: tuple[str, ...], mov
             raise RuleViolation("the bicycle must be unmounted in the movers' hex", field="move.carrying", value=c, rule="ASL-CAP-02")
         if c in record.machines:
             raise RuleViolation(f"{c} has been moved in this {where} already", field="move.carrying", value=c, rule="ASL-MOV-02")
+        bikes.append(bike)
+    if mounted is not None and bikes:
+        check_portage(rules, mounted, movers, "move", tuple(bikes))
     spent = spent or {}
-    mf = tuple(RiderMF(u.id, foot_allotment(rules, u, movers, double_time), Fraction(spent.get(u.id, 0))) for u in movers)
+    lost = portage_mf_lost(rules, movers, bikes)
+    mf = tuple(RiderMF(u.id, max(0, foot_allotment(rules, u, movers, double_time) - lost), Fraction(spent.get(u.id, 0))) for u in movers)
     ledger = MoveLedger(move_id, tuple(units), mf, hexes.pop(), None if mounted is None else mounted.id, carrying=tuple(carrying),
                         record=record, took_part=tuple(units), preset_mp=Fraction(mp_used))
     if mounted is not None:
@@ -384,7 +400,7 @@ def _step_mount(ctx, ledger, situation, action, dice):
         raise _violation(f"counter {machine.id} is {machine.motion}: riders mount a stopped motorcycle", action, machine.id, "ASL-MOV-02")
     riders = situation.riders(machine) + _movers(situation, ledger)
     check_capacity(ctx.rules, machine, riders, "move.mount")
-    check_portage(ctx.rules, machine, riders, "move.mount")
+    check_portage(ctx.rules, machine, riders, "move.mount", tuple(situation.machine(c) for c in ledger.carrying))
     s = motorcycle_settings(ctx.rules)
     mf_cost, mp_cost = mount_cost(s, machine)
     new_mf = []

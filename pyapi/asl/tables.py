@@ -299,6 +299,8 @@ class InfantrySettings:
     stacking_squad_equivalents: int
     stacking_smc: int
     counters: Mapping[str, Mapping[str, Any]]
+    ipc: Mapping[UnitType, int]
+    mf_per_excess_pp: int
 
 
 def _validate_infantry(name: str, t: dict) -> None:
@@ -315,6 +317,13 @@ def _validate_infantry(name: str, t: dict) -> None:
     mv = need(t, "movement", dict, name, "A4.1")
     need(mv, "leader_bonus", int, f"{name}.movement", "A4.12")
     need(mv, "double_time", int, f"{name}.movement", "A4.5")
+    port = need(t, "portage", dict, name, "A4.42")
+    ipc = need(port, "ipc", dict, f"{name}.portage", "A4.42")
+    for ut in UnitType.choices():
+        if need(ipc, ut, int, f"{name}.portage.ipc", "A4.42") < 0:
+            raise DataError("must be 0 or more", field=f"{name}.portage.ipc.{ut}", value=ipc[ut], rule="A4.42")
+    if need(port, "mf_per_excess_pp", int, f"{name}.portage", "A4.42") < 0:
+        raise DataError("must be 0 or more", field=f"{name}.portage.mf_per_excess_pp", value=port["mf_per_excess_pp"], rule="A4.42")
     st = need(t, "stacking", dict, name, "A5.1")
     need(st, "squad_equivalents", int, f"{name}.stacking", "A5.1")
     need(st, "smc", int, f"{name}.stacking", "A5.1")
@@ -331,7 +340,9 @@ def infantry_settings(rules: Rules) -> InfantrySettings:
     types = {UnitType[k.upper()]: UnitTypeSpec(Size[v["size"].upper()], to_fraction(v["squad_equivalent"], k, "A5.1"), v["smc"], v["mf"])
              for k, v in t["type"].items() if k.upper() in UnitType.__members__}
     return InfantrySettings(types, t["movement"]["leader_bonus"], t["movement"]["double_time"],
-                            t["stacking"]["squad_equivalents"], t["stacking"]["smc"], dict(t["counter"]))
+                            t["stacking"]["squad_equivalents"], t["stacking"]["smc"], dict(t["counter"]),
+                            {UnitType[k.upper()]: v for k, v in t["portage"]["ipc"].items() if k.upper() in UnitType.__members__},
+                            t["portage"]["mf_per_excess_pp"])
 
 
 # --- Motorcycles (D15) ---------------------------------------------------------------------

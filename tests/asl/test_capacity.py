@@ -7,7 +7,7 @@ from hardpoint.asl.motorcycles import bicycle_portage_pp, check_capacity, check_
 from hardpoint.asl.movement import Movement
 from hardpoint.asl.units import Hex, Situation, SupportWeapon, stacking
 
-from .conftest import OPEN, R, board, build, cycle, unit
+from .conftest import OPEN, R, board, build, cycle, road_board, unit
 
 
 def riders(rules, *specs):
@@ -93,6 +93,65 @@ def test_asl_cap_02_bicycle_is_one_pp_when_carried(rules):
     assert bicycle_portage_pp(rules, cycle(machines=3, mtype=MachineType.BICYCLE)) == 3
     with pytest.raises(RuleViolation):
         bicycle_portage_pp(rules, cycle(machines=1))
+
+
+def carrier(rules, counter="8-0", weapons=(), bike_machines=1, extra=()):
+    units = (unit(rules, "u", counter, hex=OPEN, weapons=weapons),)
+    machines = (cycle(id="bike", machines=bike_machines, hex=OPEN, mtype=MachineType.BICYCLE),) + tuple(extra)
+    return Situation(units, machines)
+
+
+def test_asl_cap_02_a_carried_bicycle_counts_against_the_motorcycles_portage(rules):
+    """ASL-CAP-02 (D15.2, D15.82): a leader carrying a bicycle (1 PP) may not mount a cycle (no portage capacity): refused,
+    nothing changes. A single-machine sidecar carries 1 PP: he mounts it and the bicycle rides along into D5; with an
+    LMG (1 PP) as well, 2 PP > 1: refused. A bicycle carries nothing, not even another bicycle.
+    Source: D15.2; D15.82
+    """
+    extra = (cycle(id="cyc", machines=1, hex=OPEN), cycle(id="side", machines=1, hex=OPEN, mtype=MachineType.SIDECAR),
+             cycle(id="bike2", machines=1, hex=OPEN, mtype=MachineType.BICYCLE))
+    m = Movement(rules, road_board(), carrier(rules, extra=extra), ("u",), carrying=("bike",))
+    before = (m.ledger, m.situation)
+    with pytest.raises(RuleViolation) as err:
+        m.mount("cyc")
+    assert (err.value.field, err.value.value, err.value.rule) == ("move.mount.riders", "cyc", "ASL-CAP-02")
+    assert "1 PP" in str(err.value) and (m.ledger, m.situation) == before
+    with pytest.raises(RuleViolation) as err:
+        m.mount("bike2")
+    assert err.value.rule == "ASL-CAP-02" and "no portage" in str(err.value)
+    m.mount("side")
+    m.start()
+    m.ride(R(1))
+    assert m.situation.machine("bike").hex == R(1) and m.situation.machine("side").hex == R(1)
+    armed = Movement(rules, road_board(), carrier(rules, weapons=lmg(1), extra=extra), ("u",), carrying=("bike",))
+    with pytest.raises(RuleViolation) as err:
+        armed.mount("side")
+    assert err.value.rule == "ASL-CAP-02" and "2 PP" in str(err.value)
+
+
+def test_asl_cap_02_a_carried_bicycle_is_portaged_as_one_pp_on_foot(rules):
+    """ASL-CAP-02 (D15.82), A4.42: on foot a carried bicycle is portage like any other (1 PP a machine): what a stack
+    carries beyond its Inherent Portage Capacity (squad 3, SMC 1: seeds/asl/infantry.toml) costs 1 MF a PP.
+    - leader (6 MF, IPC 1) with a bicycle: 1 PP, no loss: 6 MF; with an LMG too: 2 PP, 1 over: 5 MF (5 hexes, not 6);
+    - squad (4 MF, IPC 3) with an LMG and a three-machine bicycle: 1 + 3 = 4 PP, 1 over: 3 MF;
+    - the same squad with a leader: IPC 3 + 1 = 4, nothing over: 4 + 2 (leader bonus) = 6 MF, the leader 6.
+    Source: D15.82
+    """
+    def allotments(sit, movers):
+        m = Movement(rules, road_board(8), sit, movers, carrying=("bike",))
+        return {r.unit: r.allotment for r in m.ledger.mf}
+    assert allotments(carrier(rules), ("u",)) == {"u": 6}
+    assert allotments(carrier(rules, weapons=lmg(1)), ("u",)) == {"u": 5}
+    assert allotments(carrier(rules, "4-6-7", lmg(1), 3), ("u",)) == {"u": 3}
+    led = carrier(rules, "4-6-7", lmg(1), 3)
+    led = Situation(led.units + (unit(rules, "ldr", "9-1", hex=OPEN),), led.machines)
+    assert allotments(led, ("u", "ldr")) == {"u": 6, "ldr": 6}
+    walk = Movement(rules, road_board(8), carrier(rules, weapons=lmg(1)), ("u",), carrying=("bike",))
+    for i in range(1, 6):
+        walk.enter(R(i))
+    assert walk.situation.machine("bike").hex == R(5)
+    with pytest.raises(RuleViolation) as err:
+        walk.enter(R(6))
+    assert err.value.rule == "A4.1" and walk.ledger.rider("u").spent == 5
 
 
 def test_asl_cap_02_no_bicycle_carried_in_the_aph(rules):
