@@ -430,7 +430,8 @@ def _fmt_p(p) -> str:
 class _Canvas:
     """Map inches to pixels: x to the right, y up the page (north is up)."""
 
-    def __init__(self, bounds: tuple[float, float, float, float], scale: float, pad: float = 0.75) -> None:
+    def __init__(self, bounds: tuple[float, float, float, float], scale: float, pad: float = 0.75,
+                 min_width: float = MIN_WIDTH) -> None:
         xmin, ymin, xmax, ymax = bounds
         self.xmin = math.floor(xmin - pad)
         self.ymin = math.floor(ymin - pad)
@@ -439,7 +440,7 @@ class _Canvas:
         span = max(self.xmax - self.xmin, self.ymax - self.ymin, 1)
         self.scale = min(float(scale), MAX_PIXELS / span)
         # a narrow map is widened, evenly, to leave room for the title and the labels
-        short = math.ceil(MIN_WIDTH / self.scale) - (self.xmax - self.xmin)
+        short = math.ceil(min(min_width, MAX_PIXELS) / self.scale) - (self.xmax - self.xmin)
         if short > 0:
             self.xmin -= short // 2
             self.xmax += short - short // 2
@@ -463,7 +464,8 @@ def render(sc: Scene, scale: float = PX_PER_INCH):
     """A `Scene` as a drawsvg Drawing (to scale, north up)."""
     import drawsvg as dw
 
-    cv = _Canvas(sc.bounds(), scale)
+    longest = max([9.0 * len(sc.title) + 16] + [6.2 * len(n) + 16 for n in sc.notes])   # the title and notes fit
+    cv = _Canvas(sc.bounds(), scale, min_width=max(MIN_WIDTH, longest))
     width = max(cv.width, 360)
     height = cv.height + _HEADER + _FOOTER + 14 * len(sc.notes)
     d = dw.Drawing(round(width, 2), round(height, 2), id_prefix="hp", font_family=FONTS)
@@ -486,8 +488,9 @@ def render(sc: Scene, scale: float = PX_PER_INCH):
         _path(layers, dw, cv, path)
     for piece in sc.pieces:
         _piece(layers, dw, cv, piece)
+    placed: list[tuple[float, float, float]] = []
     for i, lof in enumerate(sc.lofs):
-        _lof(layers, dw, cv, lof, i)
+        _lof(layers, dw, cv, lof, i, placed)
     for g in layers.values():
         d.append(g)
     _legend(d, dw, cv, sc, width)
@@ -498,7 +501,7 @@ def _grid(d, dw, cv: _Canvas) -> None:
     g = dw.Group(class_="grid")
     span = max(cv.xmax - cv.xmin, cv.ymax - cv.ymin)
     fine = 0.25 if span <= 80 else None
-    step = 1 if span <= 200 else 10
+    step = 1 if span <= 200 else 10 ** math.ceil(math.log10(span / 200))    # at most about 200 lines each way
     top, bottom = cv.y(cv.ymax), cv.y(cv.ymin)
     left, right = cv.x(cv.xmin), cv.x(cv.xmax)
     if fine:
@@ -510,12 +513,12 @@ def _grid(d, dw, cv: _Canvas) -> None:
         for i in range(n + 1):
             y = cv.y(cv.ymin + i * fine)
             g.append(dw.Line(left, y, right, y, stroke="#eaeef2", stroke_width=0.6))
-    for xi in range(int(cv.xmin), int(cv.xmax) + 1, step):
+    for xi in range(math.ceil(cv.xmin / step) * step, int(cv.xmax) + 1, step):
         x = cv.x(xi)
         g.append(dw.Line(x, top, x, bottom, stroke="#c9d1d9", stroke_width=1, class_="inch"))
         if xi < cv.xmax:
             g.append(dw.Text(str(xi), 9, x + 2, bottom - 3, fill="#8c959f"))
-    for yi in range(int(cv.ymin), int(cv.ymax) + 1, step):
+    for yi in range(math.ceil(cv.ymin / step) * step, int(cv.ymax) + 1, step):
         y = cv.y(yi)
         g.append(dw.Line(left, y, right, y, stroke="#c9d1d9", stroke_width=1, class_="inch"))
         if yi > cv.ymin:
@@ -601,7 +604,16 @@ def _path(layers, dw, cv: _Canvas, path: Path) -> None:
     layers["paths"].append(g)
 
 
-def _lof(layers, dw, cv: _Canvas, lof: LineOfFire, i: int) -> None:
+def _free_row(placed: list[tuple[float, float, float]], x: float, y: float, width: float, height: float = 13.0) -> float:
+    """A baseline at or below y where a label of this width does not cover one already placed (lines of fire to
+    several victims share their middle)."""
+    while any(abs(y - py) < height and x < px + pw and px < x + width for px, py, pw in placed):
+        y += height
+    placed.append((x, y, width))
+    return y
+
+
+def _lof(layers, dw, cv: _Canvas, lof: LineOfFire, i: int, placed: list) -> None:
     colour = LOF_COLOURS[lof.state]
     g = dw.Group(class_=f"lof {lof.state}", id=f"lof-{i}-{_slug(lof.attack)}")
     when = f" (phase {lof.phase})" if lof.phase else ""
@@ -633,6 +645,7 @@ def _lof(layers, dw, cv: _Canvas, lof: LineOfFire, i: int) -> None:
         g.append(dw.Circle(x2, y2, 4, fill="#ffffff", stroke=colour, stroke_width=2, class_="aim"))
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     right_half = mx > cv.width / 2
+    my = _free_row(placed, mx - 4 - 5.6 * len(text) if right_half else mx + 4, my - 4, 5.6 * len(text)) + 4
     g.append(dw.Text(clean_text(text), 10, mx - 4 if right_half else mx + 4, my - 4, fill=colour,
                      text_anchor="end" if right_half else "start", font_weight="bold", stroke="#ffffff", stroke_width=3,
                      paint_order="stroke", class_="lof-label"))
@@ -667,6 +680,10 @@ def arena_svg(scenario, turn: int | None = None, phase: int | None = None, *, sc
     if getattr(scenario, "ruleset", "carwars") == "asl":
         from .draw_asl import asl_svg
 
+        if turn is not None or phase is not None:
+            raise ScenarioError("an ASL scenario is drawn as declared, its units where they start; --turn and --phase are "
+                                "for Car Wars", field="--phase" if phase is not None else "--turn",
+                                value=phase if phase is not None else turn, rule="PIC-01")
         return asl_svg(scenario)
     return render(scene(scenario, turn, phase, arc_radius=arc_radius), scale).as_svg()
 

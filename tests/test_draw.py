@@ -239,6 +239,7 @@ def test_pic_01_cli_draw_to_stdout_and_bad_moments(capsys):
     assert "--phase" in capsys.readouterr().err
     assert main(["draw", "builtin:cw_chase", "--turn", "9"]) == 2
     assert main(["draw", "builtin:default", "--phase", "6"]) == 2
+    assert main(["draw", "builtin:asl_d15_55_gun_on_cycle", "--phase", "1"]) == 2
     assert main(["draw", "builtin:default", "-o", "arena.gif"]) == 2
     assert ".svg or .png" in capsys.readouterr().err
 
