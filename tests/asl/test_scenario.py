@@ -225,3 +225,8 @@ def test_docs_and_package_examples_run():
     import hardpoint.asl.geometry
     result = doctest.testmod(hardpoint.asl.geometry)
     assert result.attempted > 0 and result.failed == 0
+    # the scenario-format example of docs/asl.md loads and resolves (CLI-02)
+    import tomllib
+    block = (root / "docs" / "asl.md").read_text().split("## Scenario format")[1].split("```toml")[1].split("```")[0]
+    result = hardpoint.parse_scenario(tomllib.loads(block)).resolve(hardpoint.ScriptedDice([]))
+    assert result.counters["cycle"] == "single-machine (SMC) cycle, stopped in D5, riders leader, VCA se/s"
