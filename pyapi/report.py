@@ -21,7 +21,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["report_html", "CSS"]
+__all__ = ["report_html", "default_trials", "CSS"]
 
 CSS = """
 *{box-sizing:border-box}
@@ -96,7 +96,7 @@ def _arena(scenario) -> str:
 
 
 def _explain(scenario) -> str:
-    parts = ['<section id="explain"><h2>To hit, explained</h2>']
+    parts = ['<section id="explain"><h2>Explained: every modifier with its rule id</h2>']
     if getattr(scenario, "ruleset", "carwars") != "carwars":
         parts.append(f"<pre>{_e(scenario.render_explain())}</pre></section>")
         return "".join(parts)
@@ -158,10 +158,26 @@ def _log(scenario, seed: int) -> str:
             f"<pre>{_e(scenario.render_resolve(result))}</pre></section>")
 
 
-def report_html(scenario, trials: int = 20_000, seed: int = 1, backend: str = "auto") -> str:
+TRIALS_FAST = 20_000     # default trials where a compiled kernel runs the scenario
+TRIALS_REFERENCE = 2_000  # and where only the pure-Python reference does (several turns: about 200 a second)
+
+
+def default_trials(scenario, backend: str = "auto") -> int:
+    """The report's default number of trials: fewer where only the reference can run the scenario."""
+    if getattr(scenario, "ruleset", "carwars") == "asl":
+        return TRIALS_FAST
+    from .batch import supports_compiled
+
+    return TRIALS_FAST if backend != "reference" and supports_compiled(scenario) is None else TRIALS_REFERENCE
+
+
+def report_html(scenario, trials: int | None = None, seed: int = 1, backend: str = "auto") -> str:
     """The report page of `scenario` as HTML text (PIC-03): arena, explain tables, a run of `trials` with its charts,
-    and the event log of the resolution with `seed`."""
+    and the event log of the resolution with `seed`. `trials` defaults to `default_trials(scenario)`."""
     from . import __version__
+
+    if trials is None:
+        trials = default_trials(scenario, backend)
 
     name = getattr(scenario, "name", "scenario")
     meta = []
