@@ -2,11 +2,12 @@
 
 Reference: `hardpoint.asl.fire.ASLChain` (run with `run_chain`), with
 `hardpoint.asl.morale` (MC, PTC, leadership, Random Selection) and
-`hardpoint.asl.motorcycles.substitute_counter`. Trial t under seed s draws
-`die_face(s, t, k)` for k = 0, 1, ... in exactly the reference's order (To Hit
-DR, IFT DR, Random Selection dr's with the tie rule, MC DRs leaders first,
-PTC DRs, Bail Out NMC DRs; attack after attack), so its result equals
-`scenario.resolve(SeededDice(s, trial=t))`.
+`hardpoint.asl.motorcycles.substitute_counter` and `hardpoint.asl.units.fail_bail_out`.
+Trial t under seed s draws `die_face(s, t, k)` for k = 0, 1, ... in exactly
+the reference's order (To Hit DR, IFT DR, Random Selection dr's with the tie
+rule, MC DRs leaders first, PTC DRs, Bail Out NMC DRs; attack after attack, in
+the order the wrapper packed them: the scenario's `attack_order`), so its
+result equals `scenario.resolve(SeededDice(s, trial=t))`.
 
 Kernels work on flat arrays packed by `hardpoint.asl.batch.pack_asl` and never
 raise. Every rule number (IFT cells, To Hit numbers, DRM, capacities, morale

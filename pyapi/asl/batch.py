@@ -13,14 +13,17 @@ serial against parallel.
     >>> sorted(b.summary())[:2]
     ['counter cycle removed', 'crew broken']
 
-What the kernel covers: scenarios with no moves whose attacks (ordnance,
-small arms, overrun) are resolved on the Locations they target: To Hit
-(one Original DR, each unit's own number, Case J and the mounted DRM), one IFT
-DR with cowering, every unit's own DRM, Random Selection with either tie rule,
-nKIA / K/n, Casualty Reduction and wounds, counter substitution and removal,
-MCs (leaders first, leadership, pins, the motorcyclist's immunity to pins),
-PTCs, Bail Out (dismount, bail out with its NMC, two SMC on one machine,
-single-machine counters for SMC left behind), one attack after another.
+What the kernel covers: scenarios with no moves whose attacks (ordnance with
+the Infantry or Area Target Type, small arms, overrun) are resolved on the
+Locations they target, in the order of the turn (`ASLScenario.attack_order`):
+To Hit (one Original DR, each unit's own number, Case J and the mounted DRM),
+one IFT DR with cowering, every unit's own DRM, Random Selection with either
+tie rule, nKIA / K/n, Casualty Reduction and wounds, counter substitution and
+removal (SMC left with no MMC on single-machine counters), MCs (leaders first,
+leadership, pins, the motorcyclist's immunity to pins), PTCs, Bail Out
+(dismount, bail out with its NMC and the Casualty Reduction of a broken rider
+failing it, two SMC on one machine, single-machine counters for SMC left
+behind), one attack after another.
 
 What falls back to the reference (one `hardpoint.backend.BackendWarning` per
 reason): moves (the MF/MP ledger, Wreck Checks, Manhandling DRs); attacks

@@ -349,7 +349,7 @@ def _move_units(situation: Situation, ledger: MoveLedger, hid: str, machine: Mot
     return after
 
 
-def _infantry_cost(ctx: _Ctx, here: Hex, target: Hex) -> tuple[Fraction, bool]:
+def _infantry_cost(ctx: _Ctx, here: Hex, target: Hex, field: str) -> tuple[Fraction, bool]:
     """A4.1, B3: the Infantry MF to enter `target` from `here`, and whether the hexside crossed is a
     road hexside. The hex's own `infantry_mf` is its cost from every side, road hexsides included
     (a road climbing a hill: 2 MF); without one, the road rate across a road hexside (it replaces
@@ -359,7 +359,7 @@ def _infantry_cost(ctx: _Ctx, here: Hex, target: Hex) -> tuple[Fraction, bool]:
         return target.infantry_mf, road
     if road:
         return terrain_table(ctx.rules).road_infantry_mf, True
-    return ctx.board.infantry_mf(ctx.rules, target, "move.enter.hex"), False
+    return ctx.board.infantry_mf(ctx.rules, target, field), False
 
 
 def _step_enter(ctx, ledger, situation, action, dice):
@@ -372,7 +372,7 @@ def _step_enter(ctx, ledger, situation, action, dice):
     target = ctx.board.hex(action.hex or "", "move.enter.hex")
     here = ctx.board.hex(ledger.hex)
     adjacent_hexside(ctx.rules, here.id, target.id, "move.enter.hex", "A4.1")
-    cost, road = _infantry_cost(ctx, here, target)
+    cost, road = _infantry_cost(ctx, here, target, "move.enter.hex")
     mf = []
     for r in ledger.mf:
         if r.spent + cost > r.allotment:
@@ -587,7 +587,7 @@ def _bicycle_cost(ctx, ledger, here: Hex, target: Hex) -> tuple[Fraction, str]:
     entered is a shellhole or entrenchment hex, the bicycle gains elevation, or the road is dirt in
     Mud or unplowed in Snow."""
     s = motorcycle_settings(ctx.rules)
-    base, _ = _infantry_cost(ctx, here, target)
+    base, _ = _infantry_cost(ctx, here, target, "move.ride.hex")
     reasons = []
     if target.features & s.bicycle_no_halving:
         reasons.append(", ".join(sorted(target.features & s.bicycle_no_halving)))
@@ -719,7 +719,7 @@ def _step_push(ctx, ledger, situation, action, dice):
     here = ctx.board.hex(ledger.hex)
     target = ctx.board.hex(action.hex or "", "move.push.hex")
     adjacent_hexside(ctx.rules, here.id, target.id, "move.push.hex", "ASL-MOV-01")
-    cost, _ = _infantry_cost(ctx, here, target)
+    cost, _ = _infantry_cost(ctx, here, target, "move.push.hex")
     for r in ledger.mf:
         if r.spent + cost > r.allotment:
             raise _violation(f"{r.unit} has {r.allotment - r.spent} MF left; entering {target.id} costs {cost}", action, r.unit, "A4.1")

@@ -11,7 +11,7 @@ from hardpoint.asl.enums import Capacity, Ground, Hexside, MachineType, Motion, 
 from hardpoint.asl.events import ManhandlingCheck, MoveStep, WreckCheck
 from hardpoint.asl.motorcycles import (bog_check_required, deploy_squad, recombine_riders, recombine_unmounted, split_smc,
                                        wreck_check_required)
-from hardpoint.asl.movement import Movement, MovementPhase, PhaseRecord
+from hardpoint.asl.movement import Movement, MovementPhase
 from hardpoint.asl.units import Hex, Situation
 
 from .conftest import OPEN, START, R, board, build, cycle, road_board, unit
