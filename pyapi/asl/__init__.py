@@ -9,19 +9,20 @@
     ('eliminated', 'single-machine (SMC) cycle, motion in target, riders leader')
 
 Modules: `units` (Infantry, motorcycle counters, hexes), `tables` (the TOML
-tables of seeds/asl), `ift` (A7), `tohit` (C3), `morale` (A10, A7.8, A.9),
-`motorcycles` (D15 rules), `movement` (the MF/MP ledger), `fire` (the
+tables of seeds/asl), `geometry` (board coordinates, hexsides, the VCA),
+`ift` (A7), `tohit` (C3), `morale` (A10, A7.8, A.9), `motorcycles` (D15
+rules), `movement` (the Movement Phase and its MF/MP ledger), `fire` (the
 To Hit / IFT / MC / Bail Out chain), `chance` (rolled or exact), `scenario`.
 See docs/asl.md.
 """
 from .enums import Capacity, FireKind, Hexside, MachineType, Motion, Moving, Phase, TargetType, UnitType
 from .fire import FireDeclaration, explain_fire, firepower
 from .morale import morale_check, pin_task_check, random_selection
-from .movement import MoveAction, Movement
+from .movement import MoveAction, Movement, MovementPhase, PhaseRecord
 from .units import Board, Hex, Infantry, Motorcycle, Situation, make_unit
 
 __all__ = [
     "Capacity", "FireKind", "Hexside", "MachineType", "Motion", "Moving", "Phase", "TargetType", "UnitType",
     "FireDeclaration", "explain_fire", "firepower", "morale_check", "pin_task_check", "random_selection",
-    "MoveAction", "Movement", "Board", "Hex", "Infantry", "Motorcycle", "Situation", "make_unit",
+    "MoveAction", "Movement", "MovementPhase", "PhaseRecord", "Board", "Hex", "Infantry", "Motorcycle", "Situation", "make_unit",
 ]

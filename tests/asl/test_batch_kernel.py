@@ -299,7 +299,9 @@ def test_arch_03_hand_picked_branches_equal_the_reference():
 def test_arch_03_bail_out_casualty_reduction_equals_the_reference():
     """ARCH-03, ASL-RES-03 (SPEC Bail Out ruling): a broken rider failing his Bail Out NMC is Casualty Reduced (a squad
     to a broken HS, dismounted; an SMC eliminated) in the kernel exactly as in the reference, under the default and
-    both house-rule settings; the branch is reached (a squad reduced, broken and unmounted)."""
+    both house-rule settings; the branch is reached (a squad reduced, broken and unmounted).
+    Source: D15.53; D15.55 example
+    """
     data = d15_55_data()
     data["unit"] = [{"id": "squad", "counter": "4-6-7", "hex": "target"}, {"id": "leader", "counter": "8-0", "hex": "target"},
                     {"id": "l2", "counter": "9-1", "hex": "target"}, {"id": "hs", "counter": "2-4-7", "hex": "target"}]
@@ -324,7 +326,9 @@ def test_arch_03_bail_out_casualty_reduction_equals_the_reference():
 def test_arch_03_counter_substitution_into_single_machine_counters_equals_the_reference():
     """ARCH-03, ASL-RES-02 (D15.52), ASL-RES-03: SMC left with no MMC on a counter bigger than a single machine get
     single-machine counters (the first keeps the slot, the others new slots) in the kernel exactly as in the
-    reference, and riders on those new counters still bail out; the branch is reached."""
+    reference, and riders on those new counters still bail out; the branch is reached.
+    Source: D15.52
+    """
     data = d15_55_data()
     data["unit"] = [{"id": "hs", "counter": "2-4-7", "hex": "target"}, {"id": "a", "counter": "8-0", "hex": "target"},
                     {"id": "b", "counter": "9-1", "hex": "target"}, {"id": "c", "counter": "7-0", "hex": "target"},

@@ -61,7 +61,9 @@ def test_asl_mov_03_neighbours_of_a_hex(grid):
 
 @given(st.integers(0, 32), st.integers(1, 9), st.integers(0, 5))
 def test_asl_mov_03_across_a_hexside_and_back(col, row, side):
-    """ASL-MOV-03 (property): the hex across hexside k has us across hexside k+3, for every hex and hexside."""
+    """ASL-MOV-03 (property): the hex across hexside k has us across hexside k+3, for every hex and hexside.
+    Source: seeds/asl/board.toml (the grid's neighbour steps)
+    """
     grid = board_settings(hardpoint.default_rules())
     here = HexCoord(col, row)
     there = neighbour(grid, here, side)
@@ -71,7 +73,10 @@ def test_asl_mov_03_across_a_hexside_and_back(col, row, side):
 
 def test_asl_mov_03_board_table_is_validated(rules):
     """ASL-MOV-03, ARCH-05: a board table whose neighbour steps do not agree (the hex across a hexside must have us
-    across the opposite one) is refused naming the field."""
+    across the opposite one) is refused naming the field: with B's nw step moved to (-1, -1), B5's nw neighbour would be
+    A4, whose se neighbour is B4, not B5.
+    Source: seeds/asl/board.toml
+    """
     from hardpoint.errors import DataError
     with pytest.raises(DataError) as err:
         rules.with_overrides({"asl": {"board": {"neighbours": {"odd": [[0, -1], [1, 0], [1, 1], [0, 1], [-1, 1], [-1, -1]]}}}})
@@ -178,7 +183,10 @@ def test_asl_mov_03_explicit_vca_change(rules):
 
 
 def test_asl_mov_03_vca_to_cross_takes_the_short_way():
-    """ASL-MOV-03: the VCA chosen to cross a hexside is the nearer of the two hexspines beside it."""
+    """ASL-MOV-03: the VCA chosen to cross a hexside is the nearer of the two hexspines beside it (hexspine k lies
+    between hexsides k and k+1).
+    Source: D15.42; D2.11
+    """
     # from ne/se (1): n -> n/ne (1 hexspine), se and ne as it is, s -> se/s (1), sw -> s/sw (2), nw -> nw/n (2)
     assert [vca_to_cross(1, side) for side in range(6)] == [0, 1, 1, 2, 3, 5]
 
@@ -255,9 +263,12 @@ def base_data():
     (lambda d: d["move"][0]["steps"].append({"action": "ride", "hex": "F5"}), "move.ride.hex", "F5", "CLI-02"),
 ])
 def test_asl_mov_03_scenario_hexes_are_validated(mutate, field, value, rule):
-    """ASL-MOV-03, CLI-02: coordinates off the board, hexsides between hexes that are not adjacent (or not hexes), a
-    road hexside without a road on both sides, unknown VCA names, a riding counter without a VCA: refused on load,
-    naming the field, the value and the rule."""
+    """ASL-MOV-03, CLI-02: coordinates off the board (A0: column A has rows 1-10; HH: the board ends at GG), hexsides
+    between hexes that are not adjacent (C5-F5) or not hexes (E5), a road hexside without a road on both sides (D4),
+    unknown VCA names, a riding counter without a VCA, a ride into a hex that is not on the board: refused on load,
+    naming the field, the value and the rule.
+    Source: seeds/asl/board.toml; D15.42
+    """
     data = base_data()
     mutate(data)
     with pytest.raises((ScenarioError, RuleViolation)) as err:
@@ -267,7 +278,9 @@ def test_asl_mov_03_scenario_hexes_are_validated(mutate, field, value, rule):
 
 def test_asl_mov_03_hexside_declarations_load(rules):
     """ASL-MOV-03: a [[hexside]] entry sets the kind of a hexside of the board; the VCA name of a counter is stored as
-    its number (seeds/asl/board.toml: ne/se is 1)."""
+    its number (ne/se is hexspine 1, between hexsides ne = 1 and se = 2).
+    Source: seeds/asl/board.toml
+    """
     data = base_data()
     data["hexside"] = [{"hexes": ["D5", "C5"], "kind": "normal"}]
     data["hex"][1]["motorcycle_mp"] = 1
