@@ -138,8 +138,12 @@ def _polygon(entry: dict, path: str) -> Polygon:
     missing = [k for k in ("x", "y", "width", "length") if k not in entry]
     if missing:
         raise ScenarioError(f"give corners, or x, y, width and length (missing {', '.join(missing)})", field=path, rule="CLI-02")
-    return Counter(float(entry["x"]), float(entry["y"]), float(entry["length"]), float(entry["width"]),
-                   float(entry.get("facing", 0.0))).polygon()
+    try:
+        return Counter(float(entry["x"]), float(entry["y"]), float(entry["length"]), float(entry["width"]),
+                       float(entry.get("facing", 0.0))).polygon()
+    except ValueError as exc:   # a rectangle too thin to have an inside (width or length vanishing at its position)
+        thin = "length" if float(entry["length"]) <= float(entry["width"]) else "width"
+        raise ScenarioError(str(exc), field=f"{path}.{thin}", value=entry[thin], rule="CW-LOF-02") from None
 
 
 @dataclass

@@ -122,3 +122,14 @@ def test_cw_arc_01_arc_angle_is_data():
     narrow = build(vehicles=[firer, target], attacks=[attack(weapon="laser", aim="front")],
                    rules={"carwars": {"bodies": {"arcs": {"angle": 10.0}}}}).explain()[0]
     assert default.firer_arcs != narrow.firer_arcs
+
+
+def test_cw_lof_02_a_rectangle_too_thin_to_have_an_inside_is_refused_naming_its_field():
+    """CW-LOF-02 / ERR-01: a building given by x, y, width and length whose length is so small (a subnormal number)
+    that its corners collapse has no inside for the exact line-of-fire test: refused when the scenario loads, naming
+    the field, not a bare ValueError."""
+    from hardpoint import ScenarioError
+
+    with pytest.raises(ScenarioError) as err:
+        build(buildings=[{"id": "b", "x": 0, "y": 0, "width": 1, "length": 5e-324}])
+    assert (err.value.field, err.value.value, err.value.rule) == ("building[0].length", 5e-324, "CW-LOF-02")
