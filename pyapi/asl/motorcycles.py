@@ -63,7 +63,7 @@ def check_portage(rules: Rules, machine: Motorcycle, riders: list[Infantry], fie
         return
     loads = [w.id for w in weapons] + [b.id for b in carried]
     if machine.is_bicycle:
-        raise RuleViolation(f"bicycles have no portage capacity: they carry no support weapon nor bicycle ({', '.join(loads)})",
+        raise RuleViolation(f"a bicycle carries nothing: no support weapon, no other bicycle ({', '.join(loads)})",
                             field=f"{field}.riders", value=machine.id, rule="ASL-CAP-02")
     capacity = motorcycle_settings(rules).portage[(machine.type, machine.machines)]
     pp = sum(w.pp for w in weapons) + sum(bicycle_portage_pp(rules, b) for b in carried)

@@ -545,7 +545,7 @@ def _step_ride(ctx, ledger, situation, action, dice):
     """Ride into the adjacent hex: ASL-MOV-03 (across one of the two hexsides beside the VCA's
     hexspine, turning the VCA first when the hex lies elsewhere; the counter must be started; no MP
     for a wreck or vehicle there), ASL-MOV-02 (MP and the rider's quarters), ASL-CAP-03 (other
-    motorcycles there change nothing), ASL-MOV-04 (may ride through an enemy-occupied hex),
+    motorcycles there change nothing), ASL-MOV-04 (a hex the enemy holds may be ridden into and out of),
     ASL-MOV-06 (Wreck Check). Bicycles: ASL-BIC-01 and ASL-BIC-02."""
     machine = _riding(ctx, ledger, situation, action)
     here = ctx.board.hex(ledger.hex)

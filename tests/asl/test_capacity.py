@@ -117,7 +117,7 @@ def test_asl_cap_02_a_carried_bicycle_counts_against_the_motorcycles_portage(rul
     assert "1 PP" in str(err.value) and (m.ledger, m.situation) == before
     with pytest.raises(RuleViolation) as err:
         m.mount("bike2")
-    assert err.value.rule == "ASL-CAP-02" and "no portage" in str(err.value)
+    assert err.value.rule == "ASL-CAP-02" and "carries nothing" in str(err.value)
     m.mount("side")
     m.start()
     m.ride(R(1))
