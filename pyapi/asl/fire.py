@@ -175,8 +175,10 @@ def _leader_directed(rules: Rules, situation: Situation, fire: FireDeclaration) 
 
 
 def check_fire(rules: Rules, board: Board, situation: Situation, fire: FireDeclaration) -> None:
-    """Everything about a declaration that does not need dice: raises before anything changes (ERR-01)."""
-    board.hex(fire.target, f"fire.{fire.id}.target")
+    """Everything about a declaration that does not need dice: raises before anything changes (ERR-01),
+    the target hex's TEM included (B1: its own `tem` or its terrain's), so a scenario whose target hex
+    has neither fails on load, not when the attack is resolved."""
+    board.tem(rules, board.hex(fire.target, f"fire.{fire.id}.target"))
     if fire.kind is FireKind.ORDNANCE:
         check_target_type(rules, situation, fire.target, fire.target_type, f"fire.{fire.id}.target_type")
     if fire.kind is FireKind.OVERRUN:

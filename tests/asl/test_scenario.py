@@ -150,6 +150,7 @@ def test_run_reports_exact_values(capsys):
     (lambda d: d["fire"][0].update(target="nowhere"), "fire.gun.target", "CLI-02"),
     (lambda d: d["fire"][0].update(target_type="vehicle"), "fire.gun.target_type", "ASL-TGT-01"),
     (lambda d: d["fire"][0].update(kind="artillery"), "fire[0].kind", "CLI-02"),
+    (lambda d: d["hex"][0].update(terrain="crew"), "hex.tem", "B1"),         # no TEM for the target hex: on load
 ])
 def test_bad_scenarios_name_the_field_and_rule(mutate, field, rule):
     """ERR-01, CLI-02: a bad scenario (unknown unit type, overloaded counter, malformed hex...) fails on load with an
