@@ -212,6 +212,38 @@ def test_move_then_fire_in_one_scenario():
     assert result.units["ldr"].endswith("riding m") and "motion" in result.counters["m"]
 
 
+def test_asl_mov_02_a_scenario_resolves_in_the_order_of_the_player_turn():
+    """ASL-MOV-02, ASL-MOV-03: a scenario is one player turn: the PFPh attack first (though declared last), then the MPh
+    move, the end of the MPh (the cycle still moving is now in Motion), then the DFPh attack; the kernel packs the
+    attacks in the same order. The DFPh shot meets the cycle in Motion in D5: Case J +2 and mounted -1 on TH# 8: 7.
+    Source: D15.41 (the MPh); the ASL turn sequence
+    """
+    from hardpoint.asl.batch import pack_asl
+    from hardpoint.asl.events import ToHitRoll
+    from hardpoint.asl.fire import DoEndPhase, DoFire, DoMove
+    from hardpoint.asl.enums import Phase
+    from hardpoint.events import StateChanged
+    data = scenario_data(
+        hex=[{"id": "C5", "road": "paved"}, {"id": "D5", "road": "paved"}, {"id": "far"}],
+        unit=[{"id": "ldr", "counter": "8-0", "hex": "C5", "side": "german"}, {"id": "crew", "counter": "2-2-8", "hex": "far"}],
+        motorcycle=[{"id": "m", "type": "cycle", "machines": 1, "hex": "C5", "mp": 24, "vca": "ne/se"}],
+        move=[{"id": "go", "units": ["ldr"], "steps": [{"action": "mount", "machine": "m"}, {"action": "start"},
+                                                        {"action": "ride", "hex": "D5"}]}],
+        fire=[{"id": "late", "kind": "ordnance", "target": "D5", "range": 3, "fp": 4, "phase": "dfph"},
+              {"id": "early", "kind": "ordnance", "target": "far", "range": 3, "fp": 4, "phase": "pfph"}])
+    scn = hardpoint.parse_scenario(data)
+    assert scn.sequence() == (DoFire("early"), DoMove("go", Phase.MPH), DoEndPhase(Phase.MPH), DoFire("late"))
+    assert [f.id for f in scn.attack_order()] == ["early", "late"]
+    result = scn.resolve(hardpoint.ScriptedDice([6, 6, 6, 6]))        # both miss
+    order = [e.attack if isinstance(e, ToHitRoll) else "motion" for e in result.events
+             if isinstance(e, ToHitRoll) or (isinstance(e, StateChanged) and e.after == "motion")]
+    assert order == ["early", "motion", "late"]
+    th = {e.target: e for e in scn.explain() if e.__class__.__name__ == "ToHitBreakdown"}
+    assert th["ldr"].needed == 7 and "motion" in th["ldr"].modifiers[0].name
+    data.pop("move")                                                  # no move: the kernel runs it, in the same order
+    assert pack_asl(hardpoint.parse_scenario(data)).attacks == ["early", "late"]
+
+
 def test_docs_and_package_examples_run():
     """STYLE 10: the >>> examples of docs/asl.md and of hardpoint.asl's docstring give what they show."""
     import doctest
