@@ -60,6 +60,7 @@ class BatchResult:
     seconds: float = 0.0
     n: int = -1                       # trials (kept when the arrays are not)
     tallies: dict | None = None       # hit, damage_sum, destroyed, flags: counts over the trials
+    interrupted: bool = False         # stopped early (Ctrl-C, cancel): the arrays and counts cover trials done
 
     @property
     def trials(self) -> int:
@@ -546,43 +547,81 @@ def reference_trial(scenario, seed: int, trial: int, end_of_turn: bool = False):
     return result, arena, flags
 
 
-def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bool, progress) -> tuple:
-    labels, kinds, read = _slots(scenario)
-    names = [b.attack for b in scenario.explain()]
-    if scenario.turns:   # every attack planned over the turns, in the order they come
-        names = [a.id for key in sorted(scenario.plan.attacks) for a in scenario.plan.attacks[key]]
-    vids = list(scenario.arena.vehicles)
-    hit = np.zeros((trials, len(names)), dtype=np.uint8)
-    dmg = np.zeros((trials, len(names)), dtype=np.int32)
-    state = np.zeros((trials, len(labels)), dtype=np.int32)
-    flags = np.zeros((trials, len(vids)), dtype=np.uint8)
-    step = max(1, trials // 100)
-    for i in range(trials):
-        result, arena, fl = reference_trial(scenario, seed, first + i, end_of_turn)
-        index = {n: j for j, n in enumerate(names)}
+def _reference_rows(scenario, names, read, vids, lo: int, hi: int, seed: int, first: int, end_of_turn: bool):
+    """Trials first+lo .. first+hi-1 on the reference, as arrays."""
+    n = hi - lo
+    index = {name: j for j, name in enumerate(names)}
+    hit = np.zeros((n, len(names)), dtype=np.uint8)
+    dmg = np.zeros((n, len(names)), dtype=np.int32)
+    state = None
+    flags = np.zeros((n, len(vids)), dtype=np.uint8)
+    for i in range(n):
+        result, arena, fl = reference_trial(scenario, seed, first + lo + i, end_of_turn)
         for r in result.rolls:
             j = index.get(r.attack)
             if j is not None:
                 hit[i, j] = r.hit
                 dmg[i, j] = r.damage or 0
-        state[i] = read(arena)
+        row = read(arena)
+        if state is None:
+            state = np.zeros((n, len(row)), dtype=np.int32)
+        state[i] = row
         flags[i] = [fl[v] for v in vids]
-        if progress is not None and (i + 1) % step == 0:
-            progress(step)
-    if progress is not None and trials % step:
-        progress(trials % step)
-    return names, labels, kinds, vids, hit, dmg, state, flags, np.array(read(scenario.arena), dtype=np.int32)
+    return hit, dmg, state, flags
+
+
+def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bool, progress, keep: str = "arrays",
+                   cancel=None) -> tuple:
+    from .trials import run_chunks
+
+    labels, kinds, read = _slots(scenario)
+    names = [b.attack for b in scenario.explain()]
+    if scenario.turns:   # every attack planned over the turns, in the order they come
+        names = [a.id for key in sorted(scenario.plan.attacks) for a in scenario.plan.attacks[key]]
+    vids = list(scenario.arena.vehicles)
+    initial = np.array(read(scenario.arena), dtype=np.int32)
+    chunk = max(1, min(1000, trials // 100 or 1))
+
+    def work(lo: int, hi: int):
+        hit, dmg, state, flags = _reference_rows(scenario, names, read, vids, lo, hi, seed, first, end_of_turn)
+        if state is None:
+            state = np.zeros((0, len(labels)), dtype=np.int32)
+        if progress is not None:
+            progress(hi - lo)
+        if keep == "arrays":
+            return hit, dmg, state, flags
+        part = BatchResult(scenario.name, seed, first + lo, "reference", names, labels, kinds, vids, hit, dmg, state, flags, initial)
+        return part.counts()
+
+    run = run_chunks(work, trials, chunk, 1, cancel)
+    if keep == "arrays":
+        parts = run.results or [(np.zeros((0, len(names)), np.uint8), np.zeros((0, len(names)), np.int32),
+                                 np.zeros((0, len(labels)), np.int32), np.zeros((0, len(vids)), np.uint8))]
+        hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
+        return names, labels, kinds, vids, hit, dmg, state, flags, initial, None, run.done, run.interrupted
+    tallies = _sum_counts(run.results, len(names), len(labels), len(vids))
+    return names, labels, kinds, vids, None, None, None, None, initial, tallies, run.done, run.interrupted
+
+
+def _sum_counts(parts: list[dict], A: int, S: int, V: int) -> dict:
+    out = {"hit": np.zeros(A, np.int64), "damage_sum": np.zeros(A, np.int64), "damage_sq": np.zeros(A, np.int64),
+           "destroyed": np.zeros(S, np.int64), "flags": np.zeros((V, 4), np.int64)}
+    for p in parts:
+        for k in out:
+            out[k] = out[k] + p[k]
+    return out
 
 
 _SLOT_KIND = {"armour": 0, "dp": 0, "crew_hits": 1, "ped_hits": 1, "crew_armour": 2, "ped_armour": 2}
 
 
 def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, end_of_turn: bool, threads: int,
-                  chunk: int, progress, keep: str) -> tuple:
+                  chunk: int, progress, keep: str, cancel=None) -> tuple:
+    from .trials import run_chunks
+
     a = packed.arrays
     A, S, V = a["atk"].shape[0], a["init"].shape[0], a["v_armour"].shape[0]
     args = [a[k] for k in _ORDER]
-    bounds = [(lo, min(trials, lo + chunk)) for lo in range(0, trials, chunk)]
     if keep == "arrays":
         hit = np.zeros((trials, A), dtype=np.uint8)
         dmg = np.zeros((trials, A), dtype=np.int32)
@@ -606,44 +645,61 @@ def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, en
                 progress(hi - lo)
             return rc, acc
 
-    if threads <= 1 or len(bounds) == 1:
-        results = [work(lo, hi) for lo, hi in bounds]
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            results = list(pool.map(lambda b: work(*b), bounds))
-    if any(rc != 0 for rc, _ in results):
+    run = run_chunks(work, trials, chunk, threads, cancel)
+    if any(rc != 0 for rc, _ in run.results):
         raise RuntimeError("compiled kernel refused the scenario")
+    n = run.done
     if keep == "arrays":
-        return packed.attacks, packed.labels, packed.kinds, packed.vehicles, hit, dmg, state, flags[:, :V], a["init"].copy(), None
-    acc = sum((x for _, x in results), np.zeros(3 * A + S + 4 * V, dtype=np.int64))
+        return (packed.attacks, packed.labels, packed.kinds, packed.vehicles, hit[:n], dmg[:n], state[:n], flags[:n, :V],
+                a["init"].copy(), None, n, run.interrupted)
+    acc = sum((x for _, x in run.results), np.zeros(3 * A + S + 4 * V, dtype=np.int64))
     tallies = {"hit": acc[:A], "damage_sum": acc[A:2 * A], "damage_sq": acc[2 * A:3 * A], "destroyed": acc[3 * A:3 * A + S],
                "flags": acc[3 * A + S:].reshape(V, 4)}
-    return packed.attacks, packed.labels, packed.kinds, packed.vehicles, None, None, None, None, a["init"].copy(), tallies
+    return packed.attacks, packed.labels, packed.kinds, packed.vehicles, None, None, None, None, a["init"].copy(), tallies, n, run.interrupted
+
+
+def _arrays_bytes(scenario, trials: int) -> int:
+    """Bytes arrays mode holds for `trials` trials (hit, damage, every slot, the flags)."""
+    labels, _, _ = _slots(scenario)
+    attacks = sum(len(x) for x in scenario.plan.attacks.values()) if scenario.turns and scenario.plan else len(scenario.attacks)
+    return trials * (attacks * 5 + len(labels) * 4 + len(scenario.arena.vehicles))
 
 
 def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, backend: str | None = None,
               threads: int | None = None, chunk: int = 65536, end_of_turn: bool = False,
-              progress: Callable[[int], Any] | None = None, keep: str = "arrays") -> BatchResult:
+              progress: Callable[[int], Any] | None = None, keep: str = "arrays", cancel=None) -> BatchResult:
     """Run trials first_trial .. first_trial+trials-1 of `scenario` (FAST-01).
 
     `backend` is "compiled", "reference" or None/"auto" (HARDPOINT_BACKEND, then
     the compiled core when it covers the scenario). `threads` (default: the CPU
     count) split the trials into chunks run in parallel without the GIL; the
     results do not depend on `threads` or `chunk`. `keep="summary"` keeps only
-    the counts (no per-trial arrays), for runs of millions of trials.
+    the counts (no per-trial arrays), for runs of millions of trials; arrays
+    mode refuses, before anything runs, a batch that would not fit in memory.
+    Ctrl-C or `cancel` (a threading.Event) stops the batch between chunks: the
+    result covers the trials done, with `interrupted` set (SAFE-02).
     """
     import time
 
-    if not isinstance(trials, int) or trials < 0:
-        raise ScenarioError("must be a non-negative integer", field="trials", value=trials, rule="FAST-01")
-    if not 0 <= seed <= MASK64:
-        raise ScenarioError("must be from 0 to 2**64-1", field="seed", value=seed, rule="DICE-03")
-    choice = (backend or _backend.requested()).lower()
-    if choice not in ("auto", "compiled", "reference"):
+    from .limits import check_seed, check_threads, check_trials
+    from .trials import check_memory
+
+    if not _is_carwars(scenario):
+        raise ScenarioError("hardpoint.batch.run_batch runs Car Wars scenarios; use hardpoint.run_batch for any rule set",
+                            field="scenario", value=getattr(scenario, "name", type(scenario).__name__), rule="ARCH-03")
+    trials, first_trial = check_trials(trials, first_trial)
+    seed = check_seed(seed)
+    threads = check_threads(threads) or os.cpu_count() or 1
+    if not isinstance(chunk, int) or isinstance(chunk, bool) or not 1 <= chunk <= 2**31 - 1:
+        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="chunk", value=chunk, rule="FAST-01")
+    choice = backend if backend is not None else _backend.requested()
+    if not isinstance(choice, str) or choice.lower() not in ("auto", "compiled", "reference"):
         raise ScenarioError("expected auto, compiled or reference", field="backend", value=backend, rule="ARCH-04")
+    choice = choice.lower()
     if keep not in ("arrays", "summary"):
         raise ScenarioError("expected arrays or summary", field="keep", value=keep, rule="FAST-01")
-    threads = threads or os.cpu_count() or 1
+    if keep == "arrays":
+        check_memory(_arrays_bytes(scenario, trials), f"keeping the arrays of {trials:,} trials", value=trials)
     reason = supports_compiled(scenario)
     kernel = None
     if choice != "reference":
@@ -657,18 +713,21 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
     if scenario.turns:
         end_of_turn = True   # a turn always ends with its fire checks (run_turns)
     if kernel is not None:
-        out = _run_compiled(kernel, pack(scenario), trials, seed, first_trial, end_of_turn, threads, chunk, progress, keep)
+        out = _run_compiled(kernel, pack(scenario), trials, seed, first_trial, end_of_turn, threads, chunk, progress, keep, cancel)
         used = "compiled"
     else:
-        out = _run_reference(scenario, trials, seed, first_trial, end_of_turn, progress) + (None,)
+        out = _run_reference(scenario, trials, seed, first_trial, end_of_turn, progress, keep, cancel)
         used = "reference"
-    names, labels, kinds, vids, hit, dmg, state, flags, initial, tallies = out
+    names, labels, kinds, vids, hit, dmg, state, flags, initial, tallies, done, interrupted = out
     result = BatchResult(scenario.name, seed, first_trial, used, list(names), labels, kinds, vids, hit, dmg, state, flags,
-                         initial, time.perf_counter() - start, trials, tallies)
-    if keep == "summary" and tallies is None:
-        result.tallies = result.counts()
-        result.hit = result.damage = result.state = result.flags = None
+                         initial, time.perf_counter() - start, done, tallies, interrupted)
     return result
+
+
+def _is_carwars(scenario) -> bool:
+    from .carwars.scenario import CarWarsScenario
+
+    return isinstance(scenario, CarWarsScenario)
 
 
 _warned: set[str] = set()
@@ -705,6 +764,12 @@ def run_batch_dask(scenario, trials: int, seed: int = 0, *, client=None, chunk: 
         from distributed import get_client
     except ImportError:  # pragma: no cover - the optional extra
         raise ScenarioError("Dask is not installed: pip install 'hardpoint[dask]'", field="client", rule="FAST-03") from None
+    from .limits import check_seed, check_trials
+
+    trials, first_trial = check_trials(trials, first_trial)
+    seed = check_seed(seed)
+    if not isinstance(chunk, int) or isinstance(chunk, bool) or not 1 <= chunk <= 2**31 - 1:
+        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="chunk", value=chunk, rule="FAST-03")
     client = client or get_client()
     bounds = [(lo, min(trials, lo + chunk) - lo) for lo in range(0, trials, chunk)]
     futures = client.map(_dask_chunk, [scenario] * len(bounds), [seed] * len(bounds), [first_trial + lo for lo, _ in bounds],

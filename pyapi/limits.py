@@ -47,7 +47,7 @@ FLOAT_LIMIT = 1e9
 MAX_TURNS = 1000
 MAX_TRIALS = 10**12
 MAX_TRIAL_INDEX = 2**62          # first trial + trials: trial numbers never wrap in the 64-bit dice counter
-MAX_SEED = 2**63 - 1
+MAX_SEED = 2**64 - 1              # seeds are 64-bit (docs/dice.md)
 MAX_THREADS = 1024
 
 # Keys whose text may run over several lines.
@@ -169,12 +169,12 @@ def check_trials(trials: Any, first_trial: Any = 0, field: str = "trials") -> tu
 
 
 def check_seed(seed: Any, field: str = "seed") -> int:
-    """A seed is a whole number from 0 to 2**63-1 (DICE-03, SAFE-01); a float is refused, not truncated."""
+    """A seed is a whole number from 0 to 2**64-1 (DICE-03, SAFE-01); a float is refused, not truncated."""
     if not _is_int(seed):
         raise ScenarioError("a seed is a whole number (a float would run as its integer part)", field=field, value=seed, rule="SAFE-01")
     seed = int(seed)
     if not 0 <= seed <= MAX_SEED:
-        raise ScenarioError("a seed runs from 0 to 2**63-1", field=field, value=seed, rule="SAFE-01")
+        raise ScenarioError("a seed runs from 0 to 2**64-1", field=field, value=seed, rule="SAFE-01")
     return seed
 
 

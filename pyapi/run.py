@@ -34,10 +34,12 @@ class Summary:
     means: dict[str, float] = field(default_factory=dict)
     stderr: dict[str, float] = field(default_factory=dict)
     exact: dict[str, str] = field(default_factory=dict)
+    interrupted: bool = False          # stopped by Ctrl-C: `trials` is what ran, `requested` what was asked
+    requested: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "trials": self.trials, "seed": self.seed, "backend": self.backend,
-                "seconds": round(self.seconds, 3),
+                "seconds": round(self.seconds, 3), "interrupted": self.interrupted, "requested": self.requested or self.trials,
                 "rows": [{"outcome": k, "mean": self.means[k], "stderr": self.stderr[k], "exact": self.exact.get(k)} for k in self.means]}
 
 
@@ -47,17 +49,24 @@ def run_trials(scenario, trials: int, seed: int, progress=None, first_trial: int
     squares: dict[str, float] = {}
     start = time.perf_counter()
     step = max(1, trials // 200)
-    for t in range(first_trial, first_trial + trials):
-        for k, v in scenario.trial_outcome(SeededDice(seed, t)).items():
-            sums[k] = sums.get(k, 0.0) + v
-            squares[k] = squares.get(k, 0.0) + v * v
-        if progress is not None and (t - first_trial + 1) % step == 0:
-            progress(step)
+    requested, done, interrupted = trials, 0, False
+    try:
+        for t in range(first_trial, first_trial + trials):
+            outcome = scenario.trial_outcome(SeededDice(seed, t))
+            for k, v in outcome.items():
+                sums[k] = sums.get(k, 0.0) + v
+                squares[k] = squares.get(k, 0.0) + v * v
+            done += 1
+            if progress is not None and done % step == 0:
+                progress(step)
+    except KeyboardInterrupt:
+        interrupted = True
+    trials = max(1, done)
     elapsed = time.perf_counter() - start
     means = {k: s / trials for k, s in sums.items()}
     stderr = {k: math.sqrt(max(0.0, squares[k] / trials - m * m) / trials) if trials > 1 else float("nan") for k, m in means.items()}
     exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
-    return Summary(scenario.name, trials, seed, "reference", elapsed, means, stderr, exact)
+    return Summary(scenario.name, done, seed, "reference", elapsed, means, stderr, exact, interrupted, requested)
 
 
 def _batch_summary(scenario, trials: int, seed: int, backend: str, end_of_turn: bool, threads: int | None, progress) -> Summary:
@@ -78,28 +87,35 @@ def _batch_summary(scenario, trials: int, seed: int, backend: str, end_of_turn: 
         else:
             stderr[k] = math.sqrt(max(0.0, m * (1 - m)) / n)
     exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
-    return Summary(scenario.name, trials, seed, b.backend, b.seconds, means, stderr, exact)
+    return Summary(scenario.name, b.trials, seed, b.backend, b.seconds, means, stderr, exact, b.interrupted, trials)
 
 
-def _asl_summary(scenario, trials: int, seed: int, backend: str, progress, chunk: int = 200_000) -> Summary:
-    """ASL scenarios: the Numba kernel where it covers the scenario (hardpoint.asl.batch), chunk by chunk."""
+def _asl_summary(scenario, trials: int, seed: int, backend: str, progress, chunk: int = 100_000) -> Summary:
+    """ASL scenarios: the Numba kernel where it covers the scenario (hardpoint.asl.batch), chunk by chunk
+    (Ctrl-C stops between chunks and the summary covers the chunks done)."""
     from .asl.batch import run_asl_batch
 
     start = time.perf_counter()
     sums: dict[str, float] = {}
     used = "reference"
-    for lo in range(0, trials, chunk):
-        n = min(chunk, trials - lo)
-        b = run_asl_batch(scenario, n, seed, first_trial=lo, backend=None if backend == "auto" else backend)
-        used = b.backend
-        for k, m in b.summary().items():
-            sums[k] = sums.get(k, 0.0) + m * n
-        if progress is not None:
-            progress(n)
-    means = {k: v / trials for k, v in sums.items()}
-    stderr = {k: math.sqrt(max(0.0, m * (1 - m)) / trials) for k, m in means.items()}
+    done, interrupted = 0, False
+    try:
+        for lo in range(0, trials, chunk):
+            n = min(chunk, trials - lo)
+            b = run_asl_batch(scenario, n, seed, first_trial=lo, backend=None if backend == "auto" else backend)
+            used = b.backend
+            for k, m in b.summary().items():
+                sums[k] = sums.get(k, 0.0) + m * n
+            done += n
+            if progress is not None:
+                progress(n)
+    except KeyboardInterrupt:
+        interrupted = True
+    n_done = max(1, done)
+    means = {k: v / n_done for k, v in sums.items()}
+    stderr = {k: math.sqrt(max(0.0, m * (1 - m)) / n_done) for k, m in means.items()}
     exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
-    return Summary(scenario.name, trials, seed, used, time.perf_counter() - start, means, stderr, exact)
+    return Summary(scenario.name, done, seed, used, time.perf_counter() - start, means, stderr, exact, interrupted, trials)
 
 
 def summarize(scenario, trials: int, seed: int, backend: str = "auto", threads: int | None = None, end_of_turn: bool = True,
@@ -152,7 +168,9 @@ def _print_table(summary: Summary) -> None:
     from .limits import safe_text
 
     # Names come from the scenario: Text, never markup, so "[" and "]" print as themselves (SAFE-02).
-    table = Table(title=Text(f"{safe_text(summary.scenario)}\n{summary.trials:,} trials, seed {summary.seed}, "
+    count = (f"interrupted after {summary.trials:,} of {summary.requested:,} trials" if summary.interrupted
+             else f"{summary.trials:,} trials")
+    table = Table(title=Text(f"{safe_text(summary.scenario)}\n{count}, seed {summary.seed}, "
                              f"{summary.backend} backend, {summary.seconds:.2f} s"))
     table.add_column("outcome")
     table.add_column("rate / mean", justify="right")
@@ -199,6 +217,7 @@ def write_csv(fh, summary: Summary) -> None:
 
 def run_main(args) -> int:
     from .carwars.scenario import CarWarsScenario
+    from .limits import safe_text
     from .cli import DEFAULT_SCENARIO
     from .errors import ScenarioError
 
@@ -228,6 +247,8 @@ def run_main(args) -> int:
         return run_trials(scenario, args.trials, args.seed, progress)
 
     written = False
+    print(f"hardpoint: running {args.trials:,} trials of {safe_text(scenario.name)} (seed {args.seed}); Ctrl-C stops and "
+          "reports the trials done", file=sys.stderr, flush=True)
     try:
         if args.no_progress or args.json:
             summary = go(None)
@@ -243,7 +264,7 @@ def run_main(args) -> int:
                         bar.advance(task, n)
 
                 summary = go(advance)
-                bar.update(task, completed=args.trials)
+                bar.update(task, completed=summary.trials)
         if args.json:
             print(json.dumps(summary.to_dict(), indent=2))
         else:
@@ -251,7 +272,7 @@ def run_main(args) -> int:
         if csv_file is not None:
             write_csv(csv_file, summary)
             written = True
-        if plot_path:
+        if plot_path and not summary.interrupted:
             from .plot import save_figure
 
             save_figure(run_chart(scenario, summary, args.threads, not args.phase_only), plot_path,
@@ -265,4 +286,8 @@ def run_main(args) -> int:
                 import os
 
                 os.unlink(csv_file.name)
+    if summary.interrupted:
+        print(f"hardpoint: interrupted after {summary.trials:,} of {summary.requested:,} trials; the summary covers those",
+              file=sys.stderr)
+        return 130
     return 0

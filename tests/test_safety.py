@@ -157,7 +157,7 @@ def test_safe_01_api_arguments_are_checked():
     with pytest.raises(ScenarioError, match="first_trial"):
         check_trials(10, 2**62)
     assert check_seed(7) == 7
-    for bad in (1.5, -1, 2**63, "7"):
+    for bad in (1.5, -1, 2**64, "7"):
         with pytest.raises(ScenarioError):
             check_seed(bad)
     assert check_threads(None) is None and check_threads(2) == 2
@@ -274,3 +274,94 @@ def test_safe_02_standard_input_is_a_scenario(tmp_path):
     r = subprocess.run([sys.executable, "-m", "hardpoint.cli", "explain", "-", "--json"], input=json.dumps(tomllib.loads(text)).encode(),
                        capture_output=True, timeout=60)
     assert r.returncode == 0 and json.loads(r.stdout)[0]["needed"] == 10
+
+
+def _interrupt_run(*extra):
+    p = _hardpoint("run", "builtin:default", "--trials", "1000000000000", "--no-progress", *extra)
+    line = p.stderr.readline()            # the run has started once it says so
+    assert b"running" in line, line
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    return p.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.parametrize("backend", ["compiled", "reference"])
+def test_safe_02_ctrl_c_exits_130_with_the_trials_done(backend):
+    """SAFE-02: Ctrl-C during a run of 10**12 trials (which once submitted every chunk up front and ignored Ctrl-C)
+    stops between chunks, prints the summary of the trials done and exits 130, with no traceback."""
+    rc, out, err = _interrupt_run("--backend", backend)
+    assert rc == 130, err
+    assert "Traceback" not in err and "interrupted after" in err
+    assert "interrupted after" in out and "laser_at_outrider hit" in out
+
+
+def test_safe_02_ctrl_c_json_says_interrupted():
+    """SAFE-02: with --json the partial summary says it was interrupted and how many trials it covers."""
+    rc, out, err = _interrupt_run("--json")
+    assert rc == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and 0 < data["trials"] < data["requested"] == 10**12
+
+
+def test_safe_01_run_chunks_stops_on_cancel_with_a_contiguous_prefix():
+    """SAFE-02: a cancelled batch keeps the chunks done, in order, from trial 0; never more in flight than twice the threads."""
+    import threading
+
+    from hardpoint.trials import run_chunks
+
+    cancel = threading.Event()
+    seen = []
+    flight = {"now": 0, "max": 0}
+    lock = threading.Lock()
+
+    def work(lo, hi):
+        with lock:
+            flight["now"] += 1
+            flight["max"] = max(flight["max"], flight["now"])
+        time.sleep(0.002)
+        if lo >= 500:
+            cancel.set()
+        with lock:
+            flight["now"] -= 1
+        seen.append(lo)
+        return (lo, hi)
+
+    run = run_chunks(work, 10**9, 10, threads=2, cancel=cancel)
+    assert run.interrupted and run.done == len(run.results) * 10
+    assert [r[0] for r in run.results] == list(range(0, run.done, 10))
+    assert flight["max"] <= 4 and run.done < 10**4
+
+
+def test_safe_01_arrays_mode_refuses_more_memory_than_the_machine_has():
+    """SAFE-01: asking for arrays that would not fit in memory is an error before anything runs."""
+    from hardpoint.batch import run_batch
+
+    s = hardpoint.load_scenario("builtin:default")
+    with pytest.raises(ScenarioError, match="GiB") as err:
+        run_batch(s, 10**12, 1)
+    assert err.value.field == "trials"
+    assert run_batch(s, 10**9, 1, keep="summary", backend="compiled", chunk=10**9, threads=1, first_trial=0,
+                     cancel=_set_event()).trials == 0
+
+
+def _set_event():
+    import threading
+
+    e = threading.Event()
+    e.set()
+    return e
+
+
+def test_safe_01_batch_arguments_are_checked():
+    """SAFE-01: float seeds, zero or negative trials, chunk 0 and trial numbers past 2**62 are refused by run_batch."""
+    from hardpoint.batch import run_batch
+
+    s = hardpoint.load_scenario("builtin:cw_tohit_example")
+    for kw in ({"trials": 0}, {"trials": -5}, {"seed": 1.5}, {"chunk": 0}, {"first_trial": 2**62}, {"threads": 0}):
+        args = {"trials": 10, "seed": 1, **kw}
+        with pytest.raises(ScenarioError):
+            run_batch(s, args.pop("trials"), args.pop("seed"), **args)
+    asl = hardpoint.load_scenario("builtin:asl_d15_55_gun_on_cycle")
+    with pytest.raises(ScenarioError, match="Car Wars"):
+        run_batch(asl, 10, 1)
