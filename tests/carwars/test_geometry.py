@@ -621,6 +621,10 @@ def test_cw_veh_01_counters_reject_empty_or_infinite_sizes_and_turn_exactly():
     assert Counter(0.0, 0.0, 1.0, 0.5, -1e-14).corners() == CAR.corners()  # -1e-14 + 360 rounds to 360
     assert Counter(0.0, 0.0, 1.0, 0.5, 180.0).corners() == ((0.25, -0.5), (-0.25, -0.5), (-0.25, 0.5), (0.25, 0.5))
     assert Counter.pedestrian(1.0, 2.0).polygon().area() == pytest.approx(0.0625)
+    # The builders face north unless told otherwise.
+    assert Counter.pedestrian(1.0, 2.0).corners() == ((0.875, 2.125), (1.125, 2.125), (1.125, 1.875), (0.875, 1.875))
+    assert Counter.cycle(0.0, 0.0).corners() == ((-0.125, 0.25), (0.125, 0.25), (0.125, -0.25), (-0.125, -0.25))
+    assert Counter.car(0.0, 0.0).corners() == CAR.corners()
     assert Counter(0.0, 0.0, 1.0, 0.5, 30.0).to_world((0.0, 1.0)) == pytest.approx((0.5, math.sqrt(3) / 2))
     assert Counter(0.0, 0.0, 1.0, 0.5, 30.0).side_midpoint("back") == pytest.approx((-0.25, -math.sqrt(3) / 4))
 
@@ -757,3 +761,115 @@ def test_cw_lof_02_blockers_across_due_south():
                          [Polygon.box(-1.0, 5.0, 1.0, 6.0), Polygon.box(-3.0, -6.0, 0.0, -5.0)])
     assert south.clear and south.blocked_by == (1,) and south.aim_point == (0.0, -10.0)
     assert south.intervals == (pytest.approx((math.pi - math.atan(0.1), math.pi), abs=1e-12),)
+
+
+def test_cw_arc_02_a_target_edge_along_the_counters_axis_and_a_hair_cut_corner():
+    """CW-ARC-02: a target whose edge runs along the firer's axis keeps its full area in the arc (3.21875 sq in
+    of a 2" x 2" box, a corner triangle of legs 1.25 cut off); a corner cut off by less than 1e-12" leaves one
+    vertex there, not two (whether the corner comes first, in the middle or last in the outline).
+
+    Source: by hand: box 0 <= x <= 2, 1 <= y <= 3 less the part below y = x + 0.25 (a triangle with legs 1.25).
+    """
+    part = clip_to_arc(CAR, "front", Polygon.box(0.0, 1.0, 2.0, 3.0))
+    assert part.area() == pytest.approx(4.0 - 1.25 * 1.25 / 2, abs=1e-12) and len(part.vertices) == 5
+    corner = (1.0, 1.25 - 1e-13)  # 1e-13" outside the front-right dividing line y = x + 0.25
+    for pts in [((0.0, 1.0), corner, (0.0, 2.0)), (corner, (0.0, 2.0), (0.0, 1.0)), ((0.0, 2.0), (0.0, 1.0), corner)]:
+        kept = clip_to_arc(CAR, "front", Polygon(pts))
+        assert len(kept.vertices) == 3
+        assert kept.area() == pytest.approx(0.5, abs=1e-9)
+
+
+def test_cw_lof_01_firer_on_a_blockers_edge_or_corner_sees_past_it_but_not_into_it():
+    """CW-LOF-01/02: a firer standing on a building's edge sees along the edge and away from it but not through
+    the building; standing on its corner he sees everything but the quarter turn into it, edges included.
+
+    Source: by hand: the firer at (0, 0) on the north edge of the building x in [-1, 1], y in [-1, 0]: every
+    bearing through the south is hidden; on the north-east corner of x in [-1, 0], y in [-1, 0]: the bearings
+    strictly between due south and due west are hidden.
+    """
+    edge = Polygon.box(-1.0, -1.0, 1.0, 0.0)
+    assert not line_of_fire((0.0, 0.0), Polygon.box(-0.5, -11.0, 0.5, -10.0), [edge]).clear
+    east = line_of_fire((0.0, 0.0), TARGET, [edge])
+    assert east.clear and east.aim_point == (10.0, 0.0) and east.blocked_by == (0,)
+    assert east.intervals == ((pytest.approx(math.atan2(10.0, 1.0)), math.pi / 2),)
+    west = line_of_fire((0.0, 0.0), Polygon.box(-11.0, -1.0, -10.0, 1.0), [edge])
+    assert west.clear and west.aim_point == (-10.0, 0.0)
+    assert west.intervals == ((-math.pi / 2, pytest.approx(math.atan2(-10.0, 1.0))),)
+    corner = Polygon.box(-1.0, -1.0, 0.0, 0.0)
+    south = line_of_fire((0.0, 0.0), Polygon.box(-1.0, -11.0, 1.0, -10.0), [corner])
+    assert south.clear and south.aim_point == (0.0, -10.0) and south.range == 10.0
+    assert south.intervals == ((pytest.approx(math.pi - math.atan(0.1)), math.pi),)
+    assert not line_of_fire((0.0, 0.0), Polygon.box(-6.0, -6.0, -5.0, -5.0), [corner]).clear
+    assert line_of_fire((0.0, 0.0), Polygon.box(-11.0, -1.0, -10.0, 1.0), [corner]).aim_point == (-10.0, 0.0)
+    assert line_of_fire((0.0, 0.0), Polygon.box(5.0, 5.0, 6.0, 6.0), [corner]).blocked_by == ()
+
+
+def test_cw_lof_01_firer_on_a_slanted_blockers_edge_or_corner():
+    """CW-LOF-01/02: the same with a building turned 45 degrees: on its edge (the line y = x) every bearing into
+    it is hidden and those along or away from it are not; on its corner (edges along y = x and y = -x) the
+    quarter turn between north-east and south-east is hidden, its two edges are not.
+
+    Source: by hand: directions strictly into the building from the firer at (0, 0).
+    """
+    edge = Polygon(((-1.0, -1.0), (1.0, 1.0), (2.0, 0.0), (0.0, -2.0)))
+    assert not line_of_fire((0.0, 0.0), Polygon.box(5.0, -6.0, 6.0, -5.0), [edge]).clear
+    assert not line_of_fire((0.0, 0.0), Polygon.box(5.0, -1.0, 6.0, 1.0), [edge]).clear
+    away = line_of_fire((0.0, 0.0), Polygon.box(-6.0, 5.0, -5.0, 6.0), [edge])
+    assert away.clear and away.blocked_by == () and away.aim_point == (-5.0, 5.0)
+    along = line_of_fire((0.0, 0.0), Polygon.box(5.0, 5.0, 6.0, 6.0), [edge])
+    assert along.clear and along.blocked_by == (0,) and along.aim_point == (5.0, 5.0)
+    assert along.intervals == ((pytest.approx(math.atan2(5.0, 6.0)), pytest.approx(math.pi / 4)),)
+    corner = Polygon(((0.0, 0.0), (1.0, -1.0), (2.0, 0.0), (1.0, 1.0)))
+    assert not line_of_fire((0.0, 0.0), Polygon.box(5.0, -1.0, 6.0, 1.0), [corner]).clear
+    north = line_of_fire((0.0, 0.0), Polygon.box(5.0, 5.5, 6.0, 6.5), [corner])
+    assert north.clear and north.aim_point == (5.0, 5.5) and north.blocked_by == (0,)
+    assert north.intervals == ((pytest.approx(math.atan2(5.0, 6.5)), pytest.approx(math.pi / 4)),)
+    south = line_of_fire((0.0, 0.0), Polygon.box(5.0, -6.0, 6.0, -5.0), [corner])
+    assert south.clear and south.aim_point == (5.0, -5.0)
+    assert south.intervals == ((pytest.approx(3 * math.pi / 4), pytest.approx(math.atan2(5.0, -6.0))),)
+    assert line_of_fire((0.0, 0.0), Polygon.box(-6.0, -1.0, -5.0, 1.0), [corner]).blocked_by == ()
+
+
+def test_cw_lof_02_a_target_due_south_seen_only_west_of_south():
+    """CW-LOF-02: bearings run from -pi to pi: the visible part of a target straddling due south that lies west
+    of it is reported from -pi, not beyond pi.
+
+    Source: by hand: the wall x in [0, 3] at y = -5 to -6 hides the target's half x > 0; the rest, x in [-1, 0]
+    at y = -10, is seen at bearings from due south (-pi) to -pi + atan(0.1), nearest at (0, -10).
+    """
+    s = line_of_fire((0.0, 0.0), Polygon.box(-1.0, -11.0, 1.0, -10.0), [Polygon.box(0.0, -6.0, 3.0, -5.0)])
+    assert s.clear and s.aim_point == (0.0, -10.0) and s.range == 10.0
+    assert s.intervals == ((-math.pi, pytest.approx(-math.pi + math.atan(0.1))),)
+
+
+def test_cw_lof_02_a_blocker_overlapping_the_target_whose_front_edge_crosses_its_face():
+    """CW-LOF-02/03: a cloud or wall that overlaps the target hides it only where the line meets the blocker
+    first: a triangle whose near edge crosses the target's near face at (10, 0) hides the face below that point
+    and leaves the part above it, nearest at (10, 0) itself (both entered at the same depth there).
+
+    Source: by hand: the triangle's near edge runs from (9.5, -2) to (10.5, 2), meeting x = 10 at y = 0; below,
+    it is nearer than the face, above, farther.
+    """
+    wedge = Polygon(((9.5, -2.0), (12.0, -2.0), (10.5, 2.0)))
+    s = line_of_fire((0.0, 0.0), TARGET, [wedge])
+    assert s.clear and s.blocked_by == (0,) and s.aim_point == (10.0, 0.0) and s.range == 10.0
+    assert s.intervals == ((pytest.approx(math.atan2(10.0, 1.0)), pytest.approx(math.pi / 2)),)
+    # the mirror image hides the upper half instead
+    mirror = Polygon(((9.5, 2.0), (10.5, -2.0), (12.0, 2.0)))
+    m = line_of_fire((0.0, 0.0), TARGET, [mirror])
+    assert m.clear and m.aim_point == (10.0, 0.0)
+    assert m.intervals == ((pytest.approx(math.pi / 2), pytest.approx(math.atan2(10.0, -1.0))),)
+
+
+def test_cw_lof_01_a_blocker_just_behind_a_slanted_target_hides_nothing():
+    """CW-LOF-01: a building just behind a target (a diamond-shaped counter) and to one side, separated from it
+    only along the target's own slanted edge, hides nothing: the whole target is seen, nearest at its tip.
+
+    Source: by hand: the diamond's edge x + y = 11 has the box x in [10.8, 11.8], y in [0.8, 1.8] wholly beyond
+    it (x + y >= 11.6), while the box's own sides leave the two overlapping in x and in y.
+    """
+    diamond = Polygon(((9.0, 0.0), (10.0, -1.0), (11.0, 0.0), (10.0, 1.0)))
+    for box in (Polygon.box(10.8, 0.8, 11.8, 1.8), Polygon.box(10.8, -1.8, 11.8, -0.8)):
+        s = line_of_fire((0.0, 0.0), diamond, [box])
+        assert s.clear and s.blocked_by == () and s.aim_point == (9.0, 0.0)
+        assert s.intervals == ((pytest.approx(math.atan2(10.0, 1.0)), pytest.approx(math.atan2(10.0, -1.0))),)
