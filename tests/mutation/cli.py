@@ -61,7 +61,8 @@ def parser() -> argparse.ArgumentParser:
                    help="select the reference-versus-kernel tests too (by default they are only run on survivors)")
     p.add_argument("--no-backstop", action="store_true", help="do not run survivors against the differential tests")
     p.add_argument("--only", default=None, metavar="IDS", help="comma-separated mutant ids (module:index) to run")
-    p.add_argument("--rerun", default=None, metavar="REPORT", help="run only the survivors of a previous report.json")
+    p.add_argument("--rerun", nargs="+", default=None, metavar="REPORT",
+                   help="run only the survivors of earlier report.json files, the rest of their results carried over")
     p.add_argument("--max-examples", type=int, default=None, metavar="N",
                    help="cap every hypothesis test at N examples in mutant runs (faster, weaker; default: as written)")
     p.add_argument("--tests", nargs="+", default=(), metavar="PATH",
@@ -94,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         only = set(args.only.split(","))
     if args.rerun:
-        doc = json.loads(Path(args.rerun).read_text())
+        docs = [json.loads(Path(r).read_text()) for r in args.rerun]
+        doc = {"header": docs[0]["header"], "mutants": [d for x in docs for d in x["mutants"]]}
         keys = {_rekey(d) for d in doc["mutants"] if d["status"] in ("survived", "uncovered")}
         only = (only or set()) | keys
         if not args.modules:
@@ -120,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m tests.mutation " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     sampling = None
     if args.rerun:
-        old = doc["header"]["sampling"]
-        sampling = f"{old}; the survivors of {args.rerun} run again, the other results carried over"
+        sampling = (f"{'; '.join(x['header']['sampling'] for x in docs)}; the survivors of {', '.join(args.rerun)} "
+                    "run again, the other results carried over")
     doc = write_reports(results, campaign.out, repo, command, campaign, sampling)
     print()
     print(f"{'module':40s} {'mutants':>7s} {'killed':>6s} {'timeout':>7s} {'survived':>8s} {'equiv':>5s} {'score':>7s} "
