@@ -844,21 +844,22 @@ def test_cw_lof_02_a_target_due_south_seen_only_west_of_south():
 
 def test_cw_lof_02_a_blocker_overlapping_the_target_whose_front_edge_crosses_its_face():
     """CW-LOF-02/03: a cloud or wall that overlaps the target hides it only where the line meets the blocker
-    first: a triangle whose near edge crosses the target's near face at (10, 0) hides the face below that point
-    and leaves the part above it, nearest at (10, 0) itself (both entered at the same depth there).
+    first: a triangle whose near edge crosses the target's near face at (10, 0.4) hides the face below that
+    point and leaves the part above it, nearest at (10, 0.4) itself (both entered at the same depth there);
+    its mirror image hides the part above and leaves the rest, nearest at (10, 0).
 
-    Source: by hand: the triangle's near edge runs from (9.5, -2) to (10.5, 2), meeting x = 10 at y = 0; below,
-    it is nearer than the face, above, farther.
+    Source: by hand: the triangle's near edge runs from (9.5, -1.6) to (10.5, 2.4), meeting x = 10 at y = 0.4;
+    below, it is nearer than the face, above, farther.
     """
-    wedge = Polygon(((9.5, -2.0), (12.0, -2.0), (10.5, 2.0)))
+    wedge = Polygon(((9.5, -1.6), (12.0, -1.6), (10.5, 2.4)))
     s = line_of_fire((0.0, 0.0), TARGET, [wedge])
-    assert s.clear and s.blocked_by == (0,) and s.aim_point == (10.0, 0.0) and s.range == 10.0
-    assert s.intervals == ((pytest.approx(math.atan2(10.0, 1.0)), pytest.approx(math.pi / 2)),)
-    # the mirror image hides the upper half instead
-    mirror = Polygon(((9.5, 2.0), (10.5, -2.0), (12.0, 2.0)))
+    assert s.clear and s.blocked_by == (0,)
+    assert s.aim_point == pytest.approx((10.0, 0.4), abs=1e-12) and s.range == pytest.approx(math.hypot(10.0, 0.4))
+    assert s.intervals == ((pytest.approx(math.atan2(10.0, 1.0)), pytest.approx(math.atan2(10.0, 0.4))),)
+    mirror = Polygon(((9.5, 2.4), (10.5, -1.6), (12.0, 2.4)))
     m = line_of_fire((0.0, 0.0), TARGET, [mirror])
-    assert m.clear and m.aim_point == (10.0, 0.0)
-    assert m.intervals == ((pytest.approx(math.pi / 2), pytest.approx(math.atan2(10.0, -1.0))),)
+    assert m.clear and m.aim_point == (10.0, 0.0) and m.range == 10.0
+    assert m.intervals == ((pytest.approx(math.atan2(10.0, 0.4)), pytest.approx(math.atan2(10.0, -1.0))),)
 
 
 def test_cw_lof_01_a_blocker_just_behind_a_slanted_target_hides_nothing():
