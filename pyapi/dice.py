@@ -9,18 +9,25 @@
 - DICE-04: `ScriptedDice` replays given faces; running out is `DiceExhausted`.
 
 Rules never call a random module: they take a dice source as a parameter.
+A random choice that is more than one roll (a pick among n that re-rolls
+faces with no candidate, a table rolled again on some rows) is a chance
+point (`Pick`, `Roll`): an object that states every outcome with its exact
+probability (`outcomes()`) and draws exactly the dice the rules always drew
+(`draw(dice)`). Rules resolve one with `chance(dice, point)`: a seeded or
+scripted source draws it, the exact enumerator (hardpoint.chance) branches
+over its outcomes, re-roll loops included, without rolling.
 """
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Iterable, Protocol, Sequence
+from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence
 
 from .errors import DiceError, DiceExhausted
-from .events import DiceRolled
+from .events import DiceRolled, Event, Note
 
 __all__ = [
     "DiceExpr",
@@ -36,6 +43,11 @@ __all__ = [
     "face_from_key",
     "at_least",
     "MASK64",
+    "ChancePoint",
+    "Pick",
+    "Roll",
+    "chance",
+    "total_classes",
 ]
 
 MASK64 = (1 << 64) - 1
@@ -120,6 +132,9 @@ def parse_dice(text: str) -> DiceExpr:
     return DiceExpr(int(m["n"]), bonus, text)
 
 
+_D1 = parse_dice("1d")
+
+
 def at_least(dist: Distribution, n: int) -> Fraction:
     """P(total >= n) of a distribution."""
     return sum((p for v, p in dist.items() if v >= n), Fraction(0))
@@ -151,11 +166,170 @@ def die_face(seed: int, trial: int, k: int) -> int:
 
 
 class DiceSource(Protocol):
-    """What every rule takes to roll: faces one at a time, each with its reason."""
+    """What every rule takes to roll: faces one at a time, each with its reason.
+
+    A source may also offer `chance(point)` (the sources here do): resolve a
+    chance point. Rules call the module function `chance(dice, point)`, which
+    falls back on `point.draw(dice)` for a source without it.
+    """
 
     def d6(self) -> int: ...
 
     def roll(self, expr: DiceExpr | str, why: str, rule: str = "") -> DiceRolled: ...
+
+
+# --- chance points -----------------------------------------------------------
+
+Outcome = tuple[Any, tuple[Event, ...], Fraction]   # (value given to the rule, events to log, probability)
+
+
+class ChancePoint(Protocol):
+    """A random choice as the rules state it: every outcome with its exact probability, and the
+    dice that decide it when rolled (FAST-02, DICE-04)."""
+
+    why: str
+    rule: str
+
+    def outcomes(self, by_face: bool = False) -> list[Outcome]: ...
+
+    def draw(self, dice: DiceSource) -> tuple[Any, list[Event]]: ...
+
+
+def chance(dice: DiceSource, point: ChancePoint) -> tuple[Any, list[Event]]:
+    """Resolve a chance point with a dice source: `(value, events)`, the events (every die rolled,
+    re-rolls included, and notes) for the caller's log. A source with a `chance` method decides
+    (the exact enumerator branches there); any other draws the point's dice."""
+    method = getattr(dice, "chance", None)
+    if method is not None:
+        return method(point)
+    return point.draw(dice)
+
+
+@cache
+def _faces_by_total(count: int, bonus: int, floor: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """Per total of `count` dice plus `bonus` (floored): one face tuple giving it and the number of face tuples."""
+    import itertools
+
+    seen: dict[int, list] = {}
+    for faces in itertools.product(range(1, 7), repeat=count):
+        t = max(floor, sum(faces) + bonus)
+        if t in seen:
+            seen[t][1] += 1
+        else:
+            seen[t] = [faces, 1]
+    return tuple((t, f, n) for t, (f, n) in sorted(seen.items()))
+
+
+def total_classes(expr: DiceExpr, key: Callable[[int], Hashable] | None = None,
+                  by_face: bool = False) -> list[tuple[Hashable, tuple[int, ...], int]]:
+    """The outcomes of a roll as the rule reads them: (class, one face tuple of it, number of face tuples).
+
+    `key(total)` is what the rule reads of the total (None: the total itself); `by_face=True`
+    gives every face tuple on its own (its class is then the faces)."""
+    if by_face:
+        import itertools
+
+        return [(f, f, 1) for f in itertools.product(range(1, 7), repeat=expr.count)]
+    out: dict[Hashable, list] = {}
+    for t, faces, n in _faces_by_total(expr.count, expr.bonus, expr.floor):
+        k = t if key is None else key(t)
+        if k in out:
+            out[k][2] += n
+        else:
+            out[k] = [k, faces, n]
+    return [tuple(v) for v in out.values()]  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Chance point: a uniform pick among `n` candidates, index 0..n-1 (docs/rulings.md, "random picks").
+
+    Rolled: one candidate, no roll; up to six, one die with the faces split evenly and the rest
+    re-rolled (4 candidates: re-roll 5-6); up to 36, two dice read as 6*(first-1)+(second-1),
+    re-rolled from the largest multiple of n. Exactly: n outcomes of 1/n, whatever the re-rolls.
+    """
+
+    n: int
+    why: str
+    rule: str = ""
+
+    def __post_init__(self) -> None:
+        if self.n <= 0:
+            raise ValueError("nothing to pick from")
+        if self.n > 36:
+            raise ValueError("random picks among more than 36 candidates are not supported")
+
+    def outcomes(self, by_face: bool = False) -> list[Outcome]:
+        return list(_pick_outcomes(self.n))
+
+    def draw(self, dice: DiceSource) -> tuple[int, list[Event]]:
+        n = self.n
+        if n == 1:
+            return 0, []
+        rolls: list[Event] = []
+        if n <= 6:
+            per = 6 // n
+            while True:
+                r = dice.roll(_D1, self.why, self.rule)
+                rolls.append(r)
+                if r.total <= per * n:
+                    return (r.total - 1) // per, rolls
+        per = 36 // n
+        while True:
+            a = dice.roll(_D1, self.why, self.rule)
+            b = dice.roll(_D1, self.why, self.rule)
+            rolls += [a, b]
+            value = 6 * (a.total - 1) + (b.total - 1)
+            if value < per * n:
+                return value // per, rolls
+
+
+@cache
+def _pick_outcomes(n: int) -> tuple[Outcome, ...]:
+    p = Fraction(1, n)
+    return tuple((i, (), p) for i in range(n))
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Chance point: one roll of `expr` of which the rule reads only `key(total)` (None: the total),
+    rolled again while `key(total)` is in `again` (each re-roll logged with `again_note`).
+
+    The value is the accepted `DiceRolled`. Exactly: one outcome per class of totals the rule
+    tells apart (a table's rows, hit or miss), with its probability given that no re-roll class
+    came up, and a roll whose faces give a total of that class.
+    """
+
+    expr: DiceExpr
+    why: str
+    rule: str = ""
+    key: Callable[[int], Hashable] | None = field(default=None, compare=False)
+    again: frozenset = frozenset()
+    again_note: str = ""
+
+    def outcomes(self, by_face: bool = False) -> list[Outcome]:
+        classes = total_classes(self.expr, self.key, by_face)
+        keep = [(k, faces, n) for k, faces, n in classes
+                if (self.key(self.expr.total(faces)) if self.key else self.expr.total(faces)) not in self.again]
+        if not keep:
+            raise ValueError(f"{self.why!r}: every result of {self.expr} is rolled again: the roll never ends ({self.rule})")
+        total = sum(n for _, _, n in keep)
+        e = str(self.expr)
+        return [(DiceRolled(why=self.why, expr=e, faces=faces, total=self.expr.total(faces), rule=self.rule), (), Fraction(n, total))
+                for _, faces, n in keep]
+
+    def draw(self, dice: DiceSource) -> tuple[DiceRolled, list[Event]]:
+        events: list[Event] = []
+        if self.again:
+            self.outcomes()                 # a roll that can never be kept is an error, not an endless loop
+        while True:
+            r = dice.roll(self.expr, self.why, self.rule)
+            events.append(r)
+            if self.again and (self.key(r.total) if self.key else r.total) in self.again:
+                if self.again_note:
+                    events.append(Note(self.again_note, self.rule))
+                continue
+            return r, events
 
 
 class _BaseDice:
@@ -167,6 +341,10 @@ class _BaseDice:
         e = parse_dice(expr) if isinstance(expr, str) else expr
         faces = tuple(self.d6() for _ in range(e.count))
         return DiceRolled(why=why, expr=str(e), faces=faces, total=e.total(faces), rule=rule)
+
+    def chance(self, point: ChancePoint) -> tuple[Any, list[Event]]:
+        """Resolve a chance point by rolling its dice (the same dice, in the same order, the rules always drew)."""
+        return point.draw(self)
 
 
 class SeededDice(_BaseDice):

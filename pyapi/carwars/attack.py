@@ -607,8 +607,11 @@ def _consecutive(history: dict[tuple[str, str], SustainedRecord], attack: Attack
 
 def roll_attack(breakdown: ToHit, arena: Arena, rules: Rules, dice: DiceSource) -> AttackRoll:
     """Roll one explained attack: 2d6 to hit (always rolled), then the damage dice on a hit (CW-DMG-01)."""
-    roll = tohit.roll_to_hit(dice, f"{breakdown.attack} to hit")
-    hit = tohit.is_hit(rules, roll.total, breakdown.needed, breakdown.possible)
+    def hits(total: int) -> bool:
+        return tohit.is_hit(rules, total, breakdown.needed, breakdown.possible)
+
+    roll = tohit.roll_to_hit(dice, f"{breakdown.attack} to hit", read=hits)
+    hit = hits(roll.total)
     damage_roll, damage = None, None
     if hit:
         spec = attack_weapon(arena, arena.unit(breakdown.attacker, "attack.attacker"), breakdown.weapon, rules)

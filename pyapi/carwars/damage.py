@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..data import Rules
-from ..dice import DiceSource, parse_dice
+from ..dice import DiceSource, Pick, Roll, chance, parse_dice
 from ..events import DamageApplied, Event, Note, StateChanged
 from .enums import Location, Mount, Side
 from .model import CargoItem, CrewMember, Tire, Vehicle, Weapon
@@ -54,33 +54,12 @@ class Ledger:
 
 
 def random_pick(dice: DiceSource, n: int, why: str, ledger: Ledger, rule: str) -> int:
-    """A uniform pick among n candidates with d6 (docs/rulings.md, "random picks").
-
-    One candidate: no roll. Up to six: one die, faces split evenly, the rest
-    re-rolled (4 candidates: re-roll 5-6). Up to 36: two dice read as
-    6*(first-1)+(second-1), re-rolled above the largest multiple of n.
-    """
-    if n <= 0:
-        raise ValueError("nothing to pick from")
-    if n == 1:
-        return 0
-    if n <= 6:
-        per = 6 // n
-        while True:
-            r = dice.roll(_D1, why, rule)
-            ledger.events.append(r)
-            if r.total <= per * n:
-                return (r.total - 1) // per
-    if n > 36:
-        raise ValueError("random picks among more than 36 candidates are not supported")
-    per = 36 // n
-    while True:
-        a = dice.roll(_D1, why, rule)
-        b = dice.roll(_D1, why, rule)
-        ledger.events += [a, b]
-        value = 6 * (a.total - 1) + (b.total - 1)
-        if value < per * n:
-            return value // per
+    """A uniform pick among n candidates with d6 (docs/rulings.md, "random picks"): the chance point
+    `Pick` (one candidate: no roll; up to six: one die, the faces split evenly and the rest re-rolled;
+    up to 36: two dice, re-rolled above the largest multiple of n). Its dice go to the ledger."""
+    index, rolls = chance(dice, Pick(n, why, rule))
+    ledger.events += rolls
+    return index
 
 
 # --- absorbing hits -----------------------------------------------------------------
@@ -292,8 +271,9 @@ def cycle_hit_location(rules: Rules, vehicle: Vehicle, side: Side, hits: int, di
     (random; roll again if none), 11-12 a tire (random). One component only; returns what is left."""
     t = rules["carwars.damage"]["cycle"]
     if side.is_end:
-        r = dice.roll(_2D, f"cycle hit location from the {side}", "CW-TGT-04")
-        ledger.events.append(r)
+        wheel_band = t["end_wheel"]
+        r, rolls = chance(dice, Roll(_2D, f"cycle hit location from the {side}", "CW-TGT-04", key=lambda v: _in(wheel_band, v)))
+        ledger.events += rolls
         if _in(t["end_wheel"], r.total):
             wheel = next((x for x in vehicle.tires if x.id == str(side)), None)
             if wheel is None:
@@ -303,28 +283,36 @@ def cycle_hit_location(rules: Rules, vehicle: Vehicle, side: Side, hits: int, di
         if hits <= 0:
             return 0
         ledger.note(f"{side} armour gone: the rest goes to the side table", "CW-TGT-04")
-    while True:
-        r = dice.roll(_2D, "cycle hit location, side table", "CW-TGT-04")
-        ledger.events.append(r)
-        if _in(t["side_driver"], r.total):
-            driver = next((c for c in vehicle.crew if c.seat == "cycle"), vehicle.driver)
-            return damage_crew(vehicle, driver, hits, ledger) if driver else hits
-        if _in(t["side_power_plant"], r.total):
-            return damage_component(vehicle, PowerPlant(vehicle), hits, ledger, "CW-TGT-04") if vehicle.power_plant is not None else hits
-        if _in(t["side_weapon"], r.total):
-            if not vehicle.weapons:
-                ledger.note("the cycle has no weapon: roll again", "CW-TGT-04")
-                continue
-            return _pick_and_damage(vehicle, vehicle.weapons, hits, dice, ledger, "which cycle weapon", "CW-TGT-04")
-        tires = [x for x in vehicle.tires]
-        return _pick_and_damage(vehicle, tires, hits, dice, ledger, "which cycle tire", "CW-TGT-04")
+    # one chance point: the side table, rolled again on "a weapon" when the cycle has none
+    again = frozenset() if vehicle.weapons else frozenset({"weapon"})
+    r, rolls = chance(dice, Roll(_2D, "cycle hit location, side table", "CW-TGT-04", key=lambda v: _side_row(t, v), again=again,
+                                 again_note="the cycle has no weapon: roll again"))
+    ledger.events += rolls
+    if _in(t["side_driver"], r.total):
+        driver = next((c for c in vehicle.crew if c.seat == "cycle"), vehicle.driver)
+        return damage_crew(vehicle, driver, hits, ledger) if driver else hits
+    if _in(t["side_power_plant"], r.total):
+        return damage_component(vehicle, PowerPlant(vehicle), hits, ledger, "CW-TGT-04") if vehicle.power_plant is not None else hits
+    if _in(t["side_weapon"], r.total):
+        return _pick_and_damage(vehicle, vehicle.weapons, hits, dice, ledger, "which cycle weapon", "CW-TGT-04")
+    tires = [x for x in vehicle.tires]
+    return _pick_and_damage(vehicle, tires, hits, dice, ledger, "which cycle tire", "CW-TGT-04")
+
+
+def _side_row(t: dict, total: int) -> str:
+    """CW-TGT-04: the row of the cycle side table a 2d6 total falls in."""
+    for row in ("driver", "power_plant", "weapon"):
+        if _in(t[f"side_{row}"], total):
+            return row
+    return "tire"
 
 
 def sidecar_share(rules: Rules, dice: DiceSource, ledger: Ledger) -> bool:
     """CW-TGT-05: firing at the cycle as a whole from the sidecar's side: 1d, 1-4 the cycle, 5-6 the sidecar."""
-    r = dice.roll(_D1, "cycle or sidecar", "CW-TGT-05")
-    ledger.events.append(r)
-    return _in(rules["carwars.damage"]["sidecar"]["sidecar"], r.total)
+    band = rules["carwars.damage"]["sidecar"]["sidecar"]
+    r, rolls = chance(dice, Roll(_D1, "cycle or sidecar", "CW-TGT-05", key=lambda v: _in(band, v)))
+    ledger.events += rolls
+    return _in(band, r.total)
 
 
 def sidecar_hit(vehicle: Vehicle, side: Side, hits: int, dice: DiceSource, ledger: Ledger) -> int:
@@ -344,8 +332,8 @@ def trike_end_hit(rules: Rules, vehicle: Vehicle, side: Side, hits: int, dice: D
     """CW-TGT-06: a hit on a trike's single-wheel end (front; back if reversed): 2d6 11-12 that wheel
     (the rest is lost), 2-10 that armour and then inward as a car."""
     t = rules["carwars.damage"]["trike"]
-    r = dice.roll(_2D, f"trike {side} hit: wheel or armour", "CW-TGT-06")
-    ledger.events.append(r)
+    r, rolls = chance(dice, Roll(_2D, f"trike {side} hit: wheel or armour", "CW-TGT-06", key=lambda v: _in(t["wheel"], v)))
+    ledger.events += rolls
     if _in(t["wheel"], r.total):
         wheel = next(x for x in vehicle.tires if x.id == str(side))
         hits = damage_component(vehicle, wheel, hits, ledger, "CW-TGT-06")
@@ -402,9 +390,10 @@ def apply_shot(rules: Rules, vehicle: Vehicle, shot: Shot, dice: DiceSource) -> 
             return ledger
         rest = cycle_hit_location(rules, vehicle, side, hits, dice, ledger)
         if rest > 0 and side.is_flank and vehicle.sidecar is not None and vehicle.sidecar.side is side.opposite:
-            r = dice.roll(_D1, "does the rest hit the far sidecar", "CW-TGT-04")
-            ledger.events.append(r)
-            if r.total <= vehicle.sidecar.spaces:
+            spaces = vehicle.sidecar.spaces
+            r, rolls = chance(dice, Roll(_D1, "does the rest hit the far sidecar", "CW-TGT-04", key=lambda v: v <= spaces))
+            ledger.events += rolls
+            if r.total <= spaces:
                 sidecar_hit(vehicle, side, rest, dice, ledger)
                 return ledger
         ledger.pass_out(rest, "pass through the cycle harmlessly", "CW-TGT-04")

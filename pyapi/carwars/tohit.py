@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Iterable
+from typing import Callable, Hashable, Iterable
 
 from ..data import Rules
-from ..dice import DiceSource, at_least, parse_dice
+from ..dice import DiceSource, Roll, at_least, chance, parse_dice
 from ..events import DiceRolled, Modifier
 from .enums import Computer, CrewState, Light, Side, Weather
 
@@ -244,6 +244,12 @@ def is_hit(rules: Rules, roll: int, needed: int, possible: bool = True) -> bool:
     return possible and roll != t["natural_miss"] and needed <= t["max_needed"] and roll >= needed
 
 
-def roll_to_hit(dice: DiceSource, why: str) -> DiceRolled:
-    """Roll 2d6 for a to-hit attempt (the roll is made even when no hit is possible)."""
-    return dice.roll(_TWO_D6, why, "CW-HIT-01")
+def roll_to_hit(dice: DiceSource, why: str, read: Callable[[int], Hashable] | None = None) -> DiceRolled:
+    """Roll 2d6 for a to-hit attempt (the roll is made even when no hit is possible).
+
+    `read(total)` says what the caller reads of the total (hit or miss): the exact enumerator then
+    branches over those classes instead of every total (a chance point, `hardpoint.dice.Roll`)."""
+    if read is None:
+        return dice.roll(_TWO_D6, why, "CW-HIT-01")
+    roll, _ = chance(dice, Roll(_TWO_D6, why, "CW-HIT-01", key=read))
+    return roll
