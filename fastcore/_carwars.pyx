@@ -651,6 +651,9 @@ cdef int crew_state(Ctx* c, int ci) noexcept nogil:
     return h if h < 3 else 3
 
 
+DEF DMG_BINS = 64
+
+
 def run_phase(
     uint64_t seed, uint64_t first_trial, int32_t[::1] init,
     int32_t[::1] v_armour, int32_t[::1] v_pp, int32_t[::1] v_kind, int32_t[::1] v_reversed, int32_t[::1] v_turret,
@@ -677,7 +680,8 @@ def run_phase(
     and only `acc` keeps the counts: hits per attack, damage and damage squared summed per attack,
     trials in which each slot ends destroyed (`slot_kind` 0: dp or armour at 0
     from above 0; 1: a person with 3 hits; 2: not counted), and per vehicle the
-    trials with each of the four flags. The counts are added to `acc`.
+    trials with each of the four flags, and (when `acc` has room for them) a histogram of the damage
+    rolled per attack in DMG_BINS bins. The counts are added to `acc`.
 
     Writes each trial's final state (the slots), hits, damage rolled, and per
     vehicle flags (bit 0 burning, 1 exploded, 2 uncontrolled, 3 obstacle dropped).
@@ -981,6 +985,10 @@ def run_phase(
                     for b_ in range(4):
                         if out_flags[r_, v] & (1 << b_):
                             accp[3 * A + S + 4 * v + b_] += 1
+                if acc.shape[0] >= 3 * A + S + 4 * V + DMG_BINS * A:
+                    # damage histogram per attack (the last bin holds DMG_BINS - 1 and more)
+                    for a in range(A):
+                        accp[3 * A + S + 4 * V + DMG_BINS * a + (out_damage[r_, a] if out_damage[r_, a] < DMG_BINS else DMG_BINS - 1)] += 1
     return 0
 
 

@@ -15,11 +15,19 @@ from .scenario import builtin_scenarios, load_scenario, parse_scenario, scenario
 
 
 def __getattr__(name: str):
-    # hardpoint.batch (numpy) and hardpoint.exact load on first use, so `import hardpoint` stays light.
-    if name in ("run_batch", "run_batch_dask"):
+    # the front door (numpy and the kernels) and hardpoint.exact load on first use, so `import hardpoint` stays light.
+    if name in ("run_batch", "exact", "explain", "resolve"):
+        from . import api
+
+        return getattr(api, name)
+    if name in ("BatchResult", "Outcome"):
+        from . import results
+
+        return getattr(results, name)
+    if name == "run_batch_dask":
         from . import batch
 
-        return getattr(batch, name)
+        return batch.run_batch_dask
     if name == "exact_attack":
         from .exact import exact_attack
 
@@ -38,5 +46,5 @@ __all__ = [
     "DataError", "DiceError", "DiceExhausted", "HardpointError", "RuleViolation", "ScenarioError",
     "DamageApplied", "DiceRolled", "Event", "Modifier", "Note", "StateChanged", "event_from_dict",
     "builtin_scenarios", "load_scenario", "parse_scenario", "scenario_schema",
-    "run_batch", "run_batch_dask", "exact_attack", "trace_many",
+    "run_batch", "run_batch_dask", "exact", "explain", "resolve", "BatchResult", "Outcome", "exact_attack", "trace_many",
 ]

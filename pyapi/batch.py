@@ -30,6 +30,7 @@ from .errors import ScenarioError
 __all__ = ["BatchResult", "run_batch", "run_batch_dask", "concat", "reference_trial", "Packed", "pack", "supports_compiled"]
 
 _SIDES = ("front", "back", "left", "right", "top", "underbody")
+DMG_BINS = 64          # damage histogram bins per attack in counted mode (fastcore/_carwars.pyx DMG_BINS); the last holds 63+
 _SC_SIDES = ("front", "back", "left", "right", "underbody")
 _TIRE_POS = {"front": 0, "back": 1, "front_left": 2, "front_right": 3, "back_left": 4, "back_right": 5, "sidecar": 6}
 _PARTS = {"side": 0, "tire": 1, "turret": 2, "rider": 3, "sidecar": 4, "top": 5}
@@ -73,6 +74,9 @@ class BatchResult:
         flags = self.flags if self.flags is not None else np.zeros((0, len(self.vehicles)), np.uint8)
         return {"hit": self.hit.sum(axis=0, dtype=np.int64), "damage_sum": self.damage.sum(axis=0, dtype=np.int64),
                 "damage_sq": (self.damage.astype(np.int64) ** 2).sum(axis=0),
+                "damage_hist": np.stack([np.bincount(np.minimum(self.damage[:, j], DMG_BINS - 1), minlength=DMG_BINS)
+                                         for j in range(self.damage.shape[1])]).astype(np.int64)
+                if self.damage.shape[1] else np.zeros((0, DMG_BINS), np.int64),
                 "destroyed": self.destroyed().sum(axis=0, dtype=np.int64),
                 "flags": np.stack([((flags & (1 << b)) != 0).sum(axis=0) for b in range(4)], axis=1).astype(np.int64)
                 if len(self.vehicles) else np.zeros((0, 4), np.int64)}
@@ -605,7 +609,7 @@ def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bo
 
 def _sum_counts(parts: list[dict], A: int, S: int, V: int) -> dict:
     out = {"hit": np.zeros(A, np.int64), "damage_sum": np.zeros(A, np.int64), "damage_sq": np.zeros(A, np.int64),
-           "destroyed": np.zeros(S, np.int64), "flags": np.zeros((V, 4), np.int64)}
+           "destroyed": np.zeros(S, np.int64), "flags": np.zeros((V, 4), np.int64), "damage_hist": np.zeros((A, DMG_BINS), np.int64)}
     for p in parts:
         for k in out:
             out[k] = out[k] + p[k]
@@ -639,7 +643,7 @@ def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, en
 
         def work(lo: int, hi: int):
             scratch = (np.zeros((1, S), np.int32), np.zeros((1, A), np.uint8), np.zeros((1, A), np.int32), np.zeros((1, max(V, 1)), np.uint8))
-            acc = np.zeros(3 * A + S + 4 * V, dtype=np.int64)
+            acc = np.zeros(3 * A + S + 4 * V + DMG_BINS * A, dtype=np.int64)
             rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), *scratch, hi - lo, 0, kinds, acc, packed.phases)
             if progress is not None:
                 progress(hi - lo)
@@ -652,9 +656,9 @@ def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, en
     if keep == "arrays":
         return (packed.attacks, packed.labels, packed.kinds, packed.vehicles, hit[:n], dmg[:n], state[:n], flags[:n, :V],
                 a["init"].copy(), None, n, run.interrupted)
-    acc = sum((x for _, x in run.results), np.zeros(3 * A + S + 4 * V, dtype=np.int64))
+    acc = sum((x for _, x in run.results), np.zeros(3 * A + S + 4 * V + DMG_BINS * A, dtype=np.int64))
     tallies = {"hit": acc[:A], "damage_sum": acc[A:2 * A], "damage_sq": acc[2 * A:3 * A], "destroyed": acc[3 * A:3 * A + S],
-               "flags": acc[3 * A + S:].reshape(V, 4)}
+               "flags": acc[3 * A + S:3 * A + S + 4 * V].reshape(V, 4), "damage_hist": acc[3 * A + S + 4 * V:].reshape(A, DMG_BINS)}
     return packed.attacks, packed.labels, packed.kinds, packed.vehicles, None, None, None, None, a["init"].copy(), tallies, n, run.interrupted
 
 

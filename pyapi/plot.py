@@ -249,15 +249,9 @@ def who_wins(rows: Iterable[Outcome | Mapping], title: str = "Who wins", ax=None
 
 # --- adapters from today's results ------------------------------------------------------------
 
-def rates_from_summary(summary) -> list[Rate]:
-    """The rows of a `hardpoint run` Summary that are probabilities (hit rates, destroyed, on fire...), exact beside."""
-    out = []
-    for k, m in summary.means.items():
-        if k.endswith(" damage"):
-            continue
-        ex = summary.exact.get(k)
-        out.append(Rate(k, float(m), float(summary.stderr.get(k, float("nan"))), exact=None if ex is None else Fraction(ex)))
-    return out
+def rates_from_summary(result) -> list[Rate]:
+    """The probabilities of a run (`hardpoint.run_batch`'s BatchResult: hit rates, destroyed, on fire...), exact beside."""
+    return [Rate(o.name(), o.estimate, o.stderr, exact=o.exact) for o in result.probabilities()]
 
 
 def damage_counts(batch, attack: str) -> dict[int, int]:

@@ -126,16 +126,26 @@ def _run(scenario, trials: int, seed: int, backend: str) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # a scenario the compiled core does not cover runs on the reference
         summary = summarize(scenario, trials, seed, backend)
+    from .run import scope
+
     rows = []
-    for k, m in summary.means.items():
-        ex = summary.exact.get(k)
-        rows.append(f'<tr><td>{_e(k)}</td><td class="num">{m:.4f}</td><td class="num">{summary.stderr[k]:.4f}</td>'
-                    f'<td class="num">{"" if ex is None else _p(ex)}</td></tr>')
+    for o in summary.probabilities():
+        lo, hi = o.interval()
+        rows.append(f'<tr><td>{_e(o.name())}</td><td class="num">{o.estimate:.4f}</td><td class="num">{lo:.4f} - {hi:.4f}</td>'
+                    f'<td class="num">{"" if o.exact is None else _p(o.exact)}</td></tr>')
+    amounts = []
+    for o in summary.amounts():
+        pct = o.percentiles() or {}
+        amounts.append(f'<tr><td>{_e(o.name())}</td><td class="num">{o.estimate:.3f}</td><td class="num">{o.stderr:.3f}</td>'
+                       + "".join(f'<td class="num">{pct.get(q, "")}</td>' for q in (0.5, 0.9, 0.99)) + "</tr>")
     parts = ['<section id="run"><h2>Outcomes of a run</h2>',
-             f'<p class="meta">{summary.trials:,} trials, seed {summary.seed}, {_e(summary.backend)} backend, '
-             f"{summary.seconds:.2f} s</p>",
-             '<div class="scroll"><table><thead><tr><th>outcome</th><th>rate / mean</th><th>± s.e.</th><th>exact</th></tr></thead>'
-             f'<tbody>{"".join(rows)}</tbody></table></div>']
+             f'<p class="meta">{summary.trials:,} trials of {_e(scope(scenario))}, seed {summary.seed}, '
+             f"{_e(summary.backend)} backend, {summary.seconds:.2f} s</p>",
+             '<h3>Probabilities</h3><div class="scroll"><table><thead><tr><th>outcome</th><th>probability</th><th>95% interval</th>'
+             f'<th>exact</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>']
+    if amounts:
+        parts.append('<h3>Amounts</h3><div class="scroll"><table><thead><tr><th>amount</th><th>mean</th><th>± s.e.</th>'
+                     f'<th>median</th><th>90%</th><th>99%</th></tr></thead><tbody>{"".join(amounts)}</tbody></table></div>')
     if available():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

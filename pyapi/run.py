@@ -1,185 +1,114 @@
-"""`hardpoint run`: N independent trials of a scenario with a progress bar and a summary table (CLI-01).
+"""`hardpoint run`: N independent trials of a scenario with a progress bar and a summary (CLI-01).
 
-Car Wars scenarios run through `hardpoint.batch` (the compiled core where it
-covers the scenario, the reference otherwise); other rule sets run their
-reference `trial_outcome`. Trial t always draws `SeededDice(seed, trial=t)`.
+Every rule set runs through the front door (`hardpoint.run_batch`): the
+compiled core where it covers the scenario, the reference otherwise. Trial t
+always rolls the dice of (seed, t). The summary is two tables: the
+probabilities (with their 95% interval and the exact value where hardpoint
+knows it) and the amounts (mean, standard error, percentiles of the
+distribution).
 """
 from __future__ import annotations
 
 import csv
 import json
-import math
-import os as _os   # run_main imports os locally further down: a module-level `os` would be shadowed there
+import os as _os
 import sys
 import threading
-import time
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .dice import SeededDice
 from .errors import HardpointError
+from .results import BatchResult, Outcome
 from .scenario import load_scenario
 
-__all__ = ["Summary", "run_trials", "run_main", "summarize", "run_chart"]
-
-
-@dataclass
-class Summary:
-    scenario: str
-    trials: int
-    seed: int
-    backend: str
-    seconds: float
-    means: dict[str, float] = field(default_factory=dict)
-    stderr: dict[str, float] = field(default_factory=dict)
-    exact: dict[str, str] = field(default_factory=dict)
-    interrupted: bool = False          # stopped by Ctrl-C: `trials` is what ran, `requested` what was asked
-    requested: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "trials": self.trials, "seed": self.seed, "backend": self.backend,
-                "seconds": round(self.seconds, 3), "interrupted": self.interrupted, "requested": self.requested or self.trials,
-                "rows": [{"outcome": k, "mean": self.means[k], "stderr": self.stderr[k], "exact": self.exact.get(k)} for k in self.means]}
-
-
-def run_trials(scenario, trials: int, seed: int, progress=None, first_trial: int = 0) -> Summary:
-    """Reference Monte Carlo over `scenario.trial_outcome` (rule sets without a batch kernel)."""
-    sums: dict[str, float] = {}
-    squares: dict[str, float] = {}
-    start = time.perf_counter()
-    step = max(1, trials // 200)
-    requested, done, interrupted = trials, 0, False
-    try:
-        for t in range(first_trial, first_trial + trials):
-            outcome = scenario.trial_outcome(SeededDice(seed, t))
-            for k, v in outcome.items():
-                sums[k] = sums.get(k, 0.0) + v
-                squares[k] = squares.get(k, 0.0) + v * v
-            done += 1
-            if progress is not None and done % step == 0:
-                progress(step)
-    except KeyboardInterrupt:
-        interrupted = True
-    trials = max(1, done)
-    elapsed = time.perf_counter() - start
-    means = {k: s / trials for k, s in sums.items()}
-    stderr = {k: math.sqrt(max(0.0, squares[k] / trials - m * m) / trials) if trials > 1 else float("nan") for k, m in means.items()}
-    exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
-    return Summary(scenario.name, done, seed, "reference", elapsed, means, stderr, exact, interrupted, requested)
-
-
-def _batch_summary(scenario, trials: int, seed: int, backend: str, end_of_turn: bool, threads: int | None, progress) -> Summary:
-
-    from .batch import run_batch
-
-    b = run_batch(scenario, trials, seed, backend=None if backend == "auto" else backend, threads=threads,
-                  end_of_turn=end_of_turn, progress=progress, chunk=max(1000, min(65536, trials // 64 or 1)), keep="summary")
-    means = b.summary()
-    counts = b.counts()
-    n = max(1, b.trials)
-    stderr = {}
-    for k, m in means.items():
-        if k.endswith(" damage"):
-            j = b.attacks.index(k[: -len(" damage")])
-            var = max(0.0, float(counts["damage_sq"][j]) / n - m * m)
-            stderr[k] = math.sqrt(var / n)
-        else:
-            stderr[k] = math.sqrt(max(0.0, m * (1 - m)) / n)
-    exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
-    return Summary(scenario.name, b.trials, seed, b.backend, b.seconds, means, stderr, exact, b.interrupted, trials)
-
-
-def _asl_summary(scenario, trials: int, seed: int, backend: str, progress, chunk: int = 100_000) -> Summary:
-    """ASL scenarios: the Numba kernel where it covers the scenario (hardpoint.asl.batch), chunk by chunk
-    (Ctrl-C stops between chunks and the summary covers the chunks done)."""
-    from .asl.batch import run_asl_batch
-
-    start = time.perf_counter()
-    sums: dict[str, float] = {}
-    used = "reference"
-    done, interrupted = 0, False
-    try:
-        for lo in range(0, trials, chunk):
-            n = min(chunk, trials - lo)
-            b = run_asl_batch(scenario, n, seed, first_trial=lo, backend=None if backend == "auto" else backend)
-            used = b.backend
-            for k, m in b.summary().items():
-                sums[k] = sums.get(k, 0.0) + m * n
-            done += n
-            if progress is not None:
-                progress(n)
-    except KeyboardInterrupt:
-        interrupted = True
-    n_done = max(1, done)
-    means = {k: v / n_done for k, v in sums.items()}
-    stderr = {k: math.sqrt(max(0.0, m * (1 - m)) / n_done) for k, m in means.items()}
-    exact = {k: str(v) for k, v in getattr(scenario, "exact_outcomes", lambda: {})().items()}
-    return Summary(scenario.name, done, seed, used, time.perf_counter() - start, means, stderr, exact, interrupted, trials)
+__all__ = ["summarize", "run_main", "run_chart", "scope", "csv_cell", "open_csv", "write_csv", "print_tables"]
 
 
 def summarize(scenario, trials: int, seed: int, backend: str = "auto", threads: int | None = None, end_of_turn: bool = True,
-              progress=None) -> Summary:
-    """The Summary `hardpoint run` prints, without printing (used by `hardpoint report`, PIC-03)."""
-    from .carwars.scenario import CarWarsScenario
+              progress=None, cancel: threading.Event | None = None) -> BatchResult:
+    """The counted run `hardpoint run` prints (and `hardpoint report` shows), without printing."""
+    from .api import run_batch
 
-    if isinstance(scenario, CarWarsScenario):
-        return _batch_summary(scenario, trials, seed, backend, end_of_turn, threads, progress)
+    return run_batch(scenario, trials, seed, backend=None if backend == "auto" else backend, threads=threads,
+                     keep="summary", phase_only=not end_of_turn, progress=progress, cancel=cancel)
+
+
+def scope(scenario, phase_only: bool = False) -> str:
+    """What one trial covers, in words: "one phase", "one turn", "5 turns", or the fire chain of an ASL scenario."""
+    turns = getattr(scenario, "turns", None)
     if getattr(scenario, "ruleset", "") == "asl":
-        return _asl_summary(scenario, trials, seed, backend, progress)
-    return run_trials(scenario, trials, seed, progress)
+        return "the scenario's moves and fire"
+    if turns:
+        return "one turn" if turns == 1 else f"{turns} turns"
+    return "one phase" if phase_only else "one phase and the end of its turn"
 
 
-# Trials re-run with per-trial arrays for the damage histograms of --plot: the first N of the run (same seed, same dice).
-PLOT_DAMAGE_TRIALS = {"compiled": 200_000, "reference": 2_000}
-
-
-def run_chart(scenario, summary: Summary, threads: int | None = None, end_of_turn: bool = True):
+def run_chart(scenario, result: BatchResult, threads: int | None = None, end_of_turn: bool = True):
     """PIC-02: the figure of a run: its rates against the exact odds, and for Car Wars each attack's damage
-    distribution (Monte Carlo over the run's first trials, kept with arrays) with the exact one overlaid."""
-    import warnings
-
-    from .carwars.scenario import CarWarsScenario
-    from .plot import damage_counts, exact_damage, run_figure
+    distribution (the run's own histogram) with the exact one overlaid where hardpoint can compute it."""
+    from .plot import exact_damage, run_figure
 
     damage = {}
-    if isinstance(scenario, CarWarsScenario) and scenario.attacks:
-        from .batch import run_batch
+    if result.ruleset == "carwars":
         from .exact import exact_attack
 
-        n = min(summary.trials, PLOT_DAMAGE_TRIALS.get(summary.backend, PLOT_DAMAGE_TRIALS["reference"]))
-        with warnings.catch_warnings():   # the run itself has warned about the backend already
-            warnings.simplefilter("ignore")
-            b = run_batch(scenario, n, summary.seed, backend=summary.backend, threads=threads, end_of_turn=end_of_turn)
-        for a in b.attacks:
+        for o in result.amounts():
+            if o.measure != "damage" or o.histogram is None or o.attack is None:
+                continue
             try:
-                exact = exact_damage(exact_attack(scenario, a))
+                exact = exact_damage(exact_attack(scenario, o.attack))
             except (NotImplementedError, HardpointError):
                 exact = None   # no exact odds for this attack (several turns, area effect, links): bars only
-            damage[a] = (damage_counts(b, a), exact)
-    return run_figure(summary, damage)
+            damage[o.attack] = (dict(o.histogram), exact)
+    return run_figure(result, damage)
 
 
-def _print_table(summary: Summary) -> None:
+def _fmt_exact(o: Outcome, digits: int = 4) -> str:
+    if o.exact is None:
+        return ""
+    return f"{float(o.exact):.{digits}f}" + (f" ({o.exact})" if len(str(o.exact)) <= 9 else "")
+
+
+def print_tables(result: BatchResult, what: str, console=None) -> None:
+    """The run as a person reads it: who/what, then probabilities, then amounts (names as text, never markup)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
     from .limits import safe_text
 
-    # Names come from the scenario: Text, never markup, so "[" and "]" print as themselves (SAFE-02).
-    count = (f"interrupted after {summary.trials:,} of {summary.requested:,} trials" if summary.interrupted
-             else f"{summary.trials:,} trials")
-    table = Table(title=Text(f"{safe_text(summary.scenario)}\n{count}, seed {summary.seed}, "
-                             f"{summary.backend} backend, {summary.seconds:.2f} s"))
+    console = console or Console()
+    count = (f"interrupted after {result.trials:,} of {result.requested:,} trials" if result.interrupted
+             else f"{result.trials:,} trials")
+    head = (f"{safe_text(result.scenario)}: {what} a trial\n{count}, seed {result.seed}, {result.backend} backend, "
+            f"{result.seconds:.2f} s")
+    probs = result.probabilities()
+    table = Table(title=Text(head + "\n\nprobabilities"), title_justify="left")
     table.add_column("outcome")
-    table.add_column("rate / mean", justify="right")
-    table.add_column("± s.e.", justify="right")
+    table.add_column("probability", justify="right")
+    table.add_column("95% interval", justify="right")
     table.add_column("exact", justify="right")
-    for k, m in summary.means.items():
-        ex = summary.exact.get(k)
-        table.add_row(Text(safe_text(k)), f"{m:.4f}", f"{summary.stderr[k]:.4f}", "" if ex is None else f"{float(Fraction(ex)):.4f}")
-    Console().print(table)
+    for o in probs:
+        lo, hi = o.interval()
+        table.add_row(Text(safe_text(o.name())), f"{o.estimate:.4f}", f"{lo:.4f} - {hi:.4f}", _fmt_exact(o))
+    if not probs:
+        table.add_row(Text("(nothing happened that can be counted)"), "", "", "")
+    console.print(table)
+    amounts = result.amounts()
+    if amounts:
+        t2 = Table(title=Text("amounts (0 when nothing happened: a miss does 0 damage)"), title_justify="left")
+        t2.add_column("amount")
+        t2.add_column("mean", justify="right")
+        t2.add_column("± s.e.", justify="right")
+        t2.add_column("median", justify="right")
+        t2.add_column("90%", justify="right")
+        t2.add_column("99%", justify="right")
+        t2.add_column("exact mean", justify="right")
+        for o in amounts:
+            pct = o.percentiles() or {}
+            cells = [str(pct[q]) if q in pct else "" for q in (0.5, 0.9, 0.99)]
+            t2.add_row(Text(safe_text(o.name())), f"{o.estimate:.3f}", f"{o.stderr:.3f}", *cells, _fmt_exact(o, 3))
+        console.print(t2)
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -196,11 +125,9 @@ def open_csv(path: str, overwrite: bool):
     """Open the --csv file before any work runs: a bad path is an error now, not after the run (SAFE-02)."""
     from .errors import ScenarioError
 
-    import os
-
-    if os.path.isdir(path):
+    if _os.path.isdir(path):
         raise ScenarioError("is a directory", field="--csv", value=path, rule="SAFE-02")
-    if os.path.exists(path) and not overwrite:
+    if _os.path.exists(path) and not overwrite:
         raise ScenarioError("file exists (add --overwrite to replace it)", field="--csv", value=path, rule="SAFE-02")
     try:
         return open(path, "w" if overwrite else "x", newline="", encoding="utf-8")
@@ -208,16 +135,63 @@ def open_csv(path: str, overwrite: bool):
         raise ScenarioError(f"cannot write: {exc.strerror}", field="--csv", value=path, rule="SAFE-02") from None
 
 
-def write_csv(fh, summary: Summary) -> None:
+CSV_COLUMNS = ["kind", "measure", "unit", "attack", "part", "side", "turn", "outcome", "estimate", "stderr",
+               "low95", "high95", "exact", "exact_fraction", "trials"]
+
+
+def write_csv(fh, result: BatchResult) -> None:
+    """One row per outcome, structured keys first (PROTO-01); text cells neutralised."""
     w = csv.writer(fh)
-    w.writerow(["outcome", "mean", "stderr", "exact"])
-    for row in summary.to_dict()["rows"]:
-        w.writerow([csv_cell(row["outcome"]), row["mean"], row["stderr"], csv_cell(row["exact"] or "")])
+    w.writerow(CSV_COLUMNS)
+    for o in result.outcomes:
+        lo, hi = o.interval()
+        w.writerow([o.kind, o.measure] + [csv_cell("" if getattr(o, k) is None else getattr(o, k))
+                                          for k in ("unit", "attack", "part", "side", "turn")]
+                   + [csv_cell(o.name()), o.estimate, o.stderr, lo, hi, "" if o.exact is None else float(o.exact),
+                      "" if o.exact is None else str(o.exact), o.n])
+
+
+def _announce(scenario, args) -> None:
+    from .limits import safe_text
+
+    print(f"hardpoint: running {args.trials:,} trials of {safe_text(scenario.name)} (seed {args.seed}); Ctrl-C stops and "
+          "reports the trials done", file=sys.stderr, flush=True)
+    if getattr(scenario, "ruleset", "") == "asl" and args.backend != "reference":
+        if not _numba_cache_present("asl_numba"):
+            print("hardpoint: compiling the ASL kernel (Numba), once: about 15 s; later runs load it from the cache",
+                  file=sys.stderr, flush=True)
+
+
+def _numba_cache_present(module: str, entries: tuple[str, ...] = ("run_serial", "run_parallel")) -> bool:
+    """Whether Numba's cache holds the entry points of `hardpoint.fastcore.<module>` for its current source
+    (an index file named after the function and its line, no older than the source)."""
+    from importlib.util import find_spec
+
+    spec = find_spec(f"hardpoint.fastcore.{module}")
+    if spec is None or spec.origin is None:
+        return True           # nothing to compile: the reference will run
+    src = spec.origin
+    try:
+        lines = open(src, encoding="utf-8").read().splitlines()
+        stamp = _os.path.getmtime(src)
+    except OSError:
+        return True
+    folders = [_os.path.join(_os.path.dirname(src), "__pycache__")]
+    if _os.environ.get("NUMBA_CACHE_DIR"):
+        folders.append(_os.environ["NUMBA_CACHE_DIR"])
+    for name in entries:
+        line = next((i + 1 for i, text in enumerate(lines) if text.startswith(f"def {name}(")), None)
+        if line is None:
+            continue
+        while line > 1 and lines[line - 2].startswith("@"):   # Numba names the file by the first decorator's line
+            line -= 1
+        found = [_os.path.join(f, f"{module}.{name}-{line}.py{sys.version_info[0]}{sys.version_info[1]}.nbi") for f in folders]
+        if not any(_os.path.exists(p) and _os.path.getmtime(p) >= stamp for p in found):
+            return False
+    return True
 
 
 def run_main(args) -> int:
-    from .carwars.scenario import CarWarsScenario
-    from .limits import safe_text
     from .cli import DEFAULT_SCENARIO
     from .errors import ScenarioError
 
@@ -225,11 +199,11 @@ def run_main(args) -> int:
     if args.scenario is None:
         print(f"no scenario given: running the built-in default ({DEFAULT_SCENARIO})", file=sys.stderr)
     scenario = load_scenario(name)
-    if args.trials < 1:
-        raise ScenarioError("must be at least 1", field="--trials", value=args.trials, rule="CLI-01")
     if args.phase_only and getattr(scenario, "turns", None):
         raise ScenarioError(f"the scenario runs {scenario.turns} whole turns; --phase-only applies to one-phase scenarios",
                             field="--phase-only", value=True, rule="CLI-01")
+    if args.phase_only and getattr(scenario, "ruleset", "") != "carwars":
+        raise ScenarioError("--phase-only applies to Car Wars one-phase scenarios", field="--phase-only", value=True, rule="CLI-01")
     plot_path = getattr(args, "plot", None)
     if plot_path:   # a bad --plot file is an error now, before the run (SAFE-02)
         from .draw import picture_format
@@ -240,18 +214,13 @@ def run_main(args) -> int:
     csv_file = open_csv(args.csv, getattr(args, "overwrite", False)) if args.csv else None
 
     def go(progress):
-        if isinstance(scenario, CarWarsScenario):
-            return _batch_summary(scenario, args.trials, args.seed, args.backend, not args.phase_only, args.threads, progress)
-        if getattr(scenario, "ruleset", "") == "asl":
-            return _asl_summary(scenario, args.trials, args.seed, args.backend, progress)
-        return run_trials(scenario, args.trials, args.seed, progress)
+        return summarize(scenario, args.trials, args.seed, args.backend, args.threads, not args.phase_only, progress)
 
     written = False
-    print(f"hardpoint: running {args.trials:,} trials of {safe_text(scenario.name)} (seed {args.seed}); Ctrl-C stops and "
-          "reports the trials done", file=sys.stderr, flush=True)
+    _announce(scenario, args)
     try:
         if args.no_progress or args.json:
-            summary = go(None)
+            result = go(None)
         else:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -263,19 +232,19 @@ def run_main(args) -> int:
                     with lock:
                         bar.advance(task, n)
 
-                summary = go(advance)
-                bar.update(task, completed=summary.trials)
+                result = go(advance)
+                bar.update(task, completed=result.trials)
         if args.json:
-            print(json.dumps(summary.to_dict(), indent=2))
+            print(json.dumps(result.to_dict(), indent=2))
         else:
-            _print_table(summary)
+            print_tables(result, scope(scenario, args.phase_only))
         if csv_file is not None:
-            write_csv(csv_file, summary)
+            write_csv(csv_file, result)
             written = True
-        if plot_path and not summary.interrupted:
+        if plot_path and not result.interrupted:
             from .plot import save_figure
 
-            save_figure(run_chart(scenario, summary, args.threads, not args.phase_only), plot_path,
+            save_figure(run_chart(scenario, result, args.threads, not args.phase_only), plot_path,
                         getattr(args, "overwrite", False), "--plot")
             if not args.json:
                 print(f"chart written to {plot_path}", file=sys.stderr)
@@ -283,11 +252,9 @@ def run_main(args) -> int:
         if csv_file is not None:
             csv_file.close()
             if not written:  # nothing to keep: do not leave an empty file behind
-                import os
-
-                os.unlink(csv_file.name)
-    if summary.interrupted:
-        print(f"hardpoint: interrupted after {summary.trials:,} of {summary.requested:,} trials; the summary covers those",
+                _os.unlink(csv_file.name)
+    if result.interrupted:
+        print(f"hardpoint: interrupted after {result.trials:,} of {result.requested:,} trials; the summary covers those",
               file=sys.stderr)
         return 130
     return 0

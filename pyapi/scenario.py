@@ -29,26 +29,61 @@ class ScenarioLike(Protocol):
     def resolve(self, dice: Any, seed: int | None = None) -> Any: ...
 
 
-_LOADERS: dict[str, Callable[[dict, Rules, str], ScenarioLike]] = {}
-_SCHEMA_PARTS: dict[str, dict[str, Any]] = {}
+class _LoaderOnly:
+    """A rule set registered the old way (a loader and its schema keys): loads and resolves, nothing more."""
+
+    def __init__(self, name: str, loader: Callable[[dict, Rules, str], ScenarioLike], schema_parts: dict[str, Any]) -> None:
+        self.name, self.title, self.schema_parts, self._loader = name, name, schema_parts, loader
+        self._types: set[type] = set()
+
+    def load(self, data, rules, source):
+        scenario = self._loader(data, rules, source)
+        self._types.add(type(scenario))
+        return scenario
+
+    def owns(self, scenario) -> bool:
+        return type(scenario) in self._types
+
+    def explain(self, scenario):
+        return scenario.explain()
+
+    def resolve(self, scenario, dice, seed=None):
+        return scenario.resolve(dice, seed=seed)
+
+    def _missing(self, what: str):
+        raise ScenarioError(f"the {self.name!r} rule set gives no {what}", field="scenario.ruleset", value=self.name, rule="ARCH-03")
+
+    def batch(self, scenario, trials, seed, options):
+        self._missing("batch")
+
+    def exact(self, scenario, **query):
+        self._missing("exact odds")
+
+    def pack(self, scenario):
+        from .ruleset import Unpackable
+
+        return Unpackable(f"the {self.name!r} rule set has no compiled kernel")
 
 
 def register_ruleset(name: str, loader: Callable[[dict, Rules, str], ScenarioLike], schema_parts: dict[str, Any]) -> None:
-    """Register a rule set's scenario loader and the top-level keys it adds to the schema."""
-    _LOADERS[name] = loader
-    _SCHEMA_PARTS[name] = schema_parts
+    """Register a rule set by its loader and schema keys (a full `hardpoint.ruleset.RuleSet` registered under the same
+    name takes precedence)."""
+    from . import ruleset as _rs
+
+    if name not in _rs._REGISTRY:
+        _rs._REGISTRY[name] = _LoaderOnly(name, loader, schema_parts)
 
 
 def _ensure_rulesets() -> None:
-    from .carwars import scenario as _cw  # noqa: F401
-    try:
-        from .asl import scenario as _asl  # noqa: F401
-    except ImportError:
-        pass
+    from .ruleset import names
+
+    names()
 
 
 def scenario_schema() -> dict[str, Any]:
     """The JSON Schema of scenario files, built from the registered rule sets (CLI-02)."""
+    from . import ruleset as _rs
+
     _ensure_rulesets()
     properties: dict[str, Any] = {
         "scenario": {
@@ -56,7 +91,7 @@ def scenario_schema() -> dict[str, Any]:
             "properties": {
                 "name": {"type": "string"},
                 "description": {"type": "string"},
-                "ruleset": {"enum": sorted(_LOADERS)},
+                "ruleset": {"enum": _rs.names(), "description": "the rule set the scenario is written for"},
                 "source": {"type": "string", "description": "the worked example or rule the scenario reproduces"},
                 "turns": {"type": "integer", "minimum": 1, "maximum": MAX_TURNS, "description": "run this many whole turns (default: one phase)"},
             },
@@ -65,8 +100,8 @@ def scenario_schema() -> dict[str, Any]:
         },
         "rules": {"type": "object", "description": "overrides of rule tables, as in load_rules(overrides=...)"},
     }
-    for parts in _SCHEMA_PARTS.values():
-        for key, value in parts.items():
+    for name in _rs.names():
+        for key, value in _rs.get(name).schema_parts.items():
             if key in properties and properties[key] != value:
                 raise RuntimeError(f"two rule sets define scenario key {key!r} differently")
             properties[key] = value
@@ -108,8 +143,9 @@ def parse_scenario(data: dict[str, Any], source: str = "<data>", rules: Rules | 
     rules = rules or load_rules()
     if "rules" in data:
         rules = rules.with_overrides(data["rules"])
-    ruleset = data["scenario"]["ruleset"]
-    return _LOADERS[ruleset](data, rules, source)
+    from .ruleset import get
+
+    return get(data["scenario"]["ruleset"]).load(data, rules, source)
 
 
 def parse_text(raw: bytes | str, name: str, fmt: str | None = None) -> dict[str, Any]:

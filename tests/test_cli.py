@@ -51,10 +51,12 @@ def test_cli_01_run_default_scenario_summary(capsys, tmp_path):
     captured = capsys.readouterr()
     assert "built-in default" in captured.err
     assert "laser_at_outrider hit" in captured.out
-    assert csv_path.read_text().startswith("outcome,mean,stderr,exact")
+    assert csv_path.read_text().startswith("kind,measure,unit,attack,part,side,turn,outcome,estimate")
     main(["run", "builtin:cw_tohit_example", "--trials", "200", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert data["trials"] == 200 and data["rows"][0]["exact"] == "1/6"
+    assert data["format"] == "hardpoint/1" and data["trials"] == 200
+    hit = data["probabilities"][0]
+    assert (hit["measure"], hit["attack"], hit["exact_fraction"]) == ("hit", "mg_at_tire", "1/6")
 
 
 def test_cli_01_errors_exit_2_with_field_and_rule(capsys, tmp_path):

@@ -15,7 +15,7 @@ pytest.importorskip("matplotlib")
 import hardpoint
 from hardpoint import plot
 from hardpoint.cli import main
-from hardpoint.run import Summary
+from hardpoint.results import BatchResult, Outcome
 
 
 def _bars(ax):
@@ -87,13 +87,15 @@ def test_pic_02_who_wins_bars_with_intervals_on_plain_data():
 
 
 def test_pic_02_adapters_from_summary_batch_and_exact_odds():
-    """PIC-02: today's results feed the charts: Summary rows that are rates (not damage), a batch's damage counts,
+    """PIC-02: today's results feed the charts: a run's probabilities (not its amounts), a batch's damage counts,
     the exact damage distribution of an attack."""
     s = hardpoint.load_scenario("builtin:cw_tohit_example")
-    summary = Summary("x", 100, 1, "compiled", 0.0, {"a hit": 0.2, "a damage": 0.7, "b destroyed": 0.1},
-                      {"a hit": 0.04, "a damage": 0.2, "b destroyed": 0.03}, {"a hit": "1/6"})
+    summary = BatchResult("x", "carwars", 1, 0, 100, "compiled", 0.0, [
+        Outcome("hit", attack="a", count=20, n=100, exact=Fraction(1, 6), label="a hit"),
+        Outcome("damage", attack="a", kind="amount", total=70, total_sq=200, n=100, label="a damage"),
+        Outcome("destroyed", unit="b", count=10, n=100, label="b destroyed")])
     rates = plot.rates_from_summary(summary)
-    assert [(r.name, r.exact) for r in rates] == [("a hit", Fraction(1, 6)), ("b destroyed", None)]
+    assert [(r.name, r.exact, r.estimate) for r in rates] == [("a hit", Fraction(1, 6), 0.2), ("b destroyed", None, 0.1)]
     b = hardpoint.run_batch(s, 2000, seed=3)
     counts = plot.damage_counts(b, "mg_at_tire")
     assert sum(counts.values()) == 2000 and counts[0] == int((b.damage[:, 0] == 0).sum())

@@ -17,3 +17,14 @@ def test_package_docstring_examples():
     """hardpoint's own docstring examples give what they show."""
     result = doctest.testmod(hardpoint)
     assert result.failed == 0
+
+
+def test_front_door_module_examples():
+    """The front door's docstring examples (api, results, ruleset) give what they show."""
+    import hardpoint.api
+    import hardpoint.results
+    import hardpoint.ruleset
+
+    for module in (hardpoint.api, hardpoint.results, hardpoint.ruleset):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -200,9 +200,12 @@ def test_safe_02_csv_cells_cannot_start_a_formula(tmp_path):
     assert "=HYPERLINK(1)" in f.read_text()
     out = tmp_path / "out.csv"
     assert main(["run", str(f), "--trials", "50", "--no-progress", "--csv", str(out)]) == 0
-    rows = out.read_text().splitlines()[1:]
-    assert rows and all(not r.startswith(("=", "+", "-", "@")) for r in rows)
-    assert any(r.startswith("'=HYPERLINK(1)") for r in rows)
+    import csv
+
+    rows = list(csv.reader(out.read_text().splitlines()))[1:]
+    cells = [c for r in rows for c in r]
+    assert rows and not any(c.startswith(("=", "+", "@")) for c in cells)
+    assert "'=HYPERLINK(1)" in cells and "'=HYPERLINK(1) hit" in cells
 
 
 def test_safe_02_csv_path_is_checked_before_the_run(tmp_path, monkeypatch, capsys):
@@ -212,7 +215,7 @@ def test_safe_02_csv_path_is_checked_before_the_run(tmp_path, monkeypatch, capsy
     def must_not_run(*a, **k):
         raise AssertionError("the run started before the --csv path was checked")
 
-    monkeypatch.setattr(run_module, "_batch_summary", must_not_run)
+    monkeypatch.setattr(run_module, "summarize", must_not_run)
     assert main(["run", "--trials", "100", "--no-progress", "--csv", str(tmp_path / "no" / "such" / "dir.csv")]) == 2
     assert "--csv" in capsys.readouterr().err
     existing = tmp_path / "keep.csv"
@@ -222,7 +225,7 @@ def test_safe_02_csv_path_is_checked_before_the_run(tmp_path, monkeypatch, capsy
     assert main(["run", "--trials", "100", "--no-progress", "--csv", str(tmp_path)]) == 2
     monkeypatch.undo()
     assert main(["run", "--trials", "100", "--no-progress", "--csv", str(existing), "--overwrite"]) == 0
-    assert existing.read_text().startswith("outcome,")
+    assert existing.read_text().startswith("kind,measure,unit,attack,")
 
 
 def test_safe_02_bad_arguments_exit_2_naming_the_option(capsys):

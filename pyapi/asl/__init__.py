@@ -20,6 +20,7 @@ from .fire import FireDeclaration, explain_fire, firepower
 from .morale import morale_check, pin_task_check, random_selection
 from .movement import MoveAction, Movement, MovementPhase, PhaseRecord
 from .units import Board, Hex, Infantry, Motorcycle, Situation, make_unit
+from . import ruleset as _ruleset  # noqa: F401  (registers the rule set with the front door)
 
 __all__ = [
     "Capacity", "FireKind", "Hexside", "MachineType", "Motion", "Moving", "Phase", "TargetType", "UnitType",
