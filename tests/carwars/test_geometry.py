@@ -874,3 +874,31 @@ def test_cw_lof_01_a_blocker_just_behind_a_slanted_target_hides_nothing():
         s = line_of_fire((0.0, 0.0), diamond, [box])
         assert s.clear and s.blocked_by == () and s.aim_point == (9.0, 0.0)
         assert s.intervals == ((pytest.approx(math.atan2(10.0, 1.0)), pytest.approx(math.atan2(10.0, -1.0))),)
+
+
+def test_cw_lof_03_a_firer_within_a_billionth_of_an_inch_touches_the_target():
+    """CW-LOF-03 (docs/geometry.md, EPS = 1e-9"): a firer exactly 1e-9" from the target's edge counts as touching
+    it (range 0, aimed where he stands); at 2e-9" he does not (range 2e-9", aimed at the edge).
+
+    Source: docs/geometry.md's edge cases: origin inside or on the target within EPS gives range 0.
+    """
+    touching = line_of_fire((0.0, 0.0), Polygon.box(1e-9, -1.0, 1.0, 1.0), [])
+    assert touching.clear and touching.range == 0.0 and touching.aim_point == (0.0, 0.0)
+    apart = line_of_fire((0.0, 0.0), Polygon.box(2e-9, -1.0, 1.0, 1.0), [])
+    assert apart.range == 2e-9 and apart.aim_point == (2e-9, 0.0)
+
+
+def test_cw_lof_03_a_wall_overlapping_the_targets_near_face_leaves_the_aim_at_its_corner_line():
+    """CW-LOF-02/03: a wall that overlaps the lower part of the target, its top corner (9.5, 0.2) in front of the
+    target's face, hides everything below the line of sight through that corner: the nearest visible point is
+    where that line meets the face, (10, 0.2 * 10 / 9.5); the mirror image leaves (10, -0.2 * 10 / 9.5).
+
+    Source: by hand: the line of sight through (9.5, 0.2) reaches x = 10 at y = 4/19.
+    """
+    low = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(9.5, -3.0, 10.5, 0.2)])
+    assert low.clear and low.blocked_by == (0,)
+    assert low.aim_point == pytest.approx((10.0, 4.0 / 19.0), abs=1e-12)
+    assert low.intervals == ((pytest.approx(math.atan2(10.0, 1.0)), pytest.approx(math.atan2(9.5, 0.2))),)
+    high = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(9.5, -0.2, 10.5, 3.0)])
+    assert high.aim_point == pytest.approx((10.0, -4.0 / 19.0), abs=1e-12)
+    assert high.intervals == ((pytest.approx(math.atan2(9.5, -0.2)), pytest.approx(math.atan2(10.0, -1.0))),)
