@@ -5,6 +5,14 @@ from pathlib import Path
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+
+class BuildPy(build_py):
+    """Ship the .pyx sources of the kernels, never the C that Cython generates from them."""
+
+    def find_data_files(self, package, src_dir):
+        return [f for f in super().find_data_files(package, src_dir) if not f.endswith(".c")]
 
 extensions = cythonize(
     [
@@ -14,20 +22,20 @@ extensions = cythonize(
             depends=["fastcore/hp_dice.h"],
             include_dirs=[numpy.get_include(), "fastcore"],
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-            extra_compile_args=["-O3"],
+            extra_compile_args=["-O3", "-g0"],
         ),
         Extension(
             "hardpoint.fastcore._carwars",
             ["fastcore/_carwars.pyx"],
             depends=["fastcore/hp_dice.h"],
             include_dirs=["fastcore"],
-            extra_compile_args=["-O3"],
+            extra_compile_args=["-O3", "-g0"],
         ),
         Extension(
             "hardpoint.fastcore._lof",
             ["fastcore/_lof.pyx"],
             # no contraction into fused multiply-adds: the figures must match geometry.py bit for bit
-            extra_compile_args=["-O3", "-ffp-contract=off"],
+            extra_compile_args=["-O3", "-g0", "-ffp-contract=off"],
         ),
     ],
     compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False, "cdivision": True},
@@ -37,14 +45,20 @@ extensions = cythonize(
 for ext in extensions:
     ext.optional = True
 
-# hardpoint's subpackages are the folders of pyapi/ that hold an __init__.py.
+# hardpoint's subpackages are the folders of pyapi/ that hold an __init__.py; the folders of seeds/ are data
+# packages (TOML, JSON), listed so that setuptools ships them without guessing.
 subpackages = sorted(p.parent.name for p in Path("pyapi").glob("*/__init__.py"))
+data_folders = sorted(p.name for p in Path("seeds").iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
 
 setup(
-    packages=["hardpoint", *(f"hardpoint.{name}" for name in subpackages), "hardpoint.fastcore", "hardpoint.seeds"],
+    packages=["hardpoint", *(f"hardpoint.{name}" for name in subpackages), "hardpoint.fastcore", "hardpoint.seeds",
+              *(f"hardpoint.seeds.{name}" for name in data_folders)],
     package_dir={"hardpoint": "pyapi", "hardpoint.fastcore": "fastcore", "hardpoint.seeds": "seeds"},
-    package_data={"hardpoint.seeds": ["*.toml", "*.json", "carwars/*.toml", "asl/*.toml", "scenarios/*.toml", "scenarios/*.json"],
+    package_data={"hardpoint": ["py.typed"], "hardpoint.seeds": ["*.toml", "*.json"],
+                  **{f"hardpoint.seeds.{name}": ["*.toml", "*.json"] for name in data_folders},
                   "hardpoint.fastcore": ["*.pyx", "*.h"]},
+    # the C that Cython generates is a build product, not a source to ship (the .pyx are)
+    cmdclass={"build_py": BuildPy},
     ext_modules=extensions,
     zip_safe=False,
 )
