@@ -245,8 +245,23 @@ def _quiet_pipe() -> int:
     return EXIT_PIPE
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings as one line for a person (never the line of source code Python shows by default)."""
+    print(f"hardpoint: warning: {safe_text(message)}", file=file or sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit status (0, 2 bad input, 70 internal error, 130 interrupted, 141 closed pipe)."""
+    import warnings
+
+    shown, warnings.showwarning = warnings.showwarning, _show_warning
+    try:
+        return _main(argv)
+    finally:
+        warnings.showwarning = shown
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
         status = args.func(args)
