@@ -48,7 +48,7 @@ def markdown(results: list[Result], header: dict) -> str:
         f"Command: `{header['command']}`  ",
         f"Mutants: {len(results)} ({header['sampling']}); run time {header['elapsed']:.0f} s, "
         f"{avg:.1f} s per mutant run on average; jobs {header['jobs']}; "
-        f"differential tests {'included' if header['include_differential'] else 'excluded (backstop run on survivors)'}"
+        f"differential tests {'included' if header['include_differential'] else 'excluded' + (' (backstop run on survivors)' if header.get('backstop', True) else ', backstop not run')}"
         + (f"; hypothesis capped at {header['max_examples']} examples" if header.get("max_examples") else "")
         + (f"; tests only from {', '.join(header['tests_only'])}" if header.get("tests_only") else "") + ".",
         "",
@@ -57,8 +57,9 @@ def markdown(results: list[Result], header: dict) -> str:
     ]
     for r in rows:
         name = f"**{r['module']}**" if r["module"] == "all" else f"`{r['module']}`"
+        backstop = _pct(r["score_with_backstop"]) if header.get("backstop", True) and not header["include_differential"] else "-"
         lines.append(f"| {name} | {r['mutants']} | {r['killed']} | {r['timeout']} | {r['survived']} | {r['uncovered']} | "
-                     f"{r['equivalent']} | {r['error']} | {_pct(r['score'])} | {_pct(r['score_with_backstop'])} |")
+                     f"{r['equivalent']} | {r['error']} | {_pct(r['score'])} | {backstop} |")
     lines += ["", "Score = (killed + timeouts) / (mutants - equivalent - errors); equivalent mutants (listed in "
               "tests/mutation/equivalent.json with the reason) are not run. \"With backstop\" also counts the "
               "survivors that the reference-versus-kernel tests kill.", ""]
@@ -97,6 +98,7 @@ def write_reports(results: list[Result], out: Path, repo: Path, command: str, ca
         "jobs": campaign.jobs,
         "sampling": sampling or (f"at most {campaign.sample} per module, seed {campaign.seed}" if campaign.sample else "all"),
         "include_differential": campaign.include_differential,
+        "backstop": campaign.backstop,
         "max_examples": campaign.max_examples,
         "tests_only": list(campaign.tests_only),
     }

@@ -267,8 +267,12 @@ class Campaign:
                         pool_ws.append(ws)
                 with lock:
                     done[0] += 1
-                    with open(self.out / "results.jsonl", "a") as fh:  # partial results survive an interrupted run
-                        fh.write(json.dumps(r.to_dict()) + "\n")
+                    try:  # partial results survive an interrupted run (and a build that clears build/)
+                        self.out.mkdir(parents=True, exist_ok=True)
+                        with open(self.out / "results.jsonl", "a") as fh:
+                            fh.write(json.dumps(r.to_dict()) + "\n")
+                    except OSError as exc:
+                        self.log(f"could not write {self.out / 'results.jsonl'}: {exc}")
                     if r.status not in ("killed", "timeout") or done[0] % 25 == 0 or done[0] == total:
                         self.log(f"[{done[0]}/{total}] {r.status:9s} {m.describe()}")
                 return r
