@@ -65,6 +65,7 @@ class _TotalRoll(DiceRolled):
 
 
 _ROLLS: dict[tuple, list] = {}
+_D6 = [(f, Fraction(1, 6)) for f in range(1, 7)]
 
 
 def _roll_outcomes(expr: DiceExpr, why: str, rule: str, by_face: bool) -> list:
@@ -81,9 +82,11 @@ class ChanceDice:
     """The enumerator's dice source: replays a path of outcome indices, then takes the first outcome
     of each new chance point and queues its siblings (see `enumerate_outcomes`)."""
 
-    __slots__ = ("path", "used", "p", "branches", "by_face", "depth", "last", "probe", "estimate")
+    __slots__ = ("path", "used", "p", "branches", "by_face", "depth", "last", "probe", "estimate", "seen")
 
-    def __init__(self, path: tuple[int, ...], p: Fraction, by_face: bool, depth: int, probe: int | None = None) -> None:
+    def __init__(self, path: tuple[int, ...], p: Fraction, by_face: bool, depth: int, probe: int | None = None,
+                 seen: dict | None = None) -> None:
+        self.seen = {} if seen is None else seen   # outcomes of the chance points met, by the path that leads to them
         self.path = path
         self.used = 0
         self.p = p
@@ -94,13 +97,18 @@ class ChanceDice:
         self.probe = probe          # a probe descends at random (die_face of this stream) instead of queueing siblings
         self.estimate = 1           # a probe's product of branching factors (Knuth's estimate of the number of leaves)
 
-    def _choose(self, options: list, why: str) -> Any:
-        """`options`: (value, probability) pairs; returns the value of this path."""
+    def _choose(self, make: Callable[[], list], why: str) -> Any:
+        """`make()`: the chance point's (value, probability) pairs; returns the value of this path. A chance
+        point met again on a replay is not asked again: its outcomes are kept by the path leading to it."""
         i = self.used
         self.used += 1
         self.last = why
         if i < len(self.path):
+            options = self.seen.get(self.path[:i])
+            if options is None:
+                options = self.seen[self.path[:i]] = make()
             return options[self.path[i]][0]
+        options = make()
         if i >= self.depth:
             raise ExactError(f"more than {self.depth} chance points on one path (the last: {why!r}): a roll that never "
                              "ends, or a resolution too long to enumerate (bound max_depth) (FAST-02)")
@@ -109,7 +117,9 @@ class ChanceDice:
             k = (die_face(self.probe, i, 0) - 1) * 6 + die_face(self.probe, i, 1) - 1
             self.estimate *= n
             return options[k % n][0]
-        prefix = self.path + (0,) * (i - len(self.path))
+        prefix = self.path
+        if len(options) > 1:
+            self.seen[prefix] = options
         base = self.p
         for k in range(len(options) - 1, 0, -1):
             self.branches.append((prefix + (k,), base * options[k][1]))
@@ -118,24 +128,29 @@ class ChanceDice:
         return options[0][0]
 
     def d6(self) -> int:
-        return self._choose([(f, Fraction(1, 6)) for f in range(1, 7)], "a die")
+        return self._choose(lambda: _D6, "a die")
 
     def roll(self, expr: DiceExpr | str, why: str, rule: str = "") -> DiceRolled:
         e = parse_dice(expr) if isinstance(expr, str) else expr
-        key = (e, why, rule, self.by_face)
-        options = _ROLLS.get(key)
-        if options is None:
-            options = _roll_outcomes(e, why, rule, self.by_face)
-            if len(_ROLLS) < 4096:
-                _ROLLS[key] = options
-        return self._choose(options, why)
+
+        def make() -> list:
+            key = (e, why, rule, self.by_face)
+            options = _ROLLS.get(key)
+            if options is None:
+                options = _roll_outcomes(e, why, rule, self.by_face)
+                if len(_ROLLS) < 4096:
+                    _ROLLS[key] = options
+            return options
+        return self._choose(make, why)
 
     def chance(self, point: ChancePoint) -> tuple[Any, list[Event]]:
-        try:
-            outcomes = point.outcomes(self.by_face)
-        except ValueError as exc:
-            raise ExactError(f"{exc} (FAST-02)") from None
-        value, events = self._choose([((v, ev), p) for v, ev, p in outcomes], point.why)
+        def make() -> list:
+            try:
+                outcomes = point.outcomes(self.by_face)
+            except ValueError as exc:
+                raise ExactError(f"{exc} (FAST-02)") from None
+            return [((v, ev), p) for v, ev, p in outcomes]
+        value, events = self._choose(make, point.why)
         return value, list(events)
 
 
@@ -179,13 +194,14 @@ def _enumerate(run, max_paths: int, max_depth: int, what: str, by_face: bool) ->
     out: dict[Hashable, Fraction] = {}
     stack: list[tuple[tuple[int, ...], Fraction]] = [((), _ONE)]
     paths = 0
+    seen: dict = {}
     while stack:
         path, p = stack.pop()
         paths += 1
         if paths > max_paths:
             raise ExactError(f"{what}: more than {max_paths} paths of chance outcomes to enumerate (bound max_paths = "
                              f"{max_paths}): too large for exact odds; use a Monte Carlo batch (FAST-02)")
-        dice = ChanceDice(path, p, by_face, max_depth)
+        dice = ChanceDice(path, p, by_face, max_depth, seen=seen)
         result = run(dice)
         stack += dice.branches
         out[result] = out.get(result, 0) + dice.p

@@ -20,7 +20,7 @@ arrive: each distinct number of hits is enumerated once.
 """
 from __future__ import annotations
 
-import copy
+import pickle
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
@@ -186,7 +186,7 @@ class _Working:
 
     def __init__(self, target: Vehicle | Pedestrian) -> None:
         self.target = target
-        self.work = copy.deepcopy(target)
+        self.work = pickle.loads(pickle.dumps(target, protocol=pickle.HIGHEST_PROTOCOL))   # a deep copy, faster
         self.start = _values(target)
 
     def outcomes(self, apply: Callable[[Any, Any], object], faces: bool, max_paths: int) -> _Dist:
