@@ -289,3 +289,108 @@ def test_dice_04_rigged_dice_single_faces_and_what_is_left():
     assert d.roll("1d", "x to hit").faces == (2,)
     assert d.unused() == {"x to hit": 2, "y": 1}
     assert d.roll("1d", "z").faces == (die_face(4, 0, 1),)
+
+
+# --- chance points (DICE-04, FAST-02): the same dice when rolled, every outcome when enumerated -------------
+
+
+@pytest.mark.parametrize("n,faces,index,used", [
+    (1, [], 0, 0),                 # one candidate: no roll
+    (2, [4], 1, 1), (2, [3], 0, 1),  # 1-3 first, 4-6 second
+    (3, [2], 0, 1), (3, [3], 1, 1), (3, [6], 2, 1),
+    (4, [5, 6, 3], 2, 3),          # 5 and 6 rolled again
+    (4, [4], 3, 1), (5, [6, 6, 5], 4, 3), (6, [4], 3, 1),
+    (10, [6, 6, 1, 1], 0, 4),      # two dice read 0..35, 30 and over rolled again
+    (10, [2, 1], 2, 2), (10, [5, 6], 9, 2), (36, [6, 6], 35, 2), (7, [1, 6], 1, 2),
+])
+def test_dice_04_a_random_pick_draws_the_dice_the_rules_state(n, faces, index, used):
+    """DICE-04 / FAST-02: a uniform pick among n: one die split evenly (faces beyond the largest multiple of n
+    rolled again), two dice read as 6 * (first - 1) + (second - 1) beyond six candidates.
+
+    Source: docs/rulings.md "random picks", worked by hand: among 10, (2, 1) reads 6, in the third block of
+    three; among 7, (1, 6) reads 5, in the second block of five.
+    """
+    from hardpoint.dice import Pick, chance
+
+    d = ScriptedDice(faces)
+    value, events = chance(d, Pick(n, "pick a weapon", "CW-DMG-02"))
+    assert value == index and d.used == used
+    assert [e.faces for e in events] == [(f,) for f in faces]
+    assert all(e.why == "pick a weapon" and e.rule == "CW-DMG-02" for e in events)
+    assert Pick(n, "x").outcomes() == [(i, (), Fraction(1, n)) for i in range(n)]
+
+
+def test_dice_04_a_pick_needs_one_to_thirty_six_candidates():
+    """DICE-04: a pick among none, or among more than 36, is an error."""
+    from hardpoint.dice import Pick
+
+    for bad in (0, -1, 37):
+        with pytest.raises(ValueError):
+            Pick(bad, "x")
+    assert Pick(36, "x").n == 36 and Pick(1, "x").n == 1
+
+
+def test_dice_04_a_roll_read_by_class_and_rolled_again_on_some_classes():
+    """DICE-04 / FAST-02: a roll of which the rule reads one class of the total (hit or miss, a table's rows):
+    rolled, it is the accepted roll with every re-roll and its note in the events; enumerated, one outcome
+    per class kept, with its probability given that no re-rolled class came up.
+
+    Source: by hand: 2d6 of 7 or more comes up 21 ways in 36 (from (1, 6)), under 7 15 ways (from (1, 1));
+    a d6 rolled again on a 6 gives 1 to 5 with 1/5 each.
+    """
+    from hardpoint.dice import Roll, chance, total_classes
+
+    two = parse_dice("2d")
+    assert total_classes(two, key=lambda t: t >= 7) == [(False, (1, 1), 15), (True, (1, 6), 21)]
+    assert total_classes(two) == [(t, next(f for f in itertools.product(range(1, 7), repeat=2) if sum(f) == t),
+                                   6 - abs(t - 7)) for t in range(2, 13)]
+    assert len(total_classes(two, by_face=True)) == 36 and total_classes(two, by_face=True)[7] == ((2, 2), (2, 2), 1)
+    hit = Roll(two, "to hit", "CW-HIT-01", key=lambda t: t >= 7)
+    assert [(o[0].total, o[2]) for o in hit.outcomes()] == [(2, Fraction(15, 36)), (7, Fraction(21, 36))]
+    again = Roll(parse_dice("1d"), "side table", "CW-TGT-04", again=frozenset({6}), again_note="roll again")
+    assert [(o[0].faces, o[2]) for o in again.outcomes()] == [((f,), Fraction(1, 5)) for f in range(1, 6)]
+    d = ScriptedDice([6, 6, 3])
+    value, events = chance(d, again)
+    assert value.total == 3 and d.remaining == 0
+    assert [getattr(e, "faces", None) or e.text for e in events] == [(6,), "roll again", (6,), "roll again", (3,)]
+    quiet = Roll(parse_dice("1d"), "x", again=frozenset({6}))
+    assert [type(e).__name__ for e in chance(ScriptedDice([6, 2]), quiet)[1]] == ["DiceRolled", "DiceRolled"]
+    plain = Roll(parse_dice("1d"), "x")
+    assert chance(ScriptedDice([6]), plain)[0].total == 6
+    never = Roll(parse_dice("1d"), "x", "CW-TGT-04", again=frozenset(range(1, 7)))
+    with pytest.raises(ValueError, match="rolled again"):
+        never.outcomes()
+    with pytest.raises(ValueError, match="rolled again"):
+        chance(ScriptedDice([1, 2, 3]), never)
+    classes = Roll(two, "x", key=lambda t: "low" if t < 5 else "mid" if t < 10 else "high", again=frozenset({"mid"}))
+    assert [(o[0].total, o[2]) for o in classes.outcomes()] == [(2, Fraction(6, 12)), (10, Fraction(6, 12))]
+
+
+def test_dice_04_a_source_without_chance_draws_the_point_itself():
+    """DICE-04: chance(dice, point) asks a source that resolves chance points (the exact enumerator) and
+    otherwise rolls the point's dice on the source."""
+    from hardpoint.dice import Pick, chance
+
+    class Deciding:
+        def chance(self, point):
+            return "decided", []
+
+    class Bare:
+        def __init__(self):
+            self.inner = ScriptedDice([5])
+
+        def d6(self):
+            return self.inner.d6()
+
+        def roll(self, expr, why, rule=""):
+            return self.inner.roll(expr, why, rule)
+
+    assert chance(Deciding(), Pick(3, "x")) == ("decided", [])
+    assert chance(Bare(), Pick(3, "x"))[0] == 2
+    assert chance(rigged_over([4]), Pick(6, "x"))[0] == 3
+
+
+def rigged_over(faces):
+    from hardpoint import RiggedDice
+
+    return RiggedDice(ScriptedDice(faces), {})
