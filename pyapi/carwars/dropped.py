@@ -5,7 +5,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..data import Rules
-from ..dice import DiceSource, parse_dice
+from ..dice import DiceSource, Roll, chance, parse_dice
 from ..errors import RuleViolation
 from ..events import Event, Note, StateChanged
 from . import geometry as geo
@@ -97,8 +97,9 @@ def drop_weapon(rules: Rules, arena: Arena, vehicle: Vehicle, weapon: Weapon, co
     in_water = vehicle.water_depth_ft > 0
     if in_water:
         w = rules["carwars.dropped"]["water"]
-        r = dice.roll(_D1, f"{weapon.id} fired in water: does water back up", "CW-DROP-06")
-        out.append(r)
+        r, rolls = chance(dice, Roll(_D1, f"{weapon.id} fired in water: does water back up", "CW-DROP-06",
+                                     key=lambda v: w["backup"][0] <= v <= w["backup"][1]))
+        out += rolls
         if w["backup"][0] <= r.total <= w["backup"][1]:
             dmg = dice.roll(parse_dice(w["backup_damage"]), f"{weapon.id}: water damage", "CW-DROP-06")
             ledger = Ledger(vehicle.id, dealt=dmg.total)
@@ -210,8 +211,9 @@ def spikes_effect(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, where
     1-2, each tire that crossed them. Solid and plasticore tires take half (rounded up). Spikes stay."""
     t = rules["carwars.dropped"]["spikes"]
     band = t["on_counter"] if where == "on" else t["adjacent"]
-    r = dice.roll(_D1, f"{vehicle.id} crosses {counter.id} ({where}): spikes bite on {band[0]}-{band[1]}", "CW-DROP-02")
-    out: list[Event] = [r]
+    r, rolls = chance(dice, Roll(_D1, f"{vehicle.id} crosses {counter.id} ({where}): spikes bite on {band[0]}-{band[1]}", "CW-DROP-02",
+                                 key=lambda v: band[0] <= v <= band[1]))
+    out: list[Event] = list(rolls)
     if not band[0] <= r.total <= band[1]:
         return out
     tires = [tp for tp in _tire_polys(vehicle, before)]
@@ -238,8 +240,9 @@ def mines_effect(rules: Rules, arena: Arena, vehicle: Vehicle, counter: DroppedC
     counter's edge takes the tire damage, the triggering vehicle's underbody the underbody damage; the counter goes."""
     t = rules["carwars.dropped"]["mines"]
     band = t["on_counter"] if where == "on" else t["adjacent"]
-    r = dice.roll(_D1, f"{vehicle.id} runs over {counter.id} ({where}): mines go off on {band[0]}-{band[1]}", "CW-DROP-03")
-    out: list[Event] = [r]
+    r, rolls = chance(dice, Roll(_D1, f"{vehicle.id} runs over {counter.id} ({where}): mines go off on {band[0]}-{band[1]}", "CW-DROP-03",
+                                 key=lambda v: band[0] <= v <= band[1]))
+    out: list[Event] = list(rolls)
     if not band[0] <= r.total <= band[1]:
         return out, False
     out.append(Note(f"{counter.id} explodes under {vehicle.id}", "CW-DROP-03"))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..data import Rules
-from ..dice import DiceSource, parse_dice
+from ..dice import DiceSource, Roll, chance, parse_dice
 from ..events import Event, Modifier, Note, StateChanged
 from . import geometry as geo
 from .damage import Ledger, damage_armour, damage_component, damage_crew, PowerPlant
@@ -96,8 +96,9 @@ def roll_new_fire(rules: Rules, vehicle: Vehicle, state: FireState, turn: int, d
         if vehicle.fireproof:
             out.append(Note(f"{vehicle.id}: fireproof armour holds: no fire from the fire modifiers", "CW-FIRE-05"))
         else:
-            r = dice.roll(_2D, f"{vehicle.id}: fire from fire modifiers (needs {total} or less)", "CW-FIRE-01")
-            out.append(r)
+            r, rolls = chance(dice, Roll(_2D, f"{vehicle.id}: fire from fire modifiers (needs {total} or less)", "CW-FIRE-01",
+                                         key=lambda v: v <= total))
+            out += rolls
             if r.total <= total:
                 state.burning = True
                 out.append(StateChanged(vehicle.id, "on fire", False, True, "CW-FIRE-01"))
@@ -113,9 +114,9 @@ def component_fire_roll(rules: Rules, vehicle: Vehicle, state: FireState, dice: 
     t = rules["carwars.fire"]["start"]
     band = t["component_hit_fiery"] if any(state.component_hits) else t["component_hit"]
     hits = len(state.component_hits)
-    r = dice.roll(_D1, f"{vehicle.id}: fire from {hits} hit(s) on the power plant or a fire weapon this turn "
-                       f"(one roll a turn, needs {band[1]} or less)", "CW-FIRE-02")
-    out: list[Event] = [r]
+    r, rolls = chance(dice, Roll(_D1, f"{vehicle.id}: fire from {hits} hit(s) on the power plant or a fire weapon this turn "
+                                      f"(one roll a turn, needs {band[1]} or less)", "CW-FIRE-02", key=lambda v: _in(band, v)))
+    out: list[Event] = list(rolls)
     if _in(band, r.total):
         state.burning = True
         out.append(StateChanged(vehicle.id, "on fire", False, True, "CW-FIRE-02"))
@@ -131,8 +132,9 @@ def try_extinguisher(rules: Rules, vehicle: Vehicle, state: FireState, dice: Dic
     if kind == "portable" and state.tire_only is not None:
         return [Note(f"{vehicle.id}: a portable extinguisher cannot reach the burning tire", "CW-FIRE-05")]
     band = rules["carwars.fire"]["extinguisher"][kind]
-    r = dice.roll(_D1, f"{vehicle.id}: {kind} fire extinguisher (needs {band[1]} or less)", "CW-FIRE-03")
-    out: list[Event] = [r]
+    r, rolls = chance(dice, Roll(_D1, f"{vehicle.id}: {kind} fire extinguisher (needs {band[1]} or less)", "CW-FIRE-03",
+                                 key=lambda v: _in(band, v)))
+    out: list[Event] = list(rolls)
     if _in(band, r.total):
         state.burning, state.tire_only = False, None
         out.append(StateChanged(vehicle.id, "on fire", True, False, "CW-FIRE-03"))
@@ -181,8 +183,9 @@ def roll_explosion(rules: Rules, vehicle: Vehicle, state: FireState, dice: DiceS
     if not state.burning or state.tire_only is not None or not can_explode(vehicle):
         return False, []
     band = rules["carwars.fire"]["explosion"]["roll"]
-    r = dice.roll(_D1, f"{vehicle.id}: does the burning vehicle explode (on {band[0]})", "CW-FIRE-03")
-    return _in(band, r.total), [r]
+    r, rolls = chance(dice, Roll(_D1, f"{vehicle.id}: does the burning vehicle explode (on {band[0]})", "CW-FIRE-03",
+                                 key=lambda v: _in(band, v)))
+    return _in(band, r.total), list(rolls)
 
 
 def _exposed_side(victim: Vehicle, centre: tuple[float, float]) -> Side:
