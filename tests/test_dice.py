@@ -394,3 +394,41 @@ def rigged_over(faces):
     from hardpoint import RiggedDice
 
     return RiggedDice(ScriptedDice(faces), {})
+
+
+def _old_random_pick(dice, n):
+    """The loop random picks were rolled with before they became chance points (docs/rulings.md, "random picks")."""
+    if n == 1:
+        return 0, 0
+    used = 0
+    if n <= 6:
+        per = 6 // n
+        while True:
+            r = dice.d6()
+            used += 1
+            if r <= per * n:
+                return (r - 1) // per, used
+    per = 36 // n
+    while True:
+        a, b = dice.d6(), dice.d6()
+        used += 2
+        value = 6 * (a - 1) + (b - 1)
+        if value < per * n:
+            return value // per, used
+
+
+def test_dice_03_pick_chance_point_draws_the_same_faces_as_the_old_loop():
+    """DICE-03 / DICE-04 / FAST-02: a Pick among n (1 to 36) drawn from a seeded stream takes the same candidate
+    with the same number of faces as the re-roll loop it replaced, so trial t still draws face(s, t, k) in the
+    same order (the compiled kernel agrees); its exact outcomes are n of 1/n."""
+    from fractions import Fraction
+
+    from hardpoint.dice import Pick, SeededDice, chance
+
+    for n in (1, 2, 3, 4, 5, 6, 7, 10, 11, 17, 36):
+        for trial in range(40):
+            new, old = SeededDice(12, trial), SeededDice(12, trial)
+            index, rolls = chance(new, Pick(n, "which", "CW-DMG-02"))
+            want, used = _old_random_pick(old, n)
+            assert (index, new.count, len(rolls)) == (want, old.count, used), (n, trial)
+        assert [p for _, _, p in Pick(n, "x").outcomes()] == [Fraction(1, n)] * n
