@@ -27,6 +27,7 @@ frames, bytecode or locals.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
@@ -191,7 +192,7 @@ def enumerate_outcomes(run: Callable[[Any], Hashable], *, max_paths: int = MAX_P
 
 
 def _enumerate(run, max_paths: int, max_depth: int, what: str, by_face: bool) -> dict[Hashable, Fraction]:
-    out: dict[Hashable, Fraction] = {}
+    leaves: list[tuple[Hashable, Fraction]] = []
     stack: list[tuple[tuple[int, ...], Fraction]] = [((), _ONE)]
     paths = 0
     seen: dict = {}
@@ -204,8 +205,13 @@ def _enumerate(run, max_paths: int, max_depth: int, what: str, by_face: bool) ->
         dice = ChanceDice(path, p, by_face, max_depth, seen=seen)
         result = run(dice)
         stack += dice.branches
-        out[result] = out.get(result, 0) + dice.p
-    return out
+        leaves.append((result, dice.p))
+    # summed in integers over the common denominator: one Fraction per result, not one addition per leaf
+    den = math.lcm(*(q.denominator for _, q in leaves))
+    sums: dict[Hashable, int] = {}
+    for result, q in leaves:
+        sums[result] = sums.get(result, 0) + q.numerator * (den // q.denominator)
+    return {result: Fraction(w, den) for result, w in sums.items()}
 
 
 # --- chains of steps over frozen states -----------------------------------------------------------
