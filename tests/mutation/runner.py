@@ -132,6 +132,7 @@ class Campaign:
         cmd = [ws.python(), "-m", "coverage", "run", f"--rcfile={rc}", "-m", "pytest", "-p", PLUGIN,
                f"--mutation-expect={ws.package_dir}", f"--mutation-package={self.layout.package}",
                f"--mutation-meta={meta}", "-q", "--no-header", "-p", "no:cacheprovider", "--tb=no",
+               "--continue-on-collection-errors",  # a broken test file costs its own tests, not the map
                self.layout.tests, *(f"--ignore={n}" for n in NEVER)]
         t0 = time.monotonic()
         self.log("mapping lines to tests: the whole suite once under coverage.py ...")
