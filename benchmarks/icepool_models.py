@@ -5,7 +5,8 @@ Each model mirrors the rules of its attack kind, not the reference code: 2d6 aga
 (a natural 2 misses, CW-HIT-01), the weapon's damage dice, the hits that reach the target (CW-HAND-01),
 then the damage location: a tire (CW-DMG-04), a car's penetration from an end, a side or the top
 (CW-DMG-02..04, random picks as uniform icepool dice), a trike's wheel end (CW-TGT-06), a cycle hit from
-the sidecar's side (CW-TGT-04/05: 1d cycle or sidecar, the end table, the side table). Outcomes are
+the sidecar's side (CW-TGT-04/05: 1d cycle or sidecar, the end table, the side table); an area-effect sweep
+(CW-DMG-07). Outcomes are
 tuples of component values in `component_values` order. Bands come from the rules tables (data).
 icepool is optional: this module is imported only when it is installed.
 """
@@ -164,8 +165,41 @@ def _cycle(rules, st: _State, v: Vehicle, side: Side, sidecar_side: bool):
     return cycle
 
 
+def area_model(scenario, attack):
+    """CW-DMG-07: one to-hit die per victim; k hits pick the first k victims of the defender's order; one damage roll,
+    half of it (rounded up) to each victim hit, body armour first. Outcomes: every victim's (hits, body armour)."""
+    rules, arena = scenario.rules, scenario.arena
+    by_id = {x.attack: x for x in scenario.explain()}
+    t = rules["carwars.tohit"]["to_hit"]
+    victims = list(attack.victims)
+    order = list(attack.defender_order) + [v for v in victims if v not in attack.defender_order]
+    spec = attack_weapon(arena, arena.unit(attack.attacker, "attacker"), attack.weapon, rules)
+    peds = [arena.pedestrians[v] for v in victims]
+    keys = [k for p in peds for k in component_values(p)]
+    st = _State(keys)
+    start = tuple(x for p in peds for x in component_values(p).values())
+    rolls = [TWO_D6.map(lambda r, b=by_id[f"{attack.id}@{v}"]: int(b.possible and r != t["natural_miss"] and b.needed <= t["max_needed"]
+                                                                     and r >= b.needed)) for v in victims]
+    count = sum(rolls[1:], rolls[0])
+    dmg = (spec.damage.count @ d6 + spec.damage.bonus).map(lambda x: max(spec.damage.floor, x))
+
+    def after(k, total):
+        each = total if spec.flamethrower else -(-total // 2)
+        vals = start
+        for v in order[:k]:
+            vals = st.absorb(vals, f"pedestrian {v}", each)[0]
+        return vals
+    outcome = count.map(lambda k: dmg.map(lambda d: after(k, d)) if k else Die([start]))
+    hit = count.map(lambda k: k > 0)
+    damage = count.map(lambda k: dmg if k else Die([0]))
+    return hit, damage, outcome, keys
+
+
 def attack_model(scenario, attack_id: str):
     """The attack as icepool dice: (P(hit) die, damage die, die of the target's component values)."""
+    attack = next(a for a in scenario.attacks if a.id == attack_id)
+    if attack.victims:
+        return area_model(scenario, attack)
     b = next(x for x in scenario.explain() if x.attack == attack_id)
     rules, arena = scenario.rules, scenario.arena
     unit = arena.unit(b.attacker, "attacker")

@@ -306,9 +306,8 @@ def test_fast_02_to_dict_is_json_with_fractions_as_strings():
 
 
 def test_fast_02_unsupported_attacks_raise():
-    """FAST-02: area-effect (CW-DMG-07) and linked (CW-LINK-01) attacks, multi-turn scenarios and unknown ids."""
-    with pytest.raises(NotImplementedError, match="area-effect"):
-        exact_attack(hardpoint.load_scenario("builtin:cw_area_effect_example"), "sweep")
+    """FAST-02: linked (CW-LINK-01) attacks, multi-turn scenarios and unknown ids (area-effect attacks are exact:
+    tests/carwars/test_exact_chance.py)."""
     linked = scenario(vehicle=[{"id": "v", "design": "hunter", "weapon": [{"id": "mg1", "type": "MG", "mount": "front"},
                                                                          {"id": "mg2", "type": "MG", "mount": "front"}],
                                 "links": [{"id": "pair", "weapons": ["mg1", "mg2"]}]},

@@ -262,8 +262,7 @@ def exact_attack(scenario: Any, attack_id: str, *, faces: bool = False, max_path
     arena, rules = scenario.arena, scenario.rules
     unit = arena.unit(attack.attacker, "attack.attacker")
     if attack.victims:
-        raise NotImplementedError(f"attack {attack.id!r} is an area-effect attack on several victims (CW-DMG-07): "
-                                  "exact odds are not implemented for it (FAST-02)")
+        return _area_odds(scenario, attack, unit)
     if (isinstance(unit, Vehicle) and attack.weapon in unit.links) or attack.link is not None or attack.as_automatic:
         raise NotImplementedError(f"attack {attack.id!r} fires linked weapons (CW-LINK-01): exact odds are not "
                                   "implemented for it (FAST-02)")
@@ -271,9 +270,7 @@ def exact_attack(scenario: Any, attack_id: str, *, faces: bool = False, max_path
     if breakdown is None:   # a one-turn scenario's attack that the rules cancel when its phase comes
         raise NotImplementedError(f"attack {attack.id!r} is cancelled by the rules when its phase comes (FAST-02)")
 
-    # CW-HIT-01: the to-hit roll through the reference rule, over the 36 faces of 2d6
-    p_hit = sum((Fraction(1, 36) for a in range(1, 7) for b in range(1, 7)
-                 if tohit.is_hit(rules, a + b, breakdown.needed, breakdown.possible)), Fraction(0))
+    p_hit = _p_hit(rules, breakdown)
     spec = attack_weapon(arena, unit, breakdown.weapon, rules)
     rolled = spec.damage.distribution() if spec.damage is not None else {spec.damage_hits or 0: _ONE}
 
@@ -312,6 +309,68 @@ def exact_attack(scenario: Any, attack_id: str, *, faces: bool = False, max_path
     destroyed = {k: sum((p for v, p in d.items() if (v >= 3 if _is_person(k) else v == 0)), Fraction(0))
                  for k, d in dp.items()}
     return AttackOdds(attack.id, breakdown.target, breakdown.aimed_at, p_hit, damage, hits, dp, destroyed)
+
+
+def _p_hit(rules, breakdown) -> Fraction:
+    """CW-HIT-01: the to-hit roll through the reference rule, over the 36 faces of 2d6."""
+    return sum((Fraction(1, 36) for a in range(1, 7) for b in range(1, 7)
+                if tohit.is_hit(rules, a + b, breakdown.needed, breakdown.possible)), Fraction(0))
+
+
+def _area_odds(scenario: Any, attack, unit) -> AttackOdds:
+    """CW-DMG-07: an area-effect attack on pedestrians: one to-hit roll per intended victim (independent), as many
+    victims hit as rolls that hit, taken in the defender's order (then the declared order); one damage roll, each
+    victim hit taking half of it rounded up (a flamethrower: all of it), through `damage_pedestrian`.
+
+    `target` lists the victims, `p_hit` is P(at least one victim hit), `damage` the damage roll (0 when none is
+    hit), `hits` what each victim hit takes; `component_dp` covers every victim."""
+    rules, arena = scenario.rules, scenario.arena
+    by_id = {b.attack: b for b in scenario.explain()}
+    victims = list(attack.victims)
+    missing = [v for v in victims if f"{attack.id}@{v}" not in by_id]
+    if missing:
+        raise NotImplementedError(f"attack {attack.id!r} is cancelled by the rules when its phase comes (FAST-02)")
+    count: dict[int, Fraction] = {0: _ONE}          # P(k rolls hit), one victim's roll at a time
+    for v in victims:
+        p = _p_hit(rules, by_id[f"{attack.id}@{v}"])
+        nxt: dict[int, Fraction] = {}
+        for k, q in count.items():
+            nxt[k] = nxt.get(k, 0) + q * (1 - p)
+            nxt[k + 1] = nxt.get(k + 1, 0) + q * p
+        count = {k: q for k, q in nxt.items() if q}
+    order = list(attack.defender_order) + [v for v in victims if v not in attack.defender_order]
+    spec = attack_weapon(arena, unit, attack.weapon, rules)
+    rolled = spec.damage.distribution() if spec.damage is not None else {spec.damage_hits or 0: _ONE}
+    peds = [arena.pedestrians[v] for v in victims]
+    keys = [k for ped in peds for k in component_values(ped)]
+    before = tuple(x for ped in peds for x in _values(ped))
+    none = count.get(0, Fraction(0))
+    damage: dict[int, Fraction] = {0: none} if none else {}
+    each_dist: dict[int, Fraction] = {0: none} if none else {}
+    joint: _Dist = {before: none} if none else {}
+    work = {ped.id: _Working(ped) for ped in peds}
+    for k, pk in count.items():
+        if k == 0:
+            continue
+        hit = set(order[:k])
+        for total, q in rolled.items():
+            each = total if spec.flamethrower else math.ceil(total / 2)
+            damage[total] = damage.get(total, 0) + pk * q
+            each_dist[each] = each_dist.get(each, 0) + pk * q
+            after: list[int] = []
+            for ped in peds:
+                if ped.id in hit:
+                    w = work[ped.id]
+                    _set_values(w.work, w.start)
+                    damage_pedestrian(w.work, each, Ledger(ped.id, dealt=each))
+                    after += _values(w.work)
+                else:
+                    after += _values(ped)
+            joint[tuple(after)] = joint.get(tuple(after), 0) + pk * q
+    dp = _marginals(keys, {o: p for o, p in joint.items() if p})
+    destroyed = {k: sum((p for v, p in d.items() if (v >= 3 if _is_person(k) else v == 0)), Fraction(0)) for k, d in dp.items()}
+    return AttackOdds(attack.id, ", ".join(victims), "pedestrian", 1 - none, dict(sorted(damage.items())),
+                      dict(sorted(each_dist.items())), dp, destroyed)
 
 
 def _hits_outcomes(rules, working: _Working, breakdown, hits: int, faces: bool, max_paths: int) -> _Dist:

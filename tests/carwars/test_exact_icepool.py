@@ -10,7 +10,7 @@ pytest.importorskip("icepool")
 from benchmarks.icepool_models import attack_model, odds_from_die  # noqa: E402
 
 ATTACKS = [("default", "laser_at_outrider"), ("default", "mg_at_stinger"), ("default", "rocket_at_shogun"),
-           ("default", "rifle_at_rider"), ("cw_tohit_example", "mg_at_tire"), ("cw_trike_top_example", "mg_at_top")]
+           ("default", "rifle_at_rider"), ("cw_tohit_example", "mg_at_tire"), ("cw_trike_top_example", "mg_at_top"), ("cw_area_effect_example", "sweep")]
 
 
 @pytest.mark.parametrize("scenario,attack", ATTACKS)
