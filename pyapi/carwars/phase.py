@@ -264,6 +264,15 @@ def _shot_for(breakdown: ToHit, hits: int) -> Shot:
 def _apply_collisions(rules: Rules, arena: Arena, collisions: list[Collision], dice: DiceSource,
                       taken: dict[str, int], events: list[Event], hazard: dict[str, int]) -> None:
     for c in collisions:
+        if c.vehicle in arena.pedestrians:      # a pedestrian a vehicle ran into (FIGHT-04)
+            from .crew import damage_pedestrian
+
+            ped = arena.pedestrians[c.vehicle]
+            ledger = Ledger(ped.id)
+            ledger.note(f"{c.id}: {ped.id} is struck at {abs(c.speed):g} mph", "CW-COL-04")
+            damage_pedestrian(ped, collision_hits(rules, dice, c.speed, ledger, c.weight_lb, c.pedestrian), ledger)
+            events += ledger.events
+            continue
         v = arena.vehicles[c.vehicle]
         ledger = Ledger(v.id)
         ledger.note(f"{c.id}: {v.id} collides on its {c.side} at {abs(c.speed):g} mph", "CW-COL-04")

@@ -1,0 +1,197 @@
+"""A phase's movement with the collisions it causes (FIGHT-04).
+
+Vehicles move in straight lines by the movement chart (`turn.phase_distances`)
+and walking pedestrians one step; while they move, the first moment two
+counters come to touch is found exactly (`contact.first_contact`), the contact
+is turned into collisions for the phase (CW-COL-01..04, resolved before its
+combat, CW-ROF-02), the vehicles that collided stop where they touched, and
+the search goes on with the rest. docs/fights.md states the rulings: the sides
+that touch, the kind and speed of the collision, what stops.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..data import Rules
+from ..events import Event, Note, StateChanged
+from .contact import first_contact, side_facing, touching
+from .enums import Side
+from .model import Arena, Pedestrian, Vehicle
+from .phase import Collision
+
+__all__ = ["move_with_contacts", "vehicle_weight", "collision_kind", "collision_speed"]
+
+
+def vehicle_weight(rules: Rules, v: Vehicle) -> float:
+    """A vehicle's weight (lb) for the collision weight classes (CW-COL-04): its own `weight_lb`, else its body's
+    (fight.toml [weights], a ruling: the body's loaded weight)."""
+    own = getattr(v, "weight_lb", None)
+    if own:
+        return float(own)
+    return float(rules["carwars.fight"]["weights"][v.body.name])
+
+
+def collision_kind(side_a: str, side_b: str) -> str:
+    """head-on (front to front), rear-end (an end into the other's opposite end), T-bone (an end into a side),
+    sideswipe (side to side)."""
+    ends = ("front", "back")
+    if side_a in ends and side_b in ends:
+        return "head-on" if side_a == side_b else "rear-end"
+    if side_a in ends or side_b in ends:
+        return "T-bone"
+    return "sideswipe"
+
+
+def collision_speed(kind: str, a: Vehicle, b: Vehicle, side_a: str) -> float:
+    """The speed the collision table is read at (docs/fights.md): head-on the sum of the speeds, rear-end and
+    sideswipe the difference, T-bone the speed of the vehicle whose end struck."""
+    sa, sb = abs(a.speed), abs(b.speed)
+    if kind == "head-on":
+        return sa + sb
+    if kind == "T-bone":
+        return sa if side_a in ("front", "back") else sb
+    return abs(sa - sb)
+
+
+@dataclass
+class _Mover:
+    uid: str
+    corners: list[tuple[float, float]]      # at the start of the phase
+    velocity: tuple[float, float]            # inches over the whole phase
+    stopped_at: float | None = None          # the time it stopped (a collision), None while it moves
+
+    def shift(self, t: float) -> tuple[float, float]:
+        """Its displacement at time t of the phase."""
+        s = t if self.stopped_at is None else min(t, self.stopped_at)
+        return (self.velocity[0] * s, self.velocity[1] * s)
+
+    def at(self, t: float) -> list[tuple[float, float]]:
+        dx, dy = self.shift(t)
+        return [(x + dx, y + dy) for x, y in self.corners]
+
+    def moving(self, t: float) -> tuple[float, float]:
+        return self.velocity if self.stopped_at is None else (0.0, 0.0)
+
+    def stop(self, t: float) -> None:
+        if self.stopped_at is None:
+            self.stopped_at = t
+
+
+def _displacement(rules: Rules, unit: Vehicle | Pedestrian, phase: int) -> tuple[float, float]:
+    """The phase's displacement, computed as the straight-line movement computes it (turn.move_vehicle)."""
+    from .turn import phase_distances
+
+    if isinstance(unit, Pedestrian):
+        if unit.speed <= 0:
+            return (0.0, 0.0)
+        f = math.radians(unit.facing)
+        step = rules["carwars.turn"]["pedestrian_step"]
+        return (step * math.sin(f), step * math.cos(f))
+    d = phase_distances(rules, unit.speed)[phase - 1]
+    if d == 0:
+        return (0.0, 0.0)
+    sign = -1.0 if unit.speed < 0 else 1.0
+    f = math.radians(unit.facing)
+    return (sign * d * math.sin(f), sign * d * math.cos(f))
+
+
+def move_with_contacts(rules: Rules, arena: Arena, phase: int) -> tuple[list[Event], list[Collision]]:
+    """Move every vehicle and walking pedestrian for the phase, stopping at collisions; return the events and the
+    collisions (vehicles and pedestrians hit), in the order they happened."""
+    events: list[Event] = []
+    collisions: list[Collision] = []
+    movers: dict[str, _Mover] = {}
+    for v in arena.vehicles.values():
+        movers[v.id] = _Mover(v.id, list(v.counter.corners()), _displacement(rules, v, phase))
+    for p in arena.pedestrians.values():
+        movers[p.id] = _Mover(p.id, list(p.counter.corners()), _displacement(rules, p, phase))
+    buildings = [(b.id, list(b.polygon.vertices)) for b in arena.buildings.values()]
+    vids, pids = list(arena.vehicles), list(arena.pedestrians)
+    # the pairs that can collide, in a fixed order; those touching at the start of the phase do not
+    pairs: list[tuple[str, str]] = [(a, b) for i, a in enumerate(vids) for b in vids[i + 1:]]
+    pairs += [(a, b) for a in vids for b, _ in buildings]
+    pairs += [(a, p) for a in vids for p in pids]
+    static = dict(buildings)
+    done: set[tuple[str, str]] = set()
+
+    def shape(uid: str, t: float):
+        return (static[uid], (0.0, 0.0)) if uid in static else (movers[uid].at(t), movers[uid].moving(t))
+
+    for a, b in pairs:
+        if touching(shape(a, 0.0)[0], shape(b, 0.0)[0]):
+            done.add((a, b))
+    t = 0.0
+    enabled = rules["carwars.fight"]["collisions"]["from_movement"]
+    while enabled:
+        best = None
+        for a, b in pairs:
+            if (a, b) in done:
+                continue
+            pa, va = shape(a, t)
+            pb, vb = shape(b, t)
+            if va == (0.0, 0.0) and vb == (0.0, 0.0):
+                continue
+            c = first_contact(pa, va, pb, vb, t, 1.0)
+            if c is not None and (best is None or c.time < best[0].time):
+                best = (c, a, b)
+        if best is None:
+            break
+        c, a, b = best
+        t = c.time
+        done.add((a, b))
+        collisions += _collide(rules, arena, a, b, c.normal, t, phase, len(collisions), events)
+        if b in arena.pedestrians:
+            movers[b].stop(t)              # a pedestrian struck is knocked down where he stood; the vehicle goes on
+        elif rules["carwars.fight"]["collisions"]["after"] == "stop":
+            for uid in (a, b):
+                if uid in movers:
+                    movers[uid].stop(t)
+    # every counter to where it is at the end of the phase
+    for v in arena.vehicles.values():
+        m = movers[v.id]
+        dx, dy = m.shift(1.0)
+        if dx or dy:
+            before = (round(v.x, 4), round(v.y, 4))
+            v.x += dx
+            v.y += dy
+            events.append(StateChanged(v.id, "position", before, (round(v.x, 4), round(v.y, 4)), "CW-ROF-02"))
+        if m.stopped_at is not None and v.speed != 0:
+            events.append(StateChanged(v.id, "speed", v.speed, 0.0, "FIGHT-04"))
+            v.speed = 0.0
+    for p in arena.pedestrians.values():
+        dx, dy = movers[p.id].shift(1.0)
+        p.x += dx
+        p.y += dy
+    return events, collisions
+
+
+def _collide(rules: Rules, arena: Arena, a: str, b: str, normal, t: float, phase: int, n: int,
+             events: list[Event]) -> list[Collision]:
+    """The collisions one contact makes (docs/fights.md)."""
+    va = arena.vehicles[a]
+    cid = f"t{arena.turn}p{phase}c{n}"
+    back = (-normal[0], -normal[1])
+    if b in arena.vehicles:
+        vb = arena.vehicles[b]
+        sa, sb = side_facing(va.facing, normal), side_facing(vb.facing, back)
+        kind = collision_kind(sa, sb)
+        speed = collision_speed(kind, va, vb, sa)
+        events.append(Note(f"{va.id} and {vb.id} collide ({kind}) {t:.2f} of the way through the phase: {va.id}'s {sa} "
+                           f"against {vb.id}'s {sb} at {speed:g} mph", "FIGHT-04"))
+        if speed <= 0:
+            return []
+        return [Collision(f"{cid}/{a}", a, Side.parse(sa), speed, vehicle_weight(rules, vb)),
+                Collision(f"{cid}/{b}", b, Side.parse(sb), speed, vehicle_weight(rules, va))]
+    if b in arena.pedestrians:
+        sa = side_facing(va.facing, normal)
+        speed = abs(va.speed)
+        events.append(Note(f"{va.id} strikes {b} with its {sa} at {speed:g} mph", "FIGHT-04"))
+        if speed <= 0:
+            return []
+        return [Collision(f"{cid}/{b}", b, Side.FRONT, speed, vehicle_weight(rules, va)),
+                Collision(f"{cid}/{a}", a, Side.parse(sa), speed, None, pedestrian=True)]
+    sa = side_facing(va.facing, normal)
+    speed = abs(va.speed)
+    events.append(Note(f"{va.id} drives into building {b} with its {sa} at {speed:g} mph", "FIGHT-04"))
+    return [Collision(f"{cid}/{a}", a, Side.parse(sa), speed, None)] if speed > 0 else []
