@@ -7,7 +7,6 @@ and against a Monte Carlo run of the reference resolution with SeededDice.
 """
 import json
 import math
-import time
 from fractions import Fraction
 
 import pytest
@@ -321,13 +320,12 @@ def test_fast_02_unsupported_attacks_raise():
         exact_attack(hardpoint.load_scenario("builtin:cw_tohit_example"), "nope")
 
 
-def test_fast_02_default_scenario_attacks_are_fast():
-    """FAST-02: each attack of the default scenario is computed well under 2 s."""
+def test_fast_02_default_scenario_attacks_take_little_work():
+    """FAST-02: each attack of the default scenario is enumerated within a small bound of replays (work, not
+    seconds: the timings are benchmarks/test_bench_exact.py's)."""
     s = hardpoint.load_scenario("builtin:default")
     for a in s.attacks:
-        start = time.perf_counter()
-        exact_attack(s, a.id)
-        assert time.perf_counter() - start < 2.0, a.id
+        exact_attack(s, a.id, max_paths=5_000)
 
 
 # --- the search itself, on made-up rules ---------------------------------------------------------

@@ -6,7 +6,6 @@ replayed with ScriptedDice (DICE-04), on random small vehicles and shots
 refuse what is too large.
 """
 import re
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -239,34 +238,23 @@ def test_fast_02_exact_resolution_of_a_phase_with_two_attacks_matches_exact_atta
 
 def test_fast_02_a_scenario_too_large_is_refused_quickly_with_the_bound():
     """FAST-02: a three-turn chase is far beyond the bound: an ExactError (a ValueError) naming max_paths, the
-    scenario and the rule, within seconds (random descents estimate the size before anything is enumerated)."""
+    scenario and the rule (random descents estimate the size before anything is enumerated)."""
     s = hardpoint.load_scenario("builtin:cw_chase")
-    start = time.perf_counter()
     with pytest.raises(ExactError) as info:
         exact_resolution(s)
-    assert time.perf_counter() - start < 20
     msg = str(info.value)
     assert "max_paths" in msg and "FAST-02" in msg and s.name in msg
     assert isinstance(info.value, ValueError)
 
 
-def test_fast_02_every_builtin_attack_is_exact_in_milliseconds():
+def test_fast_02_every_builtin_attack_is_exact_within_a_small_bound_of_work():
     """FAST-02 (issue 12): every attack of every built-in single-phase or one-turn scenario that exact_attack
-    covers takes milliseconds, not the hundreds the frame-inspecting search took (a guard against a regression by an
-    order of magnitude, with room for a loaded machine: the measured figures, against the 20 ms target and icepool,
-    are benchmarks/test_bench_exact.py's)."""
+    covers is enumerated within 2,000 replays of the rule code (the measured times, against the 20 ms target and
+    icepool, are benchmarks/test_bench_exact.py's; tests count work, never seconds)."""
     for name in ("default", "cw_tohit_example", "cw_trike_top_example"):
         s = hardpoint.load_scenario(f"builtin:{name}")
         for a in s.attacks:
-            exact_attack(s, a.id)
-            best = min(_timed(lambda: exact_attack(s, a.id)) for _ in range(3))
-            assert best < 0.100, (name, a.id, best)
-
-
-def _timed(fn):
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+            exact_attack(s, a.id, max_paths=2_000)
 
 
 def test_fast_02_cw_dmg_07_area_effect_attack_is_exact_and_agrees_with_monte_carlo():
