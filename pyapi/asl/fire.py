@@ -18,7 +18,8 @@ from ..events import Event, Modifier, Note
 from .enums import Capacity, Effect, FireKind, FirerRow, MachineType, Motion, Phase, TargetType
 from .events import BailOut, CasualtyApplied, CounterChanged, IFTBreakdown, IFTOutcome, IFTRoll, LeaderLoss, ToHitRoll, fmt_fraction
 from .ift import cowering_shift, ift_column, ift_distribution, ift_outcome, target_ift_drm
-from .morale import is_motorcyclist, morale_check, pin_task_check, random_selection_round, selection_distribution
+from .morale import (is_motorcyclist, morale_check, morale_check_outcomes, pin_task_check, pin_task_check_outcomes, random_selection_round,
+                     selection_distribution)
 from .motorcycles import (check_overrun, check_overrun_moment, overrun_rider_fp, rider_fire_multiplier, smc_groups,
                           substitute_counter)
 from .tables import IFTResult, ift_table, morale_settings
@@ -374,11 +375,25 @@ class ASLChain:
 
     def exact_step(self, state: ChainState) -> dict[ChainState, Fraction] | None:
         """The exact outcomes of the next step in closed form, or None to let `exact_chain`
-        enumerate every die. Random Selection (A.9): `selection_distribution`. A step rolling one
-        DR whose rule reads only its total (MC, PTC, Bail Out NMC, To Hit), or its total and
-        whether it is doubles (IFT, for cowering), is replayed once per class of DR."""
+        enumerate every die. Random Selection (A.9): `selection_distribution`. MC, PTC and Bail Out
+        NMC read their DR only against the unit's morale: `morale_check_outcomes`,
+        `pin_task_check_outcomes`. A step rolling one DR whose rule reads only its total (To Hit), or
+        its total and whether it is doubles (IFT, for cowering), is replayed once per class of DR."""
         head = state.pending[0]
-        if isinstance(head, (DoMC, DoPTC, DoBailNMC, DoToHit)):
+        if isinstance(head, (DoMC, DoPTC, DoBailNMC)):
+            sit = state.situation
+            if isinstance(head, DoMC):
+                outs = morale_check_outcomes(self.rules, sit, head.unit, head.drm)
+            elif isinstance(head, DoBailNMC):
+                outs = morale_check_outcomes(self.rules, sit, head.unit, morale_settings(self.rules).bail_out_nmc_drm, fail=fail_bail_out)
+            else:
+                outs = pin_task_check_outcomes(self.rules, sit, head.unit)
+            merged: dict[ChainState, Fraction] = {}
+            for after, p in outs:
+                nxt = ChainState(after, state.pending[1:], state.hits, state.movement)
+                merged[nxt] = merged.get(nxt, Fraction(0)) + p
+            return merged
+        if isinstance(head, DoToHit):
             return _by_dr_class(self.step, state, doubles=False)
         if isinstance(head, DoIFT):
             return _by_dr_class(self.step, state, doubles=True)
@@ -544,55 +559,62 @@ class ASLChain:
         # Every counter with riders now, those made by this attack's counter substitution included
         # (D15.52: riders not affected by the casualty are governed by the MC that follows).
         for m0 in sit.machines:
-            m = sit.machine(m0.id)
-            if m.removed or not m.riders:
-                continue
-            riders = sit.riders(m)
-            broke = [u for u in riders if u.broken and not step.start.unit(u.id).broken]
-            if not broke:
-                continue
-            if m.is_bicycle:
-                for u in broke:
-                    events.append(BailOut(u.id, m.id, "is dismounted at no cost (a bicyclist never bails out; SPEC ruling)", "ASL-BIC-02"))
-                m = replace(m, riders=tuple(r for r in m.riders if r not in {u.id for u in broke}))
-                sit = sit.with_machine(m)
-                continue
-            if m.motion is Motion.STOPPED:
-                for u in broke:
-                    events.append(BailOut(u.id, m.id, "dismounts (motorcycle stopped: no further effect)", "ASL-RES-03"))
-                sit = sit.with_machine(replace(m, riders=tuple(r for r in m.riders if r not in {u.id for u in broke})))
-                continue
-            leaving = {u.id for u in broke}
-            smc_riders = [u for u in riders if u.is_smc]
-            if m.machines is Capacity.SINGLE and len(smc_riders) >= 2:
-                leaving = {u.id for u in riders}
-            for u in riders:
-                if u.id in leaving:
-                    why = "bails out" if u.id in {b.id for b in broke} else "bails out with the SMC who broke"
-                    events.append(BailOut(u.id, m.id, f"{why} ({m.motion}): NMC", "ASL-RES-03"))
-                    nmcs.append(DoBailNMC(step.fire, u.id))
-            staying = [u for u in riders if u.id not in leaving]
-            mmc_left = any(not u.is_smc for u in riders if u.id in leaving)
-            if staying and mmc_left:
-                # The SMC keep going on a single-machine counter of their own (D15.53).
-                groups = smc_groups(self.rules, m, staying)
-                sit = sit.with_machine(replace(m, riders=(), motion=Motion.STOPPED))
-                events.append(CounterChanged(m.id, m.label(), replace(m, riders=(), motion=Motion.STOPPED).label(), (),
-                                             "its MMC bailed out: the counter stays in the hex", "ASL-RES-03"))
-                for grp in groups:
-                    nid = f"{m.id}+{grp[0].id}"
-                    single = replace(m, id=nid, machines=Capacity.SINGLE, riders=tuple(u.id for u in grp))
-                    sit = sit.with_machine(single)
-                    events.append(CounterChanged(nid, "(none)", single.label(), single.riders,
-                                                 "single-machine counter for the SMC who did not break", "ASL-RES-03"))
-            elif staying:
-                sit = sit.with_machine(replace(m, riders=tuple(u.id for u in staying)))
-            else:
-                after = replace(m, riders=(), motion=Motion.STOPPED)
-                sit = sit.with_machine(after)
-                events.append(CounterChanged(m.id, m.label(), after.label(), (), "every rider bailed out: it stays in the hex",
-                                             "ASL-RES-03"))
+            sit, evs, more = self.bail_out_counter(sit, m0.id, step)
+            events += evs
+            nmcs += more
         return replace(state, situation=sit, pending=tuple(nmcs) + state.pending), events
+
+    def bail_out_counter(self, sit: Situation, machine_id: str, step: DoBailOut) -> tuple[Situation, list[Event], list[DoBailNMC]]:
+        """`_DoBailOut` for one counter: its riders who broke in the attack (since `step.start`) bail out
+        or dismount; the NMCs they must take, in rider order."""
+        events: list[Event] = []
+        nmcs: list[DoBailNMC] = []
+        m = sit.machine(machine_id)
+        if m.removed or not m.riders:
+            return sit, events, nmcs
+        riders = sit.riders(m)
+        broke = [u for u in riders if u.broken and not step.start.unit(u.id).broken]
+        if not broke:
+            return sit, events, nmcs
+        if m.is_bicycle:
+            for u in broke:
+                events.append(BailOut(u.id, m.id, "is dismounted at no cost (a bicyclist never bails out; SPEC ruling)", "ASL-BIC-02"))
+            return sit.with_machine(replace(m, riders=tuple(r for r in m.riders if r not in {u.id for u in broke}))), events, nmcs
+        if m.motion is Motion.STOPPED:
+            for u in broke:
+                events.append(BailOut(u.id, m.id, "dismounts (motorcycle stopped: no further effect)", "ASL-RES-03"))
+            return sit.with_machine(replace(m, riders=tuple(r for r in m.riders if r not in {u.id for u in broke}))), events, nmcs
+        leaving = {u.id for u in broke}
+        smc_riders = [u for u in riders if u.is_smc]
+        if m.machines is Capacity.SINGLE and len(smc_riders) >= 2:
+            leaving = {u.id for u in riders}
+        for u in riders:
+            if u.id in leaving:
+                why = "bails out" if u.id in {b.id for b in broke} else "bails out with the SMC who broke"
+                events.append(BailOut(u.id, m.id, f"{why} ({m.motion}): NMC", "ASL-RES-03"))
+                nmcs.append(DoBailNMC(step.fire, u.id))
+        staying = [u for u in riders if u.id not in leaving]
+        mmc_left = any(not u.is_smc for u in riders if u.id in leaving)
+        if staying and mmc_left:
+            # The SMC keep going on a single-machine counter of their own (D15.53).
+            groups = smc_groups(self.rules, m, staying)
+            sit = sit.with_machine(replace(m, riders=(), motion=Motion.STOPPED))
+            events.append(CounterChanged(m.id, m.label(), replace(m, riders=(), motion=Motion.STOPPED).label(), (),
+                                         "its MMC bailed out: the counter stays in the hex", "ASL-RES-03"))
+            for grp in groups:
+                nid = f"{m.id}+{grp[0].id}"
+                single = replace(m, id=nid, machines=Capacity.SINGLE, riders=tuple(u.id for u in grp))
+                sit = sit.with_machine(single)
+                events.append(CounterChanged(nid, "(none)", single.label(), single.riders,
+                                             "single-machine counter for the SMC who did not break", "ASL-RES-03"))
+        elif staying:
+            sit = sit.with_machine(replace(m, riders=tuple(u.id for u in staying)))
+        else:
+            after = replace(m, riders=(), motion=Motion.STOPPED)
+            sit = sit.with_machine(after)
+            events.append(CounterChanged(m.id, m.label(), after.label(), (), "every rider bailed out: it stays in the hex",
+                                         "ASL-RES-03"))
+        return sit, events, nmcs
 
     def _DoBailNMC(self, step: DoBailNMC, state: ChainState, dice) -> tuple[ChainState, list[Event]]:
         """D6.24 / ASL-RES-03: the NMC of a rider bailing out; a broken rider failing it suffers

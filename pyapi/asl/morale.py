@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from functools import cache
 from itertools import combinations
 from typing import Callable
 
@@ -20,7 +21,8 @@ from .units import Infantry, Situation, fail_morale, is_good_order
 
 __all__ = [
     "leadership_drm", "is_motorcyclist", "morale_check", "pin_task_check", "random_selection_round",
-    "random_selection", "selection_distribution", "mc_name",
+    "random_selection", "selection_distribution", "mc_name", "morale_check_outcomes",
+    "pin_task_check_outcomes", "selection_size_law",
 ]
 
 
@@ -81,6 +83,53 @@ def morale_check(rules: Rules, situation: Situation, unit_id: str, drm: int, dic
         after, text = unit, "passes"
     event = MoraleCheck(unit_id, name, roll, tuple(mods), final, unit.morale, text, rule)
     return situation.with_unit(after), [event]
+
+
+_DR = {t: Fraction(6 - abs(t - 7), 36) for t in range(2, 13)}
+
+
+def _dr_above(n: int) -> Fraction:
+    """P(DR > n) for a DR of two dice."""
+    return sum((p for t, p in _DR.items() if t > n), Fraction(0))
+
+
+def morale_check_outcomes(rules: Rules, situation: Situation, unit_id: str, drm: int, *,
+                          fail: Callable[[Infantry, MoraleSettings], Infantry] = fail_morale) -> list[tuple[Situation, Fraction]]:
+    """Every situation `morale_check` can leave, with its exact probability, without rolling: the DR
+    read only through its total against the unit's morale (fail above, pin on equal, pass below)."""
+    s = morale_settings(rules)
+    unit = situation.unit(unit_id)
+    if unit.eliminated:
+        return [(situation, Fraction(1))]
+    lead = leadership_drm(rules, situation, unit)
+    shift = drm + (lead.value if lead is not None and lead.value else 0)
+    target = unit.morale - shift               # the DR total at which Final DR equals morale
+    p_fail = _dr_above(target)
+    p_equal = _DR.get(target, Fraction(0))
+    out: list[tuple[Situation, Fraction]] = []
+    if p_fail:
+        out.append((situation.with_unit(fail(unit, s)), p_fail))
+    rest = 1 - p_fail
+    if p_equal and s.pin_on_equal and is_good_order(unit) and not is_motorcyclist(situation, unit):
+        out.append((situation.with_unit(replace(unit, pinned=True)), p_equal))
+        rest -= p_equal
+    if rest:
+        out.append((situation, rest))
+    return out
+
+
+def pin_task_check_outcomes(rules: Rules, situation: Situation, unit_id: str) -> list[tuple[Situation, Fraction]]:
+    """Every situation `pin_task_check` can leave, with its exact probability, without rolling."""
+    s = morale_settings(rules)
+    unit = situation.unit(unit_id)
+    if unit.eliminated or is_motorcyclist(situation, unit) or (unit.broken and s.ptc_broken_exempt):
+        return [(situation, Fraction(1))]
+    lead = leadership_drm(rules, situation, unit)
+    p_pin = _dr_above(unit.morale - (lead.value if lead is not None and lead.value else 0))
+    out = [(situation.with_unit(replace(unit, pinned=True)), p_pin)] if p_pin else []
+    if p_pin != 1:
+        out.append((situation, 1 - p_pin))
+    return out
 
 
 def pin_task_check(rules: Rules, situation: Situation, unit_id: str, dice: DiceSource) -> tuple[Situation, list[Event]]:
@@ -167,3 +216,28 @@ def selection_distribution(candidates: tuple[str, ...], count: int, ties: TieRul
                         key = (tuple(candidates[i] for i in above), (tuple(candidates[i] for i in tied), count - a))
                     out[key] = out.get(key, Fraction(0)) + per
     return out
+
+
+@cache
+def selection_size_law(n: int, count: int, ties: TieRule) -> tuple[Fraction, ...]:
+    """A.9, exactly, as a law of sizes: q[k] is the probability that one given set of k of the n
+    (exchangeable) candidates is the set Random Selection ends with, after every reroll. Ties `all`:
+    the units at or above the cutoff dr (`selection_distribution`'s sets, counted by size); `reroll`:
+    exactly `count` units, every such set alike. The flags of the candidates can then be drawn one
+    unit at a time: given i drawn with j selected, the next is selected with probability
+    sum_k q[k] C(n-i-1, k-j-1) / sum_k q[k] C(n-i, k-j)."""
+    from math import comb
+
+    q = [Fraction(0)] * (n + 1)
+    if count >= n:
+        q[n] = Fraction(1)
+        return tuple(q)
+    if ties is TieRule.REROLL:
+        q[count] = Fraction(1, comb(n, count))
+        return tuple(q)
+    size = [Fraction(0)] * (n + 1)
+    for a in range(count):
+        for t in range(count - a, n - a + 1):
+            weight = sum((6 - v) ** a * (v - 1) ** (n - a - t) for v in range(1, 7))
+            size[a + t] += Fraction(comb(n, a) * comb(n - a, t) * weight, 6 ** n)
+    return tuple(size[k] / comb(n, k) for k in range(n + 1))

@@ -30,17 +30,22 @@ from ..dice import DiceSource
 from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Modifier, Note, StateChanged
 from ..scenario import register_ruleset
-from .chance import exact_chain, run_chain
+from .chance import ExactBoundError, ExactStats, exact_chain, exact_marginals, run_chain
 from .enums import Capacity, FireKind, FirerRow, Ground, Hexside, MachineType, Motion, Moving, Phase, TargetType, UnitType, parse_enum
 from .events import ASLResult, IFTBreakdown, MoveStep, OutcomeOdds, StepRefused, ToHitBreakdown, fmt_fraction
 from .fire import ASLChain, ChainState, DoEndPhase, DoFire, DoMove, FireDeclaration, check_fire, explain_fire, initial_state
 from .geometry import direction_number, hexside_between, parse_coordinate
 from .motorcycles import check_capacity, check_not_carried, check_portage
 from .movement import ACTIONS, MoveAction, PhaseRecord, end_phase, finish_move, run_move, start_ledger, vca_name
+from .marginals import MarginalChain, unit_flags
 from .tables import board_settings, to_fraction
 from .units import Board, Hex, Infantry, Motorcycle, Situation, SupportWeapon, make_unit
 
-__all__ = ["ASLScenario", "SCHEMA_PARTS", "load_asl", "MoveDeclaration"]
+__all__ = ["ASLScenario", "SCHEMA_PARTS", "load_asl", "MoveDeclaration", "JOINT_EXPLAIN_STATES"]
+
+#: states `explain` lets the joint distribution of final outcomes take before it lists the odds of
+#: each outcome instead (SAFE-03): the D15.55 example takes 434
+JOINT_EXPLAIN_STATES = 1_000
 
 _NUM_OR_TEXT = {"anyOf": [{"type": "number", "minimum": 0}, {"type": "string"}]}
 _MOD = {"type": "object", "required": ["name", "value"], "properties": {
@@ -139,6 +144,7 @@ class ASLScenario:
     source: str = ""
     ruleset: str = "asl"
     _exact: dict[ChainState, Fraction] | None = field(default=None, repr=False)
+    _marginals: dict[str, Fraction] | None = field(default=None, repr=False)
     _chain: ASLChain | None = field(default=None, repr=False)
 
     # -- the chain --
@@ -236,16 +242,35 @@ class ASLScenario:
             events.extend(evs)
 
         self._walk(fired, moved, strict=False)
-        for text, p in self.exact_distribution().items():
-            events.append(OutcomeOdds(text, p, "FAST-02"))
-        return events
+        return events + self._exact_events()
+
+    def _exact_events(self) -> list[Event]:
+        """The exact odds `explain` ends with (FAST-02, SAFE-03): every joint final outcome while the
+        joint distribution takes at most JOINT_EXPLAIN_STATES states; beyond, the exact odds of each
+        outcome key (`exact_outcomes`); beyond MAX_EXACT_STATES, a note naming the bound."""
+        try:
+            return [OutcomeOdds(text, p, "FAST-02") for text, p in self.exact_distribution(max_states=JOINT_EXPLAIN_STATES).items()]
+        except ExactBoundError:
+            pass
+        note = Note(f"joint outcomes not listed: more than {JOINT_EXPLAIN_STATES:,} states to expand (SAFE-03); the exact odds of "
+                    "each outcome follow", "SAFE-03")
+        try:
+            odds = self.exact_outcomes()
+        except ExactBoundError as exc:
+            return [Note(f"exact odds not computed: {exc}", "SAFE-03")]
+        return [note] + [OutcomeOdds(k, p, "FAST-02") for k, p in odds.items() if p]
 
     def render_explain(self) -> str:
         lines = [f"scenario: {self.name}" + (f"  [{self.source}]" if self.source else "")]
         odds = []
+        marginal = False
         for e in self.explain():
             if isinstance(e, OutcomeOdds):
                 odds.append(e)
+                continue
+            if isinstance(e, Note) and e.rule == "SAFE-03":
+                marginal = True
+                lines.append(f"\n{e.text}")
                 continue
             if isinstance(e, Note) and e.text.startswith(("move ", "fire ", "end of the ")):
                 lines.append(f"\n{e.text}")
@@ -263,7 +288,10 @@ class ASLScenario:
                 lines += [f"    {n}" for n in e.notes]
             else:
                 lines.append(f"  {e}")
-        if odds:
+        if odds and marginal:
+            lines.append(f"exact odds of each outcome ({len(odds)} possible):")
+            lines += [f"  {e}" for e in odds]
+        elif odds:
             lines.append(f"\nexact outcomes of the whole scenario ({len(odds)}, most likely first):")
             for e in odds[:30]:
                 lines.append(f"  {e}")
@@ -295,13 +323,7 @@ class ASLScenario:
         out: dict[str, float] = {}
         sit = state.situation
         for u0 in self.situation.units:
-            u = sit.unit(u0.id)
-            out[f"{u.id} eliminated"] = float(u.eliminated)
-            out[f"{u.id} broken"] = float(u.broken and not u.eliminated)
-            out[f"{u.id} reduced"] = float(not u.eliminated and u.type != u0.type)
-            out[f"{u.id} wounded"] = float(u.wounded and not u.eliminated)
-            out[f"{u.id} pinned"] = float(u.pinned and not u.eliminated)
-            out[f"{u.id} mounted"] = float(not u.eliminated and sit.mount_of(u.id) is not None)
+            out.update({k: float(v) for k, v in unit_flags(sit, sit.unit(u0.id), u0).items()})
         for m0 in self.situation.machines:
             out[f"counter {m0.id} removed"] = float(sit.machine(m0.id).removed)
         for f in self.fires:
@@ -315,24 +337,32 @@ class ASLScenario:
         final, _ = run_chain(self.chain(), self.initial(), dice)
         return self.outcome_values(final)
 
-    def exact_states(self) -> dict[ChainState, Fraction]:
-        """The exact distribution of final states (every die enumerated, equal states merged)."""
+    def exact_states(self, max_states: int | None = None, stats: ExactStats | None = None) -> dict[ChainState, Fraction]:
+        """The exact distribution of final states (every die enumerated, equal states merged). It grows
+        with every unit an attack can leave in one more state (some 4**n for n units under one attack),
+        so it is bounded: past `max_states` states expanded, an ExactBoundError names the bound (SAFE-03);
+        `exact_outcomes` needs no joint distribution and goes much further."""
         if self._exact is None:
-            self._exact = exact_chain(self.chain(), self.initial())
+            self._exact = exact_chain(self.chain(), self.initial(), max_states=max_states, stats=stats,
+                                      what=f"the joint outcomes of {self.name!r}")
         return self._exact
 
-    def exact_outcomes(self) -> dict[str, Fraction]:
-        """Exact probabilities of the same keys as `trial_outcome` (FAST-02)."""
-        out: dict[str, Fraction] = {}
-        for state, p in self.exact_states().items():
-            for k, v in self.outcome_values(state).items():
-                out[k] = out.get(k, Fraction(0)) + (p if v else 0)
-        return out
+    def exact_outcomes(self, max_states: int | None = None, stats: ExactStats | None = None) -> dict[str, Fraction]:
+        """Exact probabilities of the same keys as `trial_outcome` (FAST-02), from `exact_marginals`: each
+        unit is forgotten (its keys counted) once no step to come can read or change it, so a hex of ten
+        units under one attack keeps a few thousand states instead of some 4**10 (SAFE-03). Past
+        `max_states` states expanded, an ExactBoundError names the bound."""
+        if self._marginals is None:
+            keys = list(self.outcome_values(self.initial()))
+            self._marginals = exact_marginals(MarginalChain(self.chain(), self.situation), self.initial(), keys, max_states=max_states, stats=stats,
+                                              what=f"the exact odds of {self.name!r}")
+        return dict(self._marginals)
 
-    def exact_distribution(self) -> dict[str, Fraction]:
-        """Each distinct final outcome (every unit's and counter's state) with its exact probability."""
+    def exact_distribution(self, max_states: int | None = None) -> dict[str, Fraction]:
+        """Each distinct final outcome (every unit's and counter's state) with its exact probability
+        (bounded as `exact_states`)."""
         out: dict[str, Fraction] = {}
-        for state, p in self.exact_states().items():
+        for state, p in self.exact_states(max_states).items():
             text = describe_state(state.situation, self.rules)
             out[text] = out.get(text, Fraction(0)) + p
         return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))

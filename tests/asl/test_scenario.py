@@ -125,8 +125,8 @@ def test_resolve_is_reproducible_by_seed():
 def test_run_reports_exact_values(capsys):
     """CLI-01: `hardpoint run` on the ASL example reports means beside exact values."""
     assert main(["run", "builtin:asl_d15_55_gun_on_cycle", "--trials", "300", "--json", "--no-progress"]) == 0
-    rows = {r["outcome"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
-    assert rows["gun hits crew"]["exact"] == "13/18"
+    rows = {r["label"]: r for r in json.loads(capsys.readouterr().out)["probabilities"]}
+    assert rows["gun hits crew"]["exact_fraction"] == "13/18"
 
 
 # --- bad scenarios ---------------------------------------------------------------------------------
