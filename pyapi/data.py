@@ -9,7 +9,10 @@ Tables are named `<ruleset>.<file stem>` (`carwars.tohit`, `carwars.weapons`,
 
 Dictionaries merge key by key; arrays of tables that carry a `name` or `id`
 merge entry by entry (an override can change one weapon or add a new one);
-any other value replaces the default. The merged result is validated again.
+any other value replaces the default. The merged result is validated again:
+each table changed by its own validator, then the rule set's tables together
+(`register_cross_validator`: a design's weapons exist, a body's size class has
+modifiers...). Nothing is applied unless everything passes (SAFE-01, ERR-01).
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from typing import Any
 
 from .errors import DataError
 
-__all__ = ["Rules", "load_rules", "default_rules", "read_seed_text", "register_validator", "TABLES"]
+__all__ = ["Rules", "load_rules", "default_rules", "read_seed_text", "register_validator", "register_cross_validator", "TABLES"]
 
 TABLES = {
     "carwars": ("tohit", "bodies", "tires", "designs", "weapons", "hand_weapons", "damage", "collisions", "fire", "dropped", "turn", "terrain"),
@@ -32,11 +35,17 @@ TABLES = {
 }
 
 _VALIDATORS: dict[str, Callable[[str, dict], None]] = {}
+_CROSS_VALIDATORS: dict[str, Callable[["Rules"], None]] = {}
 
 
 def register_validator(name: str, fn: Callable[[str, dict], None]) -> None:
     """Register the validation function of a table (`name` is `ruleset.stem`)."""
     _VALIDATORS[name] = fn
+
+
+def register_cross_validator(ruleset: str, fn: Callable[["Rules"], None]) -> None:
+    """Register the check of a rule set's tables together (run on the defaults and after every override)."""
+    _CROSS_VALIDATORS[ruleset] = fn
 
 
 def read_seed_text(relpath: str) -> str:
@@ -61,12 +70,17 @@ def _merge(base: Any, over: Any, path: str) -> Any:
         key = next((k for k in ("name", "id") if all(k in x for x in base + over)), None)
         if key is None:
             return copy.deepcopy(over)
+        for i, item in enumerate(over):
+            if not isinstance(item[key], str):   # a name that is a list or a table cannot index anything
+                raise DataError("expected text", field=f"{path}[{i}].{key}", value=item[key] if not isinstance(item[key], (dict, list))
+                                else None, rule="ARCH-05")
         out = [dict(x) for x in base]
-        index = {x[key]: i for i, x in enumerate(out)}
+        index = {x[key]: i for i, x in enumerate(out) if isinstance(x[key], str)}
         for item in over:
             if item[key] in index:
                 out[index[item[key]]] = _merge(out[index[item[key]]], item, f"{path}[{item[key]!r}]")
             else:
+                index[item[key]] = len(out)
                 out.append(copy.deepcopy(item))
         return out
     return copy.deepcopy(over)
@@ -103,8 +117,12 @@ class Rules:
                 raise DataError(f"override file is not valid TOML: {exc}", field="overrides", value=str(path), rule="ARCH-05") from None
             source = str(path)
         else:
+            if not isinstance(overrides, Mapping):
+                raise DataError("expected a table of rule sets", field="overrides", value=type(overrides).__name__, rule="ARCH-05")
             data, source = dict(overrides), "mapping"
+        _check_override_values(data, source)
         tables = dict(self.tables)
+        touched: set[str] = set()
         for ruleset, per_table in data.items():
             if not isinstance(per_table, dict):
                 raise DataError("expected a table of rule tables", field=ruleset, value=per_table, rule="ARCH-05")
@@ -117,13 +135,39 @@ class Rules:
                 merged = _merge(tables[name], value, name)
                 _validate(name, merged)
                 tables[name] = merged
-        return Rules(tables, source=f"{self.source} + {source}")
+                touched.add(ruleset)
+        rules = Rules(tables, source=f"{self.source} + {source}")
+        for ruleset in sorted(touched):
+            _validate_together(ruleset, rules)
+        return rules
 
 
 def _validate(name: str, table: dict) -> None:
     fn = _VALIDATORS.get(name)
     if fn is not None:
         fn(name, table)
+
+
+def _validate_together(ruleset: str, rules: "Rules") -> None:
+    fn = _CROSS_VALIDATORS.get(ruleset)
+    if fn is not None:
+        fn(rules)
+
+
+def _check_override_values(data: Any, source: str) -> None:
+    """SAFE-01: an override holds what a scenario may hold (finite numbers, int32 integers, text without control
+    characters, bounded nesting and size): the limits at the door, as a DataError naming the table path."""
+    from .errors import ScenarioError
+    from .limits import check_document
+
+    try:
+        check_document(data, source)
+    except ScenarioError as exc:
+        text = str(exc)
+        prefix = f"{exc.field}={exc.value!r}: " if exc.value is not None else f"{exc.field}: "
+        text = text[len(prefix):] if text.startswith(prefix) else text
+        text = text[: -len(f" ({exc.rule})")] if text.endswith(f" ({exc.rule})") else text
+        raise DataError(text, field=exc.field, value=exc.value, rule=exc.rule or "SAFE-01") from None
 
 
 def _load_defaults() -> dict[str, dict]:
@@ -145,7 +189,10 @@ def default_rules() -> Rules:
     tables = _load_defaults()
     for name, table in tables.items():
         _validate(name, table)
-    return Rules(tables)
+    rules = Rules(tables)
+    for ruleset in TABLES:
+        _validate_together(ruleset, rules)
+    return rules
 
 
 def load_rules(overrides: Mapping[str, Any] | str | Path | None = None) -> Rules:
@@ -156,8 +203,7 @@ def load_rules(overrides: Mapping[str, Any] | str | Path | None = None) -> Rules
 
 def _import_validators() -> None:
     # Each ruleset registers the validators of its tables when imported.
-    from .carwars import tables as _cw  # noqa: F401
-    from .carwars import terrain as _terrain  # noqa: F401
+    from .carwars import table_schemas as _cw  # noqa: F401
     try:
         from .asl import tables as _asl  # noqa: F401
     except ImportError:  # the ASL ruleset is optional during development

@@ -111,3 +111,26 @@ def test_err_01_errors_are_value_errors_with_field_value_rule():
         hardpoint.parse_dice("2d6")
     assert isinstance(err.value, hardpoint.HardpointError)
     assert (err.value.field, err.value.value, err.value.rule) == ("dice", "2d6", "DICE-01")
+
+
+def test_safe_01_an_override_file_meets_the_limits_at_the_door(tmp_path):
+    """SAFE-01 / ARCH-05: TOML reads `nan` and `inf`; an override file holding one is refused naming the table
+    path, as a scenario is; so is a control character in a name."""
+    f = tmp_path / "house.toml"
+    f.write_text("[carwars.tohit.range]\npoint_blank = nan\n")
+    with pytest.raises(DataError) as err:
+        load_rules(f)
+    assert (err.value.field, err.value.rule) == ("carwars.tohit.range.point_blank", "SAFE-01")
+    with pytest.raises(DataError) as err:
+        load_rules({"carwars": {"weapons": {"weapon": [{"name": "Gun\x1b[31m", "to_hit": 7, "dp": 3, "damage": "1d"}]}}})
+    assert err.value.rule == "SAFE-01"
+
+
+def test_arch_05_tables_are_checked_together_after_an_override():
+    """ARCH-05: an override that is valid on its own table but breaks another (a stock design's weapon renamed
+    away) is refused naming the table that no longer holds, and nothing changes."""
+    with pytest.raises(DataError) as err:
+        load_rules({"carwars": {"bodies": {"body": {"luxury": {"kind": "cycle", "size": "cycle", "footprint": [0.25, 0.5],
+                                                                "wheels": ["front", "back"]}}}}})
+    assert err.value.field.startswith("carwars.designs.design.shogun") and isinstance(err.value, ValueError)
+    assert hardpoint.default_rules()["carwars.bodies"]["body"]["luxury"]["kind"] == "car"

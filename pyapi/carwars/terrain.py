@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from ..data import Rules, default_rules, need, register_validator
+from ..data import Rules, default_rules
 from ..dice import DiceSource, parse_dice
-from ..errors import DataError, DiceError, RuleViolation, ScenarioError
+from ..errors import RuleViolation, ScenarioError
 from ..events import DamageApplied, Event, Note, StateChanged
 from .damage import Ledger, damage_armour, damage_component, random_pick
 from .enums import Side
@@ -47,91 +47,11 @@ _EPS = 1e-9
 
 # --- the table ------------------------------------------------------------------------
 
-def _num(table: dict, key: str, path: str, rule: str, minimum: float | None = 0) -> float:
-    v = need(table, key, (int, float), path, rule)
-    if minimum is not None and v < minimum:
-        raise DataError(f"must be at least {minimum}", field=f"{path}.{key}", value=v, rule=rule)
-    return v
-
-
-def _band(table: dict, key: str, path: str, rule: str) -> None:
-    b = need(table, key, list, path, rule)
-    if len(b) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in b) or b[0] > b[1]:
-        raise DataError("expected [low, high] integers", field=f"{path}.{key}", value=b, rule=rule)
-
-
-def _strs(table: dict, key: str, path: str, rule: str) -> None:
-    v = need(table, key, list, path, rule)
-    if not all(isinstance(x, str) for x in v):
-        raise DataError("expected a list of names", field=f"{path}.{key}", value=v, rule=rule)
-
-
 def _validate_terrain(name: str, t: dict) -> None:
-    o = need(t, "offroad", dict, name, "CW-OFF-01")
-    p = f"{name}.offroad"
-    need(o, "maneuver_extra_d", int, p, "CW-OFF-01")
-    need(o, "crash_modifier", int, p, "CW-OFF-01")
-    hc = need(o, "handling", dict, p, "CW-OFF-01")
-    for kind in ("car", "cycle", "trike"):
-        need(hc, kind, int, f"{p}.handling", "CW-OFF-01")
-    _strs(o, "bonus_void_tire_types", p, "CW-OFF-01")
-    _strs(o, "off_road_tire_types", p, "CW-OFF-01")
+    """The table's schema and checks live with the other Car Wars tables' (`table_schemas`)."""
+    from .table_schemas import validate_table
 
-    d = need(t, "damage", dict, name, "CW-OFF-02")
-    p = f"{name}.damage"
-    try:
-        parse_dice(need(d, "dice", str, p, "CW-OFF-02"))
-    except DiceError as exc:
-        raise DataError(str(exc), field=f"{p}.dice", value=d["dice"], rule="DICE-01") from None
-    _band(d, "underbody", p, "CW-OFF-02")
-    _band(d, "tire", p, "CW-OFF-02")
-    need(d, "points", int, p, "CW-OFF-02")
-    first = _num(d, "first_roll_above_mph", p, "CW-OFF-02")
-    second = _num(d, "second_roll_above_mph", p, "CW-OFF-02")
-    if second < first or _num(d, "extra_roll_step_mph", p, "CW-OFF-02") <= 0:
-        raise DataError("second_roll_above_mph >= first_roll_above_mph and a positive step", field=p, rule="CW-OFF-02")
-    _strs(d, "immune_tire_types", p, "CW-OFF-02")
-    _strs(d, "no_underbody_kinds", p, "CW-OFF-02")
-    need(d, "suspension_wheel_counts", list, p, "CW-OFF-02")
-
-    f = need(t, "feature", dict, name, "CW-OFF-03")
-    for k, v in f.items():
-        if k == "rule":
-            continue
-        kind = need(v, "kind", str, f"{name}.feature.{k}", "CW-OFF-03")
-        if kind not in ("open", "hazard", "fixed_barrier", "obstacle"):
-            raise DataError("expected open, hazard, fixed_barrier or obstacle", field=f"{name}.feature.{k}.kind", value=kind, rule="CW-OFF-03")
-        if kind == "hazard":
-            need(v, "difficulty", int, f"{name}.feature.{k}", "CW-OFF-03")
-        if kind == "fixed_barrier":
-            need(v, "shoved_aside", bool, f"{name}.feature.{k}", "CW-OFF-03")
-    b = need(t, "boulder", dict, name, "CW-OFF-03")
-    for key in ("obstacle_max_ft", "small_barrier_max_ft", "small_barrier_max_dp", "large_ft", "large_min_dp", "dp_per_ft"):
-        _num(b, key, f"{name}.boulder", "CW-OFF-03")
-    ditch = need(t, "ditch", dict, name, "CW-OFF-03")
-    for key in ("small_under_ft", "small_slow_max_mph", "small_slow_d", "small_fast_d", "medium_max_ft",
-                "medium_falls_in_under_mph", "medium_mid_d", "medium_fly_over_from_mph", "medium_fast_d"):
-        _num(ditch, key, f"{name}.ditch", "CW-OFF-03")
-    w = need(t, "water", dict, name, "CW-OFF-04")
-    for key in ("depth_limit_ft", "suspension_depth_limit_ft", "hazard_over_ft", "hazard_d", "decel_mph",
-                "suspension_decel_free_ft", "max_maneuver_d"):
-        _num(w, key, f"{name}.water", "CW-OFF-04")
-    if _num(w, "decel_step_ft", f"{name}.water", "CW-OFF-04") <= 0:
-        raise DataError("must be positive", field=f"{name}.water.decel_step_ft", value=w["decel_step_ft"], rule="CW-OFF-04")
-    try:
-        parse_dice(need(w, "dry_out", str, f"{name}.water", "CW-OFF-04"))
-    except DiceError as exc:
-        raise DataError(str(exc), field=f"{name}.water.dry_out", value=w["dry_out"], rule="DICE-01") from None
-    ped = need(t, "pedestrian", dict, name, "CW-OBS-01")
-    for key in ("squares_per_phase", "squares_per_turn_carrying", "pick_up_turns", "drop_turns", "phases_per_turn"):
-        v = need(ped, key, int, f"{name}.pedestrian", "CW-OBS-01")
-        if v < 1:
-            raise DataError("must be at least 1", field=f"{name}.pedestrian.{key}", value=v, rule="CW-OBS-01")
-    _num(ped, "square_in", f"{name}.pedestrian", "CW-OBS-01")
-    _strs(ped, "immovable_kinds", f"{name}.pedestrian", "CW-OBS-01")
-
-
-register_validator(TABLE, _validate_terrain)
+    validate_table(name, t)
 
 
 @cache
