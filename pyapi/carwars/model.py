@@ -7,6 +7,7 @@ creating anything (ERR-01).
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -15,6 +16,9 @@ from ..errors import ScenarioError
 from .enums import Computer, CrewRole, CrewState, Light, Location, Mount, Side, Weather, parse_enum
 from .geometry import Counter, Polygon
 from .tables import BodySpec, WeaponSpec, body_spec, weapon_spec
+from .validate import (MAX_AMMO, MAX_ARMOUR, MAX_BODY_ARMOUR, MAX_CARRIED, MAX_COORD, MAX_DIFFICULTY, MAX_DP, MAX_LINKS,
+                       MAX_PEDESTRIAN_SPEED, MAX_SKILL, MAX_SPACES, MAX_SPEED, MAX_TURN, MAX_WATER_FT, MIN_SPEED, check_links,
+                       check_vehicle_bounds)
 
 __all__ = [
     "Weapon", "CrewMember", "Tire", "CargoItem", "Sidecar", "Vehicle", "Pedestrian",
@@ -335,16 +339,32 @@ class Arena:
 
 # --- builders -------------------------------------------------------------------
 
-def _int(value: Any, field_name: str, rule: str, minimum: int = 0) -> int:
+def _int(value: Any, field_name: str, rule: str, minimum: int = 0, maximum: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise ScenarioError(f"expected an integer >= {minimum}", field=field_name, value=value, rule=rule)
+    if maximum is not None and value > maximum:
+        raise ScenarioError(f"at most {maximum:,}", field=field_name, value=value, rule="SAFE-01")
     return value
 
 
-def _num(value: Any, field_name: str, rule: str) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise ScenarioError("expected a number", field=field_name, value=value, rule=rule)
+def _num(value: Any, field_name: str, rule: str, lo: float | None = None, hi: float | None = None) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise ScenarioError("expected a finite number", field=field_name, value=value, rule=rule)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ScenarioError(f"must be from {lo:g} to {hi:g}", field=field_name, value=value, rule="SAFE-01")
     return float(value)
+
+
+def _check_entry(part: str, entry: dict, path: str) -> None:
+    """An entry handed to a builder directly (the Python API) meets the scenario schema's part (SAFE-01), as a
+    scenario file's does at the door."""
+    from .scenario import SCHEMA_PARTS
+    from .table_schemas import first_error
+
+    found = first_error(SCHEMA_PARTS[part]["items"], entry, path, "CLI-02", bound_rule="SAFE-01")
+    if found is not None:
+        field, message, value, rule = found
+        raise ScenarioError(message, field=field, value=value, rule=rule)
 
 
 def _armour(data: Any, path: str, sides: tuple[Side, ...]) -> dict[Side, int]:
@@ -354,7 +374,7 @@ def _armour(data: Any, path: str, sides: tuple[Side, ...]) -> dict[Side, int]:
     for k in data:
         if k not in names:
             raise ScenarioError(f"unknown side (expected {', '.join(sorted(names))})", field=f"{path}.{k}", value=data[k], rule="CW-VEH-02")
-    return {s: _int(data.get(str(s), 0), f"{path}.{s}", "CW-VEH-02") for s in sides}
+    return {s: _int(data.get(str(s), 0), f"{path}.{s}", "CW-VEH-02", 0, MAX_ARMOUR) for s in sides}
 
 
 def _crew(rules: Rules, data: Any, path: str, allowed_seats: tuple[str, ...]) -> list[CrewMember]:
@@ -369,19 +389,22 @@ def _crew(rules: Rules, data: Any, path: str, allowed_seats: tuple[str, ...]) ->
         seat = c.get("seat", "front_left")
         if seat not in allowed_seats:
             raise ScenarioError(f"unknown seat here (expected {', '.join(allowed_seats)})", field=f"{p}.seat", value=seat, rule="CW-VEH-04")
-        armour = _int(c.get("body_armour", 0), f"{p}.body_armour", "CW-CREW-01")
+        armour = _int(c.get("body_armour", 0), f"{p}.body_armour", "CW-CREW-01", 0, MAX_BODY_ARMOUR)
         hits = _int(c.get("hits", 0), f"{p}.hits", "CW-CREW-01")
         if hits > HUMAN_DP:
             raise ScenarioError("a person has 3 DP", field=f"{p}.hits", value=hits, rule="CW-CREW-01")
         hw = c.get("hand_weapons", [])
+        if not isinstance(hw, list) or len(hw) > MAX_CARRIED:
+            raise ScenarioError(f"expected a list of at most {MAX_CARRIED} hand weapons", field=f"{p}.hand_weapons",
+                                value=len(hw) if isinstance(hw, list) else hw, rule="SAFE-01")
         for j, name in enumerate(hw):
             weapon_spec(rules, name, f"{p}.hand_weapons[{j}]", hand=True)  # carried: the hand weapon list (CW-HAND-01)
         from .special import check_hand_load
         check_hand_load(rules, CrewMember(str(c["id"]), role, seat), tuple(hw), f"{p}.hand_weapons")
         out.append(CrewMember(str(c["id"]), role, seat, armour, hits,
-                              _int(c.get("gunner", 0), f"{p}.gunner", "CW-HIT-08"),
-                              _int(c.get("handgunner", 0), f"{p}.handgunner", "CW-HIT-08"),
-                              _int(c.get("driver", 0), f"{p}.driver", "CW-CREW-02"), tuple(hw)))
+                              _int(c.get("gunner", 0), f"{p}.gunner", "CW-HIT-08", 0, MAX_SKILL),
+                              _int(c.get("handgunner", 0), f"{p}.handgunner", "CW-HIT-08", 0, MAX_SKILL),
+                              _int(c.get("driver", 0), f"{p}.driver", "CW-CREW-02", 0, MAX_SKILL), tuple(hw)))
     return out
 
 
@@ -400,8 +423,8 @@ def _weapons(rules: Rules, data: Any, path: str, allowed: tuple[Mount, ...], has
                                 field=f"{p}.mount", value=str(mount), rule="CW-VEH-03")
         if mount is Mount.TURRET and not has_turret:
             raise ScenarioError("turret weapon on a vehicle without a turret (set turret = true)", field=f"{p}.mount", value="turret", rule="CW-VEH-02")
-        dp = _int(w.get("dp", spec.dp), f"{p}.dp", "CW-VEH-03")
-        ammo = _int(w.get("ammo", spec.shots), f"{p}.ammo", "CW-VEH-03")
+        dp = _int(w.get("dp", spec.dp), f"{p}.dp", "CW-VEH-03", 0, MAX_DP)
+        ammo = _int(w.get("ammo", spec.shots), f"{p}.ammo", "CW-VEH-03", 0, MAX_AMMO)
         automatic = w.get("automatic", False)
         if not isinstance(automatic, bool):
             raise ScenarioError("expected true or false", field=f"{p}.automatic", value=automatic, rule="CW-AUTO-01")
@@ -419,22 +442,33 @@ def _weapons(rules: Rules, data: Any, path: str, allowed: tuple[Mount, ...], has
 def _tires(rules: Rules, design: dict, wheels: tuple[str, ...], path: str) -> list[Tire]:
     tire_dp = rules["carwars.tires"]["dp"]
     default_type = design.get("tire_type", "standard")
-    given = {t.get("id"): t for t in design.get("tire", []) if isinstance(t, dict)}
-    for tid in given:
-        if tid not in wheels:
-            raise ScenarioError(f"no such wheel on this body (wheels: {', '.join(wheels)})", field=f"{path}.tire", value=tid, rule="CW-VEH-03")
+    given: dict[Any, tuple[int, dict]] = {}
+    for i, t in enumerate(design.get("tire", [])):
+        if not isinstance(t, dict) or "id" not in t:
+            raise ScenarioError("each tire needs the id of its wheel", field=f"{path}.tire[{i}]", rule="CW-VEH-03")
+        if t["id"] not in wheels:
+            raise ScenarioError(f"no such wheel on this body (wheels: {', '.join(wheels)})", field=f"{path}.tire[{i}].id",
+                                value=t["id"], rule="CW-VEH-03")
+        if t["id"] in given:
+            raise ScenarioError(f"wheel given twice (also tire[{given[t['id']][0]}])", field=f"{path}.tire[{i}].id", value=t["id"],
+                                rule="CW-VEH-03")
+        given[t["id"]] = (i, t)
     out = []
     for pos in wheels:
-        t = given.get(pos, {})
+        i, t = given.get(pos, (-1, {}))
+        where = f"{path}.tire[{i}]" if i >= 0 else f"{path}.tire_type"
         ttype = t.get("type", default_type)
         if "dp" in t:
-            max_dp = _int(t["dp"], f"{path}.tire.{pos}.dp", "CW-VEH-03", 1)
+            max_dp = _int(t["dp"], f"{where}.dp", "CW-VEH-03", 1, MAX_DP)
         elif ttype in tire_dp:
             max_dp = tire_dp[ttype]
         else:
-            raise ScenarioError(f"unknown tire type with no dp given (known: {', '.join(tire_dp)})", field=f"{path}.tire_type", value=ttype, rule="CW-VEH-03")
-        dp = _int(t.get("current_dp", max_dp), f"{path}.tire.{pos}.current_dp", "CW-VEH-03")
-        out.append(Tire(pos, ttype, min(dp, max_dp), max_dp))
+            raise ScenarioError(f"unknown tire type with no dp given (known: {', '.join(tire_dp)})",
+                                field=f"{where}.type" if i >= 0 and "type" in t else f"{path}.tire_type", value=ttype, rule="CW-VEH-03")
+        dp = _int(t.get("current_dp", max_dp), f"{where}.current_dp", "CW-VEH-03", 0, MAX_DP)
+        if dp > max_dp:
+            raise ScenarioError(f"more than the tire's {max_dp} DP", field=f"{where}.current_dp", value=dp, rule="CW-VEH-03")
+        out.append(Tire(pos, ttype, dp, max_dp))
     return out
 
 
@@ -443,15 +477,23 @@ def _cargo(data: Any, path: str) -> list[CargoItem]:
     for i, c in enumerate(data or []):
         if not isinstance(c, dict) or "id" not in c:
             raise ScenarioError("each cargo item needs an id and dp", field=f"{path}[{i}]", value=c, rule="CW-VEH-04")
-        dp = _int(c.get("dp", 1), f"{path}[{i}].dp", "CW-VEH-04", 1)
-        out.append(CargoItem(str(c["id"]), _int(c.get("current_dp", dp), f"{path}[{i}].current_dp", "CW-VEH-04"), dp))
+        dp = _int(c.get("dp", 1), f"{path}[{i}].dp", "CW-VEH-04", 1, MAX_DP)
+        now = _int(c.get("current_dp", dp), f"{path}[{i}].current_dp", "CW-VEH-04", 0, MAX_DP)
+        if now > dp:
+            raise ScenarioError(f"more than the item's {dp} DP", field=f"{path}[{i}].current_dp", value=now, rule="CW-VEH-04")
+        out.append(CargoItem(str(c["id"]), now, dp))
     return out
 
 
-def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle") -> Vehicle:
-    """Build a vehicle from a scenario entry: a stock `design` (CW-VEH-05) and/or inline fields."""
+def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle", *, checked: bool = False) -> Vehicle:
+    """Build a vehicle from a scenario entry: a stock `design` (CW-VEH-05) and/or inline fields.
+
+    The entry meets the scenario schema's `vehicle` part (unless `checked`: the loader has checked the whole
+    document), every count, id and figure within its bounds (SAFE-01, `validate`), before anything is built."""
     if not isinstance(entry, dict) or "id" not in entry:
         raise ScenarioError("each vehicle needs an id", field=path, value=entry, rule="CLI-02")
+    if not checked:
+        _check_entry("vehicle", entry, path)
     design: dict = {}
     if "design" in entry:
         designs = rules["carwars.designs"]["design"]
@@ -501,9 +543,12 @@ def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle") -> Vehicle:
     if body.kind in ("car", "trike") and Location.CARGO not in layout:
         layout = layout + (Location.CARGO,)  # a car always has a cargo location (CW-VEH-04)
     pp = design.get("power_plant")
-    pp_max = None if pp is None else _int(design.get("power_plant_max", pp), f"{path}.power_plant_max", "CW-VEH-03", 1)
+    pp_max = None if pp is None else _int(design.get("power_plant_max", max(pp, 1) if isinstance(pp, int) else pp),
+                                          f"{path}.power_plant_max", "CW-VEH-03", 1, MAX_DP)
     if pp is not None:
-        pp = _int(pp, f"{path}.power_plant", "CW-VEH-03")
+        pp = _int(pp, f"{path}.power_plant", "CW-VEH-03", 0, MAX_DP)
+        if pp_max is not None and pp > pp_max:
+            raise ScenarioError(f"more than power_plant_max ({pp_max})", field=f"{path}.power_plant", value=pp, rule="CW-VEH-03")
     if (pp is None) == (Location.POWER_PLANT in layout):
         if pp is None:
             raise ScenarioError("the layout names a power plant but no power_plant DP is given", field=f"{path}.power_plant", rule="CW-VEH-04")
@@ -515,26 +560,37 @@ def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle") -> Vehicle:
     if "sidecar" in design:
         if body.kind != "cycle":
             raise ScenarioError("only cycles take a sidecar", field=f"{path}.sidecar", rule="CW-TGT-05")
+        if body.sidecar_width <= 0 or body.sidecar_length <= 0:
+            raise ScenarioError(f"body {body.name!r} has no sidecar_footprint (carwars.bodies): no sidecar counter to place",
+                                field=f"{path}.sidecar", rule="CW-TGT-05")
         sidecar = _sidecar(rules, design["sidecar"], f"{path}.sidecar")
     computer = parse_enum(Computer, design.get("computer", "none"), f"{path}.computer", "CW-HIT-08")
     vehicle = Vehicle(
         id=str(entry["id"]), name=design.get("name", str(entry["id"])), body=body,
-        x=_num(design.get("x", 0.0), f"{path}.x", "CLI-02"), y=_num(design.get("y", 0.0), f"{path}.y", "CLI-02"),
+        x=_num(design.get("x", 0.0), f"{path}.x", "CLI-02", -MAX_COORD, MAX_COORD),
+        y=_num(design.get("y", 0.0), f"{path}.y", "CLI-02", -MAX_COORD, MAX_COORD),
         facing=_num(design.get("facing", 0.0), f"{path}.facing", "CLI-02") % 360.0,
-        speed=_num(design.get("speed", 0.0), f"{path}.speed", "CW-HIT-04"),
+        speed=_num(design.get("speed", 0.0), f"{path}.speed", "CW-HIT-04", MIN_SPEED, MAX_SPEED),
         armour=armour, armour_max={s: max(armour[s], armour_max[s]) for s in Side},
         metal_armour=material == "metal", fireproof=bool(design.get("fireproof", False)),
         power_plant=pp, power_plant_max=pp_max, layout=layout, weapons=weapons, crew=crew,
         cargo=_cargo(design.get("cargo", []), f"{path}.cargo"), tires=_tires(rules, design, wheels, path),
         turret=turret, computer=computer, sidecar=sidecar, reversed_trike=reversed_trike,
-        water_depth_ft=_num(design.get("water_depth_ft", 0.0), f"{path}.water_depth_ft", "CW-HIT-06"),
+        water_depth_ft=_num(design.get("water_depth_ft", 0.0), f"{path}.water_depth_ft", "CW-HIT-06", 0.0, MAX_WATER_FT),
         on_bad_surface=bool(design.get("on_bad_surface", False)), blinded=bool(design.get("blinded", False)),
-        handling=design.get("handling"), hazard_difficulty=_int(design.get("hazard_difficulty", 0), f"{path}.hazard_difficulty", "CW-HIT-10"),
-        paint_until_turn=design.get("paint_until_turn"), in_rubble=bool(design.get("in_rubble", False)),
+        handling=design.get("handling"),
+        hazard_difficulty=_int(design.get("hazard_difficulty", 0), f"{path}.hazard_difficulty", "CW-HIT-10", 0, MAX_DIFFICULTY),
+        paint_until_turn=None if design.get("paint_until_turn") is None
+        else _int(design["paint_until_turn"], f"{path}.paint_until_turn", "CW-HIT-07", 0, MAX_TURN),
+        in_rubble=bool(design.get("in_rubble", False)),
         extinguisher=design.get("extinguisher", "none"), off_road=bool(design.get("off_road", False)),
         off_road_suspension=bool(design.get("off_road_suspension", False)),
     )
+    check_vehicle_bounds(vehicle, path)
     links = design.get("links", [])
+    if not isinstance(links, list) or len(links) > MAX_LINKS:
+        raise ScenarioError(f"expected a list of at most {MAX_LINKS} links", field=f"{path}.links",
+                            value=len(links) if isinstance(links, list) else links, rule="SAFE-01")
     for i, ln in enumerate(links):
         from .special import Link
         if not isinstance(ln, dict) or "id" not in ln or not ln.get("weapons"):
@@ -545,7 +601,10 @@ def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle") -> Vehicle:
                 raise ScenarioError("no weapon or link with this id", field=f"{path}.links[{i}].weapons", value=m, rule="CW-LINK-01")
         if ln["id"] in {w.id for w in vehicle.all_weapons()}:
             raise ScenarioError("a link id must differ from every weapon id", field=f"{path}.links[{i}].id", value=ln["id"], rule="CW-LINK-01")
+        if ln["id"] in vehicle.links:
+            raise ScenarioError("duplicate link id", field=f"{path}.links[{i}].id", value=ln["id"], rule="CW-LINK-01")
         vehicle.links[ln["id"]] = Link(ln["id"], tuple(ln["weapons"]), bool(ln.get("smart", False)))
+    check_links(vehicle, path)
     if vehicle.extinguisher not in ("none", "standard", "improved", "portable"):
         raise ScenarioError("expected none, standard, improved or portable", field=f"{path}.extinguisher",
                             value=vehicle.extinguisher, rule="CW-FIRE-03")
@@ -555,7 +614,7 @@ def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle") -> Vehicle:
     if vehicle.water_depth_ft < 0:
         raise ScenarioError("water depth cannot be negative", field=f"{path}.water_depth_ft", value=vehicle.water_depth_ft, rule="CW-HIT-06")
     handling_table = rules["carwars.tohit"]["handling"]
-    if vehicle.handling is not None and vehicle.handling not in handling_table:
+    if vehicle.handling is not None and (vehicle.handling not in handling_table or vehicle.handling == "rule"):
         raise ScenarioError(f"unknown handling event (known: {', '.join(k for k in handling_table if k != 'rule')})",
                             field=f"{path}.handling", value=vehicle.handling, rule="CW-HIT-10")
     parts = rules["carwars.bodies"]["parts"]
@@ -573,32 +632,38 @@ def _sidecar(rules: Rules, data: Any, path: str) -> Sidecar:
     armour = _armour(data.get("armour", {}), f"{path}.armour", sides)
     tire = _tires(rules, {"tire_type": data.get("tire_type", "standard")}, ("sidecar",), path)[0]
     return Sidecar(
-        side=side, spaces=_int(data.get("spaces", 1), f"{path}.spaces", "CW-TGT-04", 1), armour=armour,
+        side=side, spaces=_int(data.get("spaces", 1), f"{path}.spaces", "CW-TGT-04", 1, MAX_SPACES), armour=armour,
         armour_max=dict(armour), tire=tire,
         weapons=_weapons(rules, data.get("weapon", []), f"{path}.weapon", (Mount.FRONT, Mount.BACK, Mount.LEFT, Mount.RIGHT), False),
         crew=_crew(rules, data.get("crew", []), f"{path}.crew", ("sidecar",)), cargo=_cargo(data.get("cargo", []), f"{path}.cargo"),
     )
 
 
-def build_pedestrian(rules: Rules, entry: dict, path: str = "pedestrian") -> Pedestrian:
+def build_pedestrian(rules: Rules, entry: dict, path: str = "pedestrian", *, checked: bool = False) -> Pedestrian:
+    """Build a pedestrian from a scenario entry (meeting the schema's `pedestrian` part unless `checked`)."""
     if not isinstance(entry, dict) or "id" not in entry:
         raise ScenarioError("each pedestrian needs an id", field=path, value=entry, rule="CLI-02")
+    if not checked:
+        _check_entry("pedestrian", entry, path)
     cover = entry.get("cover", "none")
     if cover not in ("none", "full", "head_up"):
         raise ScenarioError("expected none, full or head_up", field=f"{path}.cover", value=cover, rule="CW-TGT-07")
     weapons = tuple(entry.get("weapons", []))
+    if len(weapons) > MAX_CARRIED:
+        raise ScenarioError(f"at most {MAX_CARRIED} hand weapons", field=f"{path}.weapons", value=len(weapons), rule="SAFE-01")
     for i, name in enumerate(weapons):
         weapon_spec(rules, name, f"{path}.weapons[{i}]", hand=True)  # a pedestrian carries hand weapons only (CW-HAND-01)
     from .special import check_hand_load
     check_hand_load(rules, Pedestrian(str(entry["id"]), 0.0, 0.0), weapons, f"{path}.weapons")
     size = rules["carwars.bodies"]["pedestrian"]["footprint"][0]
     return Pedestrian(
-        id=str(entry["id"]), x=_num(entry.get("x", 0.0), f"{path}.x", "CLI-02"), y=_num(entry.get("y", 0.0), f"{path}.y", "CLI-02"),
-        facing=_num(entry.get("facing", 0.0), f"{path}.facing", "CLI-02"),
-        hits=_int(entry.get("hits", 0), f"{path}.hits", "CW-CREW-01"),
-        body_armour=_int(entry.get("body_armour", 0), f"{path}.body_armour", "CW-CREW-01"),
+        id=str(entry["id"]), x=_num(entry.get("x", 0.0), f"{path}.x", "CLI-02", -MAX_COORD, MAX_COORD),
+        y=_num(entry.get("y", 0.0), f"{path}.y", "CLI-02", -MAX_COORD, MAX_COORD),
+        facing=_num(entry.get("facing", 0.0), f"{path}.facing", "CLI-02") % 360.0,
+        hits=_int(entry.get("hits", 0), f"{path}.hits", "CW-CREW-01", 0, HUMAN_DP),
+        body_armour=_int(entry.get("body_armour", 0), f"{path}.body_armour", "CW-CREW-01", 0, MAX_BODY_ARMOUR),
         prone=bool(entry.get("prone", False)), cover=cover, braced=bool(entry.get("braced", False)),
-        handgunner=_int(entry.get("handgunner", 0), f"{path}.handgunner", "CW-HIT-08"), weapons=weapons,
-        speed=_num(entry.get("speed", 0.0), f"{path}.speed", "CW-HIT-04"),
+        handgunner=_int(entry.get("handgunner", 0), f"{path}.handgunner", "CW-HIT-08", 0, MAX_SKILL), weapons=weapons,
+        speed=_num(entry.get("speed", 0.0), f"{path}.speed", "CW-HIT-04", 0.0, MAX_PEDESTRIAN_SPEED),
         in_rubble=bool(entry.get("in_rubble", False)), blinded=bool(entry.get("blinded", False)), size=float(size),
     )

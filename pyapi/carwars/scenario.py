@@ -13,119 +13,321 @@ from .enums import Light, Side, Weather, parse_enum
 from .geometry import Counter, Polygon
 from .model import Arena, Area, Building, Cloud, build_pedestrian, build_vehicle
 from .phase import Collision, FiredThisTurn, PhaseResult, explain_phase, resolve_phase, update_history
+from .table_schemas import WHEELS, first_error
+from .validate import (MAX_ACTIONS, MAX_ARMOUR, MAX_ATTACKS, MAX_BODY_ARMOUR, MAX_CARRIED, MAX_COLLISION_SPEED, MAX_COLLISIONS,
+                       MAX_COORD, MAX_CORNERS, MAX_COUNTERS, MAX_DIFFICULTY, MAX_DP, MAX_EXTENT, MAX_HISTORY, MAX_ID, MAX_LINK_MEMBERS,
+                       MAX_LINKS, MAX_PEDESTRIAN_SPEED, MAX_PICK, MAX_SHAPES, MAX_SKILL, MAX_SPACES, MAX_SPEED, MAX_TURN, MAX_UNITS,
+                       MAX_VICTIMS, MAX_WATER_FT, MAX_WEIGHT_LB, MIN_SPEED, PHASES, MAX_AMMO, check_attack_id, check_map_id,
+                       check_scenario)
 
 if TYPE_CHECKING:
     from .turn import TurnPlan
 
 __all__ = ["CarWarsScenario", "SCHEMA_PARTS", "load_carwars"]
 
-_NUM = {"type": "number"}
-_POINT = {"type": "array", "items": _NUM, "minItems": 2, "maxItems": 2}
-_SHAPE = {
-    "id": {"type": "string"},
-    "x": _NUM, "y": _NUM, "width": {"type": "number", "exclusiveMinimum": 0},
-    "length": {"type": "number", "exclusiveMinimum": 0}, "facing": _NUM,
-    "corners": {"type": "array", "items": _POINT, "minItems": 3, "description": "a convex polygon, in order"},
-}
-_ARMOUR = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
-           "propertyNames": {"enum": ["front", "back", "left", "right", "top", "underbody"]}}
-_WEAPON = {"type": "object", "required": ["id", "type"], "properties": {
-    "id": {"type": "string"}, "type": {"type": "string", "description": "a weapon-list name or abbreviation"},
-    "mount": {"enum": ["front", "back", "left", "right", "top", "underbody", "turret"]},
-    "dp": {"type": "integer", "minimum": 0}, "ammo": {"type": "integer", "minimum": 0}, "automatic": {"type": "boolean"}},
-    "additionalProperties": False}
-_CREW = {"type": "object", "required": ["id"], "properties": {
-    "id": {"type": "string"}, "role": {"enum": ["driver", "gunner", "passenger"]},
-    "seat": {"enum": ["front_left", "front_right", "back_left", "back_right", "middle", "cycle", "sidecar"]},
-    "body_armour": {"type": "integer", "minimum": 0}, "hits": {"type": "integer", "minimum": 0, "maximum": 3},
-    "gunner": {"type": "integer"}, "handgunner": {"type": "integer"}, "driver": {"type": "integer"},
-    "hand_weapons": {"type": "array", "items": {"type": "string"}}}, "additionalProperties": False}
-_CARGO = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}, "dp": {"type": "integer", "minimum": 1},
-                                                               "current_dp": {"type": "integer", "minimum": 0}}, "additionalProperties": False}
-_TIRE = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}, "type": {"type": "string"},
-                                                              "dp": {"type": "integer", "minimum": 1}, "current_dp": {"type": "integer", "minimum": 0}},
-         "additionalProperties": False}
+# --- the schema of a Car Wars scenario (CLI-02, SAFE-01) ----------------------------------------------------
+# Every field has a type, a range the kernels hold and the rules make sense of (validate.py and docs/scenarios.md
+# give the bounds), and a description (meaning, units, default): docs/scenarios.md is generated from them.
+
+_SIDES = ["front", "back", "left", "right", "top", "underbody"]
+
+
+def _id(what: str) -> dict:
+    return {"type": "string", "minLength": 1, "maxLength": MAX_ID, "description": what}
+
+
+def _ref(what: str) -> dict:
+    return {"type": "string", "minLength": 1, "maxLength": MAX_ID, "description": what}
+
+
+def _int(lo: int, hi: int, what: str) -> dict:
+    return {"type": "integer", "minimum": lo, "maximum": hi, "description": what}
+
+
+def _num(lo: float, hi: float, what: str) -> dict:
+    return {"type": "number", "minimum": lo, "maximum": hi, "description": what}
+
+
+def _bool(what: str) -> dict:
+    return {"type": "boolean", "description": what}
+
+
+def _coord(axis: str, what: str) -> dict:
+    return {**_num(-MAX_COORD, MAX_COORD, f"{axis} of {what}, in inches (1 inch = 15 ft; {axis} grows "
+                                          f"{'rightward' if axis == 'x' else 'upward'}); default 0"), "x-rule": "SAFE-01"}
+
+
+def _facing(what: str) -> dict:
+    return {"type": "number", "description": f"facing of {what}, degrees clockwise from +y (0 = +y, 90 = +x); any finite "
+                                             "number, taken modulo 360; default 0"}
+
+
+def _list(items: dict, max_items: int, what: str, min_items: int = 0) -> dict:
+    out = {"type": "array", "items": items, "maxItems": max_items, "description": what}
+    if min_items:
+        out["minItems"] = min_items
+    return out
+
+
+_TURN = _int(1, MAX_TURN, "turn number")
+_PHASE = _int(1, PHASES, "phase of the turn, 1 to 5")
+_POINT = {"type": "array", "items": _num(-MAX_COORD, MAX_COORD, "inches"), "minItems": 2, "maxItems": 2,
+          "description": "[x, y] in inches"}
+
+
+def _shape(what: str) -> dict:
+    return {
+        "id": _id(f"the {what}'s id, unique among the map's ids (vehicles, pedestrians, buildings, clouds, areas, counters)"),
+        "x": _coord("x", f"the {what}'s centre (with width and length)"),
+        "y": _coord("y", f"the {what}'s centre (with width and length)"),
+        "width": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_EXTENT,
+                  "description": f"the {what}'s width across its facing, in inches (a rectangle: give x, y, width, length)"},
+        "length": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_EXTENT,
+                   "description": f"the {what}'s length along its facing, in inches"},
+        "facing": _facing(f"the {what}'s rectangle"),
+        "corners": {"type": "array", "items": _POINT, "minItems": 3, "maxItems": MAX_CORNERS,
+                    "description": f"the {what} as a convex polygon: its corners in order, [x, y] in inches (instead of "
+                                   "x, y, width and length)"},
+    }
+
+
+def _armour(sides: list[str], what: str) -> dict:
+    return {"type": "object", "propertyNames": {"enum": sides}, "x-rule": "CW-VEH-02",
+            "additionalProperties": _int(0, MAX_ARMOUR, "armour points on that side"),
+            "description": f"{what}: points per side ({', '.join(sides)}); a side not given has 0"}
+
+
+_WEAPON = {"type": "object", "required": ["id", "type"], "additionalProperties": False, "x-rule": "CW-VEH-03",
+           "description": "a mounted weapon (CW-VEH-03)", "properties": {
+               "id": _id("the weapon's id, unique on its vehicle (sidecar included) and distinct from its links' ids; "
+                         "attacks and actions name it"),
+               "type": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                        "description": "a name or abbreviation of the vehicle weapon list (seeds/carwars/weapons.toml), any case"},
+               "mount": {"enum": ["front", "back", "left", "right", "top", "underbody", "turret"],
+                         "description": "where it is mounted (turret needs turret = true; a cycle has no top, underbody or "
+                                        "turret mounts); default front"},
+               "dp": _int(0, MAX_DP, "its damage points now; default: the weapon list's DP"),
+               "ammo": _int(0, MAX_AMMO, "shots left; default: the weapon list's shots"),
+               "automatic": _bool("on automatic at the start (never a turret weapon, CW-AUTO-01); default false")}}
+_CREW = {"type": "object", "required": ["id"], "additionalProperties": False, "x-rule": "CW-VEH-03",
+         "description": "a person aboard (CW-VEH-03, CW-CREW-01): 3 DP", "properties": {
+             "id": _id("the person's id, unique among the vehicle's crew (sidecar included)"),
+             "role": {"enum": ["driver", "gunner", "passenger"], "description": "driver (one a vehicle), gunner or passenger; "
+                                                                              "default passenger"},
+             "seat": {"enum": ["front_left", "front_right", "back_left", "back_right", "middle", "cycle", "sidecar"],
+                      "description": "seat (fixes a hand weapon's arc): a car's or trike's front_left, front_right, back_left, "
+                                     "back_right or middle (at most two in front, one a seat); a cycle's cycle; a sidecar's "
+                                     "sidecar; default front_left"},
+             "body_armour": _int(0, MAX_BODY_ARMOUR, "DP of worn body armour, taken first (the rules' body armour has 3); "
+                                                     "default 0"),
+             "hits": {**_int(0, 3, "hits taken: 1 wounded, 2 unconscious, 3 dead; default 0"), "x-rule": "CW-CREW-01"},
+             "gunner": _int(0, MAX_SKILL, "gunner skill bonus to hit with vehicle weapons; default 0"),
+             "handgunner": _int(0, MAX_SKILL, "handgunner skill bonus to hit with hand weapons; default 0"),
+             "driver": _int(0, MAX_SKILL, "driver skill bonus; default 0"),
+             "hand_weapons": _list({"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                                    "description": "a name or abbreviation of the hand weapon list"}, MAX_CARRIED,
+                                   "hand weapons carried (seeds/carwars/hand_weapons.toml), at most six grenade-equivalents "
+                                   "(CW-HAND-01)")}}
+_CARGO = {"type": "object", "required": ["id"], "additionalProperties": False, "description": "a cargo item (CW-VEH-04)",
+          "x-rule": "CW-VEH-04",
+          "properties": {"id": _id("the item's id, unique in the vehicle's cargo (sidecar included)"),
+                         "dp": _int(1, MAX_DP, "its damage points when whole; default 1"),
+                         "current_dp": _int(0, MAX_DP, "its damage points now, at most dp; default dp")}}
+_TIRE = {"type": "object", "required": ["id"], "additionalProperties": False, "description": "one wheel's tire (CW-VEH-03)",
+         "x-rule": "CW-VEH-03",
+         "properties": {"id": {"enum": list(WHEELS), "description": "the wheel: one of the body's wheel positions, once"},
+                        "type": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                                 "description": "tire type (seeds/carwars/tires.toml); default: the vehicle's tire_type"},
+                        "dp": _int(1, MAX_DP, "its damage points when whole; default: the tire type's"),
+                        "current_dp": _int(0, MAX_DP, "its damage points now, at most dp; default dp")}}
+_LINK = {"type": "object", "required": ["id", "weapons"], "additionalProperties": False, "x-rule": "CW-LINK-01",
+         "description": "a weapons link (CW-LINK-01): fired as one action, each weapon once", "properties": {
+             "id": _id("the link's id, unique among the vehicle's weapons and links; attacks and drops name it"),
+             "weapons": _list(_ref("a weapon or link id of this vehicle"), MAX_LINK_MEMBERS,
+                              "its members: weapon ids or other links' ids, reaching each weapon once", 1),
+             "smart": _bool("a smart link: turret and body weapons aim together; default false")}}
 _VEHICLE = {
-    "type": "object", "required": ["id"],
+    "type": "object", "required": ["id"], "additionalProperties": False,
+    "description": "a vehicle: a stock design and/or inline fields (a field given here replaces the design's)",
     "properties": {
-        "id": {"type": "string"}, "design": {"type": "string", "description": "a stock design (seeds/carwars/designs.toml)"},
-        "name": {"type": "string"},
-        "body": {"type": "string"}, "reversed": {"type": "boolean"},
-        "x": _NUM, "y": _NUM, "facing": _NUM, "speed": _NUM,
-        "armour": _ARMOUR, "armour_max": _ARMOUR, "armour_material": {"enum": ["plastic", "metal"]}, "fireproof": {"type": "boolean"},
-        "power_plant": {"type": "integer", "minimum": 0}, "power_plant_max": {"type": "integer", "minimum": 1},
-        "layout": {"type": "array", "items": {"enum": ["crew", "power_plant", "cargo"]}},
-        "tire_type": {"type": "string"}, "tire": {"type": "array", "items": _TIRE},
-        "computer": {"enum": ["none", "targeting", "hi_res", "cyberlink"]}, "turret": {"type": "boolean"},
-        "weapon": {"type": "array", "items": _WEAPON}, "crew": {"type": "array", "items": _CREW},
-        "cargo": {"type": "array", "items": _CARGO},
-        "sidecar": {"type": "object", "properties": {
-            "side": {"enum": ["left", "right"]}, "spaces": {"type": "integer", "minimum": 1},
-            "armour": _ARMOUR, "tire_type": {"type": "string"}, "weapon": {"type": "array", "items": _WEAPON},
-            "crew": {"type": "array", "items": _CREW}, "cargo": {"type": "array", "items": _CARGO}}, "additionalProperties": False},
-        "water_depth_ft": {"type": "number", "minimum": 0}, "on_bad_surface": {"type": "boolean"}, "blinded": {"type": "boolean"},
-        "handling": {"type": "string"}, "hazard_difficulty": {"type": "integer", "minimum": 0},
-        "paint_until_turn": {"type": "integer"}, "in_rubble": {"type": "boolean"},
-        "extinguisher": {"enum": ["none", "standard", "improved", "portable"]}, "off_road": {"type": "boolean"},
-        "off_road_suspension": {"type": "boolean"}, "burning": {"type": "boolean"},
-        "links": {"type": "array", "items": {"type": "object", "required": ["id", "weapons"], "properties": {
-            "id": {"type": "string"}, "weapons": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-            "smart": {"type": "boolean"}}, "additionalProperties": False}},
+        "id": _id("the vehicle's id, unique among the map's ids"),
+        "design": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                   "description": "a stock design (seeds/carwars/designs.toml) to start from; optional"},
+        "name": {"type": "string", "maxLength": 256, "description": "a display name; default: the id"},
+        "body": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                 "description": "body (seeds/carwars/bodies.toml: subcompact ... van, cycle, light_trike ... xheavy_trike); "
+                                "required unless the design gives it"},
+        "reversed": _bool("a reversed trike (two wheels in front); default false"),
+        "x": _coord("x", "the counter's centre"), "y": _coord("y", "the counter's centre"),
+        "facing": _facing("the vehicle"),
+        "speed": {**_num(MIN_SPEED, MAX_SPEED, f"speed in mph, negative in reverse, from {MIN_SPEED:g} to {MAX_SPEED:g}; "
+                                               "default 0"), "x-rule": "SAFE-01"},
+        "armour": _armour(_SIDES, "armour now"),
+        "armour_max": _armour(_SIDES, "armour when whole (for the report); default: armour"),
+        "armour_material": {"enum": ["plastic", "metal"], "description": "armour material (metal: CW-COL-02); default plastic"},
+        "fireproof": _bool("fireproof armour (CW-FIRE-05); default false"),
+        "power_plant": _int(0, MAX_DP, "power plant DP now; omit for none"),
+        "power_plant_max": _int(1, MAX_DP, "power plant DP when whole, at least power_plant; default power_plant"),
+        "layout": {"type": "array", "items": {"enum": ["crew", "power_plant", "cargo"]}, "maxItems": 3, "uniqueItems": True,
+                   "description": "internal locations front to back, each once; a car or trike always has cargo; default "
+                                  "power_plant, crew, cargo"},
+        "tire_type": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                      "description": "the tires' type (seeds/carwars/tires.toml); default standard"},
+        "tire": _list(_TIRE, 6, "tires that differ from tire_type, by wheel"),
+        "computer": {"enum": ["none", "targeting", "hi_res", "cyberlink"],
+                     "description": "targeting computer (CW-HIT-08); default none"},
+        "turret": _bool("has a turret (not on a cycle); default false"),
+        "weapon": _list(_WEAPON, MAX_PICK, f"mounted weapons, at most {MAX_PICK} (a hit picks one among them)"),
+        "crew": _list(_CREW, MAX_PICK - 1, "the people aboard; with power plant and cargo items at most "
+                                           f"{MAX_PICK} (a collision splits among them)"),
+        "cargo": _list(_CARGO, MAX_PICK - 1, "cargo items; with power plant and crew at most " f"{MAX_PICK}"),
+        "sidecar": {"type": "object", "additionalProperties": False, "x-rule": "CW-TGT-05",
+                    "description": "a cycle's sidecar (CW-TGT-05): a small car beside it; its weapons, riders and cargo "
+                                   f"together at most {MAX_PICK}", "properties": {
+                        "side": {"enum": ["left", "right"], "description": "which side of the cycle; default right"},
+                        "spaces": _int(1, MAX_SPACES, "its spaces: the rest of a shot through the cycle hits it on 1d at "
+                                                      "most this (CW-TGT-04); default 1"),
+                        "armour": _armour(["front", "back", "left", "right", "underbody"], "the sidecar's armour"),
+                        "tire_type": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                                      "description": "its tire's type; default standard"},
+                        "weapon": _list(_WEAPON, MAX_PICK, "weapons mounted on it (front, back, left or right)"),
+                        "crew": _list(_CREW, MAX_PICK, "its riders (seat sidecar)"),
+                        "cargo": _list(_CARGO, MAX_PICK, "its cargo items")}},
+        "water_depth_ft": _num(0, MAX_WATER_FT, "feet of water it stands in (CW-HIT-06, CW-DROP-06); default 0"),
+        "on_bad_surface": _bool("on oil, gravel or a bad road: -1 to fire (CW-HIT-08); default false"),
+        "blinded": _bool("blinded by a searchlight: -10 to fire (CW-HIT-07); default false"),
+        "handling": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                     "description": "a skid or fishtail this turn (a key of carwars.tohit.handling: trivial_skid, "
+                                    "minor_fishtail, minor_skid, moderate_skid, major_fishtail); lasts to the end of the "
+                                    "arena's turn; default none"},
+        "hazard_difficulty": _int(0, MAX_DIFFICULTY, "D of a maneuver or hazard this phase: -D to fire (CW-HIT-10); default 0"),
+        "paint_until_turn": _int(0, MAX_TURN, "paint on its windows until the end of this turn (CW-HIT-07); default none"),
+        "in_rubble": _bool("in a rubble area: -4 to hit it (CW-HIT-07); default false"),
+        "extinguisher": {"enum": ["none", "standard", "improved", "portable"],
+                         "description": "fire extinguisher (CW-FIRE-03); default none"},
+        "off_road": _bool("off-road (CW-OFF-01/02); default false"),
+        "off_road_suspension": _bool("off-road suspension (cars only, CW-OFF-02); default false"),
+        "burning": _bool("on fire at the start (CW-FIRE-03); default false"),
+        "links": _list(_LINK, MAX_LINKS, "weapons links (CW-LINK-01)"),
     },
-    "additionalProperties": False,
 }
-_PEDESTRIAN = {"type": "object", "required": ["id"], "properties": {
-    "id": {"type": "string"}, "x": _NUM, "y": _NUM, "facing": _NUM, "speed": _NUM,
-    "hits": {"type": "integer", "minimum": 0, "maximum": 3}, "body_armour": {"type": "integer", "minimum": 0},
-    "prone": {"type": "boolean"}, "cover": {"enum": ["none", "full", "head_up"]}, "braced": {"type": "boolean"},
-    "handgunner": {"type": "integer"}, "weapons": {"type": "array", "items": {"type": "string"}},
-    "in_rubble": {"type": "boolean"}, "blinded": {"type": "boolean"}}, "additionalProperties": False}
-_ATTACK = {"type": "object", "required": ["id", "attacker", "weapon", "target"], "properties": {
-    "id": {"type": "string"}, "attacker": {"type": "string"}, "weapon": {"type": "string"}, "target": {"type": "string"},
-    "aim": {"type": "string", "description": "auto, front, back, left, right, top, tire:<wheel>, turret, rider, sidecar, ground"},
-    "firer": {"type": "string"},
-    "turn": {"type": "integer", "minimum": 1}, "phase": {"type": "integer", "minimum": 1, "maximum": 5},
-    "victims": {"type": "array", "items": {"type": "string"}, "description": "CW-DMG-07: every intended victim of an area attack"},
-    "defender_order": {"type": "array", "items": {"type": "string"}, "description": "CW-DMG-07: the defender's choice of victims, in order"}},
-    "additionalProperties": False}
-_COLLISION = {"type": "object", "required": ["id", "vehicle", "side", "speed"], "properties": {
-    "id": {"type": "string"}, "vehicle": {"type": "string"},
-    "side": {"enum": ["front", "back", "left", "right", "top", "underbody"]}, "speed": _NUM,
-    "weight_lb": {"type": "number", "exclusiveMinimum": 0, "description": "weight of what hit it; omit for a fixed barrier"},
-    "turn": {"type": "integer", "minimum": 1}, "phase": {"type": "integer", "minimum": 1, "maximum": 5},
-    "pedestrian": {"type": "boolean"}}, "additionalProperties": False}
+_PEDESTRIAN = {"type": "object", "required": ["id"], "additionalProperties": False,
+               "description": "a person on foot (CW-TGT-07): 3 DP, fires all round", "properties": {
+                   "id": _id("the pedestrian's id, unique among the map's ids"),
+                   "x": _coord("x", "the pedestrian's centre"), "y": _coord("y", "the pedestrian's centre"),
+                   "facing": _facing("the pedestrian"),
+                   "speed": {**_num(0, MAX_PEDESTRIAN_SPEED, "speed in mph (a walking pedestrian moves one square a phase, "
+                                                             f"CW-OBS-01), 0 to {MAX_PEDESTRIAN_SPEED:g}; default 0"),
+                             "x-rule": "SAFE-01"},
+                   "hits": {**_int(0, 3, "hits taken: 1 wounded, 2 unconscious, 3 dead; default 0"), "x-rule": "CW-CREW-01"},
+                   "body_armour": _int(0, MAX_BODY_ARMOUR, "DP of worn body armour, taken first; default 0"),
+                   "prone": _bool("lying prone: -4 to hit instead of -3; default false"),
+                   "cover": {"enum": ["none", "full", "head_up"],
+                             "description": "behind cover: full (cannot be hit) or head_up (-6); default none"},
+                   "braced": _bool("braced on a solid object: +1 to fire (CW-HIT-04); default false"),
+                   "handgunner": _int(0, MAX_SKILL, "handgunner skill bonus; default 0"),
+                   "weapons": _list({"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                                     "description": "a name or abbreviation of the hand weapon list"}, MAX_CARRIED,
+                                    "hand weapons carried, at most six grenade-equivalents (CW-HAND-01)"),
+                   "in_rubble": _bool("in a rubble area: -4 to hit (CW-HIT-07); default false"),
+                   "blinded": _bool("blinded by a searchlight: -10 to fire; default false")}}
+_ATTACK = {"type": "object", "required": ["id", "attacker", "weapon", "target"], "additionalProperties": False,
+           "description": "a declared attack (CW-HIT-01)", "properties": {
+               "id": _id("the attack's id, unique among attack and collision ids; no '/' or '@', not starting 'auto:'"),
+               "attacker": _ref("the vehicle or pedestrian firing"),
+               "weapon": _ref("a mounted weapon's id or a link's id of the attacking vehicle; or a hand weapon the firer "
+                              "(crew member or pedestrian) carries"),
+               "target": _ref("the vehicle, pedestrian or building fired at"),
+               "aim": {"type": "string", "minLength": 1, "maxLength": MAX_ID + 5,
+                       "description": "auto (the facing side easiest to hit), front, back, left, right, top, tire:<wheel>, "
+                                      "turret, rider, sidecar or ground; default auto"},
+               "firer": _ref("the crew member pulling the trigger; default: an able gunner, else the driver (a hand weapon "
+                             "fired from a vehicle needs it)"),
+               "turn": _int(1, MAX_TURN, "the turn it is declared for; default the arena's (a single-phase scenario: must "
+                                         "be the arena's)"),
+               "phase": _int(1, PHASES, "the phase it is declared for; default the arena's"),
+               "victims": _list(_ref("a pedestrian"), MAX_VICTIMS, "CW-DMG-07: every intended victim of an area attack, "
+                                                                   "the target among them"),
+               "defender_order": _list(_ref("one of the victims"), MAX_VICTIMS,
+                                       "CW-DMG-07: the defender's choice of victims, in order")}}
+_COLLISION = {"type": "object", "required": ["id", "vehicle", "side", "speed"], "additionalProperties": False, "x-rule": "CW-COL-04",
+              "description": "a collision during a phase's movement (CW-COL-01..04)", "properties": {
+                  "id": _id("the collision's id, unique among attack and collision ids"),
+                  "vehicle": _ref("the vehicle hit"),
+                  "side": {"enum": _SIDES, "description": "the side that takes the damage"},
+                  "speed": {**_num(0, MAX_COLLISION_SPEED, f"speed of the impact in mph, 0 to {MAX_COLLISION_SPEED:g} (the "
+                                                           "collision table, CW-COL-04)"), "x-rule": "SAFE-01"},
+                  "weight_lb": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_WEIGHT_LB,
+                                "description": f"weight of what hit it, lb, up to {MAX_WEIGHT_LB:,.0f}; omit for a fixed barrier "
+                                               "(full damage)"},
+                  "turn": _int(1, MAX_TURN, "the turn it happens in; default the arena's"),
+                  "phase": _int(1, PHASES, "the phase it happens in; default the arena's"),
+                  "pedestrian": _bool("a pedestrian did the hitting (its own damage factor); default false")}}
+_ACTION = {"type": "object", "required": ["turn", "phase", "kind", "vehicle"], "additionalProperties": False,
+           "description": "something declared for a phase besides an attack (multi-turn scenarios)", "properties": {
+               "turn": _int(1, MAX_TURN, "the turn, within the turns run"),
+               "phase": _int(1, PHASES, "the phase"),
+               "kind": {"enum": ["maneuver", "automatic_on", "automatic_off", "drop", "detonate", "substitute", "steer",
+                                 "fetch_grenade"],
+                        "description": "maneuver (difficulty), automatic_on / automatic_off (weapon), drop (weapon or link; "
+                                       "placement for a turret weapon), detonate (counter), substitute, steer or "
+                                       "fetch_grenade (crew)"},
+               "vehicle": _ref("the vehicle acting"),
+               "weapon": _ref("automatic_on, automatic_off: a weapon id; drop: a dropped weapon's id or a link's"),
+               "difficulty": _int(0, MAX_DIFFICULTY, "maneuver: its D; default 0"),
+               "placement": {"enum": _SIDES, "description": "drop of a turret weapon: where it lays its counter"},
+               "counter": _ref("detonate: a mines counter, on the map or laid by a drop of an earlier phase"),
+               "crew": _ref("substitute, steer, fetch_grenade: the crew member")}}
+_PAIR = {"type": "array", "items": _ref("an id"), "minItems": 2, "maxItems": 2}
 
 SCHEMA_PARTS: dict[str, Any] = {
-    "arena": {"type": "object", "properties": {
-        "weather": {"enum": Weather.choices()}, "light": {"enum": Light.choices()},
-        "turn": {"type": "integer", "minimum": 1}, "phase": {"type": "integer", "minimum": 1, "maximum": 5}},
-        "additionalProperties": False},
-    "vehicle": {"type": "array", "items": _VEHICLE},
-    "pedestrian": {"type": "array", "items": _PEDESTRIAN},
-    "building": {"type": "array", "items": {"type": "object", "required": ["id"], "properties": dict(_SHAPE), "additionalProperties": False}},
-    "cloud": {"type": "array", "items": {"type": "object", "required": ["id", "kind"], "properties": {
-        **_SHAPE, "kind": {"enum": ["smoke", "paint"]}, "placed_turn": {"type": "integer"}}, "additionalProperties": False}},
-    "area": {"type": "array", "items": {"type": "object", "required": ["id", "kind"], "properties": {
-        **_SHAPE, "kind": {"enum": ["rubble"]}}, "additionalProperties": False}},
-    "attack": {"type": "array", "items": _ATTACK},
-    "collision": {"type": "array", "items": _COLLISION},
-    "action": {"type": "array", "items": {"type": "object", "required": ["turn", "phase", "kind", "vehicle"], "properties": {
-        "turn": {"type": "integer", "minimum": 1}, "phase": {"type": "integer", "minimum": 1, "maximum": 5},
-        "kind": {"enum": ["maneuver", "automatic_on", "automatic_off", "drop", "detonate", "substitute", "steer", "fetch_grenade"]},
-        "vehicle": {"type": "string"}, "weapon": {"type": "string"}, "difficulty": {"type": "integer", "minimum": 0},
-        "placement": {"enum": ["front", "back", "left", "right", "top", "underbody"]}, "counter": {"type": "string"},
-        "crew": {"type": "string"}}, "additionalProperties": False}},
-    "counter": {"type": "array", "items": {"type": "object", "required": ["id", "weapon"], "properties": {
-        **_SHAPE, "weapon": {"type": "string", "description": "the dropped weapon that laid it"},
-        "placed_turn": {"type": "integer"}, "owner": {"type": "string"}}, "additionalProperties": False}},
-    "history": {"type": "array", "items": {"type": "object", "required": ["attacker", "weapon", "target", "streak", "last_turn"],
-                                           "properties": {"attacker": {"type": "string"}, "weapon": {"type": "string"},
-                                                          "target": {"type": "string"}, "streak": {"type": "integer", "minimum": 0},
-                                                          "last_turn": {"type": "integer"}}, "additionalProperties": False}},
-    "fired_this_turn": {"type": "object", "properties": {
-        "weapons": {"type": "array", "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}},
-        "characters": {"type": "array", "items": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}}},
-        "additionalProperties": False},
+    "arena": {"type": "object", "additionalProperties": False, "description": "the conditions and the moment", "properties": {
+        "weather": {"enum": Weather.choices(), "description": "weather (CW-HIT-07); default clear"},
+        "light": {"enum": Light.choices(), "description": "light (CW-HIT-07); default day"},
+        "turn": _int(1, MAX_TURN, "the turn now; default 1"),
+        "phase": _int(1, PHASES, "the phase now (a multi-turn scenario starts at 1); default 1")}},
+    "vehicle": _list(_VEHICLE, MAX_UNITS, f"vehicles (with pedestrians at most {MAX_UNITS:,})"),
+    "pedestrian": _list(_PEDESTRIAN, MAX_UNITS, f"pedestrians (with vehicles at most {MAX_UNITS:,})"),
+    "building": _list({"type": "object", "required": ["id"], "additionalProperties": False,
+                       "description": "a building: blocks lines of fire (CW-LOF-01); can be fired at",
+                       "properties": _shape("building")}, MAX_SHAPES, "buildings"),
+    "cloud": _list({"type": "object", "required": ["id", "kind"], "additionalProperties": False,
+                    "description": "a smoke or paint cloud (CW-LOF-04, CW-DROP-05)",
+                    "properties": {**_shape("cloud"), "kind": {"enum": ["smoke", "paint"], "description": "smoke or paint"},
+                                   "placed_turn": _int(0, MAX_TURN, "the turn it was laid (it expires after "
+                                                                    "carwars.dropped.clouds); default 0")}},
+                   MAX_SHAPES, "clouds"),
+    "area": _list({"type": "object", "required": ["id", "kind"], "additionalProperties": False,
+                   "description": "marked ground", "properties": {**_shape("area"), "kind": {
+                       "enum": ["rubble"], "description": "rubble: -4 to hit a target inside (CW-HIT-07)"}}},
+                  MAX_SHAPES, "areas"),
+    "attack": _list(_ATTACK, MAX_ATTACKS, "declared attacks"),
+    "collision": _list(_COLLISION, MAX_COLLISIONS, "declared collisions"),
+    "action": _list(_ACTION, MAX_ACTIONS, "declared actions (a multi-turn scenario only)"),
+    "counter": _list({"type": "object", "required": ["id", "weapon"], "additionalProperties": False,
+                      "description": "a dropped weapon's counter on the map (CW-DROP-01..04)", "properties": {
+                          **_shape("counter"),
+                          "weapon": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                                     "description": "the dropped weapon that laid it (a weapon list name; not a cloud)"},
+                          "placed_turn": _int(0, MAX_TURN, "the turn it was laid, at most the arena's; default the arena's"),
+                          "owner": _ref("the vehicle that laid it; optional")}},
+                     MAX_COUNTERS, "dropped-weapon counters"),
+    "history": _list({"type": "object", "required": ["attacker", "weapon", "target", "streak", "last_turn"],
+                      "additionalProperties": False,
+                      "description": "a weapon's sustained-fire record (CW-HIT-09), one per attacker and weapon",
+                      "properties": {"attacker": _ref("the vehicle or pedestrian"),
+                                     "weapon": _ref("its weapon (a mounted weapon id, or a hand weapon it carries)"),
+                                     "target": _ref("the vehicle, pedestrian or building it fired at"),
+                                     "streak": _int(0, MAX_TURN, "consecutive turns it has fired at that target"),
+                                     "last_turn": _int(0, MAX_TURN, "the last turn it fired, before the arena's turn")}},
+                     MAX_HISTORY, "sustained-fire history"),
+    "fired_this_turn": {"type": "object", "additionalProperties": False,
+                        "description": "what fired earlier this turn (CW-ROF-01); a single-phase scenario only", "properties": {
+                            "weapons": _list({**_PAIR, "description": "[vehicle id, weapon id]"}, MAX_HISTORY,
+                                             "weapons that fired"),
+                            "characters": _list({**_PAIR, "description": "[vehicle id, crew id] or [pedestrian id, "
+                                                                         "pedestrian id]"}, MAX_HISTORY,
+                                                "people who fired")}},
 }
 
 
@@ -260,64 +462,66 @@ class CarWarsScenario:
         return {f"{b.attack} hit": b.probability for b in self.explain()}
 
 
+def _strict_schema() -> dict:
+    """The Car Wars parts of the scenario schema, for the strict pass (an integer is an int, never 2.0)."""
+    return {"type": "object", "properties": SCHEMA_PARTS}
+
+
 def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
-    """Build a Car Wars scenario from schema-valid data; every id must be unique and known."""
+    """Build a Car Wars scenario from schema-valid data, checking everything that does not need the dice first.
+
+    In order (SAFE-01, ERR-01): the schema again with strict types (an integer field holds an int), the sizes,
+    every id unique in its namespace (the map: vehicles, pedestrians, buildings, clouds, areas and counters; the
+    declarations: attacks and collisions; per vehicle: weapons and links, crew, cargo), every reference resolved,
+    every declaration's moment inside the scenario, a multi-turn plan's static legality (`validate`), and the
+    attacks of the arena's moment explained. Nothing runs before all of it passes.
+    """
+    found = first_error(_strict_schema(), data, "", "CLI-02", bound_rule="SAFE-01")
+    if found is not None:
+        field_name, message, value, rule = found
+        raise ScenarioError(f"{message} (in {source})", field=field_name, value=value, rule=rule)
+    units = len(data.get("vehicle", [])) + len(data.get("pedestrian", []))
+    if units > MAX_UNITS:
+        raise ScenarioError(f"more than {MAX_UNITS:,} vehicles and pedestrians", field="pedestrian" if data.get("pedestrian") else "vehicle",
+                            value=units, rule="SAFE-01")
+    meta = data["scenario"]
+    turns = meta.get("turns")
     arena_data = data.get("arena", {})
     arena = Arena(weather=parse_enum(Weather, arena_data.get("weather", "clear"), "arena.weather", "CW-HIT-07"),
                   light=parse_enum(Light, arena_data.get("light", "day"), "arena.light", "CW-HIT-07"),
                   turn=arena_data.get("turn", 1), phase=arena_data.get("phase", 1))
-    seen: set[str] = set()
+    if turns and arena.phase != 1:
+        raise ScenarioError("a multi-turn scenario runs whole turns from phase 1", field="arena.phase", value=arena.phase, rule="CLI-02")
+    if turns and arena.turn + turns - 1 > MAX_TURN:
+        raise ScenarioError(f"turn numbers run to {MAX_TURN:,}", field="scenario.turns", value=turns, rule="SAFE-01")
+    seen: dict[str, str] = {}
 
     def unique(ident: str, path: str) -> str:
+        """One namespace for the map: a target, a blocker or a counter is named by its id alone."""
         if ident in seen:
-            raise ScenarioError("duplicate id", field=f"{path}.id", value=ident, rule="CLI-02")
-        seen.add(ident)
+            raise ScenarioError(f"duplicate id (also {seen[ident]})", field=f"{path}.id", value=ident, rule="CLI-02")
+        check_map_id(ident, path)
+        seen[ident] = path
         return ident
 
     for i, v in enumerate(data.get("vehicle", [])):
         unique(v["id"], f"vehicle[{i}]")
-        arena.vehicles[v["id"]] = build_vehicle(rules, v, f"vehicle[{i}]")
+        arena.vehicles[v["id"]] = build_vehicle(rules, v, f"vehicle[{i}]", checked=True)
     for i, p in enumerate(data.get("pedestrian", [])):
         unique(p["id"], f"pedestrian[{i}]")
-        arena.pedestrians[p["id"]] = build_pedestrian(rules, p, f"pedestrian[{i}]")
+        arena.pedestrians[p["id"]] = build_pedestrian(rules, p, f"pedestrian[{i}]", checked=True)
     for i, b in enumerate(data.get("building", [])):
         unique(b["id"], f"building[{i}]")
         arena.buildings[b["id"]] = Building(b["id"], _polygon(b, f"building[{i}]"))
     for i, c in enumerate(data.get("cloud", [])):
         unique(c["id"], f"cloud[{i}]")
+        if c.get("placed_turn", 0) > arena.turn:
+            raise ScenarioError(f"laid after the arena's turn ({arena.turn})", field=f"cloud[{i}].placed_turn", value=c["placed_turn"],
+                                rule="CW-DROP-05")
         arena.clouds[c["id"]] = Cloud(c["id"], c["kind"], _polygon(c, f"cloud[{i}]"), c.get("placed_turn", 0))
     for i, a in enumerate(data.get("area", [])):
         unique(a["id"], f"area[{i}]")
         arena.areas[a["id"]] = Area(a["id"], a["kind"], _polygon(a, f"area[{i}]"))
-    attacks = []
-    when: dict[str, tuple[int, int]] = {}
-    attack_ids: set[str] = set()
-    for i, a in enumerate(data.get("attack", [])):
-        if a["id"] in attack_ids:
-            raise ScenarioError("duplicate attack id", field=f"attack[{i}].id", value=a["id"], rule="CLI-02")
-        attack_ids.add(a["id"])
-        parse_aim(a.get("aim", "auto"), f"attack[{i}].aim")
-        arena.unit(a["attacker"], f"attack[{i}].attacker")
-        if a["target"] not in arena.buildings:
-            arena.unit(a["target"], f"attack[{i}].target")
-        victims = tuple(a.get("victims", ()))
-        if victims and a["target"] not in victims:
-            raise ScenarioError("the target of an area attack must be one of its victims", field=f"attack[{i}].victims",
-                                value=list(victims), rule="CW-DMG-07")
-        attacks.append(Attack(a["id"], a["attacker"], a["weapon"], a["target"], a.get("aim", "auto"), a.get("firer"),
-                              victims, tuple(a.get("defender_order", ()))))
-        when[a["id"]] = (a.get("turn", arena.turn), a.get("phase", arena.phase))
-    collisions = []
-    for i, c in enumerate(data.get("collision", [])):
-        if c["vehicle"] not in arena.vehicles:
-            raise ScenarioError("no vehicle with this id", field=f"collision[{i}].vehicle", value=c["vehicle"], rule="CW-COL-03")
-        collisions.append(Collision(c["id"], c["vehicle"], Side.parse(c["side"]), float(c["speed"]), c.get("weight_lb"),
-                                    bool(c.get("pedestrian", False))))
-        when[f"collision:{c['id']}"] = (c.get("turn", arena.turn), c.get("phase", arena.phase))
-    for i, v in enumerate(data.get("vehicle", [])):
-        if v.get("burning"):
-            from .fire import FireState
-            arena.fires[v["id"]] = FireState(burning=True)
     for i, c in enumerate(data.get("counter", [])):
         unique(c["id"], f"counter[{i}]")
         from .dropped import DroppedCounter
@@ -325,36 +529,102 @@ def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
         spec = weapon_spec(rules, c["weapon"], f"counter[{i}].weapon")
         if not spec.dropped:
             raise ScenarioError("not a dropped weapon", field=f"counter[{i}].weapon", value=c["weapon"], rule="CW-DROP-01")
-        if (spec.dropped_kind or "") == "cloud":
+        if (spec.dropped_kind or "") == "cloud" or (not spec.dropped_kind and spec.cloud):
             raise ScenarioError("place clouds under [[cloud]]", field=f"counter[{i}].weapon", value=c["weapon"], rule="CW-DROP-05")
-        arena.counters.append(DroppedCounter(c["id"], spec.dropped_kind, spec.name, _polygon(c, f"counter[{i}]"),
+        if "owner" in c and c["owner"] not in arena.vehicles:
+            raise ScenarioError("no vehicle with this id", field=f"counter[{i}].owner", value=c["owner"], rule="CW-DROP-01")
+        if c.get("placed_turn", arena.turn) > arena.turn:
+            raise ScenarioError(f"laid after the arena's turn ({arena.turn})", field=f"counter[{i}].placed_turn",
+                                value=c["placed_turn"], rule="CW-DROP-01")
+        arena.counters.append(DroppedCounter(c["id"], spec.dropped_kind or "junk", spec.name, _polygon(c, f"counter[{i}]"),
                                              c.get("placed_turn", arena.turn), c.get("owner", "")))
+
+    declared: dict[str, str] = {}
+
+    def declaration(ident: str, path: str) -> None:
+        """One namespace for attacks and collisions: the event log and the batch's columns name them by id."""
+        if ident in declared:
+            raise ScenarioError(f"duplicate id (also {declared[ident]})", field=f"{path}.id", value=ident, rule="CLI-02")
+        declared[ident] = path
+
+    def moment(entry: dict, path: str) -> tuple[int, int]:
+        """The (turn, phase) a declaration is for: inside the turns run, or the arena's moment for one phase."""
+        t, ph = entry.get("turn", arena.turn), entry.get("phase", arena.phase)
+        if turns:
+            if not arena.turn <= t < arena.turn + turns:
+                raise ScenarioError(f"outside the turns run ({arena.turn} to {arena.turn + turns - 1})", field=f"{path}.turn",
+                                    value=t, rule="CLI-02")
+        elif (t, ph) != (arena.turn, arena.phase):
+            which = "turn" if t != arena.turn else "phase"
+            raise ScenarioError(f"a single-phase scenario resolves turn {arena.turn}, phase {arena.phase} only (set [scenario] "
+                                "turns to plan several)", field=f"{path}.{which}", value=entry.get(which), rule="CLI-02")
+        return t, ph
+
+    attacks = []
+    when: dict[str, tuple[int, int]] = {}
+    for i, a in enumerate(data.get("attack", [])):
+        path = f"attack[{i}]"
+        declaration(a["id"], path)
+        check_attack_id(a["id"], path)
+        parse_aim(a.get("aim", "auto"), f"{path}.aim")
+        arena.unit(a["attacker"], f"{path}.attacker")
+        if a["target"] not in arena.buildings:
+            arena.unit(a["target"], f"{path}.target")
+        victims = tuple(a.get("victims", ()))
+        if victims and a["target"] not in victims:
+            raise ScenarioError("the target of an area attack must be one of its victims", field=f"{path}.victims",
+                                value=list(victims), rule="CW-DMG-07")
+        if len(set(victims)) != len(victims):
+            raise ScenarioError("each victim once", field=f"{path}.victims", value=list(victims), rule="CW-DMG-07")
+        order = tuple(a.get("defender_order", ()))
+        if len(set(order)) != len(order):
+            raise ScenarioError("each victim once", field=f"{path}.defender_order", value=list(order), rule="CW-DMG-07")
+        if order and not victims:
+            raise ScenarioError("a defender's order belongs to an area attack (give its victims)", field=f"{path}.defender_order",
+                                value=list(order), rule="CW-DMG-07")
+        attacks.append(Attack(a["id"], a["attacker"], a["weapon"], a["target"], a.get("aim", "auto"), a.get("firer"),
+                              victims, order))
+        when[a["id"]] = moment(a, path)
+    collisions = []
+    for i, c in enumerate(data.get("collision", [])):
+        path = f"collision[{i}]"
+        declaration(c["id"], path)
+        if c["vehicle"] not in arena.vehicles:
+            raise ScenarioError("no vehicle with this id", field=f"{path}.vehicle", value=c["vehicle"], rule="CW-COL-03")
+        collisions.append(Collision(c["id"], c["vehicle"], Side.parse(c["side"]), float(c["speed"]), c.get("weight_lb"),
+                                    bool(c.get("pedestrian", False))))
+        when[f"collision:{c['id']}"] = moment(c, path)
+    for i, v in enumerate(data.get("vehicle", [])):
+        if v.get("burning"):
+            from .fire import FireState
+            arena.fires[v["id"]] = FireState(burning=True)
     history = {(h["attacker"], h["weapon"]): SustainedRecord(h["target"], h["streak"], h["last_turn"]) for h in data.get("history", [])}
     ft = data.get("fired_this_turn", {})
+    if turns and ft:
+        raise ScenarioError("a multi-turn scenario starts its first turn with nothing fired", field="fired_this_turn",
+                            rule="CW-ROF-01")
     fired = FiredThisTurn({tuple(w) for w in ft.get("weapons", [])}, {tuple(c): 1 for c in ft.get("characters", [])})  # type: ignore[misc]
-    meta = data["scenario"]
-    turns = meta.get("turns")
     plan = None
+    actions = []
     if turns:
         from .turn import Action, TurnPlan
 
         plan = TurnPlan()
         for a in attacks:
-            t = when[a.id]
-            if not arena.turn <= t[0] < arena.turn + turns:
-                raise ScenarioError(f"outside the turns run ({arena.turn} to {arena.turn + turns - 1})", field=f"attack {a.id!r}.turn",
-                                    value=t[0], rule="CLI-02")
-            plan.attacks.setdefault(t, []).append(a)
+            plan.attacks.setdefault(when[a.id], []).append(a)
         for c in collisions:
             plan.collisions.setdefault(when[f"collision:{c.id}"], []).append(c)
         for i, a in enumerate(data.get("action", [])):
             if a["vehicle"] not in arena.vehicles:
                 raise ScenarioError("no vehicle with this id", field=f"action[{i}].vehicle", value=a["vehicle"], rule="CLI-02")
+            moment(a, f"action[{i}]")
             act = Action(a["turn"], a["phase"], a["kind"], a["vehicle"], a.get("weapon"), a.get("difficulty", 0),
                          a.get("placement"), a.get("counter"), a.get("crew"))
+            actions.append(act)
             plan.actions.setdefault((act.turn, act.phase), []).append(act)
     elif data.get("action"):
         raise ScenarioError("actions need a multi-turn scenario ([scenario] turns = N)", field="action", rule="CLI-02")
+    check_scenario(data, arena, rules, attacks, plan, actions, fired)
     scenario = CarWarsScenario(meta["name"], arena, attacks, rules, history, fired, meta.get("description", ""), meta.get("source", ""),
                                collisions=collisions, turns=turns, plan=plan)
     # Check every declaration now, so a bad scenario fails on load, naming the field (ERR-01).

@@ -122,6 +122,9 @@ def _counter_spec(rules: Rules, counter: DroppedCounter):
 
 
 def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: FiredThisTurn, where: str) -> list[Event]:
+    """Carry out one declared action. Everything that can refuse it is checked before anything changes, so a
+    refused action changes nothing (ERR-01); what the loader checked (`validate.check_plan`) cannot fail here,
+    what the dice decided by this phase can (a weapon destroyed, a counter set off, a driver out)."""
     v = arena.vehicles.get(a.vehicle)
     if v is None:
         raise ScenarioError("no vehicle with this id", field=f"{where}.vehicle", value=a.vehicle, rule="CLI-02")
@@ -137,46 +140,45 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
         return [Note(f"{v.id} maneuvers: D{a.difficulty}{f' +D{extra}' if extra else ''}", "CW-HIT-10")]
     if a.kind in ("automatic_on", "automatic_off"):
         w = v.weapon(a.weapon or "", f"{where}.weapon")
+        if a.kind == "automatic_on":
+            check_usable(w.spec, f"{where}.weapon", w.id)
+            if w.mount is Mount.TURRET:
+                raise RuleViolation(f"weapon {w.id!r} is turret-mounted: turret weapons cannot go on automatic",
+                                    field=f"{where}.weapon", value=w.id, rule="CW-AUTO-01")
+        _check_firing_action(v, fired, where)
         out = set_automatic(v, w, a.kind == "automatic_on")
         _count_firing_action(arena, v, fired, where)
         return out
-    if a.kind == "drop" and a.weapon in v.links:
-        # CW-LINK-01: a link of dropped, smoke and paint weapons fires them all, as one firing action
-        for w in _flatten(v, a.weapon, f"{where}.weapon"):
-            check_usable(w.spec, f"{where}.weapon", w.id)   # before anything of the link is dropped (CW-VEH-06)
-        _count_firing_action(arena, v, fired, where)
-        out: list[Event] = [Note(f"{v.id} triggers link {a.weapon}", "CW-LINK-01")]
-        for w in _flatten(v, a.weapon, f"{where}.weapon"):
+    if a.kind == "drop":
+        from .validate import check_drop
+
+        linked = a.weapon in v.links
+        members = _flatten(v, a.weapon, f"{where}.weapon") if linked else [v.weapon(a.weapon or "", f"{where}.weapon")]
+        for w in members:
             if (v.id, w.id) in fired.weapons:
                 raise RuleViolation(f"weapon {w.id!r} already fired this turn", field=f"{where}.weapon", value=w.id, rule="CW-ROF-01")
             if not w.spec.dropped:
-                raise RuleViolation(f"{w.spec.name} in link {a.weapon!r} needs a target: fire the link as an attack",
-                                    field=f"{where}.weapon", value=a.weapon, rule="CW-LINK-01")
+                if linked:   # CW-LINK-01: a link of dropped, smoke and paint weapons fires them all, as one firing action
+                    raise RuleViolation(f"{w.spec.name} in link {a.weapon!r} needs a target: fire the link as an attack",
+                                        field=f"{where}.weapon", value=a.weapon, rule="CW-LINK-01")
+                raise RuleViolation(f"{w.spec.name} is not a dropped weapon", field=f"{where}.weapon", value=w.id, rule="CW-DROP-01")
+            check_drop(w, a.placement, f"{where}.weapon")
+        _check_firing_action(v, fired, where)
+        _count_firing_action(arena, v, fired, where)
+        out: list[Event] = [Note(f"{v.id} triggers link {a.weapon}", "CW-LINK-01")] if linked else []
+        as_mount = Mount.parse(a.placement) if a.placement else None
+        for w in members:
             fired.weapons.add((v.id, w.id))
-            events, counter = drop_weapon(rules, arena, v, w, f"{w.id}.t{arena.turn}p{arena.phase}", dice,
-                                          Mount.parse(a.placement) if a.placement else None)
+            events, counter = drop_weapon(rules, arena, v, w, f"{w.id}.t{arena.turn}p{arena.phase}", dice, as_mount)
             out += events
             if counter is not None:
                 arena.counters.append(counter)
         return out
-    if a.kind == "drop":
-        w = v.weapon(a.weapon or "", f"{where}.weapon")
-        if (v.id, w.id) in fired.weapons:
-            raise RuleViolation(f"weapon {w.id!r} already fired this turn", field=f"{where}.weapon", value=w.id, rule="CW-ROF-01")
-        if not w.spec.dropped:
-            raise RuleViolation(f"{w.spec.name} is not a dropped weapon", field=f"{where}.weapon", value=w.id, rule="CW-DROP-01")
-        check_usable(w.spec, f"{where}.weapon", w.id)
-        _count_firing_action(arena, v, fired, where)
-        fired.weapons.add((v.id, w.id))
-        as_mount = Mount.parse(a.placement) if a.placement else None
-        events, counter = drop_weapon(rules, arena, v, w, f"{w.id}.t{arena.turn}p{arena.phase}", dice, as_mount)
-        if counter is not None:
-            arena.counters.append(counter)
-        return events
     if a.kind == "detonate":
         counter = next((c for c in arena.counters if c.id == a.counter), None)
         if counter is None or counter.kind != "mines":
             raise RuleViolation("no mines counter with this id", field=f"{where}.counter", value=a.counter, rule="CW-DROP-03")
+        _check_firing_action(v, fired, where)
         _count_firing_action(arena, v, fired, where)
         arena.counters.remove(counter)
         return [Note(f"{v.id} sets off {counter.id} by remote control", "CW-DROP-03")]
@@ -193,10 +195,10 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
         crew = v.crew_member(a.crew or "", f"{where}.crew")
         if not any(c.id.startswith("grenade_box") and c.dp > 0 for c in v.cargo):
             raise RuleViolation("no box of grenades in the cargo", field=f"{where}.kind", value=a.kind, rule="CW-HAND-01")
+        from .special import check_hand_load
+        check_hand_load(rules, crew, crew.hand_weapons + ("Explosive Grenade",), f"{where}.crew")
         fired.characters[(v.id, crew.id)] = fired.characters.get((v.id, crew.id), 0) + 1
         crew.hand_weapons = crew.hand_weapons + ("Explosive Grenade",)
-        from .special import check_hand_load
-        check_hand_load(rules, crew, crew.hand_weapons, f"{where}.crew")
         return [Note(f"{crew.id} spends the turn getting a grenade out of the cargo box", "CW-HAND-01")]
     raise ScenarioError(f"unknown action (known: {', '.join(KINDS)})", field=f"{where}.kind", value=a.kind, rule="CLI-02")
 
@@ -210,6 +212,13 @@ def _count_firing_action(arena: Arena, v: Vehicle, fired: FiredThisTurn, where: 
     key = (v.id, who.id)
     fired.characters[key] = fired.characters.get(key, 0) + 1
     if fired.characters[key] > 1:
+        raise RuleViolation(f"{who.id!r} of {v.id!r} already fired this turn", field=where, value=who.id, rule="CW-ROF-01")
+
+
+def _check_firing_action(v: Vehicle, fired: FiredThisTurn, where: str) -> None:
+    """CW-ROF-01: the driver has not made his firing action this turn (asked before anything is done)."""
+    who = v.driver
+    if who is not None and fired.characters.get((v.id, who.id), 0) >= 1:
         raise RuleViolation(f"{who.id!r} of {v.id!r} already fired this turn", field=where, value=who.id, rule="CW-ROF-01")
 
 
@@ -343,10 +352,13 @@ def _still_legal(rules: Rules, arena: Arena, attacks: list[Attack], history, fir
 
     accepted: list[Attack] = []
     notes: list[Event] = []
+    from .validate import check_link_drops
+
     for a in attacks:
         try:
             check_rate_of_fire(arena, accepted + [a], fired)
             explain_phase(arena, [a], rules, history)
+            check_link_drops(arena, a, "attack")     # the dropped weapons of a link it fires (CW-LINK-01)
         except (RuleViolation, ScenarioError) as exc:
             notes.append(Note(f"{a.id} cancelled: {exc}", exc.rule))
             continue
@@ -420,7 +432,11 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             for v in arena.vehicles.values():
                 v.hazard_difficulty, v.on_oil, v.maneuvered = 0, False, False
             for i, a in enumerate(plan.actions.get(key, [])):
-                events += _do_action(rules, arena, a, dice, fired, f"action(turn {a.turn}, phase {a.phase})[{i}]")
+                try:
+                    events += _do_action(rules, arena, a, dice, fired, f"action(turn {a.turn}, phase {a.phase})[{i}]")
+                except (RuleViolation, ScenarioError) as exc:
+                    # the loader checked the plan; what the dice did by this phase cancels the action, as an attack
+                    events.append(Note(f"{a.kind} of {a.vehicle} cancelled: {exc}", exc.rule))
             before = {v.id: v.counter for v in arena.vehicles.values()}
             moved = {v.id: phase_distances(rules, v.speed)[phase - 1] for v in arena.vehicles.values()}
             events += move_phase(rules, arena, phase)
