@@ -190,8 +190,9 @@ def supports_compiled(scenario) -> str | None:
         reason = _turn_unsupported(scenario)
         if reason:
             return reason
-    if len(arena.vehicles) > 256 or len(scenario.attacks) > 512:
-        return "more than 256 vehicles or 512 attacks"
+    reason = _kernel_limits(scenario)
+    if reason:
+        return reason
     if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
         return "fire sources carried over from earlier turns"
     for a in scenario.attacks:
@@ -220,6 +221,61 @@ def supports_compiled(scenario) -> str | None:
         if spec.burst_radius > 0 and arena.pedestrians:
             return "burst weapons near pedestrians"
     return None
+
+
+_KERNEL_VEHICLES = 256      # fastcore/_carwars.pyx: per-vehicle scratch arrays of 256
+_KERNEL_ATTACKS = 512       # fastcore/_carwars.pyx: pending and cancelled attacks, 512
+_KERNEL_PHASES = 6          # fastcore/_carwars.pyx: a_lo[8] holds n_phases + 1 bounds
+
+
+def _kernel_limits(scenario) -> str | None:
+    """What the kernel's fixed-size arrays and built-in figures cannot hold, as the reason to run the reference.
+
+    The sizes (vehicles, attack rows after links expand, phases) and the fire figures the kernel builds in: every
+    fire band read as "1 to high" on 1d (a house rule [2, 3] is not), one point of fire damage a turn, a 1d blast.
+    `pack` refuses the same, so nothing `supports_compiled` accepts fails to pack (SAFE-01)."""
+    from .dice import parse_dice
+
+    rules = scenario.rules
+    if len(scenario.arena.vehicles) > _KERNEL_VEHICLES:
+        return f"more than {_KERNEL_VEHICLES} vehicles"
+    if _attack_rows(scenario) > _KERNEL_ATTACKS:
+        return f"more than {_KERNEL_ATTACKS} attacks (links counted weapon by weapon)"
+    if scenario.turns and rules["carwars.turn"]["phases"] > _KERNEL_PHASES:
+        return f"more than {_KERNEL_PHASES} phases a turn"
+    fire = rules["carwars.fire"]
+    for path, band in (("start.component_hit", fire["start"]["component_hit"]),
+                       ("start.component_hit_fiery", fire["start"]["component_hit_fiery"]),
+                       ("extinguisher.standard", fire["extinguisher"]["standard"]),
+                       ("extinguisher.improved", fire["extinguisher"]["improved"]),
+                       ("extinguisher.portable", fire["extinguisher"]["portable"]),
+                       ("explosion.roll", fire["explosion"]["roll"])):
+        if band[0] != 1:
+            return f"a fire band that does not start at 1 (carwars.fire.{path} = {band})"
+    if fire["damage"]["per_turn"] != 1:
+        return f"fire damage other than 1 a turn (carwars.fire.damage.per_turn = {fire['damage']['per_turn']})"
+    blast = parse_dice(fire["explosion"]["damage"])
+    if (blast.count, blast.bonus) != (1, 0):
+        return f"an explosion other than 1d (carwars.fire.explosion.damage = {fire['explosion']['damage']!r})"
+    dmg = rules["carwars.damage"]
+    bands = [dmg["cycle"][k] for k in ("end_armour", "end_wheel", "side_driver", "side_power_plant", "side_weapon")]
+    bands += [dmg["sidecar"]["sidecar"], dmg["trike"]["wheel"]]
+    if any(not (isinstance(b, list) and len(b) == 2) for b in bands):
+        return "a damage-location band that is not [low, high]"
+    return None
+
+
+def _attack_rows(scenario) -> int:
+    """The rows `pack` gives the kernel: one per attack planned, one per weapon a link aims or fires as automatic."""
+    if scenario.turns:
+        return sum(len(xs) for xs in scenario.plan.attacks.values())
+    from .carwars.phase import _expand
+    from .errors import HardpointError
+
+    try:
+        return len(_expand(scenario.attacks, scenario.arena))
+    except HardpointError:
+        return len(scenario.attacks)
 
 
 def _turn_unsupported(scenario) -> str | None:
@@ -317,7 +373,14 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
 
 
 def pack(scenario) -> Packed:
-    """Pack a single-phase Car Wars scenario for the kernel (after `supports_compiled`)."""
+    """Pack a single-phase Car Wars scenario for the kernel.
+
+    Refuses (a ScenarioError naming the reason) exactly what `supports_compiled` refuses, so that the kernel,
+    which runs without bounds checks, only ever sees what its arrays hold."""
+    reason = supports_compiled(scenario)
+    if reason is not None:
+        raise ScenarioError(f"the compiled core does not cover this scenario: {reason}", field="backend", value="compiled",
+                            rule="ARCH-04")
     from .carwars import geometry as geo
     from .carwars.enums import Location
     from .carwars.fire import can_explode
@@ -420,10 +483,7 @@ def pack(scenario) -> Packed:
               fire["start"]["component_hit"][1], fire["start"]["component_hit_fiery"][1],
               fire["extinguisher"]["standard"][1], fire["extinguisher"]["improved"][1], fire["extinguisher"]["portable"][1],
               fire["explosion"]["roll"][1], th["natural_miss"], th["max_needed"]]
-    for band in (fire["start"]["component_hit"], fire["start"]["component_hit_fiery"], fire["extinguisher"]["standard"],
-                 fire["extinguisher"]["improved"], fire["extinguisher"]["portable"], fire["explosion"]["roll"]):
-        if band[0] != 1:
-            raise ScenarioError("the compiled core needs fire bands starting at 1", field="carwars.fire", value=band, rule="ARCH-03")
+    assert len(cyc) == 14 and len(consts) == 12     # the kernel's fixed layout (_kernel_limits checked the bands)
 
     from .carwars.collision import ram_dice, weight_factor
     col_rows = []
