@@ -22,7 +22,7 @@ top-level functions because `cache=True` keys on bytecode, not on jit flags
 never imports Numba.
 """
 import numpy as np
-from numba import carray, njit, prange, types
+from numba import carray, config, njit, prange, types
 from numba.extending import intrinsic
 
 # --- counter-based dice (DICE-03, docs/dice.md): every constant uint64, or shifts turn signed ---
@@ -109,20 +109,25 @@ def _d6(key, dk):
 
 # --- borrowed views (see "the trial loops" below) ------------------------------------------------
 
-@intrinsic
-def _data_pointer(typingctx, arr):
-    sig = types.CPointer(arr.dtype)(arr)
+if config.DISABLE_JIT:
+    # NUMBA_DISABLE_JIT=1 runs every function below as plain Python, where an intrinsic cannot run:
+    # the array itself is the view (the same memory; plain Python has no reference counts to save).
+    def _view(a):
+        return a
+else:
+    @intrinsic
+    def _data_pointer(typingctx, arr):
+        sig = types.CPointer(arr.dtype)(arr)
 
-    def codegen(context, builder, signature, args):
-        return context.make_array(signature.args[0])(context, builder, args[0]).data
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            return context.make_array(signature.args[0])(context, builder, args[0]).data
+        return sig, codegen
 
-
-@njit(cache=True)
-def _view(a):
-    """A borrowed view of a C-contiguous array: same memory, no reference counting. The caller keeps
-    the owner alive while the view is used."""
-    return carray(_data_pointer(a), a.shape)
+    @njit(cache=True)
+    def _view(a):
+        """A borrowed view of a C-contiguous array: same memory, no reference counting. The caller keeps
+        the owner alive while the view is used."""
+        return carray(_data_pointer(a), a.shape)
 
 
 # --- morale (hardpoint.asl.morale, hardpoint.asl.units) ---------------------------------------

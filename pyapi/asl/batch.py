@@ -391,17 +391,20 @@ def _run_compiled(kernel, packed: PackedASL, trials: int, seed: int, first: int,
         restore = numba.get_num_threads()
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     try:
-        for lo in range(0, trials, chunk):
-            hi = min(trials, lo + chunk)
-            outs = [out[k][lo:hi] for k in _OUT_ORDER]
-            start = np.uint64((first + lo) & MASK64)
-            if parallel:
-                import numba
+        # Under NUMBA_DISABLE_JIT the kernel runs as Python on NumPy uint64 scalars, whose wrap-around (the
+        # hash relies on it) NumPy reports as overflow; compiled code never looks at this setting.
+        with np.errstate(over="ignore"):
+            for lo in range(0, trials, chunk):
+                hi = min(trials, lo + chunk)
+                outs = [out[k][lo:hi] for k in _OUT_ORDER]
+                start = np.uint64((first + lo) & MASK64)
+                if parallel:
+                    import numba
 
-                blocks = max(1, min(hi - lo, 8 * numba.get_num_threads()))
-                kernel.run_parallel(np.uint64(seed), start, hi - lo, *args, *outs, blocks)
-            else:
-                kernel.run_serial(np.uint64(seed), start, hi - lo, *args, *outs)
+                    blocks = max(1, min(hi - lo, 8 * numba.get_num_threads()))
+                    kernel.run_parallel(np.uint64(seed), start, hi - lo, *args, *outs, blocks)
+                else:
+                    kernel.run_serial(np.uint64(seed), start, hi - lo, *args, *outs)
     finally:
         if restore is not None:
             import numba

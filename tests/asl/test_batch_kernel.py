@@ -415,3 +415,36 @@ def test_arch_03_kernel_tables_come_from_the_rules():
     default = run_asl_batch(hardpoint.parse_scenario(d15_55_data()), 500, seed=4, backend="compiled")
     assert (b.to_hit_dr == default.to_hit_dr).all() and (b.ift_dr == default.ift_dr).all()
     assert (b.status != default.status).any()
+
+
+def test_arch_04_the_kernel_runs_under_numba_disable_jit():
+    """ARCH-04, ARCH-03: with NUMBA_DISABLE_JIT=1 (Numba's switch to run every kernel as plain Python, for
+    debugging) the ASL kernel runs (it used to raise NotImplementedError from its borrowed-view intrinsic) and its
+    300 trials of D15.55 and of the hand-picked branches, serial and parallel, equal the reference's, with no
+    warning (NumPy's uint64 overflow reports are silenced around the kernel: the hash wraps on purpose)."""
+    code = """
+import warnings
+warnings.simplefilter("error")
+import numpy as np
+import hardpoint
+from hardpoint.asl.batch import _OUT_ORDER, pack_asl, reference_rows, run_asl_batch
+from tests.asl.test_batch_kernel import d15_55_data
+data = d15_55_data()
+data["unit"] += [{"id": "l2", "counter": "9-1", "hex": "target"}, {"id": "s1", "counter": "9-2", "hex": "target"},
+                 {"id": "s2", "counter": "8-1", "hex": "target"}]
+data["motorcycle"][0]["riders"] = ["squad", "leader", "l2"]
+data["motorcycle"].append({"id": "side", "type": "sidecar", "machines": 1, "hex": "target", "mp": 28, "motion": "moving",
+                           "riders": ["s1", "s2"]})
+data["fire"][0]["fp"] = 24
+for s in (hardpoint.load_scenario("builtin:asl_d15_55_gun_on_cycle"), hardpoint.parse_scenario(data)):
+    ref = reference_rows(s, pack_asl(s), 9, 300)
+    for parallel in (False, True):
+        b = run_asl_batch(s, 300, seed=9, backend="compiled", parallel=parallel)
+        assert b.backend == "compiled"
+        assert all(np.array_equal(getattr(b, k), ref[k]) for k in _OUT_ORDER), (s.name, parallel)
+print("ok")
+"""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600,
+                         cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]
