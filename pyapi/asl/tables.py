@@ -7,15 +7,16 @@ views (`ift_table`, `tohit_table`, `morale_settings`, `motorcycle_settings`,
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any, Mapping
 
-from ..data import Rules, need, register_validator
+from ..data import Rules, register_validator
 from ..errors import DataError
-from .enums import Capacity, Effect, FirerRow, MachineType, Size, TargetType, TieRule, UnitType
+from .enums import Capacity, Effect, FirerRow, Hexside, MachineType, Size, TargetType, TieRule, UnitType
 
 __all__ = [
     "IFTResult", "parse_ift_result", "IFTTable", "ift_table", "ToHitTable", "tohit_table",
@@ -27,23 +28,127 @@ __all__ = [
 _RESULT = re.compile(r"^(?:(?P<none>-)|(?P<ptc>PTC)|(?P<nmc>NMC)|(?P<mc>[1-9])MC|K/(?P<k>[1-9])|(?P<kia>[1-9])KIA)$")
 
 
+_FRACTION_TEXT = re.compile(r"^\s*-?\d{1,6}(?:\.\d{1,6}|/\d{1,6})?\s*$")
+
+#: the largest magnitude a number of a table (or a scenario cost) may have: any MP, MF or FP the rules use
+NUMBER_LIMIT = 10_000
+
+
 def to_fraction(value: Any, field: str, rule: str, *, allow_na: bool = False) -> Fraction | None:
-    """A number from a table: int, float, or a string "a/b"; "NA" (None) when allowed."""
+    """A number from a table: int, float, or a string "a/b" (or "1.5"); "NA" (None) when allowed. Not
+    finite, beyond +-NUMBER_LIMIT, or text of anything else: a DataError naming the field (SAFE-01)."""
     if allow_na and value == "NA":
         return None
+    expected = "expected a number or a fraction such as \"1/2\"" + (" or \"NA\"" if allow_na else "")
+    out: Fraction | None = None
     if isinstance(value, bool):
-        raise DataError("expected a number or a fraction such as \"1/2\"", field=field, value=value, rule=rule)
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
-        return Fraction(value).limit_denominator(1000)
-    if isinstance(value, str):
+        out = None
+    elif isinstance(value, int):
+        out = Fraction(value)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise DataError("not a finite number", field=field, value=str(value), rule="SAFE-01")
+        if abs(value) <= NUMBER_LIMIT:
+            out = Fraction(value).limit_denominator(1000)
+        else:
+            out = Fraction(NUMBER_LIMIT + 1)
+    elif isinstance(value, str) and _FRACTION_TEXT.match(value):
         try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise DataError("expected a number or a fraction such as \"1/2\"" + (" or \"NA\"" if allow_na else ""),
-                    field=field, value=value, rule=rule)
+            out = Fraction(value.strip())
+        except ZeroDivisionError:
+            raise DataError("a fraction with denominator 0", field=field, value=value, rule=rule) from None
+    if out is None:
+        raise DataError(expected, field=field, value=value, rule=rule)
+    if abs(out) > NUMBER_LIMIT:
+        raise DataError(f"beyond +-{NUMBER_LIMIT}", field=field, value=value, rule="SAFE-01")
+    return out
+
+
+# --- validation helpers: every field's type, range and place (SAFE-01, ARCH-05) ----------------------
+
+#: DRM in the tables (To Hit and IFT DRM, the Bail Out NMC DRM, pushing help): a DR is 2..12
+DRM_RANGE = (-12, 12)
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+
+
+def _table(t: Any, path: str, rule: str, required: tuple[str, ...], optional: tuple[str, ...] = (), *, more: bool = False) -> dict:
+    """`t` is a table with the `required` keys, maybe the `optional` ones and a `rule` (text): nothing else
+    unless `more` (a table of names: the caller checks its other keys)."""
+    if not isinstance(t, dict):
+        raise DataError("expected a table", field=path, value=t if not isinstance(t, list) else None, rule=rule)
+    for k in required:
+        if k not in t:
+            raise DataError("missing", field=f"{path}.{k}", rule=rule)
+    for k, v in t.items():
+        if k == "rule":
+            if not isinstance(v, str) or len(v) > 80:
+                raise DataError("a rule reference is short text", field=f"{path}.rule", value=v, rule="ARCH-05")
+        elif k not in required and k not in optional and not more:
+            known = ", ".join(sorted((*required, *optional)))
+            raise DataError(f"unknown key (known: {known})", field=f"{path}.{k}", rule=rule)
+    return t
+
+
+def _sub(t: dict, key: str, path: str, rule: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+    return _table(t[key], f"{path}.{key}", rule, required, optional)
+
+
+def _int(t: dict, key: str, path: str, rule: str, lo: int, hi: int) -> int:
+    v = t[key]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise DataError("expected a whole number", field=f"{path}.{key}", value=v if not isinstance(v, (dict, list)) else None,
+                        rule="SAFE-01" if isinstance(v, float) and not math.isfinite(v) else rule)
+    if not lo <= v <= hi:
+        raise DataError(f"must be from {lo} to {hi}", field=f"{path}.{key}", value=v, rule=rule)
+    return v
+
+
+def _bool(t: dict, key: str, path: str, rule: str) -> bool:
+    v = t[key]
+    if not isinstance(v, bool):
+        raise DataError("expected true or false", field=f"{path}.{key}", value=v if not isinstance(v, (dict, list)) else None, rule=rule)
+    return v
+
+
+def _choice(t: dict, key: str, path: str, rule: str, choices: tuple[str, ...] | list[str]) -> str:
+    v = t[key]
+    if not isinstance(v, str) or v not in choices:
+        raise DataError(f"expected one of {', '.join(choices)}", field=f"{path}.{key}", value=v if not isinstance(v, (dict, list)) else None,
+                        rule=rule)
+    return v
+
+
+def _num(t: dict, key: str, path: str, rule: str, lo: Fraction | int, hi: Fraction | int, *, na: bool = False,
+         above: bool = False) -> Fraction | None:
+    """A number or fraction in [lo, hi] ((lo, hi] when `above`), or "NA" when `na`."""
+    v = to_fraction(t[key], f"{path}.{key}", rule, allow_na=na)
+    if v is not None and (v > hi or v < lo or (above and v == lo)):
+        raise DataError(f"must be {'above' if above else 'from'} {lo}{' and at most' if above else ' to'} {hi}", field=f"{path}.{key}",
+                        value=t[key], rule=rule)
+    return v
+
+
+def _names(t: dict, key: str, path: str, rule: str, allowed: tuple[str, ...] | list[str] | None = None, *,
+           nonempty: bool = False) -> list[str]:
+    """A list of distinct names (from `allowed`, if given)."""
+    v = t[key]
+    if not isinstance(v, list) or (nonempty and not v):
+        raise DataError("expected a list of names" + (" (at least one)" if nonempty else ""), field=f"{path}.{key}",
+                        value=v if not isinstance(v, dict) else None, rule=rule)
+    for x in v:
+        if not isinstance(x, str) or not x or len(x) > 40 or not x.isprintable():
+            raise DataError("a name is short printable text", field=f"{path}.{key}", value=x if not isinstance(x, (dict, list)) else None,
+                            rule=rule)
+        if allowed is not None and x not in allowed:
+            raise DataError(f"expected some of {', '.join(allowed)}", field=f"{path}.{key}", value=x, rule=rule)
+    if len(set(v)) != len(v):
+        raise DataError("a name is listed twice", field=f"{path}.{key}", value=v, rule=rule)
+    return v
+
+
+def _name_key(k: str, path: str, rule: str) -> None:
+    if not _NAME.match(k):
+        raise DataError("a name of lower-case letters, digits and _", field=f"{path}.{k}", rule=rule)
 
 
 # --- IFT (A7) ---------------------------------------------------------------------------
@@ -107,40 +212,35 @@ class IFTTable:
 
 
 def _validate_ift(name: str, t: dict) -> None:
-    min_dr = need(t, "min_dr", int, name, "A7")
-    max_dr = need(t, "max_dr", int, name, "A7")
-    if max_dr <= min_dr:
-        raise DataError("max_dr must exceed min_dr", field=f"{name}.max_dr", value=max_dr, rule="A7")
-    cols = need(t, "columns", list, name, "A7")
-    if not cols or any(not isinstance(c, int) or isinstance(c, bool) or c <= 0 for c in cols) or cols != sorted(set(cols)):
-        raise DataError("columns must be increasing positive integers", field=f"{name}.columns", value=cols, rule="A7")
-    cells = need(t, "column", dict, name, "A7")
+    """A7: rows from min_dr (or less) to max_dr (or more), covering every Original DR 2..12 at least; up
+    to 30 increasing FP columns of 1..1000, each with one result per row; cowering shifts of 0..30
+    columns; the FP multipliers 1..10 (point-blank range 0..10 hexes)."""
+    _table(t, name, "A7", ("min_dr", "max_dr", "columns", "column", "cowering", "firepower"))
+    min_dr = _int(t, "min_dr", name, "A7", -20, 2)
+    max_dr = _int(t, "max_dr", name, "A7", 12, 40)
+    cols = t["columns"]
+    if (not isinstance(cols, list) or not 1 <= len(cols) <= 30
+            or any(not isinstance(c, int) or isinstance(c, bool) or not 1 <= c <= 1000 for c in cols) or cols != sorted(set(cols))):
+        raise DataError("columns are 1 to 30 increasing whole FP from 1 to 1000", field=f"{name}.columns",
+                        value=cols if isinstance(cols, list) else None, rule="A7")
+    cells = _table(t["column"], f"{name}.column", "A7", tuple(str(c) for c in cols))
     for c in cols:
-        row = cells.get(str(c))
+        row = cells[str(c)]
         if not isinstance(row, list) or len(row) != max_dr - min_dr + 1:
             raise DataError(f"column {c} needs {max_dr - min_dr + 1} results (Final DR {min_dr} or less .. {max_dr} or more)",
-                            field=f"{name}.column.{c}", value=row, rule="A7")
+                            field=f"{name}.column.{c}", value=row if not isinstance(row, (list, dict)) else None, rule="A7")
         for i, cell in enumerate(row):
             parse_ift_result(cell, f"{name}.column.{c}[{i}]")
-    extra = set(cells) - {str(c) for c in cols}
-    if extra:
-        raise DataError("column not listed in columns", field=f"{name}.column.{sorted(extra)[0]}", rule="A7")
-    cow = need(t, "cowering", dict, name, "A7.9")
-    need(cow, "enabled", bool, f"{name}.cowering", "A7.9")
+    cow = _sub(t, "cowering", name, "A7.9", ("enabled", "columns", "inexperienced_columns", "exempt"))
+    _bool(cow, "enabled", f"{name}.cowering", "A7.9")
     for k in ("columns", "inexperienced_columns"):
-        v = need(cow, k, int, f"{name}.cowering", "A7.9")
-        if v < 0:
-            raise DataError("must be 0 or more", field=f"{name}.cowering.{k}", value=v, rule="A7.9")
-    exempt = need(cow, "exempt", list, f"{name}.cowering", "A7.9")
-    allowed = {"ordnance", "vehicle", "smc", "leader_directed"}
-    for e in exempt:
-        if e not in allowed:
-            raise DataError(f"expected some of {sorted(allowed)}", field=f"{name}.cowering.exempt", value=e, rule="A7.9")
-    fp = need(t, "firepower", dict, name, "A7.2")
-    for k in ("point_blank_range", "point_blank", "triple_point_blank", "long_range_factor", "long_range_divisor"):
-        v = need(fp, k, int, f"{name}.firepower", "A7.2")
-        if v < (0 if k == "point_blank_range" else 1):
-            raise DataError("out of range", field=f"{name}.firepower.{k}", value=v, rule="A7.2")
+        _int(cow, k, f"{name}.cowering", "A7.9", 0, 30)
+    _names(cow, "exempt", f"{name}.cowering", "A7.9", ("ordnance", "vehicle", "smc", "leader_directed"))
+    fp = _sub(t, "firepower", name, "A7.2", ("point_blank_range", "point_blank", "triple_point_blank", "long_range_factor",
+                                             "long_range_divisor"))
+    _int(fp, "point_blank_range", f"{name}.firepower", "A7.21", 0, 10)
+    for k in ("point_blank", "triple_point_blank", "long_range_factor", "long_range_divisor"):
+        _int(fp, k, f"{name}.firepower", "A7.2", 1, 10)
 
 
 @cache
@@ -177,26 +277,34 @@ class ToHitTable:
 
 
 def _validate_tohit(name: str, t: dict) -> None:
-    bands = need(t, "range_bands", list, name, "C3")
-    if not bands or any(not isinstance(b, int) or isinstance(b, bool) for b in bands) or bands != sorted(set(bands)) or bands[0] < 0:
-        raise DataError("range bands must be increasing non-negative integers", field=f"{name}.range_bands", value=bands, rule="C3")
-    basic = need(t, "basic", dict, name, "C3")
+    """C3: up to 30 increasing range bands (0..1000 hexes); the vehicle and infantry rows (german,
+    other) and the area row (any), one whole To Hit number of -20..30 per band; the D15 DRM (Case J,
+    mounted motorcyclist, mounted bicyclist) within +-12; the target types ordnance may use against
+    motorcyclists, infantry among them (D15.5: riders are an Infantry target)."""
+    _table(t, name, "C3", ("range_bands", "basic", "drm", "target_type"))
+    bands = t["range_bands"]
+    if (not isinstance(bands, list) or not 1 <= len(bands) <= 30
+            or any(not isinstance(b, int) or isinstance(b, bool) or not 0 <= b <= 1000 for b in bands) or bands != sorted(set(bands))):
+        raise DataError("range bands are 1 to 30 increasing whole numbers of hexes, 0 to 1000", field=f"{name}.range_bands",
+                        value=bands if isinstance(bands, list) else None, rule="C3")
     rows = {"vehicle": ("german", "other"), "infantry": ("german", "other"), "area": ("any",)}
+    basic = _sub(t, "basic", name, "C3", tuple(rows))
     for ttype, firers in rows.items():
-        tt = need(basic, ttype, dict, f"{name}.basic", "C3")
+        tt = _sub(basic, ttype, f"{name}.basic", "C3", firers)
         for f in firers:
-            row = need(tt, f, list, f"{name}.basic.{ttype}", "C3")
-            if len(row) != len(bands) + 1 or any(not isinstance(x, int) or isinstance(x, bool) for x in row):
-                raise DataError(f"needs {len(bands) + 1} integer To Hit numbers (one per range band)",
-                                field=f"{name}.basic.{ttype}.{f}", value=row, rule="C3")
-    drm = need(t, "drm", dict, name, "C3")
+            row = tt[f]
+            if (not isinstance(row, list) or len(row) != len(bands) + 1
+                    or any(not isinstance(x, int) or isinstance(x, bool) or not -20 <= x <= 30 for x in row)):
+                raise DataError(f"needs {len(bands) + 1} whole To Hit numbers from -20 to 30 (one per range band)",
+                                field=f"{name}.basic.{ttype}.{f}", value=row if isinstance(row, list) else None, rule="C3")
+    drm = _sub(t, "drm", name, "ASL-TGT-01", ("case_j_target_moving", "mounted_motorcyclist", "mounted_bicyclist"))
     for k in ("case_j_target_moving", "mounted_motorcyclist", "mounted_bicyclist"):
-        need(drm, k, int, f"{name}.drm", "ASL-TGT-01")
-    allowed = need(need(t, "target_type", dict, name, "ASL-TGT-01"), "vs_motorcyclists", list, f"{name}.target_type", "ASL-TGT-01")
-    for v in allowed:
-        if v not in ("infantry", "area"):
-            raise DataError("expected infantry or area (riders are never fired on as a vehicle)",
-                            field=f"{name}.target_type.vs_motorcyclists", value=v, rule="ASL-TGT-01")
+        _int(drm, k, f"{name}.drm", "ASL-TGT-01", *DRM_RANGE)
+    tt = _sub(t, "target_type", name, "ASL-TGT-01", ("vs_motorcyclists",))
+    allowed = _names(tt, "vs_motorcyclists", f"{name}.target_type", "ASL-TGT-01", ("infantry", "area"), nonempty=True)
+    if "infantry" not in allowed:
+        raise DataError("riders are an Infantry target: infantry must be listed (a house rule may add area)",
+                        field=f"{name}.target_type.vs_motorcyclists", value=allowed, rule="ASL-TGT-01")
 
 
 @cache
@@ -235,38 +343,31 @@ class MoraleSettings:
 
 
 def _validate_morale(name: str, t: dict) -> None:
-    mc = need(t, "morale_check", dict, name, "A10")
-    bf = need(mc, "broken_fails", str, f"{name}.morale_check", "A10")
-    if bf not in ("eliminate", "casualty_reduction"):
-        raise DataError("expected eliminate or casualty_reduction", field=f"{name}.morale_check.broken_fails", value=bf, rule="A10")
-    need(mc, "pin_on_equal", bool, f"{name}.morale_check", "A7.8")
-    need(need(t, "leadership", dict, name, "A10.7"), "applies_to_self", bool, f"{name}.leadership", "A10.7")
-    need(need(t, "pin_task_check", dict, name, "A7.8"), "broken_units_exempt", bool, f"{name}.pin_task_check", "A7.8")
-    rs = need(t, "random_selection", dict, name, "A.9")
-    ties = need(rs, "ties", str, f"{name}.random_selection", "A.9")
-    if ties not in TieRule.choices():
-        raise DataError(f"expected one of {TieRule.choices()}", field=f"{name}.random_selection.ties", value=ties, rule="A.9")
-    need(need(t, "kia", dict, name, "A7.301"), "survivors_break", bool, f"{name}.kia", "A7.301")
-    cr = need(t, "casualty_reduction", dict, name, "A7.302")
+    """A10, A7.8, A.9, A7.301, A7.302, A17, D6.24, A10.2: each setting one of its documented values;
+    wound penalties 0..9, a wounded SMC's MF 0..20, the Bail Out NMC DRM within +-12."""
+    _table(t, name, "A10", ("morale_check", "leadership", "pin_task_check", "random_selection", "kia", "casualty_reduction", "wounds",
+                            "bail_out", "leader_loss"))
+    mc = _sub(t, "morale_check", name, "A10", ("broken_fails", "pin_on_equal"))
+    _choice(mc, "broken_fails", f"{name}.morale_check", "A10", ("eliminate", "casualty_reduction"))
+    _bool(mc, "pin_on_equal", f"{name}.morale_check", "A7.8")
+    _bool(_sub(t, "leadership", name, "A10.7", ("applies_to_self",)), "applies_to_self", f"{name}.leadership", "A10.7")
+    _bool(_sub(t, "pin_task_check", name, "A7.8", ("broken_units_exempt",)), "broken_units_exempt", f"{name}.pin_task_check", "A7.8")
+    _choice(_sub(t, "random_selection", name, "A.9", ("ties",)), "ties", f"{name}.random_selection", "A.9", TieRule.choices())
+    _bool(_sub(t, "kia", name, "A7.301", ("survivors_break",)), "survivors_break", f"{name}.kia", "A7.301")
     expected = {"squad": ("half_squad", "eliminated"), "half_squad": ("eliminated",), "crew": ("eliminated",),
                 "smc": ("wounded", "eliminated"), "wounded_smc": ("eliminated",)}
+    cr = _sub(t, "casualty_reduction", name, "A7.302", tuple(expected))
     for k, allowed in expected.items():
-        v = need(cr, k, str, f"{name}.casualty_reduction", "A7.302")
-        if v not in allowed:
-            raise DataError(f"expected one of {list(allowed)}", field=f"{name}.casualty_reduction.{k}", value=v, rule="A7.302")
-    w = need(t, "wounds", dict, name, "A17")
-    for k in ("morale_penalty", "leadership_penalty", "wounded_mf"):
-        if need(w, k, int, f"{name}.wounds", "A17") < 0:
-            raise DataError("must be 0 or more", field=f"{name}.wounds.{k}", value=w[k], rule="A17")
-    bo = need(t, "bail_out", dict, name, "D6.24")
-    need(bo, "nmc_drm", int, f"{name}.bail_out", "D6.24")
-    bbf = need(bo, "broken_fails", str, f"{name}.bail_out", "ASL-RES-03")
-    if bbf not in ("eliminate", "casualty_reduction"):
-        raise DataError("expected eliminate or casualty_reduction", field=f"{name}.bail_out.broken_fails", value=bbf, rule="ASL-RES-03")
-    smc = need(bo, "smc", str, f"{name}.bail_out", "ASL-RES-03")
-    if smc not in ("wounded", "eliminated"):
-        raise DataError("expected wounded or eliminated", field=f"{name}.bail_out.smc", value=smc, rule="ASL-RES-03")
-    need(need(t, "leader_loss", dict, name, "A10.2"), "report", bool, f"{name}.leader_loss", "A10.2")
+        _choice(cr, k, f"{name}.casualty_reduction", "A7.302", allowed)
+    w = _sub(t, "wounds", name, "A17", ("morale_penalty", "leadership_penalty", "wounded_mf"))
+    _int(w, "morale_penalty", f"{name}.wounds", "A17", 0, 9)
+    _int(w, "leadership_penalty", f"{name}.wounds", "A17", 0, 9)
+    _int(w, "wounded_mf", f"{name}.wounds", "A17", 0, 20)
+    bo = _sub(t, "bail_out", name, "D6.24", ("nmc_drm", "broken_fails", "smc"))
+    _int(bo, "nmc_drm", f"{name}.bail_out", "D6.24", *DRM_RANGE)
+    _choice(bo, "broken_fails", f"{name}.bail_out", "ASL-RES-03", ("eliminate", "casualty_reduction"))
+    _choice(bo, "smc", f"{name}.bail_out", "ASL-RES-03", ("wounded", "eliminated"))
+    _bool(_sub(t, "leader_loss", name, "A10.2", ("report",)), "report", f"{name}.leader_loss", "A10.2")
 
 
 @cache
@@ -304,33 +405,54 @@ class InfantrySettings:
 
 
 def _validate_infantry(name: str, t: dict) -> None:
-    types = need(t, "type", dict, name, "A1")
+    """A1, A4, A5.1: the five unit types, each with its counter size (an MMC a half_squad or squad
+    counter, an SMC an smc one; the smc flag as the code reads it), squad-equivalents 0..3 and MF
+    1..20; leader bonus and Double Time 0..10 MF; Inherent Portage Capacity 0..20 PP per type, 0..10 MF
+    per PP over; stacking limits 0..100; the catalogue: every designation readable for its type, a
+    squad with its half-squad's (A7.302), a half-squad only on a squad."""
+    from ..errors import ScenarioError
+    from .units import parse_designation
+
+    _table(t, name, "A1", ("type", "movement", "portage", "stacking", "counter"))
+    types = _sub(t, "type", name, "A1", tuple(UnitType.choices()))
+    for ut in UnitType:
+        path = f"{name}.type.{ut}"
+        spec = _sub(types, str(ut), f"{name}.type", "A1", ("size", "squad_equivalent", "smc", "mf"))
+        sizes = ("smc",) if ut.is_smc else ("half_squad", "squad")
+        _choice(spec, "size", path, "D15.1", sizes)
+        _num(spec, "squad_equivalent", path, "A5.1", 0, 3)
+        if _bool(spec, "smc", path, "A1") is not ut.is_smc:
+            raise DataError(f"{ut} is {'an SMC' if ut.is_smc else 'an MMC'} (the rules decide it, not the table)", field=f"{path}.smc",
+                            value=spec["smc"], rule="A1")
+        _int(spec, "mf", path, "A4.1", 1, 20)
+    mv = _sub(t, "movement", name, "A4.1", ("leader_bonus", "double_time"))
+    _int(mv, "leader_bonus", f"{name}.movement", "A4.12", 0, 10)
+    _int(mv, "double_time", f"{name}.movement", "A4.5", 0, 10)
+    port = _sub(t, "portage", name, "A4.42", ("ipc", "mf_per_excess_pp"))
+    ipc = _sub(port, "ipc", f"{name}.portage", "A4.42", tuple(UnitType.choices()))
     for ut in UnitType.choices():
-        spec = need(types, ut, dict, f"{name}.type", "A1")
-        size = need(spec, "size", str, f"{name}.type.{ut}", "D15.1")
-        if size not in Size.choices():
-            raise DataError(f"expected one of {Size.choices()}", field=f"{name}.type.{ut}.size", value=size, rule="D15.1")
-        to_fraction(need(spec, "squad_equivalent", (int, float, str), f"{name}.type.{ut}", "A5.1"), f"{name}.type.{ut}.squad_equivalent", "A5.1")
-        need(spec, "smc", bool, f"{name}.type.{ut}", "A1")
-        if need(spec, "mf", int, f"{name}.type.{ut}", "A4.1") < 1:
-            raise DataError("must be at least 1", field=f"{name}.type.{ut}.mf", value=spec["mf"], rule="A4.1")
-    mv = need(t, "movement", dict, name, "A4.1")
-    need(mv, "leader_bonus", int, f"{name}.movement", "A4.12")
-    need(mv, "double_time", int, f"{name}.movement", "A4.5")
-    port = need(t, "portage", dict, name, "A4.42")
-    ipc = need(port, "ipc", dict, f"{name}.portage", "A4.42")
-    for ut in UnitType.choices():
-        if need(ipc, ut, int, f"{name}.portage.ipc", "A4.42") < 0:
-            raise DataError("must be 0 or more", field=f"{name}.portage.ipc.{ut}", value=ipc[ut], rule="A4.42")
-    if need(port, "mf_per_excess_pp", int, f"{name}.portage", "A4.42") < 0:
-        raise DataError("must be 0 or more", field=f"{name}.portage.mf_per_excess_pp", value=port["mf_per_excess_pp"], rule="A4.42")
-    st = need(t, "stacking", dict, name, "A5.1")
-    need(st, "squad_equivalents", int, f"{name}.stacking", "A5.1")
-    need(st, "smc", int, f"{name}.stacking", "A5.1")
-    for des, c in need(t, "counter", dict, name, "A1").items():
-        ut = need(c, "type", str, f"{name}.counter.{des}", "A1")
-        if ut not in UnitType.choices():
-            raise DataError(f"expected one of {UnitType.choices()}", field=f"{name}.counter.{des}.type", value=ut, rule="A1")
+        _int(ipc, ut, f"{name}.portage.ipc", "A4.42", 0, 20)
+    _int(port, "mf_per_excess_pp", f"{name}.portage", "A4.42", 0, 10)
+    st = _sub(t, "stacking", name, "A5.1", ("squad_equivalents", "smc"))
+    _int(st, "squad_equivalents", f"{name}.stacking", "A5.1", 0, 100)
+    _int(st, "smc", f"{name}.stacking", "A5.1", 0, 100)
+    counters = t["counter"]
+    if not isinstance(counters, dict) or len(counters) > 1000:
+        raise DataError("a table of at most 1,000 counters", field=f"{name}.counter", rule="A1")
+    for des, c in counters.items():
+        path = f"{name}.counter.{des}"
+        c = _table(c, path, "A1", ("type",), ("half_squad",))
+        ut = UnitType[_choice(c, "type", path, "A1", UnitType.choices()).upper()]
+        try:
+            parse_designation(des, ut, path)
+            if ut is UnitType.SQUAD:
+                if "half_squad" not in c:
+                    raise DataError("a squad needs its half-squad's counter (Casualty Reduction)", field=f"{path}.half_squad", rule="A7.302")
+                parse_designation(c["half_squad"], UnitType.HALF_SQUAD, f"{path}.half_squad")
+            elif "half_squad" in c:
+                raise DataError("only a squad has a half-squad", field=f"{path}.half_squad", value=c["half_squad"], rule="A7.302")
+        except ScenarioError as exc:
+            raise DataError(str(exc).split(": ", 1)[-1], field=exc.field, value=exc.value, rule=exc.rule) from None
 
 
 @cache
@@ -397,68 +519,63 @@ _CAP_NAMES = {"three": Capacity.THREE, "two": Capacity.TWO, "single": Capacity.S
 
 
 def _validate_motorcycles(name: str, t: dict) -> None:
-    cap = need(t, "capacity", dict, name, "ASL-CAP-01")
+    """D15: counters of three, two and one machine, each with the MMC it carries (none, half_squad,
+    squad) and 0..16 SMC; portage 0..20 PP by machine type and size, a bicycle 0 (it carries nothing,
+    ASL-CAP-02), a carried bicycle 0..20 PP; the rider's basic MF 1..20, mount MF 0..basic, the mount
+    fraction in (0, 1], Start/Stop/VCA-change MP 0..100 (by terrain too), terrain MP 0..100 or NA;
+    the Wreck Check dr 1..6, its hex features and non-road hexside kinds; the pushing DRM within +-12;
+    fractions of FP 0..1; recovery dr 0..6; the bicycle's road factor in (0, 1] and bonuses 0..10 MF."""
+    from .units import HEX_FEATURES
+
+    _table(t, name, "D15", ("capacity", "portage", "riding", "vca_change_terrain", "terrain_mp", "wreck_check", "pushing", "overrun",
+                            "rider_fire", "recovery", "bicycle"))
+    cap = _sub(t, "capacity", name, "ASL-CAP-01", tuple(_CAP_NAMES))
     for key, machines in _CAP_NAMES.items():
-        c = need(cap, key, dict, f"{name}.capacity", "ASL-CAP-01")
-        if need(c, "machines", int, f"{name}.capacity.{key}", "ASL-CAP-01") != machines.value:
-            raise DataError(f"must be {machines.value}", field=f"{name}.capacity.{key}.machines", value=c["machines"], rule="ASL-CAP-01")
-        mmc = need(c, "mmc", str, f"{name}.capacity.{key}", "ASL-CAP-01")
-        if mmc not in ("none", "half_squad", "squad"):
-            raise DataError("expected none, half_squad or squad", field=f"{name}.capacity.{key}.mmc", value=mmc, rule="ASL-CAP-01")
+        path = f"{name}.capacity.{key}"
+        c = _sub(cap, key, f"{name}.capacity", "ASL-CAP-01", ("machines", "mmc", "smc", "smc_sidecar"))
+        _int(c, "machines", path, "ASL-CAP-01", machines.value, machines.value)
+        _choice(c, "mmc", path, "ASL-CAP-01", ("none", "half_squad", "squad"))
         for k in ("smc", "smc_sidecar"):
-            if need(c, k, int, f"{name}.capacity.{key}", "ASL-CAP-01") < 0:
-                raise DataError("must be 0 or more", field=f"{name}.capacity.{key}.{k}", value=c[k], rule="ASL-CAP-01")
-    port = need(t, "portage", dict, name, "ASL-CAP-02")
+            _int(c, k, path, "ASL-CAP-01", 0, 16)
+    port = _sub(t, "portage", name, "ASL-CAP-02", (*MachineType.choices(), "bicycle_pp_when_carried"))
     for mt in MachineType.choices():
-        row = need(port, mt, dict, f"{name}.portage", "ASL-CAP-02")
+        row = _sub(port, mt, f"{name}.portage", "ASL-CAP-02", tuple(_CAP_NAMES))
         for key in _CAP_NAMES:
-            if need(row, key, int, f"{name}.portage.{mt}", "ASL-CAP-02") < 0:
-                raise DataError("must be 0 or more", field=f"{name}.portage.{mt}.{key}", value=row[key], rule="ASL-CAP-02")
-    need(port, "bicycle_pp_when_carried", int, f"{name}.portage", "ASL-CAP-02")
-    r = need(t, "riding", dict, name, "ASL-MOV-02")
-    for k in ("basic_mf", "mount_mf"):
-        if need(r, k, int, f"{name}.riding", "ASL-MOV-02") < 0:
-            raise DataError("must be 0 or more", field=f"{name}.riding.{k}", value=r[k], rule="ASL-MOV-02")
-    frac = to_fraction(need(r, "mount_fraction", (str, int, float), f"{name}.riding", "ASL-MOV-02"), f"{name}.riding.mount_fraction", "ASL-MOV-02")
-    if not 0 < frac <= 1:
-        raise DataError("must be in (0, 1]", field=f"{name}.riding.mount_fraction", value=r["mount_fraction"], rule="ASL-MOV-02")
-    for k in ("start_mp", "stop_mp"):
-        if to_fraction(need(r, k, (int, float, str), f"{name}.riding", "ASL-MOV-03"), f"{name}.riding.{k}", "ASL-MOV-03") < 0:
-            raise DataError("must be 0 or more", field=f"{name}.riding.{k}", value=r[k], rule="ASL-MOV-03")
-    if to_fraction(need(r, "vca_change_mp", (int, float, str), f"{name}.riding", "ASL-MOV-03"), f"{name}.riding.vca_change_mp",
-                   "ASL-MOV-03") < 0:
-        raise DataError("must be 0 or more", field=f"{name}.riding.vca_change_mp", value=r["vca_change_mp"], rule="ASL-MOV-03")
-    for terrain, cost in need(t, "vca_change_terrain", dict, name, "ASL-MOV-03").items():
-        if terrain == "rule":
-            continue
-        v = to_fraction(cost, f"{name}.vca_change_terrain.{terrain}", "ASL-MOV-03")
-        if v < 0:
-            raise DataError("must be 0 or more", field=f"{name}.vca_change_terrain.{terrain}", value=cost, rule="ASL-MOV-03")
-    for terrain, cost in need(t, "terrain_mp", dict, name, "ASL-MOV-02").items():
-        if terrain == "rule":
-            continue
-        v = to_fraction(cost, f"{name}.terrain_mp.{terrain}", "ASL-MOV-02", allow_na=True)
-        if v is not None and v < 0:
-            raise DataError("must be 0 or more", field=f"{name}.terrain_mp.{terrain}", value=cost, rule="ASL-MOV-02")
-    w = need(t, "wreck_check", dict, name, "ASL-MOV-06")
-    if not 1 <= need(w, "wreck_on", int, f"{name}.wreck_check", "ASL-MOV-06") <= 6:
-        raise DataError("a dr from 1 to 6", field=f"{name}.wreck_check.wreck_on", value=w["wreck_on"], rule="ASL-MOV-06")
-    for k in ("hex_features", "hexsides", "bicycle_exempt_features"):
-        need(w, k, list, f"{name}.wreck_check", "ASL-MOV-06")
-    need(need(t, "pushing", dict, name, "ASL-MOV-01"), "second_smc_helping", int, f"{name}.pushing", "ASL-MOV-01")
-    to_fraction(need(need(t, "overrun", dict, name, "ASL-MOV-04"), "rider_fp_fraction", (str, int, float), f"{name}.overrun", "ASL-MOV-04"),
-                f"{name}.overrun.rider_fp_fraction", "ASL-MOV-04")
-    rf = need(t, "rider_fire", dict, name, "ASL-FIRE-01")
-    to_fraction(need(rf, "sidecar_mounted_fire", (str, int, float), f"{name}.rider_fire", "ASL-FIRE-01"), f"{name}.rider_fire.sidecar_mounted_fire", "ASL-FIRE-01")
-    need(rf, "sidecar_support_weapons", list, f"{name}.rider_fire", "ASL-FIRE-01")
-    need(rf, "single_sidecar_sw_smc", int, f"{name}.rider_fire", "ASL-FIRE-01")
-    if not 0 <= need(need(t, "recovery", dict, name, "ASL-RES-05"), "recovery_max", int, f"{name}.recovery", "ASL-RES-05") <= 6:
-        raise DataError("a dr from 0 to 6", field=f"{name}.recovery.recovery_max", value=t["recovery"]["recovery_max"], rule="ASL-RES-05")
-    b = need(t, "bicycle", dict, name, "ASL-BIC-01")
-    to_fraction(need(b, "road_cost_factor", (str, int, float), f"{name}.bicycle", "ASL-BIC-01"), f"{name}.bicycle.road_cost_factor", "ASL-BIC-01")
-    need(b, "no_halving_features", list, f"{name}.bicycle", "ASL-BIC-01")
-    need(b, "descent_bonus_per_level", int, f"{name}.bicycle", "ASL-BIC-01")
-    need(b, "road_bonus", int, f"{name}.bicycle", "ASL-BIC-01")
+            hi = 0 if mt == "bicycle" else 20
+            if _int(row, key, f"{name}.portage.{mt}", "ASL-CAP-02", 0, 20) > hi:
+                raise DataError("a bicycle carries nothing (no SW, no other bicycle): its portage is 0",
+                                field=f"{name}.portage.{mt}.{key}", value=row[key], rule="ASL-CAP-02")
+    _int(port, "bicycle_pp_when_carried", f"{name}.portage", "ASL-CAP-02", 0, 20)
+    r = _sub(t, "riding", name, "ASL-MOV-02", ("basic_mf", "mount_mf", "mount_fraction", "start_mp", "stop_mp", "vca_change_mp"))
+    basic = _int(r, "basic_mf", f"{name}.riding", "ASL-MOV-02", 1, 20)
+    _int(r, "mount_mf", f"{name}.riding", "ASL-MOV-02", 0, basic)
+    _num(r, "mount_fraction", f"{name}.riding", "ASL-MOV-02", 0, 1, above=True)
+    for k in ("start_mp", "stop_mp", "vca_change_mp"):
+        _num(r, k, f"{name}.riding", "ASL-MOV-03", 0, 100)
+    for key, rule, na in (("vca_change_terrain", "ASL-MOV-03", False), ("terrain_mp", "ASL-MOV-02", True)):
+        table = _table(t[key], f"{name}.{key}", rule, (), more=True)
+        for terrain in table:
+            if terrain != "rule":
+                _name_key(terrain, f"{name}.{key}", rule)
+                _num(table, terrain, f"{name}.{key}", rule, 0, 100, na=na)
+    w = _sub(t, "wreck_check", name, "ASL-MOV-06", ("wreck_on", "hex_features", "hexsides", "bicycle_exempt_features"))
+    _int(w, "wreck_on", f"{name}.wreck_check", "ASL-MOV-06", 1, 6)
+    _names(w, "hex_features", f"{name}.wreck_check", "ASL-MOV-06", HEX_FEATURES)
+    _names(w, "hexsides", f"{name}.wreck_check", "ASL-MOV-06", [h for h in Hexside.choices() if h != "road"])
+    _names(w, "bicycle_exempt_features", f"{name}.wreck_check", "ASL-BIC-02", HEX_FEATURES)
+    _int(_sub(t, "pushing", name, "ASL-MOV-01", ("second_smc_helping",)), "second_smc_helping", f"{name}.pushing", "ASL-MOV-01",
+         *DRM_RANGE)
+    _num(_sub(t, "overrun", name, "ASL-MOV-04", ("rider_fp_fraction",)), "rider_fp_fraction", f"{name}.overrun", "ASL-MOV-04", 0, 1)
+    rf = _sub(t, "rider_fire", name, "ASL-FIRE-01", ("sidecar_mounted_fire", "sidecar_support_weapons", "single_sidecar_sw_smc"))
+    _num(rf, "sidecar_mounted_fire", f"{name}.rider_fire", "ASL-FIRE-01", 0, 1)
+    _names(rf, "sidecar_support_weapons", f"{name}.rider_fire", "ASL-FIRE-01")
+    _int(rf, "single_sidecar_sw_smc", f"{name}.rider_fire", "ASL-FIRE-01", 0, 16)
+    _int(_sub(t, "recovery", name, "ASL-RES-05", ("recovery_max",)), "recovery_max", f"{name}.recovery", "ASL-RES-05", 0, 6)
+    b = _sub(t, "bicycle", name, "ASL-BIC-01", ("road_cost_factor", "no_halving_features", "descent_bonus_per_level", "road_bonus"))
+    _num(b, "road_cost_factor", f"{name}.bicycle", "ASL-BIC-01", 0, 1, above=True)
+    _names(b, "no_halving_features", f"{name}.bicycle", "ASL-BIC-01", HEX_FEATURES)
+    _int(b, "descent_bonus_per_level", f"{name}.bicycle", "ASL-BIC-01", 0, 10)
+    _int(b, "road_bonus", f"{name}.bicycle", "ASL-BIC-01", 0, 10)
 
 
 @cache
@@ -504,15 +621,24 @@ class TerrainTable:
 
 
 def _validate_terrain(name: str, t: dict) -> None:
-    for k, v in need(t, "terrain", dict, name, "B1").items():
+    """B1, B3, A4.6: each terrain (open_ground at least: a hex's default) with its Infantry MF 0..100 or
+    NA, TEM within +-12 and whether it is open ground; the road's Infantry MF 0..100; FFMO and FFNAM
+    within +-12."""
+    _table(t, name, "B1", ("terrain", "road", "fire"))
+    terrain = _table(t["terrain"], f"{name}.terrain", "B1", ("open_ground",), more=True)
+    for k, v in terrain.items():
+        if k == "rule":
+            continue
+        _name_key(k, f"{name}.terrain", "B1")
         path = f"{name}.terrain.{k}"
-        to_fraction(need(v, "infantry_mf", (int, float, str), path, "B1"), f"{path}.infantry_mf", "B1", allow_na=True)
-        need(v, "tem", int, path, "B1")
-        need(v, "open", bool, path, "A4.6")
-    to_fraction(need(need(t, "road", dict, name, "B3"), "infantry_mf", (int, float, str), f"{name}.road", "B3"), f"{name}.road.infantry_mf", "B3")
-    f = need(t, "fire", dict, name, "A4.6")
-    need(f, "ffmo", int, f"{name}.fire", "A4.6")
-    need(f, "ffnam", int, f"{name}.fire", "A4.6")
+        _table(v, path, "B1", ("infantry_mf", "tem", "open"))
+        _num(v, "infantry_mf", path, "B1", 0, 100, na=True)
+        _int(v, "tem", path, "B1", *DRM_RANGE)
+        _bool(v, "open", path, "A4.6")
+    _num(_sub(t, "road", name, "B3", ("infantry_mf",)), "infantry_mf", f"{name}.road", "B3", 0, 100)
+    f = _sub(t, "fire", name, "A4.6", ("ffmo", "ffnam"))
+    _int(f, "ffmo", f"{name}.fire", "A4.6", *DRM_RANGE)
+    _int(f, "ffnam", f"{name}.fire", "A4.6", *DRM_RANGE)
 
 
 @cache
@@ -540,30 +666,38 @@ class BoardSettings:
 
 
 def _validate_board(name: str, t: dict) -> None:
+    """ASL-MOV-03: 1..52 columns (A..Z, AA..ZZ), the first and last row of even- and odd-index columns
+    (0..99), six distinct names of hexsides and of hexspines (none both), and six distinct steps of -1..1
+    columns and rows to the neighbours of an even and of an odd column, which must agree across every
+    hexside."""
     rule = "ASL-MOV-03"
-    g = need(t, "grid", dict, name, rule)
-    cols = need(g, "columns", int, f"{name}.grid", rule)
-    if not 1 <= cols <= 52:
-        raise DataError("from 1 to 52 columns (A..Z, then AA..ZZ)", field=f"{name}.grid.columns", value=cols, rule=rule)
+    _table(t, name, rule, ("grid", "directions", "neighbours"))
+    g = _sub(t, "grid", name, rule, ("columns", "rows_even", "rows_odd"))
+    _int(g, "columns", f"{name}.grid", rule, 1, 52)
     for k in ("rows_even", "rows_odd"):
-        rows = need(g, k, list, f"{name}.grid", rule)
-        if len(rows) != 2 or any(not isinstance(r, int) or isinstance(r, bool) or r < 0 for r in rows) or rows[0] > rows[1]:
-            raise DataError("expected [first row, last row], 0 or more", field=f"{name}.grid.{k}", value=rows, rule=rule)
-    d = need(t, "directions", dict, name, rule)
+        rows = g[k]
+        if (not isinstance(rows, list) or len(rows) != 2 or any(not isinstance(r, int) or isinstance(r, bool) or not 0 <= r <= 99 for r in rows)
+                or rows[0] > rows[1]):
+            raise DataError("expected [first row, last row], from 0 to 99", field=f"{name}.grid.{k}",
+                            value=rows if isinstance(rows, list) else None, rule=rule)
+    d = _sub(t, "directions", name, rule, ("hexsides", "hexspines"))
     for k in ("hexsides", "hexspines"):
-        names = need(d, k, list, f"{name}.directions", rule)
-        if len(names) != 6 or len(set(names)) != 6 or any(not isinstance(x, str) or not x for x in names):
+        names = _names(d, k, f"{name}.directions", rule)
+        if len(names) != 6:
             raise DataError("six distinct names, clockwise", field=f"{name}.directions.{k}", value=names, rule=rule)
     if set(d["hexsides"]) & set(d["hexspines"]):
         raise DataError("a name is both a hexside and a hexspine", field=f"{name}.directions", value=sorted(set(d["hexsides"]) & set(d["hexspines"])),
                         rule=rule)
-    n = need(t, "neighbours", dict, name, rule)
+    n = _sub(t, "neighbours", name, rule, ("even", "odd"))
     steps = {}
     for parity in ("even", "odd"):
-        row = need(n, parity, list, f"{name}.neighbours", rule)
-        if len(row) != 6 or any(not isinstance(x, list) or len(x) != 2 or any(not isinstance(v, int) or isinstance(v, bool) for v in x)
-                                for x in row):
-            raise DataError("six [column step, row step] pairs", field=f"{name}.neighbours.{parity}", value=row, rule=rule)
+        row = n[parity]
+        if (not isinstance(row, list) or len(row) != 6
+                or any(not isinstance(x, list) or len(x) != 2 or any(not isinstance(v, int) or isinstance(v, bool) or not -1 <= v <= 1 for v in x)
+                       for x in row)
+                or len({tuple(x) for x in row}) != 6 or [0, 0] in row):
+            raise DataError("six distinct [column step, row step] pairs of -1, 0 or 1 (not both 0)", field=f"{name}.neighbours.{parity}",
+                            value=row if isinstance(row, list) else None, rule=rule)
         steps[parity] = row
     # The hex across hexside k must have us across the opposite hexside (k + 3).
     for parity, row in steps.items():

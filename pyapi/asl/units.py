@@ -18,11 +18,17 @@ from .tables import MoraleSettings, infantry_settings, terrain_table
 __all__ = [
     "SupportWeapon", "Infantry", "Motorcycle", "Hex", "Board", "Situation",
     "parse_designation", "make_unit", "unit_size", "casualty_reduction", "wound", "fail_morale", "fail_bail_out",
-    "stacking", "is_good_order",
+    "stacking", "is_good_order", "HEX_FEATURES", "MORALE_RANGE",
 ]
 
-_MMC = re.compile(r"^(?P<fp>\d+)-(?P<range>\d+)-(?P<morale>\d+)$")
-_LEADER = re.compile(r"^(?P<morale>\d+)(?P<sign>[-+])(?P<mod>\d)$")
+_MMC = re.compile(r"^(?P<fp>\d{1,2})-(?P<range>\d{1,2})-(?P<morale>\d{1,2})$")
+_LEADER = re.compile(r"^(?P<morale>\d{1,2})(?P<sign>[-+])(?P<mod>\d)$")
+
+#: the hex features the rules read: the Wreck Check (D15.46), the bicycle's road halving (D15.81),
+#: wrecks and vehicles that cost a motorcycle nothing (D15.42)
+HEX_FEATURES = ("shellholes", "stream", "entrenchment", "wreck", "vehicle")
+#: morale on a counter: a Morale Check compares a DR (2..12) with it
+MORALE_RANGE = (1, 12)
 
 
 @dataclass(frozen=True)
@@ -87,15 +93,20 @@ def parse_designation(text: str, utype: UnitType, field: str = "counter") -> tup
     leadership modifier ("8-0", "9-1", "6+1": a 9-1 gives -1).
     """
     if utype is UnitType.LEADER:
-        m = _LEADER.match(text or "")
+        m = _LEADER.match(text) if isinstance(text, str) else None
         if not m:
             raise ScenarioError("a leader's counter reads morale-modifier, e.g. 8-0, 9-1, 6+1", field=field, value=text, rule="A10.7")
-        mod = int(m["mod"]) * (-1 if m["sign"] == "-" else 1)
-        return 0, 0, int(m["morale"]), mod
-    m = _MMC.match(text or "")
-    if not m:
-        raise ScenarioError("an Infantry counter reads FP-range-morale, e.g. 4-6-7", field=field, value=text, rule="A1")
-    return int(m["fp"]), int(m["range"]), int(m["morale"]), 0
+        fp, rng, mod = 0, 0, int(m["mod"]) * (-1 if m["sign"] == "-" else 1)
+    else:
+        m = _MMC.match(text) if isinstance(text, str) else None
+        if not m:
+            raise ScenarioError("an Infantry counter reads FP-range-morale, e.g. 4-6-7 (two digits at most each)", field=field, value=text,
+                                rule="A1")
+        fp, rng, mod = int(m["fp"]), int(m["range"]), 0
+    morale = int(m["morale"])
+    if not MORALE_RANGE[0] <= morale <= MORALE_RANGE[1]:
+        raise ScenarioError(f"morale must be from {MORALE_RANGE[0]} to {MORALE_RANGE[1]}", field=field, value=text, rule="A10")
+    return fp, rng, morale, mod
 
 
 def make_unit(rules: Rules, id: str, counter: str | None = None, type: str | UnitType | None = None, *,
