@@ -4,7 +4,9 @@
   (the copy), not from the editable install; exit 4 otherwise.
 - ``--mutation-meta FILE``: record every test's node id, outcome, duration and
   docstring, and switch coverage.py's dynamic context to the running test's
-  node id (so the coverage data maps each line to the tests that execute it).
+  node id (so the coverage data maps each line to the tests that execute it);
+  the package's functools caches are emptied before each test, or a cached
+  result would map its lines to the first test that filled the cache only.
 - ``--mutation-select FILE``: run only the node ids listed in FILE, in that order.
 - ``--mutation-result FILE``: write the node id of the first failing test.
 - ``--mutation-max-examples N``: cap every hypothesis test at N examples (a faster, weaker campaign).
@@ -87,10 +89,25 @@ def _coverage():
     return coverage.Coverage.current()
 
 
+def _clear_caches(package: str) -> None:
+    """Empty every functools cache of the package, so that each test executes (and is mapped to) the code
+    it depends on, not only the first test that filled a cache."""
+    import sys
+
+    for name, mod in list(sys.modules.items()):
+        if mod is None or not (name == package or name.startswith(package + ".")):
+            continue
+        for value in list(vars(mod).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     cov = _coverage() if item.config.getoption("--mutation-meta") else None
     if cov is not None:
+        _clear_caches(item.config.getoption("--mutation-package"))
         cov.switch_context(item.nodeid)
     yield
     if cov is not None:
