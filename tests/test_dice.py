@@ -432,3 +432,15 @@ def test_dice_03_pick_chance_point_draws_the_same_faces_as_the_old_loop():
             want, used = _old_random_pick(old, n)
             assert (index, new.count, len(rolls)) == (want, old.count, used), (n, trial)
         assert [p for _, _, p in Pick(n, "x").outcomes()] == [Fraction(1, n)] * n
+
+
+def test_dice_02_roll_classes_count_the_bonus_and_the_floor():
+    """DICE-02 / FAST-02: the classes of a roll with a bonus: 1d-3 gives 0 on faces 1 to 3 (3 ways, from (1,)),
+    then 1, 2 and 3 one way each; 2d+3 starts at 5 from (1, 1).
+
+    Source: by hand: 1d-3 totals face - 3, floored at 0.
+    """
+    from hardpoint.dice import total_classes
+
+    assert total_classes(parse_dice("1d-3")) == [(0, (1,), 3), (1, (4,), 1), (2, (5,), 1), (3, (6,), 1)]
+    assert total_classes(parse_dice("2d+3"))[0] == (5, (1, 1), 1)

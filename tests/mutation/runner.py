@@ -228,7 +228,9 @@ class Campaign:
         rc = proc.returncode
         if rc == 0:
             return "survived", "", dt, ""
-        if rc in (1, 2, 3):
+        if rc in (1, 2, 3, 4):
+            # 2: collection error, 3: internal error, 4: a conftest that cannot import the mutated package
+            # (the plugin's own exit 4 for a wrong import is caught above).
             return "killed", info.get("killed_by", "(import or collection error)" if rc != 1 else ""), dt, ""
         return "error", "", dt, f"pytest exit {rc}: {out[-500:]}"
 
