@@ -88,10 +88,17 @@ def check_vehicle_bounds(vehicle: "Vehicle", path: str) -> None:
     if len(vehicle.weapons) > MAX_PICK:
         raise _err(f"more than {MAX_PICK} weapons on one vehicle body: a hit picks one of them with two dice",
                    f"{path}.weapon", len(vehicle.weapons))
-    interior = (1 if vehicle.power_plant is not None else 0) + len(vehicle.crew) + len(vehicle.cargo)
+    from .enums import Location
+
+    plant = 1 if vehicle.power_plant is not None else 0
+    cargo_location = 1 if Location.CARGO in vehicle.layout else 0
+    # a collision from above or below splits over power plant, crew and cargo items; a hit from above or below picks
+    # one of power plant, each crew member and the cargo location (CW-DMG-04)
+    interior = plant + len(vehicle.crew) + max(len(vehicle.cargo), cargo_location)
     if interior > MAX_PICK:
-        raise _err(f"power plant, crew members and cargo items number {interior}: a collision or a hit from above or "
-                   f"below picks among them, at most {MAX_PICK}", f"{path}.cargo" if vehicle.cargo else f"{path}.crew", interior)
+        raise _err(f"power plant, crew members and cargo items (or the cargo location) number {interior}: a collision or a "
+                   f"hit from above or below picks among them, at most {MAX_PICK}",
+                   f"{path}.cargo" if len(vehicle.cargo) > 1 else f"{path}.crew", interior)
     if vehicle.sidecar is not None:
         sc = vehicle.sidecar
         n = len(sc.weapons) + len(sc.crew) + len(sc.cargo)

@@ -485,6 +485,19 @@ def test_safe_01_a_random_pick_has_at_most_36_candidates(n, field):
     assert err.value.rule == "SAFE-01"
 
 
+def test_safe_01_a_hit_from_below_picks_among_36_at_most():
+    """SAFE-01 / CW-DMG-04: a hit from below picks one of the power plant, each crew member and the cargo location (a car
+    always has one, empty or not): power plant, 35 crew and no cargo make 37 candidates, refused at load (the
+    kernel's pick would loop for ever, the reference raise at resolve)."""
+    from hardpoint.carwars.model import build_vehicle
+
+    crew = [{"id": "d", "role": "driver"}] + [{"id": f"p{i}", "seat": "middle"} for i in range(34)]
+    with pytest.raises(ScenarioError) as err:
+        build_vehicle(hardpoint.default_rules(), {"id": "v", "design": "hunter", "crew": crew, "cargo": []})
+    assert (err.value.field, err.value.value, err.value.rule) == ("vehicle.crew", 37, "SAFE-01")
+    build_vehicle(hardpoint.default_rules(), {"id": "v", "design": "hunter", "crew": crew[:-1], "cargo": []})
+
+
 def test_safe_01_sidecar_picks_are_bounded():
     """SAFE-01 / CW-TGT-05: a sidecar's weapons, riders and cargo together at most 36."""
     from hardpoint.carwars.model import build_vehicle
