@@ -26,8 +26,9 @@ no later step reads, and tests compare it with the joint distribution of
 - splits the Bail Out (ASL-RES-03) per counter, each right after the last MC
   of its riders (counters in their order), and moves the Bail Out NMC of a
   rider who is not a leader to right after his counter's bail-out when no
-  leader's NMC comes before it in his hex (nothing else reads him; the
-  leaders' good order, all leadership reads, is settled by then).
+  leader's MC, NMC or Random Selection is still to come in his hex before
+  the Bail Out's place (nothing else reads him; the leaders' good order and
+  leadership, all his NMC reads of them, are settled by then).
 
 A single attack on a hex of ten units then keeps a few hundred states.
 """
@@ -422,8 +423,18 @@ class MarginalChain:
         sit, _, nmcs = self.chain.bail_out_counter(state.situation, head.machine, DoBailOut(head.fire, head.start))
         rest = state.pending[1:]
         anchor = next(i for i, p in enumerate(rest) if type(p) is _BailAnchor and p.fire == head.fire)
-        # NMCs already queued at the anchor for leaders (from the counters before this one).
-        queued = {sit.unit(p.unit).hex for p in rest[:anchor] if type(p) is DoBailNMC and sit.unit(p.unit).is_leader}
+        # Hexes where a leader's good order or leadership may still change before the anchor: an NMC queued
+        # there for a leader (from the counters before this one), a leader's MC still to come (a rider broken by
+        # an nKIA bails out before the leaders' MCs), a Random Selection reaching a leader.
+        queued: set[str] = set()
+        for p in rest[:anchor]:
+            kind = type(p)
+            if kind is DoBailNMC or kind is DoMC:
+                u = sit.unit(p.unit)
+                if u.is_leader:
+                    queued.add(u.hex)
+            elif kind is DoSelect:
+                queued.update(sit.unit(g).hex for g in p.group if sit.unit(g).is_leader)
         now: list[DoBailNMC] = []
         later: list[DoBailNMC] = []
         for nmc in nmcs:

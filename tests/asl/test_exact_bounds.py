@@ -131,6 +131,22 @@ def test_fast_02_moves_and_two_attacks_marginals_equal_the_joint():
     assert s.exact_outcomes() == joint_outcomes(hardpoint.parse_scenario(data))
 
 
+def test_fast_02_a_rider_broken_by_kia_waits_for_the_leaders_mcs():
+    """FAST-02, ASL-RES-03, A10.7: found by the random-stack comparison: a squad broken on its counter by an nKIA
+    (no MC of its own) bails out before the leaders' MCs are taken; its Bail Out NMC must still wait for them, since
+    it reads their leadership. The odds equal the joint distribution's."""
+    units = [{"id": "u0", "counter": "4-6-7", "hex": "target", "side": "german", "pinned": True},
+             {"id": "u1", "counter": "4-6-7", "hex": "target", "side": "german", "pinned": True, "broken": True},
+             {"id": "u2", "counter": "8-0", "hex": "target", "side": "german", "pinned": True},
+             {"id": "u3", "counter": "8-0", "hex": "target", "side": "german", "wounded": True, "pinned": True},
+             {"id": "f_sq", "counter": "4-6-7", "hex": "near", "side": "russian"}]
+    data = scenario_data(hex=[{"id": "target", "terrain": "open_ground"}, {"id": "near", "terrain": "open_ground"}], unit=units,
+                         motorcycle=[{"id": "m1", "type": "cycle", "machines": 3, "hex": "target", "side": "german", "motion": "moving",
+                                      "riders": ["u0", "u3"], "mp": 28}],
+                         fire=[{"id": "a0", "kind": "small_arms", "target": "target", "firers": ["f_sq"], "range": 0, "tpbf": True}])
+    assert hardpoint.parse_scenario(data).exact_outcomes() == joint_outcomes(hardpoint.parse_scenario(data))
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(stacks())
 def test_fast_02_marginals_equal_brute_force_on_random_stacks(data):
