@@ -62,6 +62,9 @@ class BatchResult:
     n: int = -1                       # trials (kept when the arrays are not)
     tallies: dict | None = None       # hit, damage_sum, destroyed, flags: counts over the trials
     interrupted: bool = False         # stopped early (Ctrl-C, cancel): the arrays and counts cover trials done
+    fight: dict | None = None         # FIGHT-05 per trial: out_turn (N, U) 0 = never, result (N,) side / -1 draw /
+                                      # -2 undecided, turns (N,), shots, hits, damage (N, W); None: not a fight
+    fight_layout: Any = None          # carwars.fight.FightLayout: the units, sides and weapons of those columns
 
     @property
     def trials(self) -> int:
@@ -77,6 +80,7 @@ class BatchResult:
                 "damage_hist": np.stack([np.bincount(np.minimum(self.damage[:, j], DMG_BINS - 1), minlength=DMG_BINS)
                                          for j in range(self.damage.shape[1])]).astype(np.int64)
                 if self.damage.shape[1] else np.zeros((0, DMG_BINS), np.int64),
+                **(_fight_counts(self.fight, self.fight_layout) if self.fight is not None else {}),
                 "destroyed": self.destroyed().sum(axis=0, dtype=np.int64),
                 "flags": np.stack([((flags & (1 << b)) != 0).sum(axis=0) for b in range(4)], axis=1).astype(np.int64)
                 if len(self.vehicles) else np.zeros((0, 4), np.int64)}
@@ -278,6 +282,18 @@ def _attack_rows(scenario) -> int:
         return len(scenario.attacks)
 
 
+def _movement_collides(scenario) -> bool:
+    """Whether the turn's movement brings two counters together (FIGHT-04). In one turn it does not depend on the
+    dice (speeds change only at its end), so a dry run on a copy tells."""
+    from .carwars.motion import move_with_contacts
+
+    arena = scenario.arena.copy()
+    for phase in range(1, scenario.rules["carwars.turn"]["phases"] + 1):
+        if move_with_contacts(scenario.rules, arena, phase)[1]:
+            return True
+    return False
+
+
 def _turn_unsupported(scenario) -> str | None:
     """A one-turn scenario runs in the kernel when nothing in it depends on the dice but damage: no actions,
     counters, paint, automatic or linked weapons, off-road driving; each weapon and each firer used once; the
@@ -286,6 +302,10 @@ def _turn_unsupported(scenario) -> str | None:
     plan = scenario.plan
     if scenario.turns != 1:
         return "scenarios of more than one turn run on the reference"
+    if scenario.fight is not None and scenario.fight.orders:
+        return "standing orders (fights run on the reference until the kernel learns them)"
+    if _movement_collides(scenario):
+        return "collisions from movement (FIGHT-04) in the turn"
     if any(plan.actions.values()):
         return "declared actions (maneuvers, drops, automatic switches) in a turn"
     if arena.counters or any(c.kind == "paint" for c in arena.clouds.values()):
@@ -588,7 +608,7 @@ def reference_trial(scenario, seed: int, trial: int, end_of_turn: bool = False):
     if scenario.turns:
         from .carwars.turn import run_turns
 
-        result = run_turns(arena, scenario.rules, scenario.plan, scenario.turns, dice, scenario.history)
+        result = run_turns(arena, scenario.rules, scenario.plan, scenario.turns, dice, scenario.history, fight=scenario.fight)
     else:
         result = resolve_phase(arena, scenario.attacks, scenario.rules, dice, scenario.history, scenario.fired,
                                collisions=scenario.collisions)
@@ -611,14 +631,15 @@ def reference_trial(scenario, seed: int, trial: int, end_of_turn: bool = False):
     return result, arena, flags
 
 
-def _reference_rows(scenario, names, read, vids, lo: int, hi: int, seed: int, first: int, end_of_turn: bool):
-    """Trials first+lo .. first+hi-1 on the reference, as arrays."""
+def _reference_rows(scenario, names, read, vids, lo: int, hi: int, seed: int, first: int, end_of_turn: bool, layout=None):
+    """Trials first+lo .. first+hi-1 on the reference, as arrays (and the fight's, with a layout)."""
     n = hi - lo
     index = {name: j for j, name in enumerate(names)}
     hit = np.zeros((n, len(names)), dtype=np.uint8)
     dmg = np.zeros((n, len(names)), dtype=np.int32)
     state = None
     flags = np.zeros((n, len(vids)), dtype=np.uint8)
+    fight = _fight_arrays(n, layout) if layout is not None else None
     for i in range(n):
         result, arena, fl = reference_trial(scenario, seed, first + lo + i, end_of_turn)
         for r in result.rolls:
@@ -631,7 +652,48 @@ def _reference_rows(scenario, names, read, vids, lo: int, hi: int, seed: int, fi
             state = np.zeros((n, len(row)), dtype=np.int32)
         state[i] = row
         flags[i] = [fl[v] for v in vids]
-    return hit, dmg, state, flags
+        if fight is not None:
+            _fill_fight(fight, i, layout, result.fight)
+    return hit, dmg, state, flags, fight
+
+
+def _fight_arrays(n: int, layout) -> dict:
+    U, W = len(layout.units), len(layout.weapons)
+    return {"out_turn": np.zeros((n, U), np.int16), "result": np.zeros(n, np.int16), "turns": np.zeros(n, np.int16),
+            "shots": np.zeros((n, W), np.int32), "hits": np.zeros((n, W), np.int32), "damage": np.zeros((n, W), np.int32)}
+
+
+def _fill_fight(arrays: dict, i: int, layout, fight: dict) -> None:
+    uidx = {u: k for k, u in enumerate(layout.units)}
+    widx = {w: k for k, w in enumerate(layout.weapons)}
+    for o in fight["out"]:
+        arrays["out_turn"][i, uidx[o["unit"]]] = o["turn"]
+    arrays["result"][i] = layout.result_code(fight)
+    arrays["turns"][i] = fight["turns"]
+    for w in fight["weapons"]:
+        k = widx.get((w["unit"], w["weapon"]))
+        if k is not None:
+            arrays["shots"][i, k] += w["shots"]
+            arrays["hits"][i, k] += w["hits"]
+            arrays["damage"][i, k] += w["damage"]
+
+
+def _fight_counts(arrays: dict, layout) -> dict:
+    """FIGHT-05 totals: wins per side, draws, undecided; per unit trials out and a histogram of the turn it went
+    out (bin t, 1..cap); per weapon sums and sums of squares of shots, hits and damage."""
+    T = layout.turns
+    res = arrays["result"].astype(np.int64)
+    out = arrays["out_turn"].astype(np.int64)
+    c = {"fight_wins": np.array([(res == k).sum() for k in range(len(layout.sides))], np.int64),
+         "fight_draws": np.array([(res == -1).sum()], np.int64), "fight_undecided": np.array([(res == -2).sum()], np.int64),
+         "fight_out_hist": np.stack([np.bincount(np.minimum(out[:, u], T), minlength=T + 1) for u in range(out.shape[1])])
+         .astype(np.int64) if out.shape[1] else np.zeros((0, T + 1), np.int64),
+         "fight_turns_hist": np.bincount(np.minimum(arrays["turns"].astype(np.int64), T), minlength=T + 1).astype(np.int64)}
+    for k in ("shots", "hits", "damage"):
+        a = arrays[k].astype(np.int64)
+        c[f"fight_{k}_sum"] = a.sum(axis=0)
+        c[f"fight_{k}_sq"] = (a * a).sum(axis=0)
+    return c
 
 
 def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bool, progress, keep: str = "arrays",
@@ -645,34 +707,41 @@ def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bo
     vids = list(scenario.arena.vehicles)
     initial = np.array(read(scenario.arena), dtype=np.int32)
     chunk = max(1, min(1000, trials // 100 or 1))
+    from .carwars.fight import FightLayout, is_fight
+
+    layout = FightLayout.of(scenario) if is_fight(scenario) else None
 
     def work(lo: int, hi: int):
-        hit, dmg, state, flags = _reference_rows(scenario, names, read, vids, lo, hi, seed, first, end_of_turn)
+        hit, dmg, state, flags, fight = _reference_rows(scenario, names, read, vids, lo, hi, seed, first, end_of_turn, layout)
         if state is None:
             state = np.zeros((0, len(labels)), dtype=np.int32)
         if progress is not None:
             progress(hi - lo)
         if keep == "arrays":
-            return hit, dmg, state, flags
-        part = BatchResult(scenario.name, seed, first + lo, "reference", names, labels, kinds, vids, hit, dmg, state, flags, initial)
+            return hit, dmg, state, flags, fight
+        part = BatchResult(scenario.name, seed, first + lo, "reference", names, labels, kinds, vids, hit, dmg, state, flags, initial,
+                           fight=fight, fight_layout=layout)
         return part.counts()
 
     run = run_chunks(work, trials, chunk, 1, cancel)
     if keep == "arrays":
         parts = run.results or [(np.zeros((0, len(names)), np.uint8), np.zeros((0, len(names)), np.int32),
-                                 np.zeros((0, len(labels)), np.int32), np.zeros((0, len(vids)), np.uint8))]
+                                 np.zeros((0, len(labels)), np.int32), np.zeros((0, len(vids)), np.uint8),
+                                 _fight_arrays(0, layout) if layout is not None else None)]
         hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
-        return names, labels, kinds, vids, hit, dmg, state, flags, initial, None, run.done, run.interrupted
+        fight = None if layout is None else {k: np.concatenate([p[4][k] for p in parts]) for k in parts[0][4]}
+        return names, labels, kinds, vids, hit, dmg, state, flags, initial, None, run.done, run.interrupted, fight, layout
     tallies = _sum_counts(run.results, len(names), len(labels), len(vids))
-    return names, labels, kinds, vids, None, None, None, None, initial, tallies, run.done, run.interrupted
+    return (names, labels, kinds, vids, None, None, None, None, initial, tallies, run.done, run.interrupted,
+            None, layout)
 
 
 def _sum_counts(parts: list[dict], A: int, S: int, V: int) -> dict:
     out = {"hit": np.zeros(A, np.int64), "damage_sum": np.zeros(A, np.int64), "damage_sq": np.zeros(A, np.int64),
            "destroyed": np.zeros(S, np.int64), "flags": np.zeros((V, 4), np.int64), "damage_hist": np.zeros((A, DMG_BINS), np.int64)}
     for p in parts:
-        for k in out:
-            out[k] = out[k] + p[k]
+        for k in p:
+            out[k] = out[k] + p[k] if k in out else p[k].copy()
     return out
 
 
@@ -715,11 +784,12 @@ def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, en
     n = run.done
     if keep == "arrays":
         return (packed.attacks, packed.labels, packed.kinds, packed.vehicles, hit[:n], dmg[:n], state[:n], flags[:n, :V],
-                a["init"].copy(), None, n, run.interrupted)
+                a["init"].copy(), None, n, run.interrupted, None, None)
     acc = sum((x for _, x in run.results), np.zeros(3 * A + S + 4 * V + DMG_BINS * A, dtype=np.int64))
     tallies = {"hit": acc[:A], "damage_sum": acc[A:2 * A], "damage_sq": acc[2 * A:3 * A], "destroyed": acc[3 * A:3 * A + S],
                "flags": acc[3 * A + S:3 * A + S + 4 * V].reshape(V, 4), "damage_hist": acc[3 * A + S + 4 * V:].reshape(A, DMG_BINS)}
-    return packed.attacks, packed.labels, packed.kinds, packed.vehicles, None, None, None, None, a["init"].copy(), tallies, n, run.interrupted
+    return (packed.attacks, packed.labels, packed.kinds, packed.vehicles, None, None, None, None, a["init"].copy(), tallies, n,
+            run.interrupted, None, None)
 
 
 def _arrays_bytes(scenario, trials: int) -> int:
@@ -782,9 +852,9 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
     else:
         out = _run_reference(scenario, trials, seed, first_trial, end_of_turn, progress, keep, cancel)
         used = "reference"
-    names, labels, kinds, vids, hit, dmg, state, flags, initial, tallies, done, interrupted = out
+    names, labels, kinds, vids, hit, dmg, state, flags, initial, tallies, done, interrupted, fight, layout = out
     result = BatchResult(scenario.name, seed, first_trial, used, list(names), labels, kinds, vids, hit, dmg, state, flags,
-                         initial, time.perf_counter() - start, done, tallies, interrupted)
+                         initial, time.perf_counter() - start, done, tallies, interrupted, fight, layout)
     return result
 
 

@@ -35,7 +35,7 @@ TABLES = {
 }
 
 _VALIDATORS: dict[str, Callable[[str, dict], None]] = {}
-_CROSS_VALIDATORS: dict[str, Callable[["Rules"], None]] = {}
+_CROSS_VALIDATORS: dict[str, list[Callable[["Rules"], None]]] = {}
 
 
 def register_validator(name: str, fn: Callable[[str, dict], None]) -> None:
@@ -45,7 +45,9 @@ def register_validator(name: str, fn: Callable[[str, dict], None]) -> None:
 
 def register_cross_validator(ruleset: str, fn: Callable[["Rules"], None]) -> None:
     """Register the check of a rule set's tables together (run on the defaults and after every override)."""
-    _CROSS_VALIDATORS[ruleset] = fn
+    fns = _CROSS_VALIDATORS.setdefault(ruleset, [])
+    if fn not in fns:
+        fns.append(fn)
 
 
 def read_seed_text(relpath: str) -> str:
@@ -149,8 +151,7 @@ def _validate(name: str, table: dict) -> None:
 
 
 def _validate_together(ruleset: str, rules: "Rules") -> None:
-    fn = _CROSS_VALIDATORS.get(ruleset)
-    if fn is not None:
+    for fn in _CROSS_VALIDATORS.get(ruleset, []):
         fn(rules)
 
 

@@ -39,7 +39,7 @@ def wilson(successes: float, n: int, z: float = _Z95) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Outcome:
-    """One counted outcome of a batch: what (`measure`), of what (`unit`, `attack`, `part`, `side`, `turn`).
+    """One counted outcome of a batch: what (`measure`), of what (`unit`, `attack`, `part`, `side`, `turn`, `weapon`).
 
     A probability counts the trials where it happened (`count` of `n`); an
     amount sums a value over the trials (`total`, `total_sq`, and `histogram`
@@ -53,6 +53,7 @@ class Outcome:
     part: str | None = None
     side: str | None = None
     turn: int | None = None
+    weapon: str | None = None
     kind: str = "probability"          # or "amount"
     count: int = 0                      # probability: trials where it happened
     n: int = 0
@@ -102,13 +103,13 @@ class Outcome:
 
     @property
     def key(self) -> tuple:
-        return (self.measure, self.unit, self.attack, self.part, self.side, self.turn)
+        return (self.measure, self.unit, self.attack, self.part, self.side, self.turn, self.weapon)
 
     def name(self) -> str:
         """A readable name: the label when given, else the keys in words."""
         if self.label:
             return self.label
-        words = [x for x in (self.attack, self.unit, self.part, self.side) if x]
+        words = [x for x in (self.attack, self.unit, self.weapon, self.part, self.side) if x]
         if self.turn is not None:
             words.append(f"by turn {self.turn}")
         return " ".join(words + [self.measure.replace("_", " ")])
@@ -127,7 +128,7 @@ class Outcome:
     def to_dict(self) -> dict[str, Any]:
         """PROTO-01: structured keys, the estimate as a number, the exact value as a number and as a fraction string."""
         out: dict[str, Any] = {"measure": self.measure}
-        for k in ("unit", "attack", "part", "side", "turn"):
+        for k in ("unit", "attack", "weapon", "part", "side", "turn"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = v
@@ -184,7 +185,7 @@ class BatchResult:
         return [o for o in self.outcomes if o.kind == "amount"]
 
     def find(self, measure: str, **keys: Any) -> Outcome:
-        """The outcome with this measure and these keys (unit=, attack=, part=, side=, turn=)."""
+        """The outcome with this measure and these keys (unit=, attack=, part=, side=, turn=, weapon=)."""
         for o in self.outcomes:
             if o.measure == measure and all(getattr(o, k) == v for k, v in keys.items()):
                 return o

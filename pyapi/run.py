@@ -69,8 +69,76 @@ def _fmt_exact(o: Outcome, digits: int = 4) -> str:
     return f"{float(o.exact):.{digits}f}" + (f" ({o.exact})" if len(str(o.exact)) <= 9 else "")
 
 
+_FIGHT = {"win", "draw", "undecided", "turns", "out", "out_turn", "out_by_turn", "shots", "hits", "damage_dealt"}
+
+
+def _by_turn_columns(turns: int) -> list[int]:
+    """The turns the out-by-turn table shows (all of them are in --json and --csv): every turn up to 5, else five
+    of them ending with the cap."""
+    if turns <= 5:
+        return list(range(1, turns + 1))
+    step = turns / 5
+    return sorted({max(1, round(step * k)) for k in range(1, 6)})
+
+
+def _fight_tables(result: BatchResult, console) -> None:
+    """FIGHT-05 first: who wins, when each unit went out, what each weapon did."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from .limits import safe_text
+
+    wins = Table(title=Text("who wins"), title_justify="left")
+    wins.add_column("outcome")
+    wins.add_column("probability", justify="right")
+    wins.add_column("95% interval", justify="right")
+    for o in result.outcomes:
+        if o.measure in ("win", "draw", "undecided"):
+            lo, hi = o.interval()
+            wins.add_row(Text(safe_text(o.name())), f"{o.estimate:.4f}", f"{lo:.4f} - {hi:.4f}")
+    console.print(wins)
+    turns = next((o for o in result.outcomes if o.measure == "turns"), None)
+    if turns is not None:
+        pct = turns.percentiles() or {}
+        console.print(Text(f"turns fought: mean {turns.estimate:.2f}, median {pct.get(0.5, '')}, 90% {pct.get(0.9, '')}"))
+    cap = result.turns or 1
+    columns = _by_turn_columns(cap)
+    units = Table(title=Text("units: out of action (the turn it went out, when it did; P(out) by turn t)"),
+                  title_justify="left")
+    units.add_column("unit", overflow="fold")
+    units.add_column("P(out)", justify="right", no_wrap=True)
+    units.add_column("mean", justify="right", no_wrap=True)
+    units.add_column("med", justify="right", no_wrap=True)
+    units.add_column("90%", justify="right", no_wrap=True)
+    for t in columns:
+        units.add_column(f"t{t}", justify="right", no_wrap=True)
+    for o in result.outcomes:
+        if o.measure != "out":
+            continue
+        when = next((x for x in result.outcomes if x.measure == "out_turn" and x.unit == o.unit), None)
+        pct = (when.percentiles() if when is not None else None) or {}
+        by = {x.turn: x.estimate for x in result.outcomes if x.measure == "out_by_turn" and x.unit == o.unit}
+        units.add_row(Text(safe_text(o.unit or "")), f"{o.estimate:.3f}", "" if when is None else f"{when.estimate:.1f}",
+                      str(pct.get(0.5, "")), str(pct.get(0.9, "")), *[f"{by.get(t, 0.0):.2f}" for t in columns])
+    console.print(units)
+    weapons = Table(title=Text("weapons: per fight (means)"), title_justify="left")
+    weapons.add_column("weapon")
+    weapons.add_column("shots", justify="right")
+    weapons.add_column("hits", justify="right")
+    weapons.add_column("damage dealt", justify="right")
+    rows: dict[tuple, dict[str, float]] = {}
+    for o in result.outcomes:
+        if o.measure in ("shots", "hits", "damage_dealt"):
+            rows.setdefault((o.unit, o.weapon), {})[o.measure] = o.estimate
+    for (unit, weapon), m in rows.items():
+        weapons.add_row(Text(safe_text(f"{unit} {weapon}")), f"{m.get('shots', 0):.2f}", f"{m.get('hits', 0):.2f}",
+                        f"{m.get('damage_dealt', 0):.2f}")
+    if rows:
+        console.print(weapons)
+
+
 def print_tables(result: BatchResult, what: str, console=None) -> None:
-    """The run as a person reads it: who/what, then probabilities, then amounts (names as text, never markup)."""
+    """The run as a person reads it: for a fight who wins first, then probabilities, then amounts (names as text)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -80,10 +148,13 @@ def print_tables(result: BatchResult, what: str, console=None) -> None:
     console = console or Console()
     count = (f"interrupted after {result.trials:,} of {result.requested:,} trials" if result.interrupted
              else f"{result.trials:,} trials")
-    head = (f"{safe_text(result.scenario)}: {what} a trial\n{count}, seed {result.seed}, {result.backend} backend, "
-            f"{result.seconds:.2f} s")
-    probs = result.probabilities()
-    table = Table(title=Text(head + "\n\nprobabilities"), title_justify="left")
+    console.print(Text(f"{safe_text(result.scenario)}: {what} a trial\n{count}, seed {result.seed}, {result.backend} backend, "
+                       f"{result.seconds:.2f} s"))
+    fight = any(o.measure == "win" for o in result.outcomes)
+    if fight:
+        _fight_tables(result, console)
+    probs = [o for o in result.probabilities() if not (fight and o.measure in _FIGHT)]
+    table = Table(title=Text("probabilities"), title_justify="left")
     table.add_column("outcome")
     table.add_column("probability", justify="right")
     table.add_column("95% interval", justify="right")
@@ -94,7 +165,7 @@ def print_tables(result: BatchResult, what: str, console=None) -> None:
     if not probs:
         table.add_row(Text("(nothing happened that can be counted)"), "", "", "")
     console.print(table)
-    amounts = result.amounts()
+    amounts = [o for o in result.amounts() if not (fight and o.measure in _FIGHT)]
     if amounts:
         t2 = Table(title=Text("amounts (0 when nothing happened: a miss does 0 damage)"), title_justify="left")
         t2.add_column("amount")

@@ -94,6 +94,9 @@ def scenario_schema() -> dict[str, Any]:
                 "ruleset": {"enum": _rs.names(), "description": "the rule set the scenario is written for"},
                 "source": {"type": "string", "description": "the worked example or rule the scenario reproduces"},
                 "turns": {"type": "integer", "minimum": 1, "maximum": MAX_TURNS, "description": "run this many whole turns (default: one phase)"},
+                "until": {"enum": ["turns", "decided"], "description": "decided: a fight to the finish, each trial stops at "
+                          "the end of the turn after which at most one side is in action, `turns` being the cap (FIGHT-03); "
+                          "default turns"},
             },
             "required": ["name", "ruleset"],
             "additionalProperties": False,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import hardpoint
 from hardpoint import HardpointError
 from hardpoint.backend import BackendWarning
-from hardpoint.batch import run_batch, supports_compiled
+from hardpoint.batch import _movement_collides, run_batch, supports_compiled
 
 fast = pytest.importorskip("hardpoint.fastcore._carwars")
 
@@ -109,6 +109,8 @@ def scenarios(draw):
             c.update(turn=1, phase=draw(st.integers(1, 5)))
         try:
             scenario = hardpoint.parse_scenario(data)
+            if _movement_collides(scenario):     # FIGHT-04: not in the kernel yet (issue 14); one phase instead
+                raise HardpointError("collisions from movement")
         except HardpointError:
             data["scenario"].pop("turns")
             for a in data.get("attack", []):
@@ -286,18 +288,19 @@ def test_fast_01_summary_mode_keeps_counts_not_arrays(backend):
 
 
 def test_fast_01_a_planned_attack_the_rules_cancel_runs_on_both_backends():
-    """FAST-01 / ARCH-03: a planned attack whose weapon its attacker does not carry (a pedestrian naming a vehicle
-    weapon) is cancelled when its phase comes; the batch runs on both backends and they agree (the packer does not
-    look the weapon up as a hand weapon and fail)."""
+    """FAST-01 / ARCH-03: a planned attack the rules cancel when its phase comes (the car has driven past its target:
+    at 40 mph it is 3" up the road after phase 3, the pedestrian 2.2" up and 0.6" aside is behind it, out of the front
+    MG's arc) fires nothing; the batch runs on both backends and they agree."""
     data = {"scenario": {"name": "cancelled", "ruleset": "carwars", "turns": 1},
-            "vehicle": [{"id": "car", "design": "hunter", "speed": 0}],
-            "pedestrian": [{"id": "p", "x": 3.0, "y": 0.0, "weapons": ["Rifle"]}, {"id": "q", "x": -3.0, "y": 0.0, "weapons": ["Rifle"]}],
-            "attack": [{"id": "a", "attacker": "p", "weapon": "mg", "target": "car", "turn": 1, "phase": 2},
+            "vehicle": [{"id": "car", "design": "hunter", "speed": 40}],
+            "pedestrian": [{"id": "p", "x": 0.6, "y": 2.2, "weapons": ["Rifle"]}, {"id": "q", "x": -3.0, "y": 0.0, "weapons": ["Rifle"]}],
+            "attack": [{"id": "a", "attacker": "car", "weapon": "mg", "target": "p", "turn": 1, "phase": 4},
                        {"id": "b", "attacker": "q", "weapon": "Rifle", "target": "car", "turn": 1, "phase": 3}]}
     s = hardpoint.parse_scenario(data)
     assert supports_compiled(s) is None
     ref = run_batch(s, 50, 2, backend="reference")
     com = run_batch(s, 50, 2, backend="compiled", threads=1)
-    assert not ref.hit[:, 0].any() and ref.hit[:, 1].any()
+    a, b = ref.attacks.index("a"), ref.attacks.index("b")
+    assert not ref.hit[:, a].any() and ref.hit[:, b].any()
     np.testing.assert_array_equal(ref.hit, com.hit)
     np.testing.assert_array_equal(ref.state, com.state)

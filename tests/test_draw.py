@@ -178,10 +178,10 @@ def test_pic_01_lines_of_fire_match_explain_and_show_the_smoke_modifier():
         smoke = sum(m.value for m in b.modifiers if m.rule == "CW-LOF-04")
         assert (lof.state == "smoke") == bool(smoke)
         assert lof.cloud_modifier == smoke
-    assert {lof.attack for lof in sc.lofs if lof.state == "smoke"} == {"mg_at_stinger", "rocket_at_shogun"}
+    assert {lof.attack for lof in sc.lofs if lof.state == "smoke"} == {"mg_at_stinger"}
     root = _parse(arena_svg(s))
     smoky = _classed(root, "lof", "smoke")
-    assert len(smoky) == 2
+    assert len(smoky) == 1
     assert any("smoke -2" in _text(t) for g in smoky for t in g.iter(f"{SVG}text"))
     at2 = scene(s, phase=2)
     assert [lof.attack for lof in at2.lofs] == ["rocket_at_shogun"]

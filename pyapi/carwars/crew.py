@@ -71,6 +71,7 @@ def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice:
             off = crash_roll_offroad_modifier(rules, vehicle)
             total = r.total + t["crash_table_bonus"] + off
             where = f" {off:+d} off-road" if off else ""
+            vehicle.crash = crash_table_band(rules, total)
             out += [r, Note(f"{vehicle.id}: Crash Table 1 roll {r.total} +{t['crash_table_bonus']}{where} = {total}: "
                             f"{crash_table_band(rules, total)}; any passenger must jump or take the result", "CW-CREW-03")]
         else:

@@ -155,6 +155,8 @@ class Vehicle:
     substitute_from_turn: int | None = None  # the turn the new driver may act
     steered_turn: int | None = None        # last turn a substitute steered
     links: dict = field(default_factory=dict)  # CW-LINK-01: link id -> special.Link
+    weight_lb: float | None = None         # FIGHT-04: for collisions from movement (default: the body's, fight.toml)
+    crash: str | None = None               # CW-CREW-03: an uncontrolled cycle's Crash Table 1 result (FIGHT-03)
 
     @property
     def kind(self) -> str:

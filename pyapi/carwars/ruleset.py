@@ -28,13 +28,26 @@ def _attackers(scenario) -> dict[str, str]:
 
 
 def _exact_hits(scenario) -> dict[str, Any]:
-    """P(hit) of each attack where explain gives it exactly for the batch: one phase, no collision before combat."""
-    if scenario.turns or scenario.collisions:
-        return {}
+    """P(hit) of each attack where explain gives it exactly for the batch: a single phase with no collision, or the
+    attacks planned for the first phase of a multi-turn scenario when nothing can change the state before they fire
+    (no action, declared collision, collision from movement or off-road roll before that combat)."""
     from ..errors import HardpointError
 
     try:
-        return {b.attack: b.probability for b in scenario.explain()}
+        if not scenario.turns:
+            return {} if scenario.collisions else {b.attack: b.probability for b in scenario.explain()}
+        first = (scenario.arena.turn, 1)
+        plan = scenario.plan
+        if plan.actions.get(first) or plan.collisions.get(first) or any(v.off_road for v in scenario.arena.vehicles.values()):
+            return {}
+        from .motion import move_with_contacts
+
+        if move_with_contacts(scenario.rules, scenario.arena.copy(), 1)[1]:
+            return {}
+        from .turn import planned_breakdowns
+
+        return {a.id: b.probability for phase, a, b in planned_breakdowns(scenario.arena, scenario.rules, plan, scenario.history)
+                if phase == 1 and hasattr(b, "probability")}
     except HardpointError:   # an attack the explain refuses is reported by the batch itself
         return {}
 
@@ -68,6 +81,43 @@ def outcomes_of(scenario, b) -> list[Outcome]:
             count = int(c["flags"][v, bit])
             if count:
                 out.append(Outcome(measure, unit=name, count=count, n=n, label=f"{name} {words}"))
+    if getattr(b, "fight_layout", None) is not None and "fight_wins" in c:
+        out = fight_outcomes(b.fight_layout, c, n) + out
+    return out
+
+
+def fight_outcomes(layout, c: dict, n: int) -> list[Outcome]:
+    """FIGHT-05: who wins (per side, draws, undecided), when each unit went out, what each weapon did."""
+    out: list[Outcome] = []
+    for k, side in enumerate(layout.sides):
+        out.append(Outcome("win", side=side, count=int(c["fight_wins"][k]), n=n, label=f"{side} wins"))
+    out.append(Outcome("draw", count=int(c["fight_draws"][0]), n=n, label="draw (nobody left in action)"))
+    out.append(Outcome("undecided", count=int(c["fight_undecided"][0]), n=n, label=f"undecided after {layout.turns} turns"))
+    turns_hist = c["fight_turns_hist"]
+    out.append(Outcome("turns", kind="amount", n=n, total=int(sum(t * k for t, k in enumerate(turns_hist))),
+                       total_sq=int(sum(t * t * k for t, k in enumerate(turns_hist))),
+                       histogram=tuple((t, int(k)) for t, k in enumerate(turns_hist) if k), label="turns fought"))
+    for u, unit in enumerate(layout.units):
+        hist = c["fight_out_hist"][u]            # bin 0: never out
+        went = int(hist[1:].sum())
+        out.append(Outcome("out", unit=unit, count=went, n=n, label=f"{unit} out of action"))
+        if went:
+            out.append(Outcome("out_turn", unit=unit, kind="amount", n=went,
+                               total=int(sum(t * int(hist[t]) for t in range(1, len(hist)))),
+                               total_sq=int(sum(t * t * int(hist[t]) for t in range(1, len(hist)))),
+                               histogram=tuple((t, int(hist[t])) for t in range(1, len(hist)) if hist[t]),
+                               label=f"{unit}: turn it went out (when it did)"))
+        running = 0
+        for t in range(1, len(hist)):
+            running += int(hist[t])
+            out.append(Outcome("out_by_turn", unit=unit, turn=t, count=running, n=n, label=f"{unit} out by turn {t}"))
+    for w, (unit, weapon) in enumerate(layout.weapons):
+        if not c["fight_shots_sum"][w]:
+            continue
+        for measure, key, words in (("shots", "shots", "shots fired"), ("hits", "hits", "hits"),
+                                    ("damage_dealt", "damage", "damage dealt")):
+            out.append(Outcome(measure, unit=unit, weapon=weapon, kind="amount", n=n, total=int(c[f"fight_{key}_sum"][w]),
+                               total_sq=int(c[f"fight_{key}_sq"][w]), label=f"{unit} {weapon}: {words}"))
     return out
 
 

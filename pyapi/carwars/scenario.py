@@ -21,6 +21,7 @@ from .validate import (MAX_ACTIONS, MAX_ARMOUR, MAX_ATTACKS, MAX_BODY_ARMOUR, MA
                        check_scenario)
 
 if TYPE_CHECKING:
+    from .fight import Fight
     from .turn import TurnPlan
 
 __all__ = ["CarWarsScenario", "SCHEMA_PARTS", "load_carwars"]
@@ -209,6 +210,10 @@ _VEHICLE = {
         "off_road_suspension": _bool("off-road suspension (cars only, CW-OFF-02); default false"),
         "burning": _bool("on fire at the start (CW-FIRE-03); default false"),
         "links": _list(_LINK, MAX_LINKS, "weapons links (CW-LINK-01)"),
+        "side": {"type": "string", "minLength": 1, "maxLength": MAX_ID, "x-rule": "FIGHT-01",
+                 "description": "the side it fights for (FIGHT-01); units of different sides are enemies; default: its own id"},
+        "weight_lb": {**_num(1, 100_000, "its weight in lb, for collisions from movement (CW-COL-04); default: its "
+                                         "body's (seeds/carwars/fight.toml [weights])"), "x-rule": "FIGHT-04"},
     },
 }
 _PEDESTRIAN = {"type": "object", "required": ["id"], "additionalProperties": False,
@@ -230,7 +235,9 @@ _PEDESTRIAN = {"type": "object", "required": ["id"], "additionalProperties": Fal
                                      "description": "a name or abbreviation of the hand weapon list"}, MAX_CARRIED,
                                     "hand weapons carried, at most six grenade-equivalents (CW-HAND-01)"),
                    "in_rubble": _bool("in a rubble area: -4 to hit (CW-HIT-07); default false"),
-                   "blinded": _bool("blinded by a searchlight: -10 to fire; default false")}}
+                   "blinded": _bool("blinded by a searchlight: -10 to fire; default false"),
+                   "side": {"type": "string", "minLength": 1, "maxLength": MAX_ID, "x-rule": "FIGHT-01",
+                            "description": "the side he fights for (FIGHT-01); default: his own id"}}}
 _ATTACK = {"type": "object", "required": ["id", "attacker", "weapon", "target"], "additionalProperties": False,
            "description": "a declared attack (CW-HIT-01)", "properties": {
                "id": _id("the attack's id, unique among attack and collision ids; no '/' or '@', not starting 'auto:'"),
@@ -280,6 +287,25 @@ _ACTION = {"type": "object", "required": ["turn", "phase", "kind", "vehicle"], "
                "crew": _ref("substitute, steer, fetch_grenade: the crew member")}}
 _PAIR = {"type": "array", "items": _ref("an id"), "minItems": 2, "maxItems": 2}
 
+_ORDER = {"type": "object", "required": ["unit"], "additionalProperties": False, "x-rule": "FIGHT-02",
+          "description": "a standing order (FIGHT-02, docs/fights.md): a unit fires every turn at a target chosen as the "
+                         "fight unfolds, under every rule an attack obeys", "properties": {
+              "id": _id("the order's id; default orders<index>"),
+              "unit": _ref("the vehicle or pedestrian that fires"),
+              "target": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                         "description": "a unit id, nearest_enemy (the enemy in action at the smallest range it has a "
+                                        "shot at) or best_odds (the highest hit probability); default nearest_enemy"},
+              "weapons": _list(_ref("a mounted weapon id of the unit (not a dropped one), or a hand weapon a pedestrian "
+                                    "carries"), MAX_PICK, "the weapons it fires, in order; default every aimed weapon", 1),
+              "firer": _ref("the crew member who fires them; default the first able gunner, then the driver, who has "
+                            "not fired this turn"),
+              "aim": {"type": "string", "minLength": 1, "maxLength": 64, "description": "as an attack's aim; default auto"},
+              "phases": {"type": "array", "items": _PHASE, "minItems": 1, "maxItems": PHASES, "uniqueItems": True,
+                         "description": "the phases in which it looks for a shot; default all five (it fires in the first "
+                                        "phase of a turn with a shot)"},
+              "from_turn": _int(1, MAX_TURN, "the first turn the order holds; default 1"),
+              "until_turn": _int(1, MAX_TURN, "the last turn it holds; default: to the end")}}
+
 SCHEMA_PARTS: dict[str, Any] = {
     "arena": {"type": "object", "additionalProperties": False, "description": "the conditions and the moment", "properties": {
         "weather": {"enum": Weather.choices(), "description": "weather (CW-HIT-07); default clear"},
@@ -302,6 +328,7 @@ SCHEMA_PARTS: dict[str, Any] = {
                        "enum": ["rubble"], "description": "rubble: -4 to hit a target inside (CW-HIT-07)"}}},
                   MAX_SHAPES, "areas"),
     "attack": _list(_ATTACK, MAX_ATTACKS, "declared attacks"),
+    "orders": _list(_ORDER, MAX_ATTACKS, "standing orders (a multi-turn scenario only)"),
     "collision": _list(_COLLISION, MAX_COLLISIONS, "declared collisions"),
     "action": _list(_ACTION, MAX_ACTIONS, "declared actions (a multi-turn scenario only)"),
     "counter": _list({"type": "object", "required": ["id", "weapon"], "additionalProperties": False,
@@ -364,6 +391,7 @@ class CarWarsScenario:
     collisions: list[Collision] = field(default_factory=list)
     turns: int | None = None
     plan: "TurnPlan | None" = None
+    fight: "Fight | None" = None
     _breakdowns: list[ToHit] | None = field(default=None, repr=False, compare=False)
 
     def explain(self) -> list[ToHit]:
@@ -390,7 +418,7 @@ class CarWarsScenario:
         if self.turns:
             from .turn import run_turns
 
-            result = run_turns(arena, self.rules, self.plan, self.turns, dice, self.history, seed=seed)
+            result = run_turns(arena, self.rules, self.plan, self.turns, dice, self.history, seed=seed, fight=self.fight)
             if commit:
                 self.arena = arena
                 self._breakdowns = None
@@ -625,11 +653,33 @@ def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
     elif data.get("action"):
         raise ScenarioError("actions need a multi-turn scenario ([scenario] turns = N)", field="action", rule="CLI-02")
     check_scenario(data, arena, rules, attacks, plan, actions, fired)
+    fight = _fight(data, arena, rules, turns, meta)
     scenario = CarWarsScenario(meta["name"], arena, attacks, rules, history, fired, meta.get("description", ""), meta.get("source", ""),
-                               collisions=collisions, turns=turns, plan=plan)
+                               collisions=collisions, turns=turns, plan=plan, fight=fight)
     # Check every declaration now, so a bad scenario fails on load, naming the field (ERR-01).
     scenario.explain()
     return scenario
+
+
+def _fight(data: dict, arena: Arena, rules: Rules, turns: int | None, meta: dict) -> "Fight | None":
+    """Sides, standing orders and the end condition (FIGHT-01..03); None for a single-phase scenario."""
+    from .fight import Fight, parse_orders
+
+    orders = data.get("orders", [])
+    until = meta.get("until", "turns")
+    if not turns:
+        if orders:
+            raise ScenarioError("standing orders need a multi-turn scenario ([scenario] turns = N)", field="orders",
+                                rule="FIGHT-02")
+        if until == "decided":
+            raise ScenarioError("a fight to the finish needs its turn cap ([scenario] turns = N)", field="scenario.until",
+                                value=until, rule="FIGHT-03")
+        return None
+    sides = {str(u["id"]): str(u.get("side", u["id"])) for key in ("vehicle", "pedestrian") for u in data.get(key, [])}
+    for i, u in enumerate(data.get("vehicle", [])):
+        if "weight_lb" in u:
+            arena.vehicles[u["id"]].weight_lb = float(u["weight_lb"])
+    return Fight(sides, parse_orders(orders, arena, rules), until == "decided")
 
 
 register_ruleset("carwars", load_carwars, SCHEMA_PARTS)

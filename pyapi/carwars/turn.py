@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..data import Rules
 from ..dice import DiceSource
@@ -25,10 +25,14 @@ from .dropped import (OIL_KINDS, DroppedCounter, contact, drop_weapon, expire_co
                       paint_contact, spikes_effect, swept_polygon)
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
+from .fight import FightRecord
 from .model import Arena, Vehicle
 from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
 from .special import _flatten, automatic_attacks, set_automatic
 from .tables import check_usable, weapon_spec
+
+if TYPE_CHECKING:
+    from .fight import Fight
 
 __all__ = ["Action", "phase_distances", "move_vehicle", "TurnPlan", "BattleResult", "run_turns"]
 
@@ -105,6 +109,7 @@ class BattleResult(Event):
     events: tuple[Event, ...]
     seed: int | None = None
     state: dict = field(default_factory=dict)
+    fight: dict | None = None              # FIGHT-05: who went out when, how it ended, what each weapon did
 
     @property
     def rolls(self) -> tuple[AttackRoll, ...]:
@@ -387,13 +392,15 @@ def move_phase(rules: Rules, arena: Arena, phase: int) -> list[Event]:
 def planned_breakdowns(arena: Arena, rules: Rules, plan: TurnPlan, history=None):
     """Each planned attack of the arena's turn explained at the positions after its phase's movement, against the
     state at the start of the turn: yields (phase, attack, ToHit or the RuleViolation/ScenarioError that would
-    cancel it whatever the dice). What the dice change by then is decided when the phase comes."""
+    cancel it whatever the dice). What the dice change by then is decided when the phase comes. Movement stops
+    where counters collide (FIGHT-04), as in `run_turns`."""
+    from .motion import move_with_contacts
     from .phase import explain_phase
 
     arena = arena.copy()
     for phase in range(1, rules["carwars.turn"]["phases"] + 1):
         arena.phase = phase
-        move_phase(rules, arena, phase)
+        move_with_contacts(rules, arena, phase)
         for a in plan.attacks.get((arena.turn, phase), []):
             try:
                 yield phase, a, explain_phase(arena, [a], rules, history)[0]
@@ -414,14 +421,25 @@ def _record_fired(arena: Arena, attacks: list[Attack], fired: FiredThisTurn) -> 
 
 
 def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: DiceSource,
-              history: dict[tuple[str, str], SustainedRecord] | None = None, seed: int | None = None) -> BattleResult:
-    """Run `turns` whole turns from the arena's turn (each from phase 1), changing `arena` in place."""
+              history: dict[tuple[str, str], SustainedRecord] | None = None, seed: int | None = None,
+              fight: "Fight | None" = None) -> BattleResult:
+    """Run `turns` whole turns from the arena's turn (each from phase 1), changing `arena` in place.
+
+    With a `fight` (FIGHT-01..05): each phase's movement finds its collisions (FIGHT-04), the standing orders add
+    their attacks after the planned ones (FIGHT-02), every unit out of action is recorded after each turn, and a
+    fight `until_decided` stops after the turn that leaves at most one side in action (FIGHT-03).
+    """
+    from .fight import finish, order_attacks, record_rolls, sides_in_action, update_out
+    from .motion import move_with_contacts
+
     history = dict(history or {})
     first = arena.turn
     phases: list[PhaseResult] = []
     events: list[Event] = []
     touching: set = set()
     n_phases = rules["carwars.turn"]["phases"]
+    record = FightRecord() if fight is not None else None
+    ran = 0
     for _ in range(turns):
         fired = FiredThisTurn()
         events += _start_of_turn(rules, arena, dice)
@@ -439,7 +457,9 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
                     events.append(Note(f"{a.kind} of {a.vehicle} cancelled: {exc}", exc.rule))
             before = {v.id: v.counter for v in arena.vehicles.values()}
             moved = {v.id: phase_distances(rules, v.speed)[phase - 1] for v in arena.vehicles.values()}
-            events += move_phase(rules, arena, phase)
+            moving, found = move_with_contacts(rules, arena, phase)     # FIGHT-04 (fight.toml can switch it off)
+            events += moving
+            collisions = list(plan.collisions.get(key, [])) + found
             events += _automatic_drops(rules, arena, moved, phase, dice)
             events += _contacts(rules, arena, before, touching, dice)
             for v in arena.vehicles.values():
@@ -451,12 +471,30 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
                 attacks += auto
             attacks, cancelled = _still_legal(rules, arena, attacks, history, fired)
             events += cancelled
-            result = resolve_phase(arena, attacks, rules, dice, history, fired, seed=seed, collisions=plan.collisions.get(key, []))
+            if fight is not None and fight.orders:
+                attacks += order_attacks(rules, fight, arena, phase, fired, history, record.out_turn, attacks)
+            result = resolve_phase(arena, attacks, rules, dice, history, fired, seed=seed, collisions=collisions)
             events += result.events
             _record_fired(arena, attacks, fired)
             history, _ = update_history(history, result.breakdowns, arena.turn)
             phases.append(result)
+            if record is not None:
+                record_rolls(record, result.rolls, _weapon_keys(arena, attacks))
         events += _end_of_turn(rules, arena, dice)
+        ran += 1
+        if record is not None:
+            events += update_out(rules, fight, arena, record, arena.turn)
         arena.turn += 1
         arena.phase = 1
-    return BattleResult(first_turn=first, turns=turns, phases=tuple(phases), events=tuple(events), seed=seed, state=snapshot(arena))
+        if record is not None and fight.until_decided and len(sides_in_action(fight, arena, record.out_turn)) <= 1:
+            events.append(Note(f"the fight is decided after turn {arena.turn - 1}", "FIGHT-03"))
+            break
+    if record is not None:
+        finish(record, fight, arena, ran)
+    return BattleResult(first_turn=first, turns=ran, phases=tuple(phases), events=tuple(events), seed=seed, state=snapshot(arena),
+                        fight=None if record is None else record.to_dict())
+
+
+def _weapon_keys(arena: Arena, attacks: list[Attack]) -> dict[str, tuple[str, str]]:
+    """Each attack's (unit, weapon) for the fight's per-weapon counts (a link's members are its own attacks)."""
+    return {a.id: (a.attacker, a.weapon) for a in attacks}

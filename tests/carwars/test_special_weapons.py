@@ -101,13 +101,14 @@ def test_cw_drop_03_spear_1000():
 
 
 def test_cw_drop_03_remote_detonation_is_a_firing_action():
-    """CW-DROP-03: setting mines off by remote is a firing action: it uses the driver's shot for the turn."""
-    s = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 0}, {"id": "t", "design": "hunter", "y": 5.0}],
+    """CW-DROP-03: setting mines off by remote is a firing action: it uses the driver's shot for the turn, so a plan
+    where he also fires the MG that turn is refused at load (issue 11)."""
+    with pytest.raises(RuleViolation, match="CW-ROF-01") as err:
+        scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 0}, {"id": "t", "design": "hunter", "y": 5.0}],
                  counter=[{"id": "m", "weapon": "Minedropper", "x": 3, "y": 3, "width": 0.5, "length": 0.5}],
                  action=[{"turn": 1, "phase": 1, "kind": "detonate", "vehicle": "v", "counter": "m"}],
                  attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "firer": "driver", "turn": 1, "phase": 2}])
-    r = s.resolve(SeededDice(2))
-    assert any(e.kind == "note" and "a cancelled" in e.text and e.rule == "CW-ROF-01" for e in r.events)
+    assert err.value.field == "attack[0]"
 
 
 # --- oil, clouds, water ---------------------------------------------------------------------
@@ -359,9 +360,8 @@ def test_cw_hand_01_ranges_and_effect_on_vehicles():
 
 def test_cw_hand_01_a_character_who_fires_a_vehicle_weapon_fires_no_hand_weapon():
     """CW-HAND-01 / CW-ROF-01: the driver fires the MG; his pistol shot the same turn is refused."""
-    s = scenario(vehicle=[{"id": "v", "design": "hunter", "crew": [{"id": "d", "role": "driver", "seat": "front_left", "hand_weapons": ["Heavy Pistol"]}]},
+    with pytest.raises(RuleViolation, match="CW-ROF-01"):
+        scenario(vehicle=[{"id": "v", "design": "hunter", "crew": [{"id": "d", "role": "driver", "seat": "front_left", "hand_weapons": ["Heavy Pistol"]}]},
                           {"id": "t", "design": "hunter", "x": -2.0, "y": 2.25}],
                  attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "firer": "d"},
                          {"id": "b", "attacker": "v", "weapon": "Heavy Pistol", "target": "t", "firer": "d"}])
-    with pytest.raises(RuleViolation, match="CW-ROF-01"):
-        s.resolve(ScriptedDice([1] * 10))

@@ -196,7 +196,7 @@ def test_cw_hit_09_sustained_fire():
     gap = explain_one(vehicles=vs, attacks=[attack()], arena={"turn": 5},
                       history=[{"attacker": "car", "weapon": "mg", "target": "target", "streak": 3, "last_turn": 3}])
     assert "CW-HIT-09" not in mods(gap)
-    other = explain_one(vehicles=vs, attacks=[attack()], arena={"turn": 5},
+    other = explain_one(vehicles=vs + [car("someone", x=5.0, y=3.0)], attacks=[attack()], arena={"turn": 5},
                         history=[{"attacker": "car", "weapon": "mg", "target": "someone", "streak": 3, "last_turn": 4}])
     assert "CW-HIT-09" not in mods(other)
 

@@ -1,0 +1,448 @@
+"""Fights to the finish (FIGHT-01..05): sides, standing orders, out of action, who wins.
+
+A `Fight` is what a scenario adds to its turns to make them a fight: the side
+of every unit, the standing orders, whether it ends when decided, and the
+out-of-action rules (data: `seeds/carwars/fight.toml`). The turn engine asks
+it, each phase, for the attacks the orders give (`order_attacks`), and after
+each turn for who is still in action (`update_out`); it keeps a
+`FightRecord` of the trial. docs/fights.md states every choice.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..data import Rules
+from ..errors import HardpointError, RuleViolation, ScenarioError
+from ..events import Event, Note
+from .attack import Attack, SustainedRecord, ToHit
+from .enums import CrewRole, CrewState
+from .model import Arena, CrewMember, Pedestrian, Vehicle
+
+__all__ = ["Order", "Fight", "FightRecord", "TARGET_POLICIES", "parse_orders", "out_of_action", "order_attacks",
+           "sides_in_action", "firer_candidates"]
+
+TARGET_POLICIES = ("nearest_enemy", "best_odds")
+
+
+@dataclass(frozen=True)
+class Order:
+    """A standing order (FIGHT-02): `unit` fires `weapons` (None: every aimed weapon) each turn at `target`
+    (a unit id, "nearest_enemy" or "best_odds"), in `phases` (None: any), from `from_turn` to `until_turn`."""
+
+    id: str
+    unit: str
+    target: str
+    weapons: tuple[str, ...] | None = None
+    firer: str | None = None
+    aim: str = "auto"
+    phases: tuple[int, ...] | None = None
+    from_turn: int = 1
+    until_turn: int | None = None
+
+    def holds(self, turn: int, phase: int) -> bool:
+        if turn < self.from_turn or (self.until_turn is not None and turn > self.until_turn):
+            return False
+        return self.phases is None or phase in self.phases
+
+
+@dataclass
+class Fight:
+    """Sides, orders and the end condition of a scenario's turns (FIGHT-01..03)."""
+
+    sides: dict[str, str]                     # unit id -> side (default: the unit's own id)
+    orders: list[Order] = field(default_factory=list)
+    until_decided: bool = False
+
+    def side(self, unit_id: str) -> str:
+        return self.sides.get(unit_id, unit_id)
+
+    def enemies(self, a: str, b: str) -> bool:
+        return self.side(a) != self.side(b)
+
+    @property
+    def side_names(self) -> list[str]:
+        """Every side, in the order its first unit comes in the scenario."""
+        out: list[str] = []
+        for s in self.sides.values():
+            if s not in out:
+                out.append(s)
+        return out
+
+
+@dataclass
+class FightRecord:
+    """One trial of a fight: the turn each unit went out (and why), how it ended, what each weapon did (FIGHT-05)."""
+
+    out_turn: dict[str, int] = field(default_factory=dict)
+    out_reason: dict[str, str] = field(default_factory=dict)
+    result: str = "undecided"                 # win | draw | undecided
+    winner: str | None = None                 # the winning side
+    turns: int = 0                            # turns run
+    shots: dict[tuple[str, str], int] = field(default_factory=dict)     # (unit, weapon) -> shots fired
+    hits: dict[tuple[str, str], int] = field(default_factory=dict)
+    damage: dict[tuple[str, str], int] = field(default_factory=dict)    # damage rolled on hits
+
+    def to_dict(self) -> dict[str, Any]:
+        """As plain data (tuples, so that a result read back from JSON compares equal)."""
+        return {"result": self.result, "winner": self.winner, "turns": self.turns,
+                "out": tuple({"unit": u, "turn": t, "reason": self.out_reason.get(u, "")} for u, t in self.out_turn.items()),
+                "weapons": tuple({"unit": u, "weapon": w, "shots": n, "hits": self.hits.get((u, w), 0),
+                                  "damage": self.damage.get((u, w), 0)} for (u, w), n in self.shots.items())}
+
+
+# --- parsing ----------------------------------------------------------------------------
+
+def parse_orders(data: list[dict], arena: Arena, rules: Rules) -> list[Order]:
+    """Standing orders from `[[orders]]`, every reference resolved now (SAFE-01): the unit, a named target, each
+    weapon (an aimed weapon of the unit, or a hand weapon a pedestrian carries), the firer (a crew member)."""
+    from .tables import weapon_spec
+
+    out: list[Order] = []
+    seen: set[str] = set()
+    for i, o in enumerate(data):
+        path = f"orders[{i}]"
+        oid = str(o.get("id", f"orders{i}"))
+        if oid in seen:
+            raise ScenarioError("two orders with one id", field=f"{path}.id", value=oid, rule="FIGHT-02")
+        seen.add(oid)
+        unit = arena.unit(o["unit"], f"{path}.unit")
+        target = o.get("target", "nearest_enemy")
+        if target not in TARGET_POLICIES and target not in arena.vehicles and target not in arena.pedestrians:
+            raise ScenarioError(f"a unit id or one of {', '.join(TARGET_POLICIES)}", field=f"{path}.target", value=target,
+                                rule="FIGHT-02")
+        if target == unit.id:
+            raise ScenarioError("a unit does not fire at itself", field=f"{path}.target", value=target, rule="FIGHT-02")
+        weapons = o.get("weapons")
+        if weapons is not None:
+            weapons = tuple(weapons)
+            for j, w in enumerate(weapons):
+                where = f"{path}.weapons[{j}]"
+                if isinstance(unit, Pedestrian):
+                    if w not in unit.weapons:
+                        raise ScenarioError(f"pedestrian {unit.id!r} carries no such weapon (carries: {', '.join(unit.weapons)})",
+                                            field=where, value=w, rule="FIGHT-02")
+                else:
+                    spec = unit.weapon(w, where).spec
+                    if spec.dropped or not spec.needs_to_hit:
+                        raise RuleViolation(f"{spec.name} takes no target: put it on automatic or drop it with an action",
+                                            field=where, value=w, rule="CW-DROP-01")
+            if len(set(weapons)) != len(weapons):
+                raise ScenarioError("a weapon named twice", field=f"{path}.weapons", value=list(weapons), rule="FIGHT-02")
+        firer = o.get("firer")
+        if firer is not None:
+            if isinstance(unit, Pedestrian):
+                raise ScenarioError("a pedestrian fires his own weapons", field=f"{path}.firer", value=firer, rule="FIGHT-02")
+            unit.crew_member(firer, f"{path}.firer")
+        phases = o.get("phases")
+        if phases is not None:
+            phases = tuple(sorted(set(int(p) for p in phases)))
+        out.append(Order(oid, unit.id, target, weapons, firer, o.get("aim", "auto"), phases, int(o.get("from_turn", 1)),
+                         None if o.get("until_turn") is None else int(o["until_turn"])))
+        if out[-1].until_turn is not None and out[-1].until_turn < out[-1].from_turn:
+            raise ScenarioError("until_turn comes before from_turn", field=f"{path}.until_turn", value=out[-1].until_turn,
+                                rule="FIGHT-02")
+    return out
+
+
+# --- out of action (FIGHT-03) ------------------------------------------------------------------
+
+def _conscious(c: CrewMember) -> bool:
+    return c.state < CrewState.UNCONSCIOUS
+
+
+def _can_drive(v: Vehicle) -> bool:
+    """CW-CREW-04: the driver, or someone aboard who may take over, is conscious."""
+    d = v.driver
+    if d is not None and _conscious(d):
+        return True
+    if v.kind == "cycle":
+        return bool(v.sidecar) and any(_conscious(c) for c in v.sidecar.crew)
+    return any(_conscious(c) and c.seat.startswith("front") and c.role is not CrewRole.DRIVER for c in v.crew)
+
+
+def _weapon_can_fire(w) -> bool:
+    if w.destroyed or w.spec.refused:
+        return False
+    return not (w.spec.shots > 0 and w.ammo <= 0)
+
+
+def _can_fire(rules: Rules, v: Vehicle) -> bool:
+    if any(_weapon_can_fire(w) for w in v.all_weapons()):
+        return True
+    from .tables import weapon_spec
+
+    for c in v.all_crew():
+        if _conscious(c) and any(not weapon_spec(rules, h, hand=True).refused for h in c.hand_weapons):
+            return True
+    return False
+
+
+def out_of_action(rules: Rules, arena: Arena, unit_id: str) -> str | None:
+    """Why a unit can no longer fight (FIGHT-03, the switches of fight.toml [out_of_action]), or None."""
+    t = rules["carwars.fight"]["out_of_action"]
+    if unit_id in arena.pedestrians:
+        p = arena.pedestrians[unit_id]
+        if t["pedestrian_down"] and p.state >= CrewState.UNCONSCIOUS:
+            return f"{p.state}"
+        return None
+    v = arena.vehicles[unit_id]
+    state = arena.fires.get(unit_id)
+    if t["destroyed"] and state is not None and state.exploded:
+        return "exploded"
+    people = list(v.all_crew())
+    if t["destroyed"] and v.power_plant is not None and v.power_plant <= 0 and not any(_conscious(c) for c in people):
+        return "destroyed: power plant gone and nobody aboard conscious"
+    if t["crashed"] and getattr(v, "crash", None) in t["crash_results_out"]:
+        return f"crashed ({v.crash})"
+    if t["no_driver"] and not _can_drive(v):
+        return "nobody aboard can drive"
+    if t["no_weapon"] and not _can_fire(rules, v):
+        return "no weapon can still fire"
+    return None
+
+
+def sides_in_action(fight: Fight, arena: Arena, out: dict[str, int]) -> list[str]:
+    """The sides with at least one unit in action, in the fight's order."""
+    units = list(arena.vehicles) + list(arena.pedestrians)
+    alive = {fight.side(u) for u in units if u not in out}
+    return [s for s in fight.side_names if s in alive]
+
+
+def update_out(rules: Rules, fight: Fight, arena: Arena, record: FightRecord, turn: int) -> list[Event]:
+    """After a turn: every unit that is now out of action is recorded with the turn (a unit out stays out)."""
+    events: list[Event] = []
+    for uid in list(arena.vehicles) + list(arena.pedestrians):
+        if uid in record.out_turn:
+            continue
+        why = out_of_action(rules, arena, uid)
+        if why is not None:
+            record.out_turn[uid] = turn
+            record.out_reason[uid] = why
+            events.append(Note(f"{uid} is out of action in turn {turn}: {why}", "FIGHT-03"))
+    return events
+
+
+# --- standing orders (FIGHT-02) ---------------------------------------------------------------
+
+def firer_candidates(v: Vehicle, weapon) -> list[CrewMember]:
+    """Who may fire a vehicle weapon under an order with no firer: able gunners in crew order (a sidecar weapon:
+    the sidecar's riders first), then the driver (CW-HIT-08's default firer, widened to the next free one)."""
+    pool = list(v.sidecar.crew) if v.sidecar and weapon in v.sidecar.weapons else []
+    pool += [c for c in v.crew if c.role is CrewRole.GUNNER] + [c for c in v.crew if c.role is CrewRole.DRIVER]
+    return [c for c in pool if c.can_act]
+
+
+def _weapons_of(order: Order, unit: Vehicle | Pedestrian) -> list[str]:
+    if order.weapons is not None:
+        return list(order.weapons)
+    if isinstance(unit, Pedestrian):
+        return list(unit.weapons)
+    return [w.id for w in unit.all_weapons() if w.spec.needs_to_hit and not w.spec.dropped]
+
+
+def _holds_fire(unit: Vehicle | Pedestrian, weapon_id: str, fired) -> bool:
+    if (unit.id, weapon_id) in fired.weapons:
+        return True
+    if isinstance(unit, Pedestrian):
+        return fired.characters.get((unit.id, unit.id), 0) > 0
+    w = next((x for x in unit.all_weapons() if x.id == weapon_id), None)
+    return w is None or w.automatic or not _weapon_can_fire(w)
+
+
+def _explain(arena: Arena, rules: Rules, attack: Attack, history) -> ToHit | None:
+    from .phase import explain_phase
+
+    try:
+        b = explain_phase(arena, [attack], rules, history)[0]
+    except HardpointError:
+        return None
+    return b if b.possible else None
+
+
+def _choose(policy: str, scored: list[tuple[str, ToHit]], order_of: dict[str, int]) -> tuple[str, ToHit]:
+    if policy == "best_odds":
+        return min(scored, key=lambda s: (-s[1].probability, s[1].range, order_of[s[0]]))
+    return min(scored, key=lambda s: (s[1].range, order_of[s[0]]))
+
+
+def order_attacks(rules: Rules, fight: Fight, arena: Arena, phase: int, fired, history: dict[tuple[str, str], SustainedRecord],
+                  out: dict[str, int], planned: list[Attack]) -> list[Attack]:
+    """The attacks the standing orders give this phase (FIGHT-02), after the planned ones and within their rate of fire.
+
+    Looked at in the file's order, each order's weapons in order; a weapon fires at the first phase of the turn
+    in which it has a legal, possible shot at a candidate, at most once a turn. docs/fights.md gives the steps.
+    """
+    from .phase import check_rate_of_fire
+
+    units = list(arena.vehicles) + list(arena.pedestrians)
+    order_of = {u: i for i, u in enumerate(units)}
+    accepted = list(planned)
+    out_attacks: list[Attack] = []
+    for order in fight.orders:
+        if not order.holds(arena.turn, phase) or order.unit in out:
+            continue
+        unit = arena.vehicles.get(order.unit) or arena.pedestrians[order.unit]
+        if order.target in TARGET_POLICIES:
+            candidates = [u for u in units if u not in out and u != unit.id and fight.enemies(unit.id, u)]
+        else:
+            candidates = [] if order.target in out else [order.target]
+        if not candidates:
+            continue
+        for wid in _weapons_of(order, unit):
+            if _holds_fire(unit, wid, fired):
+                continue
+            firers: list[str | None]
+            if isinstance(unit, Pedestrian):
+                firers = [None]
+            elif order.firer is not None:
+                firers = [order.firer]
+            else:
+                w = next(x for x in unit.all_weapons() if x.id == wid)
+                firers = [c.id for c in firer_candidates(unit, w)]
+            for firer in firers:
+                aid = f"{order.id}/{wid}/t{arena.turn}p{phase}"
+                scored = []
+                for target in candidates:
+                    a = Attack(aid, unit.id, wid, target, order.aim, firer)
+                    b = _explain(arena, rules, a, history)
+                    if b is not None:
+                        scored.append((target, b))
+                if not scored:
+                    break              # no shot this phase for this weapon, whoever fires it
+                target, _ = _choose("best_odds" if order.target == "best_odds" else "nearest_enemy", scored, order_of)
+                attack = Attack(aid, unit.id, wid, target, order.aim, firer)
+                try:
+                    check_rate_of_fire(arena, accepted + [attack], fired)
+                except RuleViolation:
+                    continue           # this firer has fired this turn: the next may
+                accepted.append(attack)
+                out_attacks.append(attack)
+                break
+    return out_attacks
+
+
+def record_rolls(record: FightRecord, rolls, attackers: dict[str, tuple[str, str]]) -> None:
+    """Count each rolled attack's shot, hit and damage against its unit's weapon (FIGHT-05)."""
+    for r in rolls:
+        key = attackers.get(r.attack)
+        if key is None:
+            continue
+        record.shots[key] = record.shots.get(key, 0) + 1
+        if r.hit:
+            record.hits[key] = record.hits.get(key, 0) + 1
+            record.damage[key] = record.damage.get(key, 0) + (r.damage or 0)
+
+
+def finish(record: FightRecord, fight: Fight, arena: Arena, turns: int) -> None:
+    """How the trial ended: one side in action wins, none is a draw, more is undecided (FIGHT-03)."""
+    record.turns = turns
+    left = sides_in_action(fight, arena, record.out_turn)
+    if len(left) == 1:
+        record.result, record.winner = "win", left[0]
+    elif not left:
+        record.result, record.winner = "draw", None
+    else:
+        record.result, record.winner = "undecided", None
+
+
+
+
+# --- the fight table (seeds/carwars/fight.toml), validated like every table (ARCH-05, SAFE-01) -----------------
+
+def _fight_schema() -> dict:
+    boolean = {"type": "boolean"}
+    return {
+        "type": "object", "required": ["out_of_action", "collisions", "weights"], "additionalProperties": False,
+        "x-rule": "FIGHT-03",
+        "properties": {
+            "rule": {"type": "string"},
+            "out_of_action": {"type": "object", "additionalProperties": False, "x-rule": "FIGHT-03",
+                              "required": ["no_driver", "no_weapon", "destroyed", "crashed", "crash_results_out",
+                                           "pedestrian_down"],
+                              "properties": {"rule": {"type": "string"}, "no_driver": boolean, "no_weapon": boolean,
+                                             "destroyed": boolean, "crashed": boolean, "pedestrian_down": boolean,
+                                             "crash_results_out": {"type": "array", "items": {"type": "string"},
+                                                                   "uniqueItems": True, "maxItems": 32}}},
+            "collisions": {"type": "object", "additionalProperties": False, "required": ["after", "from_movement"],
+                           "x-rule": "FIGHT-04",
+                           "properties": {"rule": {"type": "string"}, "after": {"enum": ["stop"]}, "from_movement": boolean}},
+            "weights": {"type": "object", "x-rule": "FIGHT-04", "properties": {"rule": {"type": "string"}},
+                        "additionalProperties": {"type": "number", "minimum": 1, "maximum": 100_000}},
+        },
+    }
+
+
+def validate_fight_table(name: str, table: dict) -> None:
+    """seeds/carwars/fight.toml: its schema (FIGHT-03, FIGHT-04)."""
+    from ..errors import DataError
+    from .table_schemas import first_error
+
+    schema = _fight_schema()
+    found = first_error(schema, table, name, "FIGHT-03")
+    if found is not None:
+        field_, message, value, rule = found
+        raise DataError(message, field=field_, value=value, rule=rule)
+
+
+def check_fight_against_tables(rules: Rules) -> None:
+    """Across tables: every body has a weight (FIGHT-04), every crash result named is a Crash Table 1 result (FIGHT-03)."""
+    from ..errors import DataError
+
+    t = rules["carwars.fight"]
+    for body in rules["carwars.bodies"]["body"]:
+        if body not in t["weights"]:
+            raise DataError("no weight for this body (collisions from movement need one)", field=f"carwars.fight.weights.{body}",
+                            rule="FIGHT-04")
+    bands = {name for _, name in rules["carwars.damage"]["crew"]["crash_table_1"]}
+    for i, name in enumerate(t["out_of_action"]["crash_results_out"]):
+        if name not in bands:
+            raise DataError(f"not a Crash Table 1 result (known: {', '.join(sorted(bands))})",
+                            field=f"carwars.fight.out_of_action.crash_results_out[{i}]", value=name, rule="FIGHT-03")
+
+
+def _register() -> None:
+    from ..data import register_cross_validator, register_validator
+
+    register_validator("carwars.fight", validate_fight_table)
+    register_cross_validator("carwars", check_fight_against_tables)
+
+
+_register()
+
+
+# --- a fight's outcomes as arrays (FIGHT-05): the layout both backends fill -------------------------------------
+
+@dataclass(frozen=True)
+class FightLayout:
+    """Which column is which in a batch of fights: units, sides, weapons, and the turn cap."""
+
+    units: tuple[str, ...]
+    sides: tuple[str, ...]
+    weapons: tuple[tuple[str, str], ...]     # (unit, weapon id or hand weapon name)
+    turns: int
+
+    @classmethod
+    def of(cls, scenario) -> "FightLayout":
+        arena = scenario.arena
+        weapons: list[tuple[str, str]] = []
+        for v in arena.vehicles.values():
+            weapons += [(v.id, w.id) for w in v.all_weapons()]
+            for c in v.all_crew():
+                weapons += [(v.id, h) for h in c.hand_weapons if (v.id, h) not in weapons]
+        for p in arena.pedestrians.values():
+            weapons += [(p.id, h) for h in p.weapons if (p.id, h) not in weapons]
+        units = tuple(list(arena.vehicles) + list(arena.pedestrians))
+        return cls(units, tuple(scenario.fight.side_names), tuple(weapons), int(scenario.turns or 1))
+
+    def result_code(self, fight: dict) -> int:
+        """A trial's end as a number: the winning side's index, -1 a draw, -2 undecided."""
+        if fight["result"] == "win":
+            return self.sides.index(fight["winner"])
+        return -1 if fight["result"] == "draw" else -2
+
+
+def is_fight(scenario) -> bool:
+    """A scenario whose trials are fights (standing orders, or until decided): its batches count who wins (FIGHT-05)."""
+    f = getattr(scenario, "fight", None)
+    return f is not None and (bool(f.orders) or f.until_decided)
