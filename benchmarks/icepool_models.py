@@ -1,5 +1,5 @@
 """Hand-written icepool models of the built-in attacks (FAST-02, issue 12): the same distributions as
-`hardpoint.exact.exact_attack`, computed by icepool from the rules as a player would model them.
+`hardpoint.carwars.exact.exact_attack`, computed by icepool from the rules as a player would model them.
 
 Each model mirrors the rules of its attack kind, not the reference code: 2d6 against the number needed
 (a natural 2 misses, CW-HIT-01), the weapon's damage dice, the hits that reach the target (CW-HAND-01),
@@ -20,7 +20,7 @@ from icepool import Die, d6
 from hardpoint.carwars.attack import attack_weapon
 from hardpoint.carwars.enums import Location, Mount, Side
 from hardpoint.carwars.model import Pedestrian, Vehicle
-from hardpoint.exact import component_values
+from hardpoint.carwars.exact import component_values
 
 __all__ = ["attack_model", "odds_from_die"]
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import hardpoint
-from hardpoint.batch import _ORDER, pack, reference_trial, run_batch
+from hardpoint.carwars.batch import _ORDER, pack, reference_trial, run_batch
 
 from .conftest import interleaved, scaled
 from .scenarios import stock_car_from_four_sides

@@ -8,7 +8,7 @@ that both give the same Fractions.
 import pytest
 
 import hardpoint
-from hardpoint.exact import exact_attack
+from hardpoint.carwars.exact import exact_attack
 
 from .conftest import SCALE, interleaved
 

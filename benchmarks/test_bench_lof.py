@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from hardpoint.carwars.geometry import Polygon, cloud_penalty_length, line_of_fire
-from hardpoint.lof import trace_many
+from hardpoint.carwars.lof import trace_many
 
 from .conftest import interleaved, scaled
 
@@ -60,7 +60,7 @@ def _packed(polys):
 
 def test_perf_01_line_of_fire_against_the_reference(benchmark, report):
     """PERF-01 / CW-LOF-01..04: 8 rectangular buildings + 1 smoke cloud, one thread: queries per second of
-    the kernel (arrays packed) and of `hardpoint.lof.trace_many` (arrays in), and the speed-up over the
+    the kernel (arrays packed) and of `hardpoint.carwars.lof.trace_many` (arrays in), and the speed-up over the
     reference per query (reference timed on ~2,000 queries). Target: >= 5 M queries/s."""
     origins, cars = town(N)
     counts = np.full(N, 4, dtype=np.int64)

@@ -8,7 +8,7 @@ Every die comes from the counter-based generator of hp_dice.h, drawn in the
 reference's order, so trial t gives the same result as
 `scenario.resolve(SeededDice(seed, trial=t))`.
 
-The wrapper (`hardpoint.batch`) packs a scenario into the flat int32 arrays
+The wrapper (`hardpoint.carwars.batch`) packs a scenario into the flat int32 arrays
 described there; this module never raises and never touches Python objects
 inside the trial loop, which runs without the GIL.
 """

@@ -10,7 +10,7 @@ the figures are bit-identical to the reference's for the queries computed here.
 
 Status per query: 0 computed; 1 a configuration not ported (the origin within
 EPS of a blocker's boundary, a blocker overlapping the target, a polygon of
-more than MAXV vertices): the wrapper (`hardpoint.lof`) recomputes those with
+more than MAXV vertices): the wrapper (`hardpoint.carwars.lof`) recomputes those with
 the reference. Nothing here raises or touches a Python object inside the loop,
 which runs without the GIL.
 

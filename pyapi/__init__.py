@@ -25,15 +25,15 @@ def __getattr__(name: str):
 
         return getattr(results, name)
     if name == "run_batch_dask":
-        from . import batch
+        from .carwars import batch
 
         return batch.run_batch_dask
     if name == "exact_attack":
-        from .exact import exact_attack
+        from .carwars.exact import exact_attack
 
         return exact_attack
     if name == "trace_many":
-        from .lof import trace_many
+        from .carwars.lof import trace_many
 
         return trace_many
     raise AttributeError(f"module 'hardpoint' has no attribute {name!r}")

@@ -176,7 +176,7 @@ def default_trials(scenario, backend: str = "auto") -> int:
     """The report's default number of trials: fewer where only the reference can run the scenario."""
     if getattr(scenario, "ruleset", "carwars") == "asl":
         return TRIALS_FAST
-    from .batch import supports_compiled
+    from .carwars.batch import supports_compiled
 
     return TRIALS_FAST if backend != "reference" and supports_compiled(scenario) is None else TRIALS_REFERENCE
 

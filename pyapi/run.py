@@ -50,7 +50,7 @@ def run_chart(scenario, result: BatchResult, threads: int | None = None, end_of_
 
     damage = {}
     if result.ruleset == "carwars":
-        from .exact import exact_attack
+        from .carwars.exact import exact_attack
 
         for o in result.amounts():
             if o.measure != "damage" or o.histogram is None or o.attack is None:

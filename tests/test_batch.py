@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import hardpoint
 from hardpoint import HardpointError
 from hardpoint.backend import BackendWarning
-from hardpoint.batch import _movement_collides, run_batch, supports_compiled
+from hardpoint.carwars.batch import _movement_collides, run_batch, supports_compiled
 
 fast = pytest.importorskip("hardpoint.fastcore._carwars")
 
@@ -189,7 +189,7 @@ def test_fast_01_uncovered_scenarios_fall_back_with_one_warning():
     """FAST-01 / ARCH-04: a multi-turn scenario runs on the reference, with a warning saying why; forcing the
     compiled core on it is an error naming the reason."""
     s = hardpoint.load_scenario("builtin:cw_chase")
-    import hardpoint.batch as hb
+    import hardpoint.carwars.batch as hb
 
     hb._warned.clear()
     with warnings.catch_warnings(record=True) as caught:
@@ -197,7 +197,7 @@ def test_fast_01_uncovered_scenarios_fall_back_with_one_warning():
         run_batch(s, 1, 1)
         run_batch(s, 1, 2)
     assert [str(w.message) for w in caught if issubclass(w.category, BackendWarning)] == [
-        "hardpoint.batch: scenarios of more than one turn run on the reference; running the reference"]
+        "hardpoint.carwars.batch: scenarios of more than one turn run on the reference; running the reference"]
     with pytest.raises(hardpoint.ScenarioError, match="more than one turn"):
         run_batch(s, 1, 1, backend="compiled")
 
@@ -216,7 +216,7 @@ def test_fast_03_dask_local_cluster_matches_one_process():
     """FAST-03: the batch spread over a Dask LocalCluster (two worker processes, uneven chunks) is identical to
     the single-process result."""
     distributed = pytest.importorskip("distributed")
-    from hardpoint.batch import run_batch_dask
+    from hardpoint.carwars.batch import run_batch_dask
 
     s = hardpoint.load_scenario("builtin:default")
     local = run_batch(s, 5000, 21, end_of_turn=True)
@@ -235,7 +235,7 @@ def test_fast_01_multi_turn_reference_batch():
         warnings.simplefilter("ignore", BackendWarning)
         b = run_batch(s, 3, 4)
     assert b.backend == "reference" and b.hit.shape == (3, 4)
-    from hardpoint.batch import _slots, reference_trial
+    from hardpoint.carwars.batch import _slots, reference_trial
 
     _, arena, _ = reference_trial(s, 4, 2)
     assert list(b.state[2]) == _slots(s)[2](arena)

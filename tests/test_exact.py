@@ -16,7 +16,7 @@ from hardpoint import DiceExhausted, ScenarioError, ScriptedDice, SeededDice
 from hardpoint.carwars.damage import Shot, apply_shot
 from hardpoint.carwars.enums import Side
 from hardpoint.carwars.model import build_vehicle
-from hardpoint.exact import AttackOdds, component_values, exact_attack, location_outcomes
+from hardpoint.carwars.exact import AttackOdds, component_values, exact_attack, location_outcomes
 
 RULES = hardpoint.default_rules()
 F = Fraction
@@ -370,7 +370,7 @@ def test_fast_02_a_bounded_retry_is_not_mistaken_for_a_reroll():
 
 def test_fast_02_a_rule_that_rerolls_forever_is_an_error():
     """FAST-02: a re-roll that can never end is reported, not looped on."""
-    from hardpoint.exact import ExactError
+    from hardpoint.carwars.exact import ExactError
     v = build_vehicle(RULES, {"id": "v", "design": "hunter"})
 
     def forever(t, dice):

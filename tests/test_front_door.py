@@ -145,3 +145,28 @@ def test_arch_03_unknown_rule_set_names_the_known_ones():
     """ARCH-03: a scenario object no rule set owns is a clear error."""
     with pytest.raises(hardpoint.ScenarioError, match="rule set"):
         hardpoint.run_batch(object(), 10)
+
+
+def test_arch_03_old_import_paths_work_for_one_release_with_a_warning():
+    """ARCH-03: hardpoint.batch, hardpoint.lof and the Car Wars names of hardpoint.exact moved into hardpoint.carwars;
+    the old paths still import, with a DeprecationWarning, and hardpoint.exact stays the front door's callable."""
+    import importlib
+    import sys
+
+    for name in ("hardpoint.batch", "hardpoint.lof"):
+        sys.modules.pop(name, None)
+        with pytest.warns(DeprecationWarning, match="deprecated"):
+            module = importlib.import_module(name)
+        assert module.__all__
+    from hardpoint.carwars import batch as new_batch
+
+    assert sys.modules["hardpoint.batch"].run_batch is new_batch.run_batch
+    import hardpoint.exact as old_exact
+
+    with pytest.warns(DeprecationWarning, match="hardpoint.carwars.exact"):
+        exact_attack = old_exact.exact_attack
+    from hardpoint.carwars.exact import exact_attack as moved
+
+    assert exact_attack is moved
+    s = hardpoint.load_scenario(CW)
+    assert hardpoint.exact(s)[0].exact == Fraction(1, 6)       # still callable after the module was imported

@@ -1,4 +1,4 @@
-"""The batch line-of-fire kernel and its wrapper `hardpoint.lof` against the reference geometry
+"""The batch line-of-fire kernel and its wrapper `hardpoint.carwars.lof` against the reference geometry
 (ARCH-03 cross-check; CW-LOF-01 blockers, CW-LOF-02 grazing and gaps, CW-LOF-03 range and aim
 point, CW-LOF-04 clouds)."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ import hardpoint
 from hardpoint import ScenarioError
 from hardpoint.carwars import tohit
 from hardpoint.carwars.geometry import Counter, Polygon, cloud_penalty_length, line_of_fire
-from hardpoint.lof import LofBatch, trace_many
+from hardpoint.carwars.lof import LofBatch, trace_many
 
 from .carwars.test_geometry import counter_poly, dist_to_polygon, place, sector, seg_hits, unplace
 
@@ -419,7 +419,7 @@ SCRIPT = """
     import sys, warnings
     {prelude}
     from hardpoint.carwars.geometry import Polygon, line_of_fire
-    from hardpoint.lof import trace_many
+    from hardpoint.carwars.lof import trace_many
     t = Polygon.box(10, -1, 11, 1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -338,7 +338,7 @@ def test_safe_01_run_chunks_stops_on_cancel_with_a_contiguous_prefix():
 
 def test_safe_01_arrays_mode_refuses_more_memory_than_the_machine_has():
     """SAFE-01: asking for arrays that would not fit in memory is an error before anything runs."""
-    from hardpoint.batch import run_batch
+    from hardpoint.carwars.batch import run_batch
 
     s = hardpoint.load_scenario("builtin:default")
     with pytest.raises(ScenarioError, match="GiB") as err:
@@ -358,7 +358,7 @@ def _set_event():
 
 def test_safe_01_batch_arguments_are_checked():
     """SAFE-01: float seeds, zero or negative trials, chunk 0 and trial numbers past 2**62 are refused by run_batch."""
-    from hardpoint.batch import run_batch
+    from hardpoint.carwars.batch import run_batch
 
     s = hardpoint.load_scenario("builtin:cw_tohit_example")
     for kw in ({"trials": 0}, {"trials": -5}, {"seed": 1.5}, {"chunk": 0}, {"first_trial": 2**62}, {"threads": 0}):

@@ -53,7 +53,7 @@ def _exact_hits(scenario) -> dict[str, Any]:
 
 
 def outcomes_of(scenario, b) -> list[Outcome]:
-    """The counted outcomes of a Car Wars batch (`hardpoint.batch` result) as structured rows."""
+    """The counted outcomes of a Car Wars batch (`hardpoint.carwars.batch` result) as structured rows."""
     c = b.counts()
     n = b.trials
     attackers = _attackers(scenario)
@@ -150,7 +150,7 @@ class CarWars:
         return scenario.resolve(dice, seed=seed)
 
     def batch(self, scenario: Any, trials: int, seed: int, options: BatchOptions) -> BatchResult:
-        from .. import batch as _batch
+        from . import batch as _batch
 
         chunk = options.chunk or max(1000, min(65536, trials // 64 or 1))
         b = _batch.run_batch(scenario, trials, seed, first_trial=options.first_trial, backend=options.backend,
@@ -164,7 +164,7 @@ class CarWars:
         """Exact odds of each declared attack (or of `attack=`): P(hit), the mean damage, P(each component destroyed)."""
         from fractions import Fraction
 
-        from ..exact import exact_attack
+        from .exact import exact_attack
 
         wanted = query.get("attack")
         ids = [b.attack for b in scenario.explain()] if wanted is None else [wanted]
@@ -181,7 +181,7 @@ class CarWars:
         return out
 
     def pack(self, scenario: Any) -> Any:
-        from .. import batch as _batch
+        from . import batch as _batch
         from ..errors import HardpointError
 
         reason = _batch.supports_compiled(scenario)

@@ -58,7 +58,7 @@ def rules():
 def both_backends(scenario, trials=400, seed=5, end_of_turn=False):
     """The compiled core and the reference on the same scenario and seed: identical hits, damage, every slot and
     every flag (ARCH-03). Returns the compiled batch."""
-    from hardpoint.batch import run_batch
+    from hardpoint.carwars.batch import run_batch
 
     pytest.importorskip("hardpoint.fastcore._carwars")
     ref = run_batch(scenario, trials, seed, backend="reference", end_of_turn=end_of_turn)

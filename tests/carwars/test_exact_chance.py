@@ -21,7 +21,7 @@ from hardpoint.carwars.exact import _set_values, _values, exact_resolution, stat
 from hardpoint.carwars.model import build_vehicle
 from hardpoint.chance import ExactError, enumerate_outcomes
 from hardpoint.dice import Pick, Roll, chance, parse_dice
-from hardpoint.exact import exact_attack, location_outcomes
+from hardpoint.carwars.exact import exact_attack, location_outcomes
 
 RULES = hardpoint.default_rules()
 F = Fraction

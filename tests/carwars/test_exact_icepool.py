@@ -4,7 +4,7 @@ without it (`pip install -e .[test]` installs it)."""
 import pytest
 
 import hardpoint
-from hardpoint.exact import exact_attack
+from hardpoint.carwars.exact import exact_attack
 
 pytest.importorskip("icepool")
 from benchmarks.icepool_models import attack_model, odds_from_die  # noqa: E402

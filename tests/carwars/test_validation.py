@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import hardpoint
 from hardpoint import DataError, RuleViolation, ScenarioError, SeededDice, load_rules
-from hardpoint.batch import pack, run_batch, supports_compiled
+from hardpoint.carwars.batch import pack, run_batch, supports_compiled
 from hardpoint.carwars import validate as bounds
 
 from .conftest import attack, build, car
@@ -643,7 +643,7 @@ def test_safe_04_fuzz_fixtures_of_car_wars_fail_at_load(path):
 def test_safe_01_attack_rows_count_linked_weapons(monkeypatch):
     """SAFE-01 / ARCH-04: the kernel holds 512 attack rows; a link counts once per weapon it fires, so the packer's
     check counts rows, not declarations (shown here with the bound lowered to 2)."""
-    import hardpoint.batch as batch
+    import hardpoint.carwars.batch as batch
 
     vs = [car(weapon=[{"id": "m1", "type": "MG"}, {"id": "m2", "type": "MG"}], links=[{"id": "both", "weapons": ["m1", "m2"]}]),
           car("target", y=4.0)]

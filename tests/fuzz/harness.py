@@ -55,7 +55,7 @@ def _batches(scenario, seed: int, doc) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if isinstance(scenario, CarWarsScenario):
-            from hardpoint import batch
+            from hardpoint.carwars import batch
 
             ref = batch.run_batch(scenario, TRIALS, seed, backend="reference", end_of_turn=True)
             if batch.supports_compiled(scenario) is not None:

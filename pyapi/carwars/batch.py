@@ -1,0 +1,914 @@
+"""`hardpoint.carwars.batch`: N independent trials of a scenario, as arrays and a summary (FAST-01).
+
+Trial t of a batch under seed s is `scenario.resolve(SeededDice(s, trial=t))`
+(plus, with `end_of_turn`, the end of the turn's fire checks): the same in the
+compiled core and in the reference, whatever N, the chunking or the threads.
+
+The compiled core (`hardpoint.fastcore._carwars`, Cython, GIL released) covers
+single-phase Car Wars scenarios: collisions, aimed attacks (links of aimed
+weapons included), damage location and penetration for cars, cycles,
+sidecars and trikes, crew, driver consequences, and the end-of-turn fire
+checks. Scenarios using what it does not cover (area-effect attacks, burst
+weapons near pedestrians, dropped weapons, multi-turn play) run on the
+reference, with a single warning saying why.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import backend as _backend
+from ..dice import MASK64, SeededDice
+from ..errors import ScenarioError
+
+__all__ = ["BatchResult", "run_batch", "run_batch_dask", "concat", "reference_trial", "Packed", "pack", "supports_compiled"]
+
+_SIDES = ("front", "back", "left", "right", "top", "underbody")
+DMG_BINS = 64          # damage histogram bins per attack in counted mode (fastcore/_carwars.pyx DMG_BINS); the last holds 63+
+_SC_SIDES = ("front", "back", "left", "right", "underbody")
+_TIRE_POS = {"front": 0, "back": 1, "front_left": 2, "front_right": 3, "back_left": 4, "back_right": 5, "sidecar": 6}
+_PARTS = {"side": 0, "tire": 1, "turret": 2, "rider": 3, "sidecar": 4, "top": 5}
+_P_SIDE_SC = 6     # a side shot at a cycle as a whole from its sidecar's side of the centre line (CW-TGT-05)
+
+
+@dataclass
+class BatchResult:
+    """Per-trial arrays and labels. `state[t, j]` is slot j (labels[j]) after trial t.
+
+    With `keep="summary"` the per-trial arrays are None and only the counts
+    (`counts()`) are kept: memory stays flat however many trials run.
+    """
+
+    scenario: str
+    seed: int
+    first_trial: int
+    backend: str
+    attacks: list[str]
+    labels: list[str]
+    kinds: list[str]                  # per slot: armour | dp | crew_hits | crew_armour | ped_hits | ped_armour
+    vehicles: list[str]
+    hit: np.ndarray | None            # (N, A) uint8
+    damage: np.ndarray | None         # (N, A) int32
+    state: np.ndarray | None          # (N, S) int32
+    flags: np.ndarray | None          # (N, V) uint8: 1 burning, 2 exploded, 4 uncontrolled, 8 obstacle dropped
+    initial: np.ndarray               # (S,) int32
+    seconds: float = 0.0
+    n: int = -1                       # trials (kept when the arrays are not)
+    tallies: dict | None = None       # hit, damage_sum, destroyed, flags: counts over the trials
+    interrupted: bool = False         # stopped early (Ctrl-C, cancel): the arrays and counts cover trials done
+    fight: dict | None = None         # FIGHT-05 per trial: out_turn (N, U) 0 = never, result (N,) side / -1 draw /
+                                      # -2 undecided, turns (N,), shots, hits, damage (N, W); None: not a fight
+    fight_layout: Any = None          # carwars.fight.FightLayout: the units, sides and weapons of those columns
+
+    @property
+    def trials(self) -> int:
+        return self.n if self.hit is None else int(self.hit.shape[0])
+
+    def counts(self) -> dict[str, np.ndarray]:
+        """Totals over the trials: hits and damage per attack, destroyed per slot, flags per vehicle (4 bits)."""
+        if self.tallies is not None:
+            return self.tallies
+        flags = self.flags if self.flags is not None else np.zeros((0, len(self.vehicles)), np.uint8)
+        return {"hit": self.hit.sum(axis=0, dtype=np.int64), "damage_sum": self.damage.sum(axis=0, dtype=np.int64),
+                "damage_sq": (self.damage.astype(np.int64) ** 2).sum(axis=0),
+                "damage_hist": np.stack([np.bincount(np.minimum(self.damage[:, j], DMG_BINS - 1), minlength=DMG_BINS)
+                                         for j in range(self.damage.shape[1])]).astype(np.int64)
+                if self.damage.shape[1] else np.zeros((0, DMG_BINS), np.int64),
+                **(_fight_counts(self.fight, self.fight_layout) if self.fight is not None else {}),
+                "destroyed": self.destroyed().sum(axis=0, dtype=np.int64),
+                "flags": np.stack([((flags & (1 << b)) != 0).sum(axis=0) for b in range(4)], axis=1).astype(np.int64)
+                if len(self.vehicles) else np.zeros((0, 4), np.int64)}
+
+    def destroyed(self) -> np.ndarray:
+        """(N, S) bool: the slot ends at 0 (dp, armour) or dead (crew or pedestrian with 3 hits)."""
+        out = np.zeros_like(self.state, dtype=bool)
+        for j, kind in enumerate(self.kinds):
+            if kind in ("crew_hits", "ped_hits"):
+                out[:, j] = self.state[:, j] >= 3
+            elif kind in ("dp", "armour"):
+                out[:, j] = (self.state[:, j] == 0) & (self.initial[j] > 0)
+        return out
+
+    def summary(self) -> dict[str, float]:
+        """Mean outcomes: hit rate and damage per attack; P(destroyed) per component, crew member and pedestrian
+        that can change; per vehicle P(on fire), P(exploded), P(uncontrolled), P(obstacle)."""
+        out: dict[str, float] = {}
+        n = max(1, self.trials)
+        c = self.counts()
+        for i, a in enumerate(self.attacks):
+            out[f"{a} hit"] = float(c["hit"][i]) / n
+            out[f"{a} damage"] = float(c["damage_sum"][i]) / n
+        for j, label in enumerate(self.labels):
+            if self.kinds[j] not in ("crew_armour", "ped_armour") and c["destroyed"][j] and self.initial[j] > 0 \
+                    and not (self.kinds[j] in ("crew_hits", "ped_hits") and self.initial[j] >= 3):
+                word = "killed" if self.kinds[j] in ("crew_hits", "ped_hits") else "destroyed"
+                out[f"{label} {word}"] = float(c["destroyed"][j]) / n
+        for v, name in enumerate(self.vehicles):
+            for b, what in enumerate(("on fire", "exploded", "uncontrolled", "drops an obstacle")):
+                rate = float(c["flags"][v, b]) / n
+                if rate:
+                    out[f"{name} {what}"] = rate
+        return out
+
+
+# --- packing --------------------------------------------------------------------------------
+
+@dataclass
+class Packed:
+    """A single-phase Car Wars scenario as flat int32 arrays for the kernel (see fastcore/_carwars.pyx)."""
+
+    arrays: dict[str, np.ndarray]
+    labels: list[str]
+    kinds: list[str]
+    vehicles: list[str]
+    attacks: list[str]
+    phases: int = 1
+
+
+def _slots(scenario) -> tuple[list[str], list[str], Callable]:
+    """The slot layout, and a function reading an arena's values in that layout (shared by both backends)."""
+    arena = scenario.arena
+    labels: list[str] = []
+    kinds: list[str] = []
+    for v in arena.vehicles.values():
+        labels += [f"{v.id} {s} armour" for s in _SIDES]
+        kinds += ["armour"] * 6
+        if v.power_plant is not None:
+            labels.append(f"{v.id} power plant")
+            kinds.append("dp")
+        for w in v.all_weapons():
+            labels.append(f"{v.id} weapon {w.id}")
+            kinds.append("dp")
+        for c in v.all_crew():
+            labels += [f"{v.id} {c.id}", f"{v.id} {c.id} body armour"]
+            kinds += ["crew_hits", "crew_armour"]
+        for k in v.cargo + (v.sidecar.cargo if v.sidecar else []):
+            labels.append(f"{v.id} cargo {k.id}")
+            kinds.append("dp")
+        for t in v.tires + ([v.sidecar.tire] if v.sidecar else []):
+            labels.append(f"{v.id} tire {t.id}")
+            kinds.append("dp")
+        if v.sidecar:
+            labels += [f"{v.id} sidecar {s} armour" for s in _SC_SIDES]
+            kinds += ["armour"] * 5
+    for p in arena.pedestrians.values():
+        labels += [f"{p.id}", f"{p.id} body armour"]
+        kinds += ["ped_hits", "ped_armour"]
+
+    def read(a) -> list[int]:
+        from .enums import Side
+
+        out: list[int] = []
+        for v in a.vehicles.values():
+            out += [v.armour[Side.parse(s)] for s in _SIDES]
+            if v.power_plant is not None:
+                out.append(v.power_plant)
+            out += [w.dp for w in v.all_weapons()]
+            for c in v.all_crew():
+                out += [c.hits, c.body_armour]
+            out += [k.dp for k in v.cargo + (v.sidecar.cargo if v.sidecar else [])]
+            out += [t.dp for t in v.tires + ([v.sidecar.tire] if v.sidecar else [])]
+            if v.sidecar:
+                out += [v.sidecar.armour[Side.parse(s)] for s in _SC_SIDES]
+        for p in a.pedestrians.values():
+            out += [p.hits, p.body_armour]
+        return out
+
+    return labels, kinds, read
+
+
+def supports_compiled(scenario) -> str | None:
+    """None if the compiled core can run this scenario, else the reason it cannot."""
+    from .scenario import CarWarsScenario
+
+    if not isinstance(scenario, CarWarsScenario):
+        return "only Car Wars scenarios have a compiled phase kernel"
+    arena = scenario.arena
+    if scenario.turns:
+        reason = _turn_unsupported(scenario)
+        if reason:
+            return reason
+    reason = _kernel_limits(scenario)
+    if reason:
+        return reason
+    if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
+        return "fire sources carried over from earlier turns"
+    for a in scenario.attacks:
+        if a.victims:
+            return "area-effect attacks"
+        unit = arena.unit(a.attacker, "attack")
+        if hasattr(unit, "links") and a.weapon in unit.links:
+            from .special import _flatten
+
+            if any(w.spec.dropped or not w.spec.needs_to_hit for w in _flatten(unit, a.weapon, "attack")):
+                return "links that drop weapons"
+    attacks = [a for xs in scenario.plan.attacks.values() for a in xs] if scenario.turns else scenario.attacks
+    collisions = [c for xs in scenario.plan.collisions.values() for c in xs] if scenario.turns else scenario.collisions
+    if collisions:
+        for a in attacks:
+            unit = arena.unit(a.attacker, "attack")
+            if hasattr(unit, "crew") and not a.firer and len(list(unit.all_crew())) > 1:
+                return "collisions with an unnamed firer (who fires may depend on the collision's dice)"
+    from ..errors import HardpointError
+
+    for a in attacks:
+        try:
+            spec = _attack_spec(scenario, a)
+        except HardpointError:
+            continue    # a planned attack the rules cancel when its phase comes fires nothing (a cancelled row)
+        if spec.burst_radius > 0 and arena.pedestrians:
+            return "burst weapons near pedestrians"
+    return None
+
+
+_KERNEL_VEHICLES = 256      # fastcore/_carwars.pyx: per-vehicle scratch arrays of 256
+_KERNEL_ATTACKS = 512       # fastcore/_carwars.pyx: pending and cancelled attacks, 512
+_KERNEL_PHASES = 6          # fastcore/_carwars.pyx: a_lo[8] holds n_phases + 1 bounds
+
+
+def _kernel_limits(scenario) -> str | None:
+    """What the kernel's fixed-size arrays and built-in figures cannot hold, as the reason to run the reference.
+
+    The sizes (vehicles, attack rows after links expand, phases) and the fire figures the kernel builds in: every
+    fire band read as "1 to high" on 1d (a house rule [2, 3] is not), one point of fire damage a turn, a 1d blast.
+    `pack` refuses the same, so nothing `supports_compiled` accepts fails to pack (SAFE-01)."""
+    from ..dice import parse_dice
+
+    rules = scenario.rules
+    if len(scenario.arena.vehicles) > _KERNEL_VEHICLES:
+        return f"more than {_KERNEL_VEHICLES} vehicles"
+    if _attack_rows(scenario) > _KERNEL_ATTACKS:
+        return f"more than {_KERNEL_ATTACKS} attacks (links counted weapon by weapon)"
+    if scenario.turns and rules["carwars.turn"]["phases"] > _KERNEL_PHASES:
+        return f"more than {_KERNEL_PHASES} phases a turn"
+    fire = rules["carwars.fire"]
+    for path, band in (("start.component_hit", fire["start"]["component_hit"]),
+                       ("start.component_hit_fiery", fire["start"]["component_hit_fiery"]),
+                       ("extinguisher.standard", fire["extinguisher"]["standard"]),
+                       ("extinguisher.improved", fire["extinguisher"]["improved"]),
+                       ("extinguisher.portable", fire["extinguisher"]["portable"]),
+                       ("explosion.roll", fire["explosion"]["roll"])):
+        if band[0] != 1:
+            return f"a fire band that does not start at 1 (carwars.fire.{path} = {band})"
+    if fire["damage"]["per_turn"] != 1:
+        return f"fire damage other than 1 a turn (carwars.fire.damage.per_turn = {fire['damage']['per_turn']})"
+    blast = parse_dice(fire["explosion"]["damage"])
+    if (blast.count, blast.bonus) != (1, 0):
+        return f"an explosion other than 1d (carwars.fire.explosion.damage = {fire['explosion']['damage']!r})"
+    dmg = rules["carwars.damage"]
+    bands = [dmg["cycle"][k] for k in ("end_armour", "end_wheel", "side_driver", "side_power_plant", "side_weapon")]
+    bands += [dmg["sidecar"]["sidecar"], dmg["trike"]["wheel"]]
+    if any(not (isinstance(b, list) and len(b) == 2) for b in bands):
+        return "a damage-location band that is not [low, high]"
+    return None
+
+
+def _attack_rows(scenario) -> int:
+    """The rows `pack` gives the kernel: one per attack planned, one per weapon a link aims or fires as automatic."""
+    if scenario.turns:
+        return sum(len(xs) for xs in scenario.plan.attacks.values())
+    from .phase import _expand
+    from ..errors import HardpointError
+
+    try:
+        return len(_expand(scenario.attacks, scenario.arena))
+    except HardpointError:
+        return len(scenario.attacks)
+
+
+def _movement_collides(scenario) -> bool:
+    """Whether the turn's movement brings two counters together (FIGHT-04). In one turn it does not depend on the
+    dice (speeds change only at its end), so a dry run on a copy tells."""
+    from .motion import move_with_contacts
+
+    arena = scenario.arena.copy()
+    for phase in range(1, scenario.rules["carwars.turn"]["phases"] + 1):
+        if move_with_contacts(scenario.rules, arena, phase)[1]:
+            return True
+    return False
+
+
+def _turn_unsupported(scenario) -> str | None:
+    """A one-turn scenario runs in the kernel when nothing in it depends on the dice but damage: no actions,
+    counters, paint, automatic or linked weapons, off-road driving; each weapon and each firer used once; the
+    firer of a vehicle weapon named when the vehicle has more than one crew member."""
+    arena = scenario.arena
+    plan = scenario.plan
+    if scenario.turns != 1:
+        return "scenarios of more than one turn run on the reference"
+    if scenario.fight is not None and scenario.fight.orders:
+        return "standing orders (fights run on the reference until the kernel learns them)"
+    if _movement_collides(scenario):
+        return "collisions from movement (FIGHT-04) in the turn"
+    if any(plan.actions.values()):
+        return "declared actions (maneuvers, drops, automatic switches) in a turn"
+    if arena.counters or any(c.kind == "paint" for c in arena.clouds.values()):
+        return "dropped counters or paint clouds in a turn"
+    weapons, firers = set(), set()
+    for v in arena.vehicles.values():
+        if v.off_road:
+            return "off-road driving"
+        if any(w.automatic for w in v.all_weapons()):
+            return "weapons on automatic in a turn"
+    for attacks in plan.attacks.values():
+        for a in attacks:
+            unit = arena.unit(a.attacker, "attack")
+            if getattr(unit, "links", None) and a.weapon in unit.links:
+                return "linked weapons in a turn"
+            if a.victims:
+                return "area-effect attacks"
+            firer = a.firer or (unit.id if not hasattr(unit, "crew") else (unit.crew[0].id if len(unit.crew) == 1 else None))
+            if firer is None:
+                return "a vehicle weapon in a turn without a named firer (the default firer depends on the dice)"
+            if (a.attacker, a.weapon) in weapons or (a.attacker, firer) in firers:
+                return "a weapon or a firer used twice in a turn"
+            weapons.add((a.attacker, a.weapon))
+            firers.add((a.attacker, firer))
+    return None
+
+
+def _attack_spec(scenario, b):
+    from .attack import attack_weapon
+
+    return attack_weapon(scenario.arena, scenario.arena.unit(b.attacker, "attack"), b.weapon, scenario.rules)
+
+
+def _moved(scenario, phases: int):
+    """A copy of the arena after `phases` phases of movement."""
+    from .turn import move_phase
+
+    arena = scenario.arena.copy()
+    for phase in range(1, phases + 1):
+        move_phase(scenario.rules, arena, phase)
+    return arena
+
+
+def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
+    """The attacks in the order they are rolled, as (phase index, breakdown or the id of an attack the rules
+    cancel at its phase, firer's hits slot, weapon slot, firer already wounded).
+
+    One phase: the scenario's declared attacks. One turn: each phase's planned
+    attacks explained at the positions after that phase's straight-line
+    movement (run_turns moves vehicles and pedestrians the same way), against
+    the state at the start of the turn; what the dice change by then (a weapon
+    destroyed, a firer wounded or out) is decided in the kernel.
+    """
+    from .enums import CrewState
+    from .model import Pedestrian
+    from ..errors import HardpointError
+
+    from .turn import planned_breakdowns
+
+    arena = scenario.arena
+    if scenario.turns:
+        planned = list(planned_breakdowns(arena, scenario.rules, scenario.plan, scenario.history))
+    else:
+        from .phase import _expand
+
+        planned = list(zip([1] * len(scenario.attacks), _expand(scenario.attacks, arena), scenario.explain()))
+    for phase, a, b in planned:
+        if isinstance(b, HardpointError):
+            yield phase - 1, a.id, -1, -1, False
+            continue
+        unit = arena.unit(a.attacker, "attack")
+        if isinstance(unit, Pedestrian):
+            firer_slot, wounded, weapon_slot = slots["p_hits"][ped_index[unit.id]], unit.state is CrewState.WOUNDED, -1
+        else:
+            crew = unit.crew_member(a.firer) if a.firer else (unit.crew[0] if unit.crew else None)
+            mounted = next((w for w in unit.all_weapons() if w.id == a.weapon), None)
+            if mounted is not None and mounted.automatic:
+                crew = None     # a weapon on automatic fires by itself: no firer to wound or knock out (CW-AUTO-01)
+            firer_slot = slots["c_hits"][crew_index[(unit.id, crew.id)]] if crew is not None else -1
+            wounded = crew is not None and crew.state is CrewState.WOUNDED
+            ids = [w.id for w in unit.all_weapons()]
+            first = slots["v_w0"][list(arena.vehicles).index(unit.id)]
+            weapon_slot = slots["w_slot"][first + ids.index(a.weapon)] if a.weapon in ids else -1
+        yield phase - 1, b, firer_slot, weapon_slot, wounded
+
+
+def pack(scenario) -> Packed:
+    """Pack a single-phase Car Wars scenario for the kernel.
+
+    Refuses (a ScenarioError naming the reason) exactly what `supports_compiled` refuses, so that the kernel,
+    which runs without bounds checks, only ever sees what its arrays hold."""
+    reason = supports_compiled(scenario)
+    if reason is not None:
+        raise ScenarioError(f"the compiled core does not cover this scenario: {reason}", field="backend", value="compiled",
+                            rule="ARCH-04")
+    from . import geometry as geo
+    from .enums import Location
+    from .fire import can_explode
+    from .phase import _shot_for
+
+    rules = scenario.rules
+    arena = scenario.arena
+    labels, kinds, read = _slots(scenario)
+    init = read(arena)
+    vids = list(arena.vehicles)
+    V = len(vids)
+    vi = {v: i for i, v in enumerate(vids)}
+    pids = list(arena.pedestrians)
+    pi = {p: i for i, p in enumerate(pids)}
+    A: dict[str, list[int]] = {k: [] for k in (
+        "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces",
+        "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider",
+        "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery",
+        "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba")}
+    slot = 0
+    crew_index: dict[tuple[str, str], int] = {}
+    tire_index: dict[tuple[str, str], int] = {}
+    for v in arena.vehicles.values():
+        A["v_armour"].append(slot)
+        slot += 6
+        if v.power_plant is not None:
+            A["v_pp"].append(slot)
+            slot += 1
+        else:
+            A["v_pp"].append(-1)
+        A["v_kind"].append({"car": 0, "cycle": 1, "trike": 2}[v.kind])
+        A["v_is_car"].append(1 if v.kind == "car" else 0)
+        A["v_reversed"].append(int(v.reversed_trike))
+        A["v_turret"].append(int(v.turret))
+        A["v_rolled"].append(-1 if v.rolled_onto is None else int(v.rolled_onto))
+        A["v_metal"].append(int(v.metal_armour))
+        layout = [{Location.CREW: 0, Location.POWER_PLANT: 1, Location.CARGO: 2}[x] for x in v.layout]
+        A["v_layout"] += layout + [-1] * (3 - len(layout))
+        A["v_w0"].append(len(A["w_slot"]))
+        for w in v.all_weapons():
+            A["w_slot"].append(slot)
+            slot += 1
+            A["w_mount"].append(int(w.mount))
+            A["w_sidecar"].append(int(v.sidecar is not None and w in v.sidecar.weapons))
+            A["w_fiery"].append(int(w.spec.burns_when_hit))
+        A["v_w1"].append(len(A["w_slot"]))
+        A["v_c0"].append(len(A["c_hits"]))
+        for c in v.all_crew():
+            crew_index[(v.id, c.id)] = len(A["c_hits"])
+            A["c_hits"].append(slot)
+            A["c_ba"].append(slot + 1)
+            slot += 2
+            A["c_sidecar"].append(int(v.sidecar is not None and c in v.sidecar.crew))
+        A["v_c1"].append(len(A["c_hits"]))
+        A["v_k0"].append(len(A["k_slot"]))
+        for k in v.cargo + (v.sidecar.cargo if v.sidecar else []):
+            A["k_slot"].append(slot)
+            slot += 1
+            A["k_sidecar"].append(int(k not in v.cargo))
+        A["v_k1"].append(len(A["k_slot"]))
+        A["v_t0"].append(len(A["t_slot"]))
+        for t in v.tires + ([v.sidecar.tire] if v.sidecar else []):
+            tire_index[(v.id, t.id)] = len(A["t_slot"])
+            A["t_slot"].append(slot)
+            slot += 1
+            A["t_pos"].append(_TIRE_POS[t.id])
+            A["t_sidecar"].append(int(v.sidecar is not None and t is v.sidecar.tire))
+        A["v_t1"].append(len(A["t_slot"]))
+        if v.sidecar:
+            A["v_sc_side"].append(int(v.sidecar.side))
+            A["v_sc_spaces"].append(v.sidecar.spaces)
+            A["v_sc_armour"].append(slot)
+            slot += 5
+        else:
+            A["v_sc_side"].append(-1)
+            A["v_sc_spaces"].append(0)
+            A["v_sc_armour"].append(-1)
+        driver = v.driver
+        A["v_driver"].append(crew_index[(v.id, driver.id)] if driver is not None else -1)
+        rider = next((c for c in v.crew if c.seat == "cycle"), driver)
+        A["v_cycle_rider"].append(crew_index[(v.id, rider.id)] if rider is not None else -1)
+        A["v_fireproof"].append(int(v.fireproof))
+        A["v_extinguisher"].append({"none": 0, "standard": 1, "improved": 2, "portable": 3}[v.extinguisher])
+        A["v_can_explode"].append(int(can_explode(v)))
+        A["v_burning"].append(int(arena.fires[v.id].burning) if v.id in arena.fires else 0)
+    for p in arena.pedestrians.values():
+        A["p_hits"].append(slot)
+        A["p_ba"].append(slot + 1)
+        slot += 2
+    assert slot == len(init)
+
+    dmg = rules["carwars.damage"]
+    cyc = [*dmg["cycle"]["end_armour"], *dmg["cycle"]["end_wheel"], *dmg["cycle"]["side_driver"], *dmg["cycle"]["side_power_plant"],
+           *dmg["cycle"]["side_weapon"], *dmg["sidecar"]["sidecar"], *dmg["trike"]["wheel"]]
+    fire = rules["carwars.fire"]
+    col_t = rules["carwars.collisions"]
+    cap = Fraction(col_t["metal_loss_cap_fraction"]).limit_denominator(1000)
+    th = rules["carwars.tohit"]["to_hit"]
+    consts = [col_t["metal_armour_factor"], cap.numerator, cap.denominator, dmg["obstacle"]["hits_in_phase"],
+              fire["start"]["component_hit"][1], fire["start"]["component_hit_fiery"][1],
+              fire["extinguisher"]["standard"][1], fire["extinguisher"]["improved"][1], fire["extinguisher"]["portable"][1],
+              fire["explosion"]["roll"][1], th["natural_miss"], th["max_needed"]]
+    assert len(cyc) == 14 and len(consts) == 12     # the kernel's fixed layout (_kernel_limits checked the bands)
+
+    from .collision import ram_dice, weight_factor
+    col_rows = []
+    collisions = [(0, c) for c in scenario.collisions]
+    if scenario.turns:
+        collisions = [(key[1] - 1, c) for key in sorted(scenario.plan.collisions) for c in scenario.plan.collisions[key]]
+    for phase, c in collisions:
+        expr = ram_dice(rules, c.speed)
+        f = weight_factor(rules, c.weight_lb, c.pedestrian)
+        col_rows.append([vi[c.vehicle], expr.count if expr else 0, expr.bonus if expr else 0, expr.floor if expr else 0,
+                         f.numerator, f.denominator, int(c.side), phase])
+
+    atk_rows: list[list[int]] = []
+    names: list[str] = []
+    wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
+    for phase, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
+        if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
+            atk_rows.append([0] * 13 + [phase, -1, -1, 0, 1])
+            names.append(b)
+            continue
+        spec = _attack_spec(scenario, b)
+        target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
+        from .model import Building, Pedestrian
+
+        row = [b.needed, int(b.possible), spec.damage.count if spec.damage else 0, spec.damage.bonus if spec.damage else 0,
+               spec.damage_hits or 0]
+        if isinstance(target, Building):
+            row += [2, -1, 0, -1, -1, 0]
+        elif isinstance(target, Pedestrian):
+            row += [1, pi[target.id], 0, -1, -1, 0]
+        else:
+            shot = _shot_for(b, 1)
+            mode = 0
+            if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
+                mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
+            tire = tire_index[(target.id, shot.tire)] if shot.part == "tire" else -1
+            part = _P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
+            row += [0, vi[target.id], part, -1 if shot.side is None else int(shot.side), tire, mode]
+        fiery = int(spec.fiery)
+        row += [spec.fire_modifier if spec.fire_modifier is not None else -1, fiery]
+        # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
+        row += [phase, weapon_slot, firer_slot, b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty, 0]
+        atk_rows.append(row)
+        names.append(b.attack)
+
+    radius = fire["explosion"]["radius"]
+    near_v = [[-1] * (2 * max(1, V)) for _ in range(max(1, V))]
+    near_p = [[-1] * max(1, len(pids)) for _ in range(max(1, V))]
+    end = _moved(scenario, rules["carwars.turn"]["phases"]) if scenario.turns else arena   # where explosions happen
+    for i, v in enumerate(end.vehicles.values()):
+        centre = (v.x, v.y)
+        n = 0
+        for j, o in enumerate(end.vehicles.values()):
+            if o is v:
+                continue
+            if geo.distance(geo.nearest_point(o.counter.polygon(), centre), centre) <= radius + 1e-9:
+                mask = 0
+                for s, name in enumerate(("front", "back", "left", "right")):
+                    if name in geo.facing_sides(o.counter, centre):
+                        mask |= 1 << s
+                near_v[i][2 * n] = j
+                near_v[i][2 * n + 1] = mask
+                n += 1
+        m = 0
+        for p in end.pedestrians.values():
+            if geo.distance(geo.nearest_point(p.counter.polygon(), centre), centre) <= radius + 1e-9:
+                near_p[i][m] = pi[p.id]
+                m += 1
+
+    def arr(x, shape=None):
+        a = np.ascontiguousarray(np.array(x, dtype=np.int32))
+        return a.reshape(shape) if shape is not None else a
+
+    arrays = {k: arr(v) for k, v in A.items()}
+    arrays["init"] = arr(init)
+    arrays["cyc"] = arr(cyc)
+    arrays["consts"] = arr(consts)
+    arrays["col"] = arr(col_rows, (len(col_rows), 8))
+    arrays["atk"] = arr(atk_rows, (len(atk_rows), 18))
+    arrays["near_v"] = arr(near_v)
+    arrays["near_p"] = arr(near_p)
+    return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1)
+
+
+_ORDER = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side",
+          "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver",
+          "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount",
+          "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar",
+          "p_hits", "p_ba", "cyc", "consts", "col", "atk", "near_v", "near_p")
+
+
+# --- the two backends ------------------------------------------------------------------------------
+
+def reference_trial(scenario, seed: int, trial: int, end_of_turn: bool = False):
+    """One trial on the reference: the phase, then (optionally) the end of the turn's fire checks.
+    Returns (rolls, final arena)."""
+    from .fire import end_of_turn_fire
+    from .phase import resolve_phase
+
+    arena = scenario.arena.copy()
+    dice = SeededDice(seed, trial)
+    if scenario.turns:
+        from .turn import run_turns
+
+        result = run_turns(arena, scenario.rules, scenario.plan, scenario.turns, dice, scenario.history, fight=scenario.fight)
+    else:
+        result = resolve_phase(arena, scenario.attacks, scenario.rules, dice, scenario.history, scenario.fired,
+                               collisions=scenario.collisions)
+        if end_of_turn:
+            end_of_turn_fire(scenario.rules, arena, arena.fires, arena.turn, dice)
+    flags = {}
+    for v in arena.vehicles.values():
+        f = 0
+        state = arena.fires.get(v.id)
+        if state is not None and state.burning:
+            f |= 1
+        if state is not None and state.exploded:
+            f |= 2
+        if v.uncontrolled and not scenario.arena.vehicles[v.id].uncontrolled:
+            f |= 4
+        flags[v.id] = f
+    dropped = {o.source for o in arena.obstacles[len(scenario.arena.obstacles):]}
+    for vid in dropped:
+        flags[vid] |= 8
+    return result, arena, flags
+
+
+def _reference_rows(scenario, names, read, vids, lo: int, hi: int, seed: int, first: int, end_of_turn: bool, layout=None):
+    """Trials first+lo .. first+hi-1 on the reference, as arrays (and the fight's, with a layout)."""
+    n = hi - lo
+    index = {name: j for j, name in enumerate(names)}
+    hit = np.zeros((n, len(names)), dtype=np.uint8)
+    dmg = np.zeros((n, len(names)), dtype=np.int32)
+    state = None
+    flags = np.zeros((n, len(vids)), dtype=np.uint8)
+    fight = _fight_arrays(n, layout) if layout is not None else None
+    for i in range(n):
+        result, arena, fl = reference_trial(scenario, seed, first + lo + i, end_of_turn)
+        for r in result.rolls:
+            j = index.get(r.attack)
+            if j is not None:
+                hit[i, j] = r.hit
+                dmg[i, j] = r.damage or 0
+        row = read(arena)
+        if state is None:
+            state = np.zeros((n, len(row)), dtype=np.int32)
+        state[i] = row
+        flags[i] = [fl[v] for v in vids]
+        if fight is not None:
+            _fill_fight(fight, i, layout, result.fight)
+    return hit, dmg, state, flags, fight
+
+
+def _fight_arrays(n: int, layout) -> dict:
+    U, W = len(layout.units), len(layout.weapons)
+    return {"out_turn": np.zeros((n, U), np.int16), "result": np.zeros(n, np.int16), "turns": np.zeros(n, np.int16),
+            "shots": np.zeros((n, W), np.int32), "hits": np.zeros((n, W), np.int32), "damage": np.zeros((n, W), np.int32)}
+
+
+def _fill_fight(arrays: dict, i: int, layout, fight: dict) -> None:
+    uidx = {u: k for k, u in enumerate(layout.units)}
+    widx = {w: k for k, w in enumerate(layout.weapons)}
+    for o in fight["out"]:
+        arrays["out_turn"][i, uidx[o["unit"]]] = o["turn"]
+    arrays["result"][i] = layout.result_code(fight)
+    arrays["turns"][i] = fight["turns"]
+    for w in fight["weapons"]:
+        k = widx.get((w["unit"], w["weapon"]))
+        if k is not None:
+            arrays["shots"][i, k] += w["shots"]
+            arrays["hits"][i, k] += w["hits"]
+            arrays["damage"][i, k] += w["damage"]
+
+
+def _fight_counts(arrays: dict, layout) -> dict:
+    """FIGHT-05 totals: wins per side, draws, undecided; per unit trials out and a histogram of the turn it went
+    out (bin t, 1..cap); per weapon sums and sums of squares of shots, hits and damage."""
+    T = layout.turns
+    res = arrays["result"].astype(np.int64)
+    out = arrays["out_turn"].astype(np.int64)
+    c = {"fight_wins": np.array([(res == k).sum() for k in range(len(layout.sides))], np.int64),
+         "fight_draws": np.array([(res == -1).sum()], np.int64), "fight_undecided": np.array([(res == -2).sum()], np.int64),
+         "fight_out_hist": np.stack([np.bincount(np.minimum(out[:, u], T), minlength=T + 1) for u in range(out.shape[1])])
+         .astype(np.int64) if out.shape[1] else np.zeros((0, T + 1), np.int64),
+         "fight_turns_hist": np.bincount(np.minimum(arrays["turns"].astype(np.int64), T), minlength=T + 1).astype(np.int64)}
+    for k in ("shots", "hits", "damage"):
+        a = arrays[k].astype(np.int64)
+        c[f"fight_{k}_sum"] = a.sum(axis=0)
+        c[f"fight_{k}_sq"] = (a * a).sum(axis=0)
+    return c
+
+
+def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bool, progress, keep: str = "arrays",
+                   cancel=None) -> tuple:
+    from ..trials import run_chunks
+
+    labels, kinds, read = _slots(scenario)
+    names = [b.attack for b in scenario.explain()]
+    if scenario.turns:   # every attack planned over the turns, in the order they come
+        names = [a.id for key in sorted(scenario.plan.attacks) for a in scenario.plan.attacks[key]]
+    vids = list(scenario.arena.vehicles)
+    initial = np.array(read(scenario.arena), dtype=np.int32)
+    chunk = max(1, min(1000, trials // 100 or 1))
+    from .fight import FightLayout, is_fight
+
+    layout = FightLayout.of(scenario) if is_fight(scenario) else None
+
+    def work(lo: int, hi: int):
+        hit, dmg, state, flags, fight = _reference_rows(scenario, names, read, vids, lo, hi, seed, first, end_of_turn, layout)
+        if state is None:
+            state = np.zeros((0, len(labels)), dtype=np.int32)
+        if progress is not None:
+            progress(hi - lo)
+        if keep == "arrays":
+            return hit, dmg, state, flags, fight
+        part = BatchResult(scenario.name, seed, first + lo, "reference", names, labels, kinds, vids, hit, dmg, state, flags, initial,
+                           fight=fight, fight_layout=layout)
+        return part.counts()
+
+    run = run_chunks(work, trials, chunk, 1, cancel)
+    if keep == "arrays":
+        parts = run.results or [(np.zeros((0, len(names)), np.uint8), np.zeros((0, len(names)), np.int32),
+                                 np.zeros((0, len(labels)), np.int32), np.zeros((0, len(vids)), np.uint8),
+                                 _fight_arrays(0, layout) if layout is not None else None)]
+        hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
+        fight = None if layout is None else {k: np.concatenate([p[4][k] for p in parts]) for k in parts[0][4]}
+        return names, labels, kinds, vids, hit, dmg, state, flags, initial, None, run.done, run.interrupted, fight, layout
+    tallies = _sum_counts(run.results, len(names), len(labels), len(vids))
+    return (names, labels, kinds, vids, None, None, None, None, initial, tallies, run.done, run.interrupted,
+            None, layout)
+
+
+def _sum_counts(parts: list[dict], A: int, S: int, V: int) -> dict:
+    out = {"hit": np.zeros(A, np.int64), "damage_sum": np.zeros(A, np.int64), "damage_sq": np.zeros(A, np.int64),
+           "destroyed": np.zeros(S, np.int64), "flags": np.zeros((V, 4), np.int64), "damage_hist": np.zeros((A, DMG_BINS), np.int64)}
+    for p in parts:
+        for k in p:
+            out[k] = out[k] + p[k] if k in out else p[k].copy()
+    return out
+
+
+_SLOT_KIND = {"armour": 0, "dp": 0, "crew_hits": 1, "ped_hits": 1, "crew_armour": 2, "ped_armour": 2}
+
+
+def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, end_of_turn: bool, threads: int,
+                  chunk: int, progress, keep: str, cancel=None) -> tuple:
+    from ..trials import run_chunks
+
+    a = packed.arrays
+    A, S, V = a["atk"].shape[0], a["init"].shape[0], a["v_armour"].shape[0]
+    args = [a[k] for k in _ORDER]
+    if keep == "arrays":
+        hit = np.zeros((trials, A), dtype=np.uint8)
+        dmg = np.zeros((trials, A), dtype=np.int32)
+        state = np.zeros((trials, S), dtype=np.int32)
+        flags = np.zeros((trials, max(V, 1)), dtype=np.uint8)
+
+        def work(lo: int, hi: int):
+            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), state[lo:hi], hit[lo:hi], dmg[lo:hi], flags[lo:hi],
+                                  n_phases=packed.phases)
+            if progress is not None:
+                progress(hi - lo)
+            return rc, None
+    else:
+        kinds = np.array([_SLOT_KIND[k] for k in packed.kinds], dtype=np.int32)
+
+        def work(lo: int, hi: int):
+            scratch = (np.zeros((1, S), np.int32), np.zeros((1, A), np.uint8), np.zeros((1, A), np.int32), np.zeros((1, max(V, 1)), np.uint8))
+            acc = np.zeros(3 * A + S + 4 * V + DMG_BINS * A, dtype=np.int64)
+            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), *scratch, hi - lo, 0, kinds, acc, packed.phases)
+            if progress is not None:
+                progress(hi - lo)
+            return rc, acc
+
+    run = run_chunks(work, trials, chunk, threads, cancel)
+    if any(rc != 0 for rc, _ in run.results):
+        raise RuntimeError("compiled kernel refused the scenario")
+    n = run.done
+    if keep == "arrays":
+        return (packed.attacks, packed.labels, packed.kinds, packed.vehicles, hit[:n], dmg[:n], state[:n], flags[:n, :V],
+                a["init"].copy(), None, n, run.interrupted, None, None)
+    acc = sum((x for _, x in run.results), np.zeros(3 * A + S + 4 * V + DMG_BINS * A, dtype=np.int64))
+    tallies = {"hit": acc[:A], "damage_sum": acc[A:2 * A], "damage_sq": acc[2 * A:3 * A], "destroyed": acc[3 * A:3 * A + S],
+               "flags": acc[3 * A + S:3 * A + S + 4 * V].reshape(V, 4), "damage_hist": acc[3 * A + S + 4 * V:].reshape(A, DMG_BINS)}
+    return (packed.attacks, packed.labels, packed.kinds, packed.vehicles, None, None, None, None, a["init"].copy(), tallies, n,
+            run.interrupted, None, None)
+
+
+def _arrays_bytes(scenario, trials: int) -> int:
+    """Bytes arrays mode holds for `trials` trials (hit, damage, every slot, the flags)."""
+    labels, _, _ = _slots(scenario)
+    attacks = sum(len(x) for x in scenario.plan.attacks.values()) if scenario.turns and scenario.plan else len(scenario.attacks)
+    return trials * (attacks * 5 + len(labels) * 4 + len(scenario.arena.vehicles))
+
+
+def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, backend: str | None = None,
+              threads: int | None = None, chunk: int = 65536, end_of_turn: bool = False,
+              progress: Callable[[int], Any] | None = None, keep: str = "arrays", cancel=None) -> BatchResult:
+    """Run trials first_trial .. first_trial+trials-1 of `scenario` (FAST-01).
+
+    `backend` is "compiled", "reference" or None/"auto" (HARDPOINT_BACKEND, then
+    the compiled core when it covers the scenario). `threads` (default: the CPU
+    count) split the trials into chunks run in parallel without the GIL; the
+    results do not depend on `threads` or `chunk`. `keep="summary"` keeps only
+    the counts (no per-trial arrays), for runs of millions of trials; arrays
+    mode refuses, before anything runs, a batch that would not fit in memory.
+    Ctrl-C or `cancel` (a threading.Event) stops the batch between chunks: the
+    result covers the trials done, with `interrupted` set (SAFE-02).
+    """
+    import time
+
+    from ..limits import check_seed, check_threads, check_trials
+    from ..trials import check_memory
+
+    if not _is_carwars(scenario):
+        raise ScenarioError("hardpoint.carwars.batch.run_batch runs Car Wars scenarios; use hardpoint.run_batch for any rule set",
+                            field="scenario", value=getattr(scenario, "name", type(scenario).__name__), rule="ARCH-03")
+    trials, first_trial = check_trials(trials, first_trial)
+    seed = check_seed(seed)
+    threads = check_threads(threads) or os.cpu_count() or 1
+    if not isinstance(chunk, int) or isinstance(chunk, bool) or not 1 <= chunk <= 2**31 - 1:
+        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="chunk", value=chunk, rule="FAST-01")
+    choice = backend if backend is not None else _backend.requested()
+    if not isinstance(choice, str) or choice.lower() not in ("auto", "compiled", "reference"):
+        raise ScenarioError("expected auto, compiled or reference", field="backend", value=backend, rule="ARCH-04")
+    choice = choice.lower()
+    if keep not in ("arrays", "summary"):
+        raise ScenarioError("expected arrays or summary", field="keep", value=keep, rule="FAST-01")
+    if keep == "arrays":
+        check_memory(_arrays_bytes(scenario, trials), f"keeping the arrays of {trials:,} trials", value=trials)
+    reason = supports_compiled(scenario)
+    kernel = None
+    if choice != "reference":
+        if reason is None:
+            kernel = _backend.compiled_module("_carwars", "auto" if choice == "auto" else "compiled")
+        elif choice == "compiled":
+            raise ScenarioError(f"the compiled core does not cover this scenario: {reason}", field="backend", value="compiled", rule="ARCH-04")
+        else:
+            _warn_once(reason)
+    start = time.perf_counter()
+    if scenario.turns:
+        end_of_turn = True   # a turn always ends with its fire checks (run_turns)
+    if kernel is not None:
+        out = _run_compiled(kernel, pack(scenario), trials, seed, first_trial, end_of_turn, threads, chunk, progress, keep, cancel)
+        used = "compiled"
+    else:
+        out = _run_reference(scenario, trials, seed, first_trial, end_of_turn, progress, keep, cancel)
+        used = "reference"
+    names, labels, kinds, vids, hit, dmg, state, flags, initial, tallies, done, interrupted, fight, layout = out
+    result = BatchResult(scenario.name, seed, first_trial, used, list(names), labels, kinds, vids, hit, dmg, state, flags,
+                         initial, time.perf_counter() - start, done, tallies, interrupted, fight, layout)
+    return result
+
+
+def _is_carwars(scenario) -> bool:
+    from .scenario import CarWarsScenario
+
+    return isinstance(scenario, CarWarsScenario)
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(reason: str) -> None:
+    if reason not in _warned:
+        _warned.add(reason)
+        warnings.warn(f"hardpoint.carwars.batch: {reason}; running the reference", _backend.BackendWarning, stacklevel=3)
+
+
+def concat(parts: list[BatchResult]) -> BatchResult:
+    """Join consecutive batches of one scenario (in trial order) into one."""
+    first = parts[0]
+    return BatchResult(first.scenario, first.seed, first.first_trial, first.backend, first.attacks, first.labels, first.kinds,
+                       first.vehicles, np.concatenate([p.hit for p in parts]), np.concatenate([p.damage for p in parts]),
+                       np.concatenate([p.state for p in parts]), np.concatenate([p.flags for p in parts]), first.initial,
+                       sum(p.seconds for p in parts))
+
+
+def _dask_chunk(scenario, seed: int, first: int, count: int, backend: str | None, end_of_turn: bool) -> BatchResult:
+    return run_batch(scenario, count, seed, first_trial=first, backend=backend, threads=1, end_of_turn=end_of_turn)
+
+
+def run_batch_dask(scenario, trials: int, seed: int = 0, *, client=None, chunk: int = 1_000_000, first_trial: int = 0,
+                   backend: str | None = None, end_of_turn: bool = False) -> BatchResult:
+    """FAST-03: the same batch spread over a Dask cluster, one task per chunk of trials.
+
+    Each task is a pure function of (scenario, seed, first trial, count), so the
+    result is identical to `run_batch` in one process, whatever the chunk size
+    or the number of workers. Needs `pip install hardpoint[dask]`.
+    """
+    try:
+        from distributed import get_client
+    except ImportError:  # pragma: no cover - the optional extra
+        raise ScenarioError("Dask is not installed: pip install 'hardpoint[dask]'", field="client", rule="FAST-03") from None
+    from ..limits import check_seed, check_trials
+
+    trials, first_trial = check_trials(trials, first_trial)
+    seed = check_seed(seed)
+    if not isinstance(chunk, int) or isinstance(chunk, bool) or not 1 <= chunk <= 2**31 - 1:
+        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="chunk", value=chunk, rule="FAST-03")
+    client = client or get_client()
+    bounds = [(lo, min(trials, lo + chunk) - lo) for lo in range(0, trials, chunk)]
+    futures = client.map(_dask_chunk, [scenario] * len(bounds), [seed] * len(bounds), [first_trial + lo for lo, _ in bounds],
+                         [n for _, n in bounds], [backend] * len(bounds), [end_of_turn] * len(bounds), pure=False)
+    parts = client.gather(futures)
+    result = concat(parts)
+    result.first_trial = first_trial
+    return result
