@@ -28,6 +28,7 @@ class _Located(HardpointError, ValueError):
         self.field = field
         self.value = value
         self.rule = rule
+        self.message = message           # the message alone, without the field, value and rule around it
         parts = []
         if field:
             parts.append(f"{field}={value!r}: " if value is not None else f"{field}: ")

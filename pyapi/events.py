@@ -168,6 +168,21 @@ class DamageApplied(Event):
         return f"{self.target} {self.component}: {self.hits} hit(s), {self.before} -> {self.after}" + (f" ({self.rule})" if self.rule else "")
 
 
+def format_value(value: Any) -> str:
+    """A value as a person reads it in a log: yes/no, none, numbers without trailing zeros, points as (x, y)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (tuple, list)) and value and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        return "(" + ", ".join(f"{v:g}" for v in value) + ")"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {format_value(v)}" for k, v in value.items())
+    return str(value)
+
+
 @dataclass(frozen=True)
 class StateChanged(Event):
     """Any other change of state (a crew member wounded, a fire started...)."""
@@ -180,7 +195,10 @@ class StateChanged(Event):
     rule: str = ""
 
     def __str__(self) -> str:
-        return f"{self.subject} {self.field}: {self.before} -> {self.after}" + (f" ({self.rule})" if self.rule else "")
+        if self.field == "position":
+            return f"{self.subject} moves from {format_value(self.before)} to {format_value(self.after)}"
+        return (f"{self.subject} {self.field}: {format_value(self.before)} -> {format_value(self.after)}"
+                + (f" ({self.rule})" if self.rule else ""))
 
 
 @dataclass(frozen=True)

@@ -283,15 +283,19 @@ def _attack_rows(scenario) -> int:
 
 
 def _movement_collides(scenario) -> bool:
-    """Whether the turn's movement brings two counters together (FIGHT-04). In one turn it does not depend on the
-    dice (speeds change only at its end), so a dry run on a copy tells."""
+    """Whether the turn's movement brings two counters together (FIGHT-04): a collision, or a counter stopped short
+    of where straight-line movement would take it. In one turn it does not depend on the dice (speeds change only
+    at its end), so a dry run on copies tells."""
     from .motion import move_with_contacts
+    from .turn import move_phase
 
-    arena = scenario.arena.copy()
+    arena, straight = scenario.arena.copy(), scenario.arena.copy()
     for phase in range(1, scenario.rules["carwars.turn"]["phases"] + 1):
         if move_with_contacts(scenario.rules, arena, phase)[1]:
             return True
-    return False
+        move_phase(scenario.rules, straight, phase)
+    where = [(u.x, u.y) for u in [*arena.vehicles.values(), *arena.pedestrians.values()]]
+    return where != [(u.x, u.y) for u in [*straight.vehicles.values(), *straight.pedestrians.values()]]
 
 
 def _turn_unsupported(scenario) -> str | None:

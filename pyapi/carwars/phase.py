@@ -395,7 +395,7 @@ def _after_collisions(arena: Arena, attacks: list[Attack], rules: Rules, history
         try:
             breakdowns += explain_phase(arena, [a], rules, history)
         except HardpointError as exc:
-            events.append(Note(f"{a.id} cancelled: {exc}", exc.rule))
+            events.append(Note(f"{a.id} cancelled: {getattr(exc, 'message', exc)}", exc.rule))
             continue
         kept.append(a)
     return kept, breakdowns, {b.attack: b for b in breakdowns}

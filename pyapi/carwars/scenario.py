@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ..data import Rules
 from ..dice import DiceSource
 from ..errors import ScenarioError
+from ..events import Note
 from ..scenario import register_ruleset
 from .attack import Attack, SustainedRecord, ToHit, parse_aim
 from .enums import Light, Side, Weather, parse_enum
@@ -460,29 +461,52 @@ class CarWarsScenario:
         return "\n".join(lines)
 
     def render_resolve(self, result: PhaseResult) -> str:
-        """The event log, then every vehicle's and pedestrian's state after the phase (`hardpoint resolve`)."""
+        """The event log as a person reads it, phase by phase, then the state at the end (`hardpoint resolve`)."""
+        import re
+
+        from ..events import format_value
+
+        heading = re.compile(r"^turn (\d+), phase (\d+)$")
         lines = []
         for e in result.events:
             if isinstance(e, ToHit):
-                lines.append(f"{e.attack}: {e.attacker} fires {e.weapon} at {e.target} ({e.aimed_at}); needs {e.needed}"
+                lines.append(f"  {e.attack}: {e.attacker} fires {e.weapon} at {e.target} ({e.aimed_at}); needs {e.needed}"
                              + ("" if e.possible else f" [{e.reason}]"))
+            elif isinstance(e, Note) and heading.match(e.text):
+                lines.append(f"\n{e.text}")
+            elif isinstance(e, Note) and e.text.endswith("attack(s) declared"):
+                n = e.text.rsplit(": ", 1)[1].split()[0]
+                lines.append(f"  combat: {n} attack(s), against the positions after the movement (CW-ROF-02)")
+            elif isinstance(e, Note) and e.text.startswith("end of turn"):
+                lines.append(f"\n{e.text}")
             else:
-                lines.append(f"  {e}")
-        lines.append("\nstate after the phase:")
+                lines.append(f"    {e}")
+        turns = getattr(result, "turns", None)
+        lines.append(f"\nstate after {'turn ' + str(result.first_turn + turns - 1) if turns else 'the phase'}:")
         for vid, v in result.state.get("vehicles", {}).items():
             armour = " ".join(f"{k[0].upper() if k != 'underbody' else 'U'}{a}" for k, a in v["armour"].items())
             crew = ", ".join(f"{c} {d['state']}" for c, d in v["crew"].items())
             weapons = ", ".join(f"{w} {dp}" for w, dp in v["weapons"].items())
             tires = ", ".join(f"{t} {dp}" for t, dp in v["tires"].items())
-            lines.append(f"  {vid}: armour {armour}; power plant {v['power_plant']}; weapons {weapons or '-'}; crew {crew or '-'}; tires {tires}"
-                         + ("; UNCONTROLLED" if v["uncontrolled"] else ""))
+            lines.append(f"  {vid}: armour {armour}; power plant {format_value(v['power_plant'])}; weapons {weapons or '-'}; "
+                         f"crew {crew or '-'}; tires {tires}" + ("; UNCONTROLLED" if v["uncontrolled"] else ""))
             if "sidecar" in v:
                 sc = v["sidecar"]
-                lines.append(f"    sidecar: armour {sc['armour']}; weapons {sc['weapons']}; crew {sc['crew']}")
+                sc_armour = " ".join(f"{k[0].upper() if k != 'underbody' else 'U'}{a}" for k, a in sc["armour"].items())
+                sc_crew = ", ".join(f"{c} {d['state']}" if isinstance(d, dict) else f"{c} {d}" for c, d in sc["crew"].items())
+                lines.append(f"    sidecar: armour {sc_armour}; weapons {format_value(sc['weapons']) or '-'}; "
+                             f"crew {sc_crew or '-'}")
         for pid, p in result.state.get("pedestrians", {}).items():
             lines.append(f"  {pid}: {p['state']} ({p['hits']} hit(s), body armour {p['body_armour']})")
         for o in result.state.get("obstacles", []):
             lines.append(f"  obstacle {o['id']} at ({o['x']:g}, {o['y']:g})")
+        fight = getattr(result, "fight", None)
+        if fight:
+            ending = {"win": f"side {fight['winner']} wins", "draw": "a draw: nobody is left in action",
+                      "undecided": "undecided: more than one side is still in action"}[fight["result"]]
+            lines.append(f"\nafter {fight['turns']} turn(s): {ending}")
+            for o in fight["out"]:
+                lines.append(f"  {o['unit']} went out of action in turn {o['turn']}: {o['reason']}")
         return "\n".join(lines)
 
     def exact_outcomes(self) -> dict[str, Any]:

@@ -365,7 +365,7 @@ def _still_legal(rules: Rules, arena: Arena, attacks: list[Attack], history, fir
             explain_phase(arena, [a], rules, history)
             check_link_drops(arena, a, "attack")     # the dropped weapons of a link it fires (CW-LINK-01)
         except (RuleViolation, ScenarioError) as exc:
-            notes.append(Note(f"{a.id} cancelled: {exc}", exc.rule))
+            notes.append(Note(f"{a.id} cancelled: {getattr(exc, 'message', exc)}", exc.rule))
             continue
         accepted.append(a)
     return accepted, notes
@@ -454,7 +454,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
                     events += _do_action(rules, arena, a, dice, fired, f"action(turn {a.turn}, phase {a.phase})[{i}]")
                 except (RuleViolation, ScenarioError) as exc:
                     # the loader checked the plan; what the dice did by this phase cancels the action, as an attack
-                    events.append(Note(f"{a.kind} of {a.vehicle} cancelled: {exc}", exc.rule))
+                    events.append(Note(f"{a.kind} of {a.vehicle} cancelled: {getattr(exc, 'message', exc)}", exc.rule))
             before = {v.id: v.counter for v in arena.vehicles.values()}
             moved = {v.id: phase_distances(rules, v.speed)[phase - 1] for v in arena.vehicles.values()}
             moving, found = move_with_contacts(rules, arena, phase)     # FIGHT-04 (fight.toml can switch it off)
