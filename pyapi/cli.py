@@ -81,6 +81,11 @@ def _cmd_scenarios(args) -> int:
 def _cmd_schema(args) -> int:
     from .scenario import scenario_schema
 
+    if getattr(args, "markdown", False):
+        from .schema_doc import schema_markdown
+
+        print(schema_markdown(), end="")
+        return 0
     print(json.dumps(scenario_schema(), indent=2))
     return 0
 
@@ -163,6 +168,108 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescription
     pass
 
 
+def _fight_options(p: argparse.ArgumentParser, trials: int) -> None:
+    from .duel import ASPECTS
+
+    p.add_argument("--range", dest="range_", type=float, default=8.0, help="inches between the two counters' centres")
+    p.add_argument("--aspect", choices=list(ASPECTS), default="head-on",
+                   help="head-on: B ahead coming the other way; tail-chase: B ahead going the same way; broadside: B "
+                        "ahead across A's path; parallel: side by side")
+    p.add_argument("--speed", type=float, default=0.0, help="both vehicles' speed, mph")
+    p.add_argument("--turns", type=int, default=20, help="the turn cap: the fight stops when decided or after this many turns")
+    p.add_argument("--trials", type=_arg(lambda v: check_trials(v, 0, "--trials")[0], "trials"), default=trials,
+                   help="independent fights")
+    p.add_argument("--seed", type=_arg(lambda v: check_seed(v, "--seed"), "seed"), default=1, help="seed of the dice")
+    p.add_argument("--threads", type=_arg(lambda v: check_threads(v, "--threads"), "threads"), default=None,
+                   help="worker threads for the compiled core (default: all cores)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _duel_parsers(sub) -> None:
+    design = "a stock design (seeds/carwars/designs.toml) or a .toml/.json scenario file of one vehicle"
+    d = sub.add_parser("duel", help="two designs fight to the finish: who wins, how often, how fast (FIGHT-06)",
+                       description="Build a duel of two designs (each fires every weapon at the other every turn) and "
+                                   "run it: who wins, when each goes out, what each weapon did.", formatter_class=_Formatter)
+    d.add_argument("a", help=design)
+    d.add_argument("b", help=design)
+    _fight_options(d, 100_000)
+    d.set_defaults(func=_cmd_duel)
+    c = sub.add_parser("compare", help="every pair of several designs: the matrix of win probabilities (FIGHT-06)",
+                       formatter_class=_Formatter)
+    c.add_argument("designs", nargs="+", help=design)
+    _fight_options(c, 20_000)
+    c.set_defaults(func=_cmd_compare)
+
+
+def _progress_bar(total: int, label: str):
+    """A rich progress bar's context and an advance(n) callback, or (None, None) when not wanted."""
+    import threading
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=False)
+    task = bar.add_task(label, total=total)
+    lock = threading.Lock()
+
+    def advance(n: int) -> None:
+        with lock:
+            bar.advance(task, n)
+
+    return bar, advance
+
+
+def _cmd_duel(args) -> int:
+    from .duel import build_duel
+    from .run import print_tables
+
+    scenario = build_duel(args.a, args.b, args.range_, args.aspect, args.speed, args.turns)
+    from .api import run_batch
+
+    if args.no_progress or args.json:
+        result = run_batch(scenario, args.trials, args.seed, keep="summary", threads=args.threads)
+    else:
+        bar, advance = _progress_bar(args.trials, "fights")
+        with bar:
+            result = run_batch(scenario, args.trials, args.seed, keep="summary", threads=args.threads, progress=advance)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print_tables(result, f"up to {args.turns} turns of fighting")
+    return 130 if result.interrupted else 0
+
+
+def _cmd_compare(args) -> int:
+    from .duel import compare
+
+    result = compare(args.designs, args.trials, args.seed, range_=args.range_, aspect=args.aspect, speed=args.speed,
+                     turns=args.turns, threads=args.threads)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(f"P(row beats column): {args.aspect} at {args.range_:g} inches, {args.speed:g} mph, up to "
+                             f"{args.turns} turns; {args.trials:,} fights a pair, the row's design first (A); "
+                             "95% interval below"), title_justify="left")
+    table.add_column("")
+    for d in result.designs:
+        table.add_column(Text(safe_text(d)), justify="right")
+    for i, a in enumerate(result.designs):
+        cells = []
+        for j in range(len(result.designs)):
+            if i == j:
+                cells.append("-")
+            else:
+                lo, hi = result.interval(i, j)
+                cells.append(f"{result.p(i, j):.3f}\n{lo:.3f}-{hi:.3f}")
+        table.add_row(Text(safe_text(a)), *cells)
+    Console().print(table)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     scen = "a .toml or .json scenario file, builtin:<name> (see `hardpoint scenarios`), or - for standard input"
     p = argparse.ArgumentParser(prog="hardpoint", description="Combat resolution for Car Wars and ASL D15: every die, "
@@ -230,8 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="which implementation runs the trials")
     rp.add_argument("--overwrite", action="store_true", help="let -o replace an existing file")
     rp.set_defaults(func=_cmd_report)
+    _duel_parsers(sub)
     sub.add_parser("scenarios", help="list the built-in scenarios").set_defaults(func=_cmd_scenarios)
-    sub.add_parser("schema", help="print the scenario JSON Schema").set_defaults(func=_cmd_schema)
+    sc = sub.add_parser("schema", help="print the scenario JSON Schema", formatter_class=_Formatter)
+    sc.add_argument("--markdown", action="store_true", help="print every key as a Markdown reference (docs/scenarios.md)")
+    sc.set_defaults(func=_cmd_schema)
     return p
 
 

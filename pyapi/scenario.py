@@ -88,9 +88,10 @@ def scenario_schema() -> dict[str, Any]:
     properties: dict[str, Any] = {
         "scenario": {
             "type": "object",
+            "description": "what the scenario is: its name, its rule set, how long a trial runs",
             "properties": {
-                "name": {"type": "string"},
-                "description": {"type": "string"},
+                "name": {"type": "string", "description": "a display name (printed by every command)"},
+                "description": {"type": "string", "description": "what happens in it, in words; optional"},
                 "ruleset": {"enum": _rs.names(), "description": "the rule set the scenario is written for"},
                 "source": {"type": "string", "description": "the worked example or rule the scenario reproduces"},
                 "turns": {"type": "integer", "minimum": 1, "maximum": MAX_TURNS, "description": "run this many whole turns (default: one phase)"},

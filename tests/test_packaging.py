@@ -68,3 +68,28 @@ def test_arch_01_the_wheel_ships_sources_data_and_kernels_not_generated_c(wheel)
     seeds = {str(p.relative_to(ROOT / "seeds")) for p in (ROOT / "seeds").rglob("*") if p.suffix in (".toml", ".json")}
     assert {f"hardpoint/seeds/{s}" for s in seeds} <= names
     assert not [n for n in names if n.startswith(("pyapi/", "fastcore/", "seeds/"))]   # never top-level (ARCH-01)
+
+
+def test_cli_02_docs_scenarios_reference_is_the_schemas_current_text():
+    """CLI-02: docs/scenarios.md holds every key of both formats as the schema describes it now (regenerate with
+    `hardpoint schema --markdown`); every field of the schema has a description."""
+    from hardpoint.schema_doc import BEGIN, END, schema_markdown
+
+    text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    assert text[start:end] + "\n" == schema_markdown()
+    rows = [line for line in schema_markdown().splitlines() if line.startswith("| `")]
+    assert rows and not [r for r in rows if r.rstrip().endswith("|  |")]
+
+
+def test_cli_02_the_complete_examples_in_docs_scenarios_load():
+    """CLI-02: every complete example of docs/scenarios.md (a TOML block with [scenario] and a rule set) loads."""
+    import tomllib
+
+    import hardpoint
+
+    blocks = re.findall(r"```toml\n(.*?)```", (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8"), re.S)
+    complete = [b for b in blocks if b.startswith("[scenario]") and 'name = "..."' not in b]
+    assert len(complete) >= 3
+    for block in complete:
+        hardpoint.parse_scenario(tomllib.loads(block), "docs/scenarios.md")

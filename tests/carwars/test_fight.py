@@ -257,3 +257,45 @@ def test_fight_05_batch_outcomes_count_each_trials_fight_record():
     assert b.find("shots", unit="hunter", weapon="mg").total == shots
     doc = b.to_dict()
     assert doc["probabilities"][0]["measure"] == "win" and doc["probabilities"][0]["side"] == "red"
+
+
+# --- FIGHT-06: duels and comparisons ------------------------------------------------------------------------
+
+def test_fight_06_a_duel_places_the_designs_by_aspect_and_orders_both_to_fire():
+    """FIGHT-06: A at the origin facing north; B at the range: head-on ahead facing south, tail-chase ahead facing
+    north, broadside ahead facing east, parallel alongside facing north; both with a best_odds order, until decided."""
+    from hardpoint.duel import build_duel
+
+    where = {}
+    for aspect in ("head-on", "tail-chase", "broadside", "parallel"):
+        s = build_duel("hunter", "stinger", range_=7, aspect=aspect, speed=30, turns=4)
+        a, b = s.arena.vehicles["hunter"], s.arena.vehicles["stinger"]
+        where[aspect] = (b.x, b.y, b.facing)
+        assert (a.x, a.y, a.facing, a.speed, b.speed) == (0.0, 0.0, 0.0, 30.0, 30.0)
+        assert [(o.unit, o.target) for o in s.fight.orders] == [("hunter", "best_odds"), ("stinger", "best_odds")]
+        assert s.fight.until_decided and s.turns == 4 and s.fight.enemies("hunter", "stinger")
+    assert where == {"head-on": (0.0, 7.0, 180.0), "tail-chase": (0.0, 7.0, 0.0), "broadside": (0.0, 7.0, 90.0),
+                     "parallel": (7.0, 0.0, 0.0)}
+    twin = build_duel("razor", "razor", turns=2)
+    assert list(twin.arena.vehicles) == ["razor_a", "razor_b"]
+    with pytest.raises(ScenarioError) as err:
+        build_duel("hunter", "tank")
+    assert err.value.field == "b" and "hunter" in str(err.value)
+
+
+def test_fight_06_duel_and_compare_commands_print_who_wins(capsys):
+    """FIGHT-06: `hardpoint duel` prints the who-wins table first; `hardpoint compare` the matrix; --json documents."""
+    import json
+
+    from hardpoint.cli import main
+
+    assert main(["duel", "hunter", "razor", "--turns", "3", "--trials", "30", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("who wins") < out.index("units: out of action") < out.index("probabilities")
+    assert main(["duel", "hunter", "razor", "--turns", "3", "--trials", "30", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["side"] for r in doc["probabilities"][:2]] == ["hunter", "razor"]
+    assert main(["compare", "hunter", "razor", "stinger", "--turns", "2", "--trials", "10", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["kind"] == "compare" and len(doc["rows"]) == 6 and {r["a"] for r in doc["rows"]} == {"hunter", "razor", "stinger"}
+    assert main(["duel", "hunter", "nothing", "--trials", "10"]) == 2
