@@ -76,15 +76,15 @@ def _merge(base: Any, over: Any, path: str) -> Any:
             if not isinstance(item[key], str):   # a name that is a list or a table cannot index anything
                 raise DataError("expected text", field=f"{path}[{i}].{key}", value=item[key] if not isinstance(item[key], (dict, list))
                                 else None, rule="ARCH-05")
-        out = [dict(x) for x in base]
-        index = {x[key]: i for i, x in enumerate(out) if isinstance(x[key], str)}
+        merged: list[dict] = [dict(x) for x in base]
+        index = {x[key]: i for i, x in enumerate(merged) if isinstance(x[key], str)}
         for item in over:
             if item[key] in index:
-                out[index[item[key]]] = _merge(out[index[item[key]]], item, f"{path}[{item[key]!r}]")
+                merged[index[item[key]]] = _merge(merged[index[item[key]]], item, f"{path}[{item[key]!r}]")
             else:
-                index[item[key]] = len(out)
-                out.append(copy.deepcopy(item))
-        return out
+                index[item[key]] = len(merged)
+                merged.append(copy.deepcopy(item))
+        return merged
     return copy.deepcopy(over)
 
 

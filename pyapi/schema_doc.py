@@ -22,12 +22,11 @@ def _type(node: dict) -> str:
         return f"`{node['const']}`"
     if "enum" in node:
         return "one of " + ", ".join(f"`{v}`" for v in node["enum"])
-    kind = node.get("type")
-    if isinstance(kind, list):
-        kind = " or ".join(kind)
+    raw = node.get("type")
+    kind: str = " or ".join(raw) if isinstance(raw, list) else str(raw or "")
     words = {"integer": "whole number", "number": "number", "string": "text", "boolean": "true/false",
              "array": "list", "object": "table"}
-    text = words.get(kind, kind or "any")
+    text: str = words.get(kind, kind or "any")
     parts = []
     if "minimum" in node:
         parts.append(f">= {node['minimum']:g}")

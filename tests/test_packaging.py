@@ -93,3 +93,17 @@ def test_cli_02_the_complete_examples_in_docs_scenarios_load():
     assert len(complete) >= 3
     for block in complete:
         hardpoint.parse_scenario(tomllib.loads(block), "docs/scenarios.md")
+
+
+PUBLIC = ["__init__.py", "api.py", "results.py", "ruleset.py", "errors.py", "limits.py", "scenario.py", "dice.py",
+          "trials.py", "duel.py", "events.py", "data.py", "schema_doc.py"]
+
+
+def test_arch_01_the_public_api_type_checks_with_mypy():
+    """ARCH-01: the package ships py.typed and its public modules pass mypy (the type hints a user's checker reads)."""
+    pytest.importorskip("mypy")
+    assert (ROOT / "pyapi" / "py.typed").exists()
+    r = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--follow-imports=silent",
+                        "--no-error-summary", *[str(ROOT / "pyapi" / m) for m in PUBLIC]], capture_output=True, text=True,
+                       cwd=ROOT)
+    assert r.returncode == 0, r.stdout[-3000:]
