@@ -57,7 +57,7 @@ MUL2 = 0x94D049BB133111EB
 
 Distribution = dict[int, Fraction]
 
-_EXPR = re.compile(r"^(?P<n>[1-9][0-9]?)d(?:(?P<sign>[+-])(?P<bonus>[1-9][0-9]?))?$")
+_EXPR = re.compile(r"^(?P<n>[1-9][0-9]?)d(?P<six>6)?(?:(?P<sign>[+-])(?P<bonus>[1-9][0-9]?))?$")
 
 
 @dataclass(frozen=True)
@@ -113,8 +113,10 @@ def _distribution(count: int, bonus: int, floor: int) -> tuple[tuple[int, Fracti
 def parse_dice(text: str) -> DiceExpr:
     """Parse a dice expression as the rules write it (DICE-01).
 
-    `Nd`, `Nd+M`, `Nd-M` (Car Wars, N and M from 1 to 99), `dr` (one d6) and
-    `DR` (two d6) for ASL. Anything else raises DiceError naming the text.
+    `Nd`, `Nd+M`, `Nd-M` (Car Wars, N and M from 1 to 99), the same written
+    `Nd6`, `Nd6+M`, `Nd6-M` (as the output writes "needs 10 on 2d6"), `dr`
+    (one d6) and `DR` (two d6) for ASL. Anything else raises DiceError naming
+    the text.
     """
     if not isinstance(text, str):
         raise DiceError("a dice expression must be a string", field="dice", value=text, rule="DICE-01")
@@ -125,7 +127,7 @@ def parse_dice(text: str) -> DiceExpr:
     m = _EXPR.match(text.strip())
     if not m or text != text.strip():
         raise DiceError(
-            "not a dice expression the rules use (expected Nd, Nd+M, Nd-M, dr or DR)",
+            "not a dice expression the rules use (expected Nd, Nd+M, Nd-M, Nd6, Nd6+M, Nd6-M, dr or DR)",
             field="dice", value=text, rule="DICE-01",
         )
     bonus = int(m["bonus"] or 0) * (-1 if m["sign"] == "-" else 1)

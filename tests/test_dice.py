@@ -33,7 +33,7 @@ def test_dice_01_asl_dr_and_DR():
     assert set(parse_dice("DR").distribution()) == set(range(2, 13))
 
 
-@pytest.mark.parametrize("bad", ["", "d6", "2d6", "1d+", "0d", "1D", "2 d", "1d-0", "x", "1d+3+1", " 1d", "Dr", "dR", "3"])
+@pytest.mark.parametrize("bad", ["", "d6", "2d8", "2d66", "1d+", "0d", "1D", "2 d", "1d-0", "x", "1d+3+1", " 1d", "Dr", "dR", "3"])
 def test_dice_01_rejects_anything_else_naming_the_text(bad):
     """DICE-01: anything else is a DiceError whose message quotes the bad text."""
     with pytest.raises(DiceError) as err:
@@ -444,3 +444,12 @@ def test_dice_02_roll_classes_count_the_bonus_and_the_floor():
 
     assert total_classes(parse_dice("1d-3")) == [(0, (1,), 3), (1, (4,), 1), (2, (5,), 1), (3, (6,), 1)]
     assert total_classes(parse_dice("2d+3"))[0] == (5, (1, 1), 1)
+
+
+def test_dice_01_nd6_is_the_same_expression_as_nd():
+    """DICE-01: "2d6", "3d6-2" and "1d6+1" (as the output writes "needs 10 on 2d6") are 2d, 3d-2 and 1d+1: the same
+    counts, bonuses and distributions; the text is kept as written."""
+    for six, plain in (("2d6", "2d"), ("3d6-2", "3d-2"), ("1d6+1", "1d+1")):
+        a, b = parse_dice(six), parse_dice(plain)
+        assert (a.count, a.bonus, a.floor) == (b.count, b.bonus, b.floor) and a.distribution() == b.distribution()
+        assert str(a) == six
