@@ -433,7 +433,7 @@ class ASLChain:
             check_fire(self.rules, self.board, state.situation, fire)
         except RuleViolation as exc:
             # Legal when declared, made illegal by an earlier result (a firer broken by a previous attack).
-            return state, [Note(f"{fire.id} cancelled: {exc}", exc.rule)]
+            return state, [Note(f"{fire.id} cancelled: {getattr(exc, 'message', exc)}", exc.rule)]
         targets = fire_targets(state.situation, fire)
         first = DoToHit(fire.id, targets) if fire.kind is FireKind.ORDNANCE else DoIFT(fire.id, targets)
         tail = (DoBailOut(fire.id, state.situation), DoLeaderLoss(fire.id, state.situation))

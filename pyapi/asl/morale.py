@@ -41,7 +41,7 @@ def leadership_drm(rules: Rules, situation: Situation, unit: Infantry) -> Modifi
     """A10.7: the best leadership modifier of a good-order leader in the unit's Location (never
     the unit's own, unless the `applies_to_self` setting says so)."""
     self_ok = morale_settings(rules).leadership_applies_to_self
-    leaders = [u for u in situation.units_in(unit.hex) if u.is_leader and is_good_order(u) and (self_ok or u.id != unit.id)]
+    leaders = [u for u in situation.leaders_in(unit.hex) if is_good_order(u) and (self_ok or u.id != unit.id)]
     if not leaders:
         return None
     best = min(leaders, key=lambda u: (u.leadership, u.id))

@@ -39,70 +39,206 @@ from .motorcycles import check_capacity, check_not_carried, check_portage
 from .movement import ACTIONS, MoveAction, PhaseRecord, end_phase, finish_move, run_move, start_ledger, vca_name
 from .marginals import MarginalChain, unit_flags
 from .tables import board_settings, to_fraction
-from .units import Board, Hex, Infantry, Motorcycle, Situation, SupportWeapon, make_unit
+from .units import HEX_FEATURES, Board, Hex, Infantry, Motorcycle, Situation, SupportWeapon, make_unit
 
-__all__ = ["ASLScenario", "SCHEMA_PARTS", "load_asl", "MoveDeclaration", "JOINT_EXPLAIN_STATES"]
+__all__ = ["ASLScenario", "SCHEMA_PARTS", "load_asl", "MoveDeclaration", "JOINT_EXPLAIN_STATES", "MAX_EXACT_WORK"]
+
+#: states times units an exact computation may go through (each state carries every unit): with more than
+#: MAX_EXACT_WORK / MAX_EXACT_STATES = 20 units, fewer states (SAFE-03)
+MAX_EXACT_WORK = 1_000_000
 
 #: states `explain` lets the joint distribution of final outcomes take before it lists the odds of
 #: each outcome instead (SAFE-03): the D15.55 example takes 434
 JOINT_EXPLAIN_STATES = 1_000
 
-_NUM_OR_TEXT = {"anyOf": [{"type": "number", "minimum": 0}, {"type": "string"}]}
-_MOD = {"type": "object", "required": ["name", "value"], "properties": {
-    "name": {"type": "string"}, "value": {"type": "integer"}, "rule": {"type": "string"}}, "additionalProperties": False}
-_SW = {"type": "object", "required": ["id", "type", "fp", "range", "pp"], "properties": {
-    "id": {"type": "string"}, "type": {"type": "string"}, "fp": {"type": "integer", "minimum": 0},
-    "range": {"type": "integer", "minimum": 0}, "pp": {"type": "integer", "minimum": 0}}, "additionalProperties": False}
-_STEP = {"type": "object", "required": ["action"], "properties": {
-    "action": {"enum": list(ACTIONS)}, "hex": {"type": "string"}, "machine": {"type": "string"},
-    "vca": {"type": "string", "description": "change_vca: the hexspine to face (seeds/asl/board.toml names, such as ne/se)"},
-    "spines": {"type": "integer", "minimum": -5, "maximum": 5,
-               "description": "change_vca: hexspines to turn, clockwise positive"}, "unit": {"type": "string"},
-    "new_id": {"type": "string"}, "drm": {"type": "array", "items": _MOD},
-    "attempt": {"type": "boolean", "description": "log a refusal instead of failing (for examples of illegal steps)"}},
-    "additionalProperties": False}
+# --- bounds of an ASL document (SAFE-01); the schema states each, docs/asl.md lists them ----------------
+
+MAX_ID = 64                 # characters of an id or a name
+MAX_UNITS = 4096            # [[unit]]
+MAX_COUNTERS = 4096         # [[motorcycle]]
+MAX_HEXES = 4096            # [[hex]]
+MAX_HEXSIDES = 4096         # [[hexside]]
+MAX_UNITS_PER_HEX = 64      # units that start in a hex or may move into it (A5.1 stacks 3 squads and 4 SMC)
+MAX_FIRES = 256             # [[fire]]
+MAX_MOVES = 256             # [[move]]
+MAX_STEPS = 256             # steps of one move
+MAX_RIDERS = 16             # riders listed on one counter (its capacity decides the rest)
+MAX_WEAPONS = 8             # support weapons of one unit
+MAX_FIRERS = 64             # firers of one attack
+MAX_MODS = 16               # declared DRM of one list
+MAX_HALVINGS = 8            # declared FP halvings of one attack
+MAX_LEVEL = 10              # |base level| of a hex
+MAX_COST = 100              # MF or MP of one hex, MF already spent
+MAX_MP = 100                # a motorcycle's MP allotment, MP already used
+MAX_RANGE = 1000            # hexes to the target
+MAX_FP = 1000               # FP of an attack or a support weapon
+DRM_LIMIT = 12              # |a declared DRM| or a hex's TEM: a DR is 2..12
+
+_FRACTION = r"^\s*\d{1,3}(?:/\d{1,3}|\.\d{1,6})?\s*$"
+
+
+def _id(what: str) -> dict:
+    return {"type": "string", "minLength": 1, "maxLength": MAX_ID, "description": what}
+
+
+def _int(lo: int, hi: int, what: str) -> dict:
+    return {"type": "integer", "minimum": lo, "maximum": hi, "description": what}
+
+
+def _bool(what: str) -> dict:
+    return {"type": "boolean", "description": what}
+
+
+def _enum(values: list[str], what: str) -> dict:
+    return {"enum": values, "description": what}
+
+
+def _list(items: dict, max_items: int, what: str, *, unique: bool = False, min_items: int = 0) -> dict:
+    out = {"type": "array", "items": items, "maxItems": max_items, "description": what}
+    if min_items:
+        out["minItems"] = min_items
+    if unique:
+        out["uniqueItems"] = True
+    return out
+
+
+def _cost(hi: int, what: str, na: bool = False) -> dict:
+    text = {"type": "string", "pattern": _FRACTION, "description": "a fraction such as \"1/2\" or a decimal"}
+    options = [{"type": "number", "minimum": 0, "maximum": hi}, text]
+    if na:
+        options.append({"const": "NA", "description": "entry forbidden"})
+    return {"anyOf": options, "description": what}
+
+
+_MOD = {"type": "object", "required": ["name", "value"], "additionalProperties": False,
+        "description": "a declared DRM: its name, value and the rule it comes from", "properties": {
+            "name": _id("what the DRM is (shown in explain and the event log)"),
+            "value": _int(-DRM_LIMIT, DRM_LIMIT, "the DRM, added to the DR (negative helps the roll)"),
+            "rule": {"type": "string", "maxLength": MAX_ID, "description": "the rule it comes from (default \"scenario\")"}}}
+_MODS = _list(_MOD, MAX_MODS, "DRM declared by the scenario")
+_SW = {"type": "object", "required": ["id", "type", "fp", "range", "pp"], "additionalProperties": False,
+       "description": "a support weapon the unit possesses (A7, ASL-FIRE-01)", "properties": {
+           "id": _id("the weapon's id, unique among the unit's weapons; attacks name it in fire.weapons"),
+           "type": _id("its type: LMG, MMG, HMG, DC... (sidecar riders may use only those of asl.motorcycles.rider_fire)"),
+           "fp": _int(0, MAX_FP, "its FP (firepower factors)"),
+           "range": _int(0, MAX_RANGE, "its normal range, in hexes"),
+           "pp": _int(0, 20, "its portage points (PP)")}}
+_STEP = {"type": "object", "required": ["action"], "additionalProperties": False,
+         "description": "one step of a move; each action takes only its own fields (checked on load)", "properties": {
+             "action": _enum(list(ACTIONS), "enter (on foot), mount, start, ride, change_vca, stop, dismount, push, split, reverse "
+                                            "(always refused), end (of this move)"),
+             "hex": _id("enter, ride, push: the adjacent hex entered (a board coordinate such as D5)"),
+             "machine": _id("mount, push: the motorcycle counter"),
+             "vca": _id("change_vca: the hexspine to face (seeds/asl/board.toml names, such as ne/se)"),
+             "spines": _int(-5, 5, "change_vca: hexspines to turn, clockwise positive (instead of vca)"),
+             "unit": _id("split: the SMC splitting off on a single-machine counter"),
+             "new_id": _id("split: the id of the new counter (default \"<counter>+<unit>\")"),
+             "drm": {**_MODS, "description": "push: the MMC Gun-pushing DRM of the Manhandling DR (C10.3)"},
+             "attempt": _bool("log a refusal instead of failing the scenario (for examples of illegal steps); default false")}}
 
 SCHEMA_PARTS: dict[str, Any] = {
-    "asl": {"type": "object", "properties": {"ground": {"enum": Ground.choices()}}, "additionalProperties": False},
-    "hex": {"type": "array", "items": {"type": "object", "required": ["id"], "properties": {
-        "id": {"type": "string", "description": "a board coordinate (column letters, row: B5, GG10) or, where nothing moves, a label"},
-        "terrain": {"type": "string"}, "level": {"type": "integer"},
-        "road": {"enum": ["paved", "dirt"]}, "plowed": {"type": "boolean"},
-        "features": {"type": "array", "items": {"enum": ["shellholes", "stream", "entrenchment", "wreck", "vehicle"]}},
-        "infantry_mf": _NUM_OR_TEXT, "motorcycle_mp": _NUM_OR_TEXT, "tem": {"type": "integer"}, "open": {"type": "boolean"},
-        "melee": {"type": "boolean"}}, "additionalProperties": False}},
-    "hexside": {"type": "array", "items": {"type": "object", "required": ["hexes", "kind"], "properties": {
-        "hexes": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
-        "kind": {"enum": Hexside.choices()}}, "additionalProperties": False}},
-    "unit": {"type": "array", "items": {"type": "object", "required": ["id", "counter", "hex"], "properties": {
-        "id": {"type": "string"}, "counter": {"type": "string", "description": "FP-range-morale (4-6-7) or leader morale-modifier (8-0)"},
-        "type": {"enum": UnitType.choices()}, "hex": {"type": "string"}, "side": {"type": "string"},
-        "half_squad": {"type": "string"}, "broken": {"type": "boolean"}, "wounded": {"type": "boolean"},
-        "pinned": {"type": "boolean"}, "inexperienced": {"type": "boolean"}, "known": {"type": "boolean"},
-        "moving": {"enum": Moving.choices()}, "weapons": {"type": "array", "items": _SW}}, "additionalProperties": False}},
-    "motorcycle": {"type": "array", "items": {"type": "object", "required": ["id", "type", "machines", "hex"], "properties": {
-        "id": {"type": "string"}, "type": {"enum": MachineType.choices()}, "machines": {"type": "integer"},
-        "hex": {"type": "string"}, "side": {"type": "string"}, "mp": {"type": "integer", "minimum": 1},
-        "m_number": {"type": "integer"}, "motion": {"enum": Motion.choices()}, "riders": {"type": "array", "items": {"type": "string"}},
-        "vca": {"type": "string", "description": "the hexspine the front faces (seeds/asl/board.toml names, such as ne/se)"},
-        "carried_by": {"type": "string"}}, "additionalProperties": False}},
-    "move": {"type": "array", "items": {"type": "object", "required": ["id", "units", "steps"], "properties": {
-        "id": {"type": "string"}, "units": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-        "phase": {"enum": ["mph", "aph"]}, "double_time": {"type": "boolean"},
-        "spent": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}},
-        "mp_used": {"type": "number", "minimum": 0}, "carrying": {"type": "array", "items": {"type": "string"}},
-        "steps": {"type": "array", "items": _STEP}}, "additionalProperties": False}},
-    "fire": {"type": "array", "items": {"type": "object", "required": ["id", "kind", "target", "range"], "properties": {
-        "id": {"type": "string"}, "kind": {"enum": FireKind.choices()}, "target": {"type": "string"},
-        "range": {"type": "integer", "minimum": 0}, "fp": _NUM_OR_TEXT, "weapon": {"type": "string"},
-        "firers": {"type": "array", "items": {"type": "string"}},
-        "weapons": {"type": "object", "additionalProperties": {"type": "string"}}, "machine": {"type": "string"},
-        "firer_row": {"enum": ["german", "other"]}, "target_type": {"enum": TargetType.choices()},
-        "phase": {"enum": ["pfph", "mph", "dfph", "afph", "ccph"]}, "directed_by": {"type": "string"},
-        "inexperienced": {"type": "boolean"}, "tpbf": {"type": "boolean"}, "halvings": {"type": "array", "items": {"type": "string"}},
-        "to_hit_drm": {"type": "array", "items": _MOD}, "ift_drm": {"type": "array", "items": _MOD}}, "additionalProperties": False}},
+    "asl": {"type": "object", "additionalProperties": False, "description": "ASL settings of the whole scenario", "properties": {
+        "ground": _enum(Ground.choices(), "ground conditions for bicycles (D15.81: Mud, Snow); default dry")}},
+    "hex": _list({"type": "object", "required": ["id"], "additionalProperties": False,
+                  "description": "a hex of the board", "properties": {
+                      "id": _id("a board coordinate (column letters, row: B5, GG10) or, where nothing moves, a label; unique"),
+                      "terrain": _id("its terrain, a name of asl.terrain (open_ground, the default) or any other with tem and "
+                                     "infantry_mf given here"),
+                      "level": _int(-MAX_LEVEL, MAX_LEVEL, "its base level; default 0"),
+                      "road": _enum(["paved", "dirt"], "the road in the hex, if any (a road hexside joins two road hexes)"),
+                      "plowed": _bool("its road is plowed (bicycles in Snow, D15.81); default true"),
+                      "features": _list(_enum(list(HEX_FEATURES), "a feature"), len(HEX_FEATURES),
+                                        "features of the hex: shellholes, stream (Wreck Check, D15.46), entrenchment, wreck, vehicle",
+                                        unique=True),
+                      "infantry_mf": _cost(MAX_COST, "Infantry MF to enter it from any side; default: its terrain's, or the road's "
+                                                     "across a road hexside"),
+                      "motorcycle_mp": _cost(MAX_COST, "motorcycle MP to enter it, or \"NA\"; default: the road's across a road "
+                                                       "hexside, else asl.motorcycles.terrain_mp", na=True),
+                      "tem": _int(-DRM_LIMIT, DRM_LIMIT, "its TEM, an IFT DRM for units in it (B1); default: its terrain's"),
+                      "open": _bool("open ground for FFMO (A4.6); default: its terrain's"),
+                      "melee": _bool("a Melee is in progress there (a rider may dismount beside a Known enemy, D15.43); default "
+                                     "false")}},
+                 MAX_HEXES, f"the hexes of the scenario (at most {MAX_HEXES:,})"),
+    "hexside": _list({"type": "object", "required": ["hexes", "kind"], "additionalProperties": False,
+                      "description": "the kind of the hexside between two adjacent hexes", "properties": {
+                          "hexes": {"type": "array", "items": _id("a hex id"), "minItems": 2, "maxItems": 2,
+                                    "description": "the two adjacent hexes (board coordinates) the hexside joins"},
+                          "kind": _enum(Hexside.choices(), "road, normal, elevated_road, double_crest, abrupt_elevation; default: "
+                                                           "road between two road hexes, else normal")}},
+                     MAX_HEXSIDES, f"hexsides of a kind other than the default (at most {MAX_HEXSIDES:,})"),
+    "unit": _list({"type": "object", "required": ["id", "counter", "hex"], "additionalProperties": False,
+                   "description": "an Infantry unit (A1)", "properties": {
+                       "id": _id("unique among units and counters"),
+                       "counter": {"type": "string", "minLength": 1, "maxLength": 8,
+                                   "description": "its designation: FP-range-morale (4-6-7: two digits at most each) or a leader's "
+                                                  "morale and modifier (8-0, 9-1, 6+1); morale 1..12 (checked on load, A1)"},
+                       "type": _enum(UnitType.choices(), "squad, half_squad, crew, leader, hero; default: the counter's in "
+                                                         "asl.infantry.counter"),
+                       "hex": _id("the hex it is in"),
+                       "side": {"type": "string", "maxLength": MAX_ID, "description": "its side (enemies are units of another side); "
+                                                                                       "default \"\""},
+                       "half_squad": {"type": "string", "minLength": 1, "maxLength": 8,
+                                      "description": "a squad's half-squad designation, FP-range-morale (Casualty Reduction); "
+                                                     "default: the catalogue's"},
+                       "broken": _bool("broken; default false"), "wounded": _bool("an SMC wounded (A17); default false"),
+                       "pinned": _bool("pinned; default false"),
+                       "inexperienced": _bool("Inexperienced (cowering, A7.9); default false"),
+                       "known": _bool("Known to the enemy; default true"),
+                       "moving": _enum(Moving.choices(), "what it is doing when fired on in the MPh (FFMO/FFNAM, A4.6); default none"),
+                       "weapons": _list(_SW, MAX_WEAPONS, "its support weapons")}},
+                  MAX_UNITS, f"the Infantry units (at most {MAX_UNITS:,}; at most {MAX_UNITS_PER_HEX} may start in a hex or move into it)"),
+    "motorcycle": _list({"type": "object", "required": ["id", "type", "machines", "hex"], "additionalProperties": False,
+                         "description": "a motorcycle or bicycle counter (D15.1)", "properties": {
+                             "id": _id("unique among units and counters"),
+                             "type": _enum(MachineType.choices(), "cycle, sidecar or bicycle"),
+                             "machines": _int(1, 3, "machines on the counter: 1 (SMC size), 2 (HS size), 3 (squad size)"),
+                             "hex": _id("the hex it is in"),
+                             "side": {"type": "string", "maxLength": MAX_ID, "description": "its side; default \"\""},
+                             "mp": _int(1, MAX_MP, "a motorcycle's MP allotment (required; a bicycle has none)"),
+                             "m_number": _int(1, 12, "its M#, for Pushing (a Manhandling DR at or under it moves the counter)"),
+                             "motion": _enum(Motion.choices(), "stopped, moving (in its MPh) or motion (in Motion); default stopped"),
+                             "riders": _list(_id("a unit id"), MAX_RIDERS, "the units riding it", unique=True),
+                             "vca": _id("the hexspine its front faces (seeds/asl/board.toml names, such as ne/se); needed to ride"),
+                             "carried_by": _id("a vehicle carrying it: always refused (ASL-MOV-01)")}},
+                        MAX_COUNTERS, f"motorcycle and bicycle counters (at most {MAX_COUNTERS:,})"),
+    "move": _list({"type": "object", "required": ["id", "units", "steps"], "additionalProperties": False,
+                   "description": "a declared move: units on foot, or every rider of one counter, from one hex", "properties": {
+                       "id": _id("unique among moves"),
+                       "units": _list(_id("a unit id"), MAX_UNITS_PER_HEX, "the units moving together", unique=True, min_items=1),
+                       "phase": _enum(["mph", "aph"], "the Movement Phase (default) or the Advance Phase"),
+                       "double_time": _bool("Double Time (+1 MF, A4.5); default false"),
+                       "spent": {"type": "object", "additionalProperties": _cost(MAX_COST, "MF"), "maxProperties": MAX_UNITS_PER_HEX,
+                                 "description": "MF already spent this phase by units of the move (unit id: MF); default 0"},
+                       "mp_used": _cost(MAX_MP, "MP of the counter already used this phase; default 0"),
+                       "carrying": _list(_id("a bicycle counter id"), MAX_RIDERS, "bicycles carried (1 PP a machine)", unique=True),
+                       "steps": _list(_STEP, MAX_STEPS, "its steps, in order")}},
+                  MAX_MOVES, f"declared moves, in order (at most {MAX_MOVES})"),
+    "fire": _list({"type": "object", "required": ["id", "kind", "target", "range"], "additionalProperties": False,
+                   "description": "a declared attack on the units of one hex", "properties": {
+                       "id": _id("unique among attacks"),
+                       "kind": _enum(FireKind.choices(), "ordnance (To Hit, then the IFT), small_arms (the IFT) or overrun (a "
+                                                         "sidecar's, ASL-MOV-04)"),
+                       "target": _id("the hex attacked"),
+                       "range": _int(0, MAX_RANGE, "range to the target, in hexes"),
+                       "fp": _cost(MAX_FP, "ordnance: its IFT FP (a 75mm: 12); overrun: the vehicle's own OVR FP"),
+                       "weapon": {"type": "string", "maxLength": MAX_ID, "description": "a name for the weapon (shown in explain)"},
+                       "firers": _list(_id("a unit id"), MAX_FIRERS, "small arms: the firing units (a fire group); never "
+                                                                     "attacked by it", unique=True),
+                       "weapons": {"type": "object", "additionalProperties": _id("a support weapon id of that firer"),
+                                   "maxProperties": MAX_FIRERS, "description": "small arms: firer id: the support weapon it fires"},
+                       "machine": _id("overrun: the sidecar counter overrunning"),
+                       "firer_row": _enum(["german", "other"], "the To Hit table row of the firer (C3); default other"),
+                       "target_type": _enum(TargetType.choices(), "ordnance: the target type (C3); default infantry"),
+                       "phase": _enum(["pfph", "mph", "dfph", "afph", "ccph"], "the phase it is made in (its place in the turn); "
+                                                                              "default pfph"),
+                       "directed_by": _id("a good-order leader directing the fire (his leadership is an IFT DRM)"),
+                       "inexperienced": _bool("cowers two columns (A7.9); default false"),
+                       "tpbf": _bool("Triple Point Blank Fire (A7.212); default false"),
+                       "halvings": _list(_id("why the FP is halved (AFPh...)"), MAX_HALVINGS, "FP halvings, each /2"),
+                       "to_hit_drm": {**_MODS, "description": "ordnance: To Hit DRM declared by the scenario"},
+                       "ift_drm": {**_MODS, "description": "IFT DRM declared by the scenario, for every unit attacked"}}},
+                  MAX_FIRES, f"declared attacks (at most {MAX_FIRES}), resolved in the order of the player turn"),
 }
-
 
 @dataclass(frozen=True)
 class MoveDeclaration:
@@ -178,7 +314,7 @@ class ASLScenario:
                 ledger = self._start(decl, situation, record)
             except RuleViolation as exc:
                 # Legal when declared, made illegal by an earlier result (a wreck broke the unit).
-                return situation, record, [Note(f"move {decl.id} cancelled: {exc}", exc.rule)]
+                return situation, record, [Note(f"move {decl.id} cancelled: {getattr(exc, 'message', exc)}", exc.rule)]
             ledger, after, events = run_move(self.rules, board, situation, ledger, decl.steps, dice)
             return after, finish_move(record, ledger), events
         return run
@@ -249,7 +385,8 @@ class ASLScenario:
         joint distribution takes at most JOINT_EXPLAIN_STATES states; beyond, the exact odds of each
         outcome key (`exact_outcomes`); beyond MAX_EXACT_STATES, a note naming the bound."""
         try:
-            return [OutcomeOdds(text, p, "FAST-02") for text, p in self.exact_distribution(max_states=JOINT_EXPLAIN_STATES).items()]
+            joint = self.exact_distribution(max_states=min(JOINT_EXPLAIN_STATES, self._budget(None)))
+            return [OutcomeOdds(text, p, "FAST-02") for text, p in joint.items()]
         except ExactBoundError:
             pass
         note = Note(f"joint outcomes not listed: more than {JOINT_EXPLAIN_STATES:,} states to expand (SAFE-03); the exact odds of "
@@ -337,13 +474,21 @@ class ASLScenario:
         final, _ = run_chain(self.chain(), self.initial(), dice)
         return self.outcome_values(final)
 
+    def _budget(self, max_states: int | None) -> int:
+        """States an exact computation may expand: `max_states` (default MAX_EXACT_STATES), and no more than
+        MAX_EXACT_WORK / units, since every state carries every unit (SAFE-03)."""
+        from . import chance
+
+        limit = chance.MAX_EXACT_STATES if max_states is None else max_states
+        return max(1, min(limit, MAX_EXACT_WORK // max(1, len(self.situation.units))))
+
     def exact_states(self, max_states: int | None = None, stats: ExactStats | None = None) -> dict[ChainState, Fraction]:
         """The exact distribution of final states (every die enumerated, equal states merged). It grows
         with every unit an attack can leave in one more state (some 4**n for n units under one attack),
         so it is bounded: past `max_states` states expanded, an ExactBoundError names the bound (SAFE-03);
         `exact_outcomes` needs no joint distribution and goes much further."""
         if self._exact is None:
-            self._exact = exact_chain(self.chain(), self.initial(), max_states=max_states, stats=stats,
+            self._exact = exact_chain(self.chain(), self.initial(), max_states=self._budget(max_states), stats=stats,
                                       what=f"the joint outcomes of {self.name!r}")
         return self._exact
 
@@ -354,7 +499,8 @@ class ASLScenario:
         `max_states` states expanded, an ExactBoundError names the bound."""
         if self._marginals is None:
             keys = list(self.outcome_values(self.initial()))
-            self._marginals = exact_marginals(MarginalChain(self.chain(), self.situation), self.initial(), keys, max_states=max_states, stats=stats,
+            self._marginals = exact_marginals(MarginalChain(self.chain(), self.situation), self.initial(), keys,
+                                              max_states=self._budget(max_states), stats=stats,
                                               what=f"the exact odds of {self.name!r}")
         return dict(self._marginals)
 
@@ -430,11 +576,121 @@ def _frac(value: Any, path: str, rule: str) -> Fraction:
     return v
 
 
+# What an attack of each kind reads; any other field given would be ignored, so it is refused (SAFE-01).
+_FIRE_FIELDS = {
+    FireKind.ORDNANCE: {"fp", "weapon", "firers", "firer_row", "target_type", "phase", "directed_by", "inexperienced", "to_hit_drm",
+                        "ift_drm"},
+    FireKind.SMALL_ARMS: {"weapon", "firers", "weapons", "phase", "directed_by", "inexperienced", "tpbf", "halvings", "ift_drm"},
+    FireKind.OVERRUN: {"fp", "weapon", "machine", "phase", "directed_by", "inexperienced", "ift_drm"},
+}
+# The fields each action of a move reads (required, optional); `attempt` goes with any.
+_STEP_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "enter": (("hex",), ()), "mount": (("machine",), ()), "start": ((), ()), "ride": (("hex",), ()), "change_vca": ((), ("vca", "spines")),
+    "stop": ((), ()), "dismount": ((), ()), "push": (("machine", "hex"), ("drm",)), "split": (("unit",), ("new_id",)),
+    "reverse": ((), ()), "end": ((), ()),
+}
+
+
+def _check_document(data: dict) -> None:
+    """What the schema cannot say, checked before anything is built (SAFE-01, CLI-02): no key of another
+    rule set, every id unique in its kind, every reference resolved (hexes, units, counters, support
+    weapons, the fields of each attack and each step), and at most MAX_UNITS_PER_HEX units starting in a hex
+    or moving into it. Each error names the field."""
+    own = {"scenario", "rules", *SCHEMA_PARTS}
+    for key in data:
+        if key not in own:
+            raise ScenarioError(f"not a key of an ASL scenario (it belongs to another rule set; ASL keys: {', '.join(sorted(own))})",
+                                field=key, rule="CLI-02")
+    if "turns" in data["scenario"]:
+        raise ScenarioError("an ASL scenario is one player turn: its phases in order (docs/asl.md)", field="scenario.turns",
+                            value=data["scenario"]["turns"], rule="CLI-02")
+    hexes = {h["id"] for h in data.get("hex", [])}
+    units = {u["id"]: u for u in data.get("unit", [])}
+    counters = {m["id"]: m for m in data.get("motorcycle", [])}
+
+    def ref(value: str, known, path: str, what: str) -> None:
+        if value not in known:
+            raise ScenarioError(f"no such {what}", field=path, value=value, rule="CLI-02")
+
+    for i, u in enumerate(data.get("unit", [])):
+        ids = [w["id"] for w in u.get("weapons", [])]
+        if len(set(ids)) != len(ids):
+            raise ScenarioError("two support weapons of one unit share an id", field=f"unit[{i}].weapons", value=ids, rule="CLI-02")
+    for i, m in enumerate(data.get("motorcycle", [])):
+        for r in m.get("riders", ()):
+            ref(r, units, f"motorcycle[{i}].riders", "unit")
+    population: dict[str, int] = {}
+    for u in data.get("unit", []):
+        population[u["hex"]] = population.get(u["hex"], 0) + 1
+    made = set()      # counters a split may make
+    for i, mv in enumerate(data.get("move", [])):
+        path = f"move[{i}]"
+        for u in mv["units"]:
+            ref(u, units, f"{path}.units", "unit")
+        for c in mv.get("carrying", ()):
+            ref(c, counters, f"{path}.carrying", "counter")
+        for k in mv.get("spent", {}):
+            if k not in mv["units"]:
+                raise ScenarioError("spent is given for the units of the move", field=f"{path}.spent.{k}", rule="CLI-02")
+        entered = set()
+        for j, st in enumerate(mv["steps"]):
+            spath = f"{path}.steps[{j}]"
+            required, optional = _STEP_FIELDS[st["action"]]
+            for k in st:
+                if k not in ("action", "attempt", *required, *optional):
+                    raise ScenarioError(f"a {st['action']} step takes {', '.join((*required, *optional)) or 'no other field'}",
+                                        field=f"{spath}.{k}", value=st[k] if not isinstance(st[k], (dict, list)) else None, rule="CLI-02")
+            for k in required:
+                if k not in st:
+                    raise ScenarioError(f"a {st['action']} step needs {k}", field=f"{spath}.{k}", rule="CLI-02")
+            if st["action"] == "change_vca" and ("vca" in st) == ("spines" in st):
+                raise ScenarioError("give the hexspine to face (vca) or the hexspines to turn (spines), one of them",
+                                    field=f"{spath}.vca", rule="ASL-MOV-03")
+            if "hex" in st:
+                ref(st["hex"], hexes, f"{spath}.hex", "hex")
+                entered.add(st["hex"])
+            if "unit" in st:
+                ref(st["unit"], units, f"{spath}.unit", "unit")
+            if "machine" in st and st["machine"] not in made:
+                ref(st["machine"], counters, f"{spath}.machine", "counter")
+            if st["action"] == "split":
+                new = st.get("new_id")
+                if new is not None and (new in units or new in counters or new in made):
+                    raise ScenarioError("the new counter's id is in use", field=f"{spath}.new_id", value=new, rule="CLI-02")
+                made.add(new if new is not None else "")
+                made.update(f"{m}+{st['unit']}" for m in counters)
+        for h in entered:
+            population[h] = population.get(h, 0) + len(mv["units"])
+    for h, n in population.items():
+        if n > MAX_UNITS_PER_HEX:
+            raise ScenarioError(f"{n} units start in the hex or may move into it; at most {MAX_UNITS_PER_HEX} (the bound keeps every attack's "
+                                "work in proportion)", field="unit", value=h, rule="SAFE-01")
+    for i, f in enumerate(data.get("fire", [])):
+        path = f"fire[{i}]"
+        kind = FireKind[f["kind"].upper()]
+        for k in f:
+            if k not in ("id", "kind", "target", "range") and k not in _FIRE_FIELDS[kind]:
+                raise ScenarioError(f"{kind} attacks take no {k} (it would be ignored)", field=f"{path}.{k}", rule="CLI-02")
+        ref(f["target"], hexes, f"{path}.target", "hex")
+        for u in f.get("firers", ()):
+            ref(u, units, f"{path}.firers", "unit")
+        for u, w in f.get("weapons", {}).items():
+            if u not in f.get("firers", ()):
+                raise ScenarioError("a support weapon is given for a firer of the attack", field=f"{path}.weapons.{u}", rule="CLI-02")
+            if w not in {sw["id"] for sw in units[u].get("weapons", [])}:
+                raise ScenarioError(f"{u} has no such support weapon", field=f"{path}.weapons.{u}", value=w, rule="A7")
+        if "directed_by" in f:
+            ref(f["directed_by"], units, f"{path}.directed_by", "unit")
+        if "machine" in f:
+            ref(f["machine"], counters, f"{path}.machine", "counter")
+
+
 def load_asl(data: dict, rules: Rules, source: str) -> ASLScenario:
     """Build an ASL scenario from schema-valid data; every reference, capacity and declaration is
     checked here, so a bad scenario fails on load naming the field and the rule."""
     meta = data["scenario"]
     conf = data.get("asl", {})
+    _check_document(data)
     seen: set[str] = set()
 
     def unique(ident: str, path: str) -> None:

@@ -312,48 +312,113 @@ class Situation:
         return h
 
     def __getstate__(self) -> dict:
-        # String hashes differ between processes: never ship the cached one.
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+        # String hashes differ between processes, and the lookup tables are rebuilt on demand: ship neither.
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+    # Lookup tables, built on first use and shared with the situations derived by `with_unit` when they
+    # still hold (the order of the units never changes), so a lookup costs the same for 10 units or 4,096.
+
+    def _table(self, key: str, build):
+        v = self.__dict__.get(key)
+        if v is None:
+            v = build()
+            object.__setattr__(self, key, v)
+        return v
+
+    def _unit_pos(self) -> dict[str, int]:
+        return self._table("_upos", lambda: {u.id: i for i, u in reversed(tuple(enumerate(self.units)))})
+
+    def _machine_pos(self) -> dict[str, int]:
+        return self._table("_mpos", lambda: {m.id: i for i, m in reversed(tuple(enumerate(self.machines)))})
+
+    def _mounts(self) -> dict[str, int]:
+        def build() -> dict[str, int]:
+            out: dict[str, int] = {}
+            for i, m in enumerate(self.machines):
+                if not m.removed:
+                    for r in m.riders:
+                        out.setdefault(r, i)
+            return out
+        return self._table("_mounts_", build)
+
+    def _hex_pos(self) -> dict[str, tuple[int, ...]]:
+        def build() -> dict[str, tuple[int, ...]]:
+            out: dict[str, list[int]] = {}
+            for i, u in enumerate(self.units):
+                out.setdefault(u.hex, []).append(i)
+            return {h: tuple(v) for h, v in out.items()}
+        return self._table("_hexes", build)
+
+    def _leader_pos(self) -> tuple[int, ...]:
+        return self._table("_leaders", lambda: tuple(i for i, u in enumerate(self.units) if u.is_leader))
 
     def unit(self, uid: str, field: str = "unit") -> Infantry:
-        for u in self.units:
-            if u.id == uid:
-                return u
-        raise ScenarioError("no such unit", field=field, value=uid, rule="CLI-02")
+        i = self._unit_pos().get(uid)
+        if i is None:
+            raise ScenarioError("no such unit", field=field, value=uid, rule="CLI-02")
+        return self.units[i]
 
     def machine(self, mid: str, field: str = "motorcycle") -> Motorcycle:
-        for m in self.machines:
-            if m.id == mid:
-                return m
-        raise ScenarioError("no such motorcycle counter", field=field, value=mid, rule="CLI-02")
+        i = self._machine_pos().get(mid)
+        if i is None:
+            raise ScenarioError("no such motorcycle counter", field=field, value=mid, rule="CLI-02")
+        return self.machines[i]
 
     def has_machine(self, mid: str) -> bool:
-        return any(m.id == mid for m in self.machines)
+        return mid in self._machine_pos()
 
     def mount_of(self, uid: str) -> Motorcycle | None:
         """The counter the unit rides, if any."""
-        for m in self.machines:
-            if not m.removed and uid in m.riders:
-                return m
-        return None
+        i = self._mounts().get(uid)
+        return None if i is None else self.machines[i]
 
     def units_in(self, hid: str, alive: bool = True) -> list[Infantry]:
-        return [u for u in self.units if u.hex == hid and not (alive and u.eliminated)]
+        units = self.units
+        return [units[i] for i in self._hex_pos().get(hid, ()) if not (alive and units[i].eliminated)]
+
+    def leaders_in(self, hid: str) -> list[Infantry]:
+        """The leaders in a hex, alive or not, in the order of the units."""
+        units = self.units
+        return [units[i] for i in self._leader_pos() if units[i].hex == hid]
 
     def machines_in(self, hid: str) -> list[Motorcycle]:
         return [m for m in self.machines if m.hex == hid and not m.removed]
 
     def with_unit(self, unit: Infantry) -> "Situation":
-        return Situation(tuple(unit if u.id == unit.id else u for u in self.units), self.machines)
+        i = self._unit_pos().get(unit.id)
+        if i is None:
+            return Situation(self.units, self.machines)
+        old = self.units[i]
+        after = Situation(self.units[:i] + (unit,) + self.units[i + 1:], self.machines)
+        share = ["_upos", "_mpos", "_mounts_"]
+        if old.hex == unit.hex:
+            share.append("_hexes")
+        if old.is_leader == unit.is_leader:
+            share.append("_leaders")
+        for key in share:
+            if key in self.__dict__:
+                object.__setattr__(after, key, self.__dict__[key])
+        return after
 
     def with_units(self, units: Iterable[Infantry]) -> "Situation":
         new = {u.id: u for u in units}
-        return Situation(tuple(new.get(u.id, u) for u in self.units), self.machines)
+        after = Situation(tuple(new.get(u.id, u) for u in self.units), self.machines)
+        for key in ("_upos", "_mpos", "_mounts_"):
+            if key in self.__dict__:
+                object.__setattr__(after, key, self.__dict__[key])
+        return after
 
     def with_machine(self, machine: Motorcycle) -> "Situation":
-        if self.has_machine(machine.id):
-            return Situation(self.units, tuple(machine if m.id == machine.id else m for m in self.machines))
-        return Situation(self.units, self.machines + (machine,))
+        i = self._machine_pos().get(machine.id)
+        if i is not None:
+            after = Situation(self.units, self.machines[:i] + (machine,) + self.machines[i + 1:])
+            object.__setattr__(after, "_mpos", self._machine_pos())
+        else:
+            after = Situation(self.units, self.machines + (machine,))
+        for key in ("_upos", "_hexes", "_leaders"):
+            if key in self.__dict__:
+                object.__setattr__(after, key, self.__dict__[key])
+        return after
 
     def riders(self, machine: Motorcycle) -> list[Infantry]:
         return [self.unit(r) for r in machine.riders]

@@ -260,7 +260,7 @@ def base_data():
     (lambda d: d["motorcycle"][0].update(vca="east"), "motorcycle[0].vca", "east", "ASL-MOV-03"),
     (lambda d: d["move"][0]["steps"].append({"action": "change_vca", "vca": "up"}), "move[0].steps[3].vca", "up", "ASL-MOV-03"),
     (lambda d: d["motorcycle"][0].pop("vca"), "motorcycle.vca", "cyc", "ASL-MOV-03"),
-    (lambda d: d["move"][0]["steps"].append({"action": "ride", "hex": "F5"}), "move.ride.hex", "F5", "CLI-02"),
+    (lambda d: d["move"][0]["steps"].append({"action": "ride", "hex": "F5"}), "move[0].steps[3].hex", "F5", "CLI-02"),
 ])
 def test_asl_mov_03_scenario_hexes_are_validated(mutate, field, value, rule):
     """ASL-MOV-03, CLI-02: coordinates off the board (A0: column A has rows 1-10; HH: the board ends at GG), hexsides

@@ -136,18 +136,18 @@ def test_run_reports_exact_values(capsys):
     (lambda d: d["unit"][0].update(counter="9-9-9-9"), "unit[0].counter", "A1"),
     (lambda d: d["unit"][1].update(counter="5-4-8"), "unit[1].counter", "A1"),
     (lambda d: d["unit"][0].update(hex="nowhere"), "unit[0].hex", "CLI-02"),
-    (lambda d: d["hex"][0].update(motorcycle_mp="fast"), "hex[0].motorcycle_mp", "ASL-MOV-02"),
+    (lambda d: d["hex"][0].update(motorcycle_mp="fast"), "hex[0].motorcycle_mp", "CLI-02"),       # the schema: a number, a fraction or NA
     (lambda d: d["hex"][0].update(level="high"), "hex[0].level", "CLI-02"),
     (lambda d: d["hex"].append({"terrain": "woods"}), "hex[1]", "CLI-02"),
     (lambda d: d["hex"].append({"id": "target"}), "hex[1].id", "CLI-02"),
     (lambda d: d["motorcycle"][0].update(type="tank"), "motorcycle[0].type", "CLI-02"),
-    (lambda d: d["motorcycle"][0].update(machines=4), "motorcycle[0].machines", "ASL-CAP-01"),
+    (lambda d: d["motorcycle"][0].update(machines=4), "motorcycle[0].machines", "CLI-02"),      # the schema says 1..3
     (lambda d: d["motorcycle"][0].pop("mp"), "motorcycle[0].mp", "ASL-MOV-02"),
     (lambda d: d["motorcycle"][0].update(riders=["squad", "ghost"]), "motorcycle[0].riders", "CLI-02"),
     (lambda d: d["motorcycle"][0].update(riders=["squad", "leader", "crew"]), "motorcycle[0].riders", "ASL-CAP-01"),
     (lambda d: d["motorcycle"][0].update(riders=[]), "motorcycle[0].motion", "ASL-MOV-01"),
     (lambda d: d["fire"][0].pop("fp"), "fire.gun.fp", "C3"),
-    (lambda d: d["fire"][0].update(target="nowhere"), "fire.gun.target", "CLI-02"),
+    (lambda d: d["fire"][0].update(target="nowhere"), "fire[0].target", "CLI-02"),
     (lambda d: d["fire"][0].update(target_type="vehicle"), "fire.gun.target_type", "ASL-TGT-01"),
     (lambda d: d["fire"][0].update(kind="artillery"), "fire[0].kind", "CLI-02"),
     (lambda d: d["hex"][0].update(terrain="crew"), "hex.tem", "B1"),         # no TEM for the target hex: on load
