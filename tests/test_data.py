@@ -59,7 +59,7 @@ def test_arch_05_override_merges_weapons_by_name():
 @pytest.mark.parametrize("override,field", [
     ({"carwars": {"tohit": {"range": {"point_blank": "four"}}}}, "carwars.tohit.range.point_blank"),
     ({"carwars": {"tohit": {"speed_bands": {"bands": [[40, -2], [30, -1]]}}}}, "carwars.tohit.speed_bands.bands[1]"),
-    ({"carwars": {"weapons": {"weapon": [{"name": "Machine Gun", "damage": "1d6"}]}}}, "carwars.weapons.weapon[1].damage"),
+    ({"carwars": {"weapons": {"weapon": [{"name": "Machine Gun", "damage": "one die"}]}}}, "carwars.weapons.weapon[1].damage"),
     ({"carwars": {"nonsense": {}}}, "table"),
     ({"carwars": {"bodies": {"arcs": {"angle": 95}}}}, "carwars.bodies.arcs.angle"),
 ])
@@ -108,9 +108,9 @@ def test_arch_04_backend_switch_and_single_warning(monkeypatch):
 def test_err_01_errors_are_value_errors_with_field_value_rule():
     """ERR-01: every error is a HardpointError and a ValueError with field, value and rule."""
     with pytest.raises(ValueError) as err:
-        hardpoint.parse_dice("2d6")
+        hardpoint.parse_dice("2d8")
     assert isinstance(err.value, hardpoint.HardpointError)
-    assert (err.value.field, err.value.value, err.value.rule) == ("dice", "2d6", "DICE-01")
+    assert (err.value.field, err.value.value, err.value.rule) == ("dice", "2d8", "DICE-01")
 
 
 def test_safe_01_an_override_file_meets_the_limits_at_the_door(tmp_path):
