@@ -26,8 +26,9 @@ import numpy as np
 from .. import backend as _backend
 from ..dice import MASK64, SeededDice
 from ..errors import ScenarioError
+from ..ruleset import Unpackable
 
-__all__ = ["BatchResult", "run_batch", "run_batch_dask", "concat", "reference_trial", "Packed", "pack", "supports_compiled"]
+__all__ = ["BatchResult", "run_batch", "run_batch_dask", "concat", "reference_trial", "Packed", "Unpackable", "pack", "supports_compiled"]
 
 _SIDES = ("front", "back", "left", "right", "top", "underbody")
 DMG_BINS = 64          # damage histogram bins per attack in counted mode (fastcore/_carwars.pyx DMG_BINS); the last holds 63+
@@ -184,7 +185,14 @@ def _slots(scenario) -> tuple[list[str], list[str], Callable]:
 
 
 def supports_compiled(scenario) -> str | None:
-    """None if the compiled core can run this scenario, else the reason it cannot."""
+    """None if the compiled core can run this scenario, else the reason it cannot: `pack`'s decision, read back
+    (one decision, ARCH-04: there is no second list of what the kernel covers to drift from the packer)."""
+    packed = pack(scenario)
+    return packed.reason if isinstance(packed, Unpackable) else None
+
+
+def _unsupported(scenario) -> str | None:
+    """The reason the kernel cannot run this scenario, or None; `pack` asks it before packing anything."""
     from .scenario import CarWarsScenario
 
     if not isinstance(scenario, CarWarsScenario):
@@ -230,6 +238,7 @@ def supports_compiled(scenario) -> str | None:
 _KERNEL_VEHICLES = 256      # fastcore/_carwars.pyx: per-vehicle scratch arrays of 256
 _KERNEL_ATTACKS = 512       # fastcore/_carwars.pyx: pending and cancelled attacks, 512
 _KERNEL_PHASES = 6          # fastcore/_carwars.pyx: a_lo[8] holds n_phases + 1 bounds
+_KERNEL_ITEMS = 128         # fastcore/_carwars.pyx MAXI: the candidates of one pick or collision layer
 
 
 def _kernel_limits(scenario) -> str | None:
@@ -237,12 +246,17 @@ def _kernel_limits(scenario) -> str | None:
 
     The sizes (vehicles, attack rows after links expand, phases) and the fire figures the kernel builds in: every
     fire band read as "1 to high" on 1d (a house rule [2, 3] is not), one point of fire damage a turn, a 1d blast.
-    `pack` refuses the same, so nothing `supports_compiled` accepts fails to pack (SAFE-01)."""
+    `pack` asks it first, so the kernel only ever sees what its arrays hold (SAFE-01)."""
     from ..dice import parse_dice
 
     rules = scenario.rules
     if len(scenario.arena.vehicles) > _KERNEL_VEHICLES:
         return f"more than {_KERNEL_VEHICLES} vehicles"
+    for v in scenario.arena.vehicles.values():
+        items = len(list(v.all_weapons())) + len(list(v.all_crew())) + len(v.cargo) + len(v.tires) + 2
+        items += len(v.sidecar.cargo) + 1 if v.sidecar else 0
+        if items > _KERNEL_ITEMS:
+            return f"vehicle {v.id!r} has more than {_KERNEL_ITEMS} components, crew and cargo (the kernel's pick lists)"
     if _attack_rows(scenario) > _KERNEL_ATTACKS:
         return f"more than {_KERNEL_ATTACKS} attacks (links counted weapon by weapon)"
     if scenario.turns and rules["carwars.turn"]["phases"] > _KERNEL_PHASES:
@@ -396,15 +410,24 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
         yield phase - 1, b, firer_slot, weapon_slot, wounded
 
 
-def pack(scenario) -> Packed:
-    """Pack a single-phase Car Wars scenario for the kernel.
+def pack(scenario) -> "Packed | Unpackable":
+    """The scenario packed for the kernel, or `Unpackable(reason)`: the one decision of what the kernel runs (ARCH-04).
 
-    Refuses (a ScenarioError naming the reason) exactly what `supports_compiled` refuses, so that the kernel,
-    which runs without bounds checks, only ever sees what its arrays hold."""
-    reason = supports_compiled(scenario)
-    if reason is not None:
-        raise ScenarioError(f"the compiled core does not cover this scenario: {reason}", field="backend", value="compiled",
-                            rule="ARCH-04")
+    Everything the kernel's fixed-size arrays and built-in figures cannot hold is refused here (`_kernel_limits`),
+    so that the kernel, which runs without bounds checks, only ever sees what its arrays hold (SAFE-01). A packer
+    error on a scenario the checks let through is turned into an `Unpackable` naming it, never raised."""
+    from ..errors import HardpointError
+
+    try:
+        reason = _unsupported(scenario)
+        if reason is not None:
+            return Unpackable(reason)
+        return _pack(scenario)
+    except HardpointError as exc:
+        return Unpackable(f"the packer refused it: {exc}")
+
+
+def _pack(scenario) -> Packed:
     from . import geometry as geo
     from .enums import Location
     from .fire import can_explode
@@ -838,7 +861,8 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
         raise ScenarioError("expected arrays or summary", field="keep", value=keep, rule="FAST-01")
     if keep == "arrays":
         check_memory(_arrays_bytes(scenario, trials), f"keeping the arrays of {trials:,} trials", value=trials)
-    reason = supports_compiled(scenario)
+    packed = pack(scenario) if choice != "reference" else None
+    reason = packed.reason if isinstance(packed, Unpackable) else None
     kernel = None
     if choice != "reference":
         if reason is None:
@@ -851,7 +875,7 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
     if scenario.turns:
         end_of_turn = True   # a turn always ends with its fire checks (run_turns)
     if kernel is not None:
-        out = _run_compiled(kernel, pack(scenario), trials, seed, first_trial, end_of_turn, threads, chunk, progress, keep, cancel)
+        out = _run_compiled(kernel, packed, trials, seed, first_trial, end_of_turn, threads, chunk, progress, keep, cancel)
         used = "compiled"
     else:
         out = _run_reference(scenario, trials, seed, first_trial, end_of_turn, progress, keep, cancel)

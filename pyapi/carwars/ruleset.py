@@ -182,15 +182,8 @@ class CarWars:
 
     def pack(self, scenario: Any) -> Any:
         from . import batch as _batch
-        from ..errors import HardpointError
 
-        reason = _batch.supports_compiled(scenario)
-        if reason is not None:
-            return Unpackable(reason)
-        try:
-            return _batch.pack(scenario)
-        except HardpointError as exc:   # the packer and the coverage check must agree; say so rather than crash
-            return Unpackable(f"the packer refused it: {exc}")
+        return _batch.pack(scenario)      # a Packed, or Unpackable(reason): one decision (ARCH-04)
 
 
 CARWARS = CarWars()

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import hardpoint
 from hardpoint import DataError, RuleViolation, ScenarioError, SeededDice, load_rules
 from hardpoint.carwars.batch import pack, run_batch, supports_compiled
+from hardpoint.ruleset import Unpackable
 from hardpoint.carwars import validate as bounds
 
 from .conftest import attack, build, car
@@ -321,7 +322,8 @@ def test_safe_01_any_accepted_override_runs_the_same_on_both_backends(override, 
     """SAFE-01 / ARCH-03 / ARCH-05: whatever override the validators accept, the compiled kernel and the reference
     give identical hits, damage, component values and flags on scenarios with cars, cycles, a sidecar, a trike,
     metal armour, collisions, fire and one whole turn; or `supports_compiled` names why the kernel cannot, and
-    `pack` refuses the same (the house-rule fire band [2, 3] used to pass one and fail the other)."""
+    `pack` returns the same reason as an Unpackable (one decision; the house-rule fire band [2, 3] used to pass one
+    check and fail the other)."""
     pytest.importorskip("hardpoint.fastcore._carwars")
     try:
         rules = load_rules(override)
@@ -331,8 +333,7 @@ def test_safe_01_any_accepted_override_runs_the_same_on_both_backends(override, 
         scenario = hardpoint.parse_scenario(copy.deepcopy(data), rules=rules)
         reason = supports_compiled(scenario)
         if reason is not None:
-            with pytest.raises(ScenarioError, match="does not cover"):
-                pack(scenario)
+            assert pack(scenario) == Unpackable(reason)
             continue
         ref = run_batch(scenario, 12, seed, backend="reference", end_of_turn=True)
         com = run_batch(scenario, 12, seed, backend="compiled", end_of_turn=True, threads=1)
@@ -342,14 +343,14 @@ def test_safe_01_any_accepted_override_runs_the_same_on_both_backends(override, 
 
 def test_safe_01_fire_band_not_from_1_runs_on_the_reference_and_pack_refuses_it():
     """SAFE-01 / ARCH-04: a house-rule fire band [2, 3] is a valid rule for the reference; the kernel reads fire bands
-    as 1 to high, so `supports_compiled` names it and `pack` refuses it (it used to pass the first and fail the
-    second), and an automatic batch falls back to the reference."""
+    as 1 to high, so `pack` returns an Unpackable naming it (`supports_compiled` reads the same decision; they used
+    to be two checks, and the band passed the first and failed the second), and an automatic batch falls back to
+    the reference."""
     pytest.importorskip("hardpoint.fastcore._carwars")
     rules = load_rules({"carwars": {"fire": {"start": {"component_hit": [2, 3]}}}})
     s = hardpoint.load_scenario("builtin:cw_brick_wall_example", rules=rules)
     assert "does not start at 1" in supports_compiled(s)
-    with pytest.raises(ScenarioError, match="does not start at 1"):
-        pack(s)
+    assert isinstance(pack(s), Unpackable) and "does not start at 1" in pack(s).reason
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert run_batch(s, 4, 1).backend == "reference"
@@ -651,5 +652,4 @@ def test_safe_01_attack_rows_count_linked_weapons(monkeypatch):
     assert supports_compiled(s) is None
     monkeypatch.setattr(batch, "_KERNEL_ATTACKS", 1)
     assert "more than 1 attacks" in supports_compiled(s)
-    with pytest.raises(ScenarioError):
-        pack(s)
+    assert isinstance(pack(s), Unpackable) and "more than 1 attacks" in pack(s).reason
