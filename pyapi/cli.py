@@ -7,6 +7,7 @@
     hardpoint report SCENARIO -o report.html [--trials N] [--seed S]
     hardpoint scenarios            # list the built-in scenarios
     hardpoint schema               # print the scenario JSON Schema
+    hardpoint capi build --out DIR # the C library libhardpoint and hardpoint.h (docs/capi.md)
 
 SCENARIO is a .toml/.json file, `builtin:<name>`, or `-` for standard input.
 
@@ -342,7 +343,27 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("schema", help="print the scenario JSON Schema", formatter_class=_Formatter)
     sc.add_argument("--markdown", action="store_true", help="print every key as a Markdown reference (docs/scenarios.md)")
     sc.set_defaults(func=_cmd_schema)
+    _capi_parsers(sub)
     return p
+
+
+def _capi_parsers(sub) -> None:
+    ca = sub.add_parser("capi", help="the C interface: build libhardpoint and hardpoint.h (CAPI-01, docs/capi.md)",
+                        formatter_class=_Formatter)
+    casub = ca.add_subparsers(dest="capi_command", required=True, metavar="ACTION")
+    cb = casub.add_parser("build", help="write libhardpoint (shared library) and hardpoint.h for this hardpoint",
+                          formatter_class=_Formatter)
+    cb.add_argument("--out", metavar="DIR", required=True, help="the folder to write them to (made if missing)")
+    cb.add_argument("--verbose", action="store_true", help="show the compiler's commands")
+    cb.set_defaults(func=_cmd_capi_build)
+
+
+def _cmd_capi_build(args) -> int:
+    from .capi import build
+
+    library = build(args.out, verbose=args.verbose)
+    print(f"wrote {safe_text(str(library))} and {safe_text(os.path.join(args.out, 'hardpoint.h'))}")
+    return 0
 
 
 def _quiet_pipe() -> int:
