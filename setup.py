@@ -54,7 +54,7 @@ setup(
     packages=["hardpoint", *(f"hardpoint.{name}" for name in subpackages), "hardpoint.fastcore", "hardpoint.seeds",
               *(f"hardpoint.seeds.{name}" for name in data_folders)],
     package_dir={"hardpoint": "pyapi", "hardpoint.fastcore": "fastcore", "hardpoint.seeds": "seeds"},
-    package_data={"hardpoint": ["py.typed"], "hardpoint.seeds": ["*.toml", "*.json"],
+    package_data={"hardpoint": ["py.typed"], "hardpoint.capi": ["*.h"], "hardpoint.seeds": ["*.toml", "*.json"],
                   **{f"hardpoint.seeds.{name}": ["*.toml", "*.json"] for name in data_folders},
                   "hardpoint.fastcore": ["*.pyx", "*.h"]},
     # the C that Cython generates is a build product, not a source to ship (the .pyx are)
