@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from .draw import FONTS, PALETTE, _slug, clean_text
+from .asl.geometry import column_index
 
 __all__ = ["hex_centre", "hex_layout", "asl_svg", "asl_scene"]
 
@@ -35,8 +36,8 @@ def _coordinate(hex_id: str) -> tuple[int, int] | None:
     m = _COORD.match(hex_id)
     if m is None:
         return None
-    letters = m["letters"]
-    return 26 * (len(letters) - 1) + ord(letters[0]) - ord("A"), int(m["row"])
+    column = column_index(m["letters"])     # the board's own reading (hardpoint.asl.geometry)
+    return None if column is None else (column, int(m["row"]))
 
 
 def hex_centre(column: int, row: int, size: float = HEX) -> tuple[float, float]:

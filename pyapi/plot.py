@@ -147,7 +147,7 @@ def hit_rates(rows: Iterable[Rate | Mapping], title: str = "Hit rates: Monte Car
     for y, r in zip(ys, data):
         iv = r.interval()
         if iv is not None:
-            ax.errorbar([r.estimate], [y], xerr=[[r.estimate - iv[0]], [iv[1] - r.estimate]], fmt="none", ecolor="#24292f",
+            ax.errorbar([r.estimate], [y], xerr=[[max(0.0, r.estimate - iv[0])], [max(0.0, iv[1] - r.estimate)]], fmt="none", ecolor="#24292f",
                         elinewidth=1.2, capsize=4)
     exact = [(y, float(r.exact)) for y, r in zip(ys, data) if r.exact is not None]
     if exact:
@@ -206,10 +206,17 @@ def survival(curves: Iterable[Curve | Mapping], title: str = "Survival by turn",
     if ax is None:
         fig = _figure(7.0, 3.6)
         ax = fig.add_subplot()
+    # One colour a side (in the order sides first come, as in the who-wins bars), one line style a unit of it.
+    side_index: dict[str, int] = {}
+    seen_on_side: dict[str, int] = {}
     for i, c in enumerate(data):
-        colour = SIDE_COLOURS[i % len(SIDE_COLOURS)]
-        ax.step(c.turns, c.alive, where="post", color=colour, linewidth=2, label=_text(c.name + (f" ({c.side})" if c.side else "")),
-                gid=f"survival-{i}")
+        key = c.side if c.side is not None else f"\0{i}"
+        k = side_index.setdefault(key, len(side_index))
+        colour = SIDE_COLOURS[k % len(SIDE_COLOURS)]
+        style = ("-", "--", ":", "-.")[seen_on_side.get(key, 0) % 4]
+        seen_on_side[key] = seen_on_side.get(key, 0) + 1
+        ax.step(c.turns, c.alive, where="post", color=colour, linestyle=style, linewidth=2,
+                label=_text(c.name + (f" ({c.side})" if c.side else "")), gid=f"survival-{i}")
         if c.low is not None and c.high is not None:
             ax.fill_between(c.turns, c.low, c.high, step="post", color=colour, alpha=0.15, linewidth=0)
     ax.set_ylim(0, 1.02)
@@ -218,7 +225,10 @@ def survival(curves: Iterable[Curve | Mapping], title: str = "Survival by turn",
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_title(_text(title), loc="left", fontsize=11)
     if data:
-        ax.legend(fontsize=8, frameon=False, loc="lower left")
+        if len(data) > 4:    # many units: the legend beside the plot, not over the curves
+            ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        else:
+            ax.legend(fontsize=8, frameon=False, loc="lower left")
     _style(ax)
     return fig if fig is not None else ax.figure
 
@@ -235,8 +245,8 @@ def who_wins(rows: Iterable[Outcome | Mapping], title: str = "Who wins", ax=None
     ax.barh(ys, [r.p for r in data], color=colours, height=0.6, gid="win-bars")
     for y, r in zip(ys, data):
         if r.low is not None and r.high is not None:
-            ax.errorbar([r.p], [y], xerr=[[r.p - r.low], [r.high - r.p]], fmt="none", ecolor="#24292f", elinewidth=1.2, capsize=4)
-        ax.text(min(r.p, 0.82) + 0.02, y, f"{r.p:.1%}", va="center", fontsize=8)
+            ax.errorbar([r.p], [y], xerr=[[max(0.0, r.p - r.low)], [max(0.0, r.high - r.p)]], fmt="none", ecolor="#24292f", elinewidth=1.2, capsize=4)
+        ax.text(min(max(r.p, r.high if r.high is not None else r.p), 0.86) + 0.02, y, f"{r.p:.1%}", va="center", fontsize=8)
         if r.exact is not None:
             ax.scatter([float(r.exact)], [y], marker="D", s=40, color=EXACT_COLOUR, zorder=5)
     ax.set_yticks(ys, [_text(r.label) for r in data])
@@ -284,6 +294,57 @@ def run_figure(summary, damage: Mapping[str, tuple[Mapping[int, int], Mapping[in
               ax=fig.add_subplot(grid[0, :]))
     for i, (name, (counts, exact)) in enumerate(panels):
         damage_distribution(name, counts, exact, ax=fig.add_subplot(grid[1 + i // cols, i % cols]))
+    return fig
+
+
+def is_fight(summary) -> bool:
+    """Whether a run's outcomes are a fight's (who wins, out of action by turn)."""
+    return any(o.measure == "win" for o in summary.probabilities())
+
+
+def who_wins_rows(summary) -> list[Outcome]:
+    """The who-wins bars of a fight's run: each side's P(win), then draw and undecided, with 95% intervals."""
+    rows = []
+    for o in summary.probabilities():
+        if o.measure in ("win", "draw", "undecided"):
+            low, high = o.interval()
+            label = f"{o.side} wins" if o.measure == "win" else o.measure
+            rows.append(Outcome(label, o.estimate, max(0.0, low), min(1.0, high), o.exact))
+    return rows
+
+
+def survival_curves(summary, sides: Mapping[str, str] | None = None) -> list[Curve]:
+    """Each unit's survival by turn from a fight's run: P(still in action) = 1 - P(out by turn t), turn 0 = 1,
+    with the 95% band; `sides` (unit id -> side) labels each curve."""
+    by_unit: dict[str, list] = {}
+    for o in summary.probabilities():
+        if o.measure == "out_by_turn" and o.unit is not None and o.turn is not None:
+            by_unit.setdefault(o.unit, []).append(o)
+    curves = []
+    for unit, rows in by_unit.items():
+        rows.sort(key=lambda o: o.turn)
+        turns, alive, low, high = [0], [1.0], [1.0], [1.0]
+        for o in rows:
+            lo, hi = o.interval()
+            turns.append(o.turn)
+            alive.append(1.0 - o.estimate)
+            low.append(max(0.0, 1.0 - hi))
+            high.append(min(1.0, 1.0 - lo))
+        curves.append(Curve(unit, tuple(turns), tuple(alive), tuple(low), tuple(high), (sides or {}).get(unit)))
+    return curves
+
+
+def fight_figure(summary, sides: Mapping[str, str] | None = None):
+    """The chart of a fight's run (`--plot`): who wins with intervals, then every unit's survival curve by turn."""
+    rows = who_wins_rows(summary)
+    curves = survival_curves(summary, sides)
+    top = 1.2 + 0.45 * max(1, len(rows))
+    fig = _figure(8.0 if len(curves) <= 4 else 10.0, top + 3.8)
+    grid = fig.add_gridspec(2, 1, height_ratios=[top, 3.8])
+    turns = f", {summary.turns} turns at most" if getattr(summary, "turns", None) else ""
+    who_wins(rows, title=f"{summary.scenario}\n{summary.trials:,} trials, seed {summary.seed}{turns}: who wins",
+             ax=fig.add_subplot(grid[0, 0]))
+    survival(curves, title="Survival by turn: P(still in action), 95% band", ax=fig.add_subplot(grid[1, 0]))
     return fig
 
 

@@ -120,7 +120,7 @@ def _explain(scenario) -> str:
 def _run(scenario, trials: int, seed: int, backend: str) -> str:
     import warnings
 
-    from .plot import available, figure_bytes
+    from .plot import available, figure_bytes, is_fight
     from .run import run_chart, summarize
 
     with warnings.catch_warnings():
@@ -151,8 +151,13 @@ def _run(scenario, trials: int, seed: int, backend: str) -> str:
             warnings.simplefilter("ignore")
             fig = run_chart(scenario, summary)
         uri = _data_uri(figure_bytes(fig, "svg"), "image/svg+xml")
-        parts.append(f'<h3>Charts</h3><figure><img class="chart" alt="rates against the exact odds and damage distributions" '
-                     f'src="{uri}"><figcaption>bars: Monte Carlo with 95% intervals; red: the exact odds</figcaption></figure>')
+        if is_fight(summary):
+            alt, caption = ("who wins and each unit's survival by turn",
+                            "bars: P(win) per side, draw and undecided, with 95% intervals; curves: P(still in action) by turn")
+        else:
+            alt, caption = "rates against the exact odds and damage distributions", "bars: Monte Carlo with 95% intervals; red: the exact odds"
+        parts.append(f'<h3>Charts</h3><figure><img class="chart" alt="{alt}" '
+                     f'src="{uri}"><figcaption>{caption}</figcaption></figure>')
     else:
         parts.append("<p class=\"meta\">charts need matplotlib: <code>pip install 'hardpoint[plot]'</code></p>")
     parts.append("</section>")

@@ -45,9 +45,14 @@ def scope(scenario, phase_only: bool = False) -> str:
 
 def run_chart(scenario, result: BatchResult, threads: int | None = None, end_of_turn: bool = True):
     """PIC-02: the figure of a run: its rates against the exact odds, and for Car Wars each attack's damage
-    distribution (the run's own histogram) with the exact one overlaid where hardpoint can compute it."""
-    from .plot import exact_damage, run_figure
+    distribution (the run's own histogram) with the exact one overlaid where hardpoint can compute it; for a
+    fight, who wins with intervals and every unit's survival curve by turn."""
+    from .plot import exact_damage, fight_figure, is_fight, run_figure
 
+    if is_fight(result):
+        fight = getattr(scenario, "fight", None)
+        units = [*scenario.arena.vehicles, *scenario.arena.pedestrians] if hasattr(scenario, "arena") else []
+        return fight_figure(result, {u: fight.side(u) for u in units} if fight is not None else None)
     damage = {}
     if result.ruleset == "carwars":
         from .carwars.exact import exact_attack

@@ -140,6 +140,35 @@ def test_pic_02_run_chart_overlays_the_exact_damage():
         assert dict(zip(line.get_xdata(), line.get_ydata())) == pytest.approx({k: float(v) for k, v in exact.items()})
 
 
+def test_pic_02_a_fights_chart_is_who_wins_and_survival_by_turn(tmp_path):
+    """PIC-02 / FIGHT-05: a fight's run charts who wins (each side, draw, undecided, with the run's Wilson intervals)
+    and each unit's survival curve, P(still in action) = 1 - P(out by turn t), coloured by side."""
+    from hardpoint.run import run_chart, summarize
+
+    s = hardpoint.load_scenario("builtin:cw_duel")
+    summary = summarize(s, 60, 3)
+    fig = run_chart(s, summary)
+    wins, curves = fig.axes
+    probs = {o.key: o for o in summary.probabilities()}
+    bars = _bars(wins)
+    rows = plot.who_wins_rows(summary)
+    assert [r.label for r in rows] == ["red wins", "blue wins", "draw", "undecided"]
+    assert [b.get_width() for b in bars] == pytest.approx([r.p for r in rows])
+    assert sum(r.p for r in rows) == pytest.approx(1.0)
+    steps = {ln.get_gid(): ln for ln in curves.lines if (ln.get_gid() or "").startswith("survival-")}
+    assert len(steps) == 2
+    for c, gid in zip(plot.survival_curves(summary), sorted(steps)):
+        line = steps[gid]
+        assert line.get_xdata()[0] == 0 and line.get_ydata()[0] == 1.0
+        for t, alive in zip(line.get_xdata()[1:], line.get_ydata()[1:]):
+            out = probs[("out_by_turn", c.name, None, None, None, int(t), None)]
+            assert alive == pytest.approx(1.0 - out.estimate)
+    assert steps["survival-0"].get_color() != steps["survival-1"].get_color()     # two sides, two colours
+    out = tmp_path / "duel.svg"
+    out.write_bytes(plot.figure_bytes(fig, "svg"))
+    ET.fromstring(out.read_bytes())
+
+
 def test_pic_02_module_examples():
     """PIC-02: hardpoint.plot's docstring examples give what they show."""
     import doctest
