@@ -44,8 +44,9 @@ def _ray_hits(origin: tuple[float, float], direction: tuple[float, float], poly:
     """Distance along the ray to the polygon (None if the ray misses it)."""
     far = (origin[0] + direction[0] * 1000.0, origin[1] + direction[1] * 1000.0)
     length = geo.segment_length_inside(origin, far, poly)
-    if length <= 1e-12 and not poly.contains(origin):
-        # a ray that only grazes still "crosses the line": test touching
+    if length <= 1e-12:
+        # a ray that only grazes still "crosses the line": test touching (a thing touching only the weapon's own
+        # point, lying beside the line, is touched there, at 0)
         best = None
         for i, p in enumerate(poly.vertices):
             q = poly.vertices[(i + 1) % len(poly.vertices)]
