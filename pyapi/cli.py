@@ -7,6 +7,7 @@
     hardpoint report SCENARIO -o report.html [--trials N] [--seed S]
     hardpoint scenarios            # list the built-in scenarios
     hardpoint schema               # print the scenario JSON Schema
+    hardpoint serve --stdio        # JSON requests, one a line (docs/protocol.md); --http HOST:PORT for HTTP
     hardpoint capi build --out DIR # the C library libhardpoint and hardpoint.h (docs/capi.md)
 
 SCENARIO is a .toml/.json file, `builtin:<name>`, or `-` for standard input.
@@ -45,7 +46,9 @@ def _cmd_explain(args) -> int:
 
     scenario = load_scenario(args.scenario)
     if args.json:
-        print(json.dumps([b.to_dict() for b in scenario.explain()], indent=2))
+        from .documents import explain_document
+
+        print(json.dumps(explain_document(scenario), indent=2))
     else:
         out(scenario.render_explain())
     return 0
@@ -58,7 +61,9 @@ def _cmd_resolve(args) -> int:
     scenario = load_scenario(args.scenario)
     result = scenario.resolve(SeededDice(args.seed), seed=args.seed)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        from .documents import resolve_document
+
+        print(json.dumps(resolve_document(result), indent=2))
     else:
         out(f"scenario: {scenario.name} (seed {args.seed})")
         out(scenario.render_resolve(result))
@@ -271,6 +276,44 @@ def _cmd_compare(args) -> int:
     return 0
 
 
+def _cmd_serve(args) -> int:
+    if args.http is not None:
+        from .web import serve_http
+
+        return serve_http(args.http, max_trials=args.max_trials, max_body=args.max_body, max_jobs=args.max_jobs)
+    from .serve import serve_stdio
+
+    return serve_stdio(max_trials=args.max_trials, max_line=args.max_body, max_jobs=args.max_jobs)
+
+
+def _at_least_one(value: int, field: str) -> int:
+    from .errors import ScenarioError
+
+    if not 1 <= value <= 2**31 - 1:
+        raise ScenarioError("must be from 1 to 2**31-1", field=field, value=value, rule="PROTO-02")
+    return value
+
+
+def _serve_parser(sub) -> None:
+    from .protocol import MAX_REQUEST_BYTES
+
+    v = sub.add_parser("serve", help="answer JSON requests: lines on standard input (--stdio) or HTTP (--http)",
+                       description="Serve the protocol of docs/protocol.md (PROTO-02, PROTO-03): explain, resolve, run, "
+                       "exact, duel, schema and version requests as JSON lines on standard input and output, or over "
+                       "HTTP (needs pip install 'hardpoint[server]').", formatter_class=_Formatter)
+    how = v.add_mutually_exclusive_group(required=True)
+    how.add_argument("--stdio", action="store_true", help="one request a line on standard input, one response a line out")
+    how.add_argument("--http", metavar="HOST:PORT", nargs="?", const="127.0.0.1:8765", default=None,
+                     help="an HTTP server (loopback unless a HOST is given)")
+    v.add_argument("--max-trials", type=_arg(lambda v: check_trials(v, 0, "--max-trials")[0], "trials"),
+                   default=MAX_TRIALS, help="the most trials one request may ask for")
+    v.add_argument("--max-body", type=_arg(lambda v: _at_least_one(v, "--max-body"), "bytes"), default=MAX_REQUEST_BYTES,
+                   help="the longest request line or body, bytes")
+    v.add_argument("--max-jobs", type=_arg(lambda v: _at_least_one(v, "--max-jobs"), "jobs"), default=4,
+                   help="runs at once (more wait their turn)")
+    v.set_defaults(func=_cmd_serve)
+
+
 def build_parser() -> argparse.ArgumentParser:
     scen = "a .toml or .json scenario file, builtin:<name> (see `hardpoint scenarios`), or - for standard input"
     p = argparse.ArgumentParser(prog="hardpoint", description="Combat resolution for Car Wars and ASL D15: every die, "
@@ -339,6 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--overwrite", action="store_true", help="let -o replace an existing file")
     rp.set_defaults(func=_cmd_report)
     _duel_parsers(sub)
+    _serve_parser(sub)
     sub.add_parser("scenarios", help="list the built-in scenarios").set_defaults(func=_cmd_scenarios)
     sc = sub.add_parser("schema", help="print the scenario JSON Schema", formatter_class=_Formatter)
     sc.add_argument("--markdown", action="store_true", help="print every key as a Markdown reference (docs/scenarios.md)")

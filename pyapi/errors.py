@@ -14,6 +14,7 @@ __all__ = [
     "DataError",
     "ScenarioError",
     "RuleViolation",
+    "RequestError",
 ]
 
 
@@ -56,3 +57,7 @@ class ScenarioError(_Located):
 
 class RuleViolation(_Located):
     """An action the rules forbid (a turret weapon on automatic, a cycle rider firing...)."""
+
+
+class RequestError(_Located):
+    """A protocol request that is not one hardpoint answers: a bad line, an unknown op or field (PROTO-02, PROTO-03)."""

@@ -75,12 +75,24 @@ def _from_jsonable(value: Any) -> Any:
     return value
 
 
+def _fractions(value: Any) -> Any:
+    if isinstance(value, str):
+        return Fraction(value)
+    if isinstance(value, list):
+        return tuple(_fractions(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _fractions(v) for k, v in value.items()}
+    return value
+
+
 def event_from_dict(data: dict[str, Any]) -> Event:
-    """Rebuild an event from `Event.to_dict()` output (after a JSON round trip)."""
+    """Rebuild an event from `Event.to_dict()` output or a result document (after a JSON round trip)."""
     cls = _REGISTRY[data["event"]]
     kwargs = {}
     for f in dataclasses.fields(cls):
-        if f.name in data:
+        if f"{f.name}_exact" in data:   # a result document (PROTO-01): the number, and the exact fractions beside it
+            kwargs[f.name] = _fractions(data[f"{f.name}_exact"])
+        elif f.name in data:
             value = _from_jsonable(data[f.name])
             if isinstance(value, str) and "Fraction" in str(f.type):
                 value = Fraction(value)

@@ -23,11 +23,14 @@ def test_cli_01_explain_prints_modifiers_rule_ids_and_exact_probability(capsys):
 
 
 def test_cli_01_explain_json(capsys):
-    """CLI-01: explain --json gives machine-readable breakdowns."""
+    """CLI-01, PROTO-01: explain --json gives machine-readable breakdowns in a versioned document, each probability
+    a number with the exact fraction beside it."""
     assert main(["explain", "builtin:cw_tohit_example", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data[0]["needed"] == 10 and data[0]["probability"] == "1/6"
-    assert {"name": "night", "value": -3, "rule": "CW-HIT-07", "event": "modifier"} in data[0]["modifiers"]
+    assert (data["format"], data["kind"], data["ruleset"]) == ("hardpoint/1", "explain", "carwars")
+    first = data["breakdowns"][0]
+    assert first["needed"] == 10 and first["probability_exact"] == "1/6" and abs(first["probability"] - 1 / 6) < 1e-12
+    assert {"name": "night", "value": -3, "rule": "CW-HIT-07", "event": "modifier"} in first["modifiers"]
 
 
 def test_cli_01_resolve_is_reproducible_by_seed(capsys):

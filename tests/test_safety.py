@@ -276,7 +276,7 @@ def test_safe_02_standard_input_is_a_scenario(tmp_path):
 
     r = subprocess.run([sys.executable, "-m", "hardpoint.cli", "explain", "-", "--json"], input=json.dumps(tomllib.loads(text)).encode(),
                        capture_output=True, timeout=60)
-    assert r.returncode == 0 and json.loads(r.stdout)[0]["needed"] == 10
+    assert r.returncode == 0 and json.loads(r.stdout)["breakdowns"][0]["needed"] == 10
 
 
 def _interrupt_run(*extra):

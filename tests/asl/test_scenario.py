@@ -95,11 +95,11 @@ def test_asl_res_04_explain_says_ptc_has_no_effect_on_motorcyclists(capsys):
 def test_explain_json(capsys):
     """LOG-02: `hardpoint explain --json` gives every breakdown as JSON; the outcome odds sum to 1."""
     assert main(["explain", "builtin:asl_d15_55_gun_on_cycle", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["breakdowns"]
     kinds = {d["event"] for d in data}
     assert {"asl_to_hit_breakdown", "asl_ift_breakdown", "asl_outcome_odds"} <= kinds
     from fractions import Fraction
-    assert sum(Fraction(d["probability"]) for d in data if d["event"] == "asl_outcome_odds") == 1
+    assert sum(Fraction(d["probability_exact"]) for d in data if d["event"] == "asl_outcome_odds") == 1
 
 
 def test_resolve_prints_every_event(capsys):
@@ -111,7 +111,8 @@ def test_resolve_prints_every_event(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["event"] == "asl_result" and data["seed"] == 3
     again = hardpoint.event_from_dict(data)
-    assert again.to_dict() == data
+    from hardpoint.documents import resolve_document
+    assert resolve_document(again) == data
 
 
 def test_resolve_is_reproducible_by_seed():
