@@ -286,3 +286,32 @@ def test_cw_drop_01_on_automatic_until_the_ammunition_runs_out():
     r = s.resolve(ScriptedDice([]), commit=True)
     assert [c.id for c in s.arena.counters] == ["md.t1p1"]
     assert changes(r.events, "ammo") == [("v md", "ammo", 1, 0)]
+
+
+def test_cw_drop_01_only_dropped_weapons_are_dropped_and_a_link_with_an_aimed_one_is_fired_as_an_attack():
+    """CW-DROP-01 / CW-LINK-01: a drop declared for the front MG is cancelled (not a dropped weapon); one declared for a
+    link of the MG and the minedropper is cancelled too (the MG needs a target: the link is fired as an attack), and
+    neither lays a counter or spends a shot. Declared plans are checked at load; these reach the turn directly."""
+    from hardpoint.carwars.turn import Action
+
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "speed": 0, "links": [{"id": "pair", "weapons": ["mg", "md"]}]}])
+    s.plan.actions[(1, 1)] = [Action(1, 1, "drop", "v", weapon="mg")]
+    s.plan.actions[(1, 2)] = [Action(1, 2, "drop", "v", weapon="pair")]
+    r = s.resolve(ScriptedDice([]), commit=True)
+    assert [(e.text, e.rule) for e in r.events if e.kind == "note" and "cancelled" in e.text] == [
+        ("drop of v cancelled: Machine Gun is not a dropped weapon", "CW-DROP-01"),
+        ("drop of v cancelled: Machine Gun in link 'pair' needs a target: fire the link as an attack", "CW-LINK-01")]
+    assert s.arena.counters == [] and changes(r.events, "ammo") == []
+
+
+def test_cw_hit_10_a_maneuver_declared_without_a_difficulty_is_d0():
+    """CW-HIT-10: an Action's difficulty defaults to 0 (as the scenario key does): a D0 maneuver, noted D0, costs
+    nothing to hit."""
+    from hardpoint.carwars.turn import Action
+
+    s = _maneuver_shot()
+    s.plan.actions[(1, 1)] = [Action(1, 1, "maneuver", "v")]
+    r = s.resolve(ScriptedDice([6, 6] + [1] * 10))
+    assert notes(r.events, "CW-HIT-10") == ["v maneuvers: D0"]
+    (b,) = r.phases[0].breakdowns
+    assert [m.value for m in b.modifiers if m.rule == "CW-HIT-10"] in ([], [0])
