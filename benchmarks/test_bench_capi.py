@@ -5,8 +5,8 @@ process, so both sides run in one interpreter, with the same warm caches, and
 are timed interleaved (ENGINEERING.md). The C side pays what a C caller pays
 (the C wrapper, the GIL taken by cffi, the bridge, the copy into malloc'd
 memory) plus ctypes' own marshalling, so its figure is if anything high. The
-Python side is the protocol's JSON-in, JSON-out call, `hardpoint.protocol`
-then `json.dumps`: the same request, the same answer text.
+Python side is the same request to `hardpoint.protocol.handle`, written as
+text by `hardpoint.protocol.dumps`: the same answer text.
 
 Targets: hp_explain of the golden example within 1.5x of Python; hp_run of a
 million trials within 1.05x. Needs cffi and a C compiler, else skipped.
@@ -54,9 +54,9 @@ def _c_call(lib, name, *args):
 
 
 def _python_call(request: dict) -> str:
-    from hardpoint.capi.bridge import _handle, dumps
+    from hardpoint import protocol
 
-    return dumps(_handle(request))
+    return protocol.dumps(protocol.handle(request))
 
 
 def test_capi_01_overhead_of_hp_explain_of_the_golden_example(benchmark, report, lib):

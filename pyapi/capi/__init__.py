@@ -117,8 +117,11 @@ static void hp__once(void) { pthread_once(&hp__once_flag, hp__start_python); }
 /* An error document written in C, for when Python cannot give one. Messages here hold no quote or backslash. */
 static int hp__fail(char **out, const char *op, const char *message, const char *detail)
 {
-    static const char fmt[] = "{\"id\":null,\"format\":\"" HP_FORMAT "\",\"op\":\"%s\",\"error\":{\"type\":\"InternalError\","
+    static const char fmt[] = "{\"id\":null,\"format\":\"" HP_FORMAT "\"%s%s%s,\"error\":{\"type\":\"internal\","
                               "\"field\":\"\",\"value\":null,\"rule\":\"CAPI-01\",\"message\":\"%s%s%s\"}}";
+    /* "op" as the protocol writes it: only for an operation of the protocol (hp_request's may be any) */
+    const char *op_key = strcmp(op, "request") ? ",\"op\":\"" : "", *op_name = strcmp(op, "request") ? op : "",
+               *op_end = strcmp(op, "request") ? "\"" : "";
     char clean[768];
     size_t i, n = 0;
     int len;
@@ -127,11 +130,11 @@ static int hp__fail(char **out, const char *op, const char *message, const char 
         clean[n++] = (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') ? '?' : (char)c;
     }
     clean[n] = '\0';
-    len = snprintf(NULL, 0, fmt, op, message, n ? ": " : "", clean);
+    len = snprintf(NULL, 0, fmt, op_key, op_name, op_end, message, n ? ": " : "", clean);
     *out = len < 0 ? NULL : (char *)malloc((size_t)len + 1);
     if (*out == NULL)
         return HP_ERR_NOMEM;
-    snprintf(*out, (size_t)len + 1, fmt, op, message, n ? ": " : "", clean);
+    snprintf(*out, (size_t)len + 1, fmt, op_key, op_name, op_end, message, n ? ": " : "", clean);
     return HP_ERR_INTERNAL;
 }
 

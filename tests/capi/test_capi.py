@@ -34,11 +34,15 @@ def _document(name: str) -> dict:
 
 
 def _protocol():
-    try:
-        from hardpoint import protocol
-    except ImportError:   # TEMPORARY: until hardpoint.protocol is in the tree
-        from hardpoint.capi import _direct as protocol
+    from hardpoint import protocol
+
     return protocol
+
+
+def _documents():
+    from hardpoint import documents
+
+    return documents
 
 
 def _without_timing(doc):
@@ -92,7 +96,23 @@ def test_capi_01_a_bug_below_is_an_internal_error_document_not_an_exception(monk
     monkeypatch.setattr(bridge, "_handle", broken)
     status, text = bridge.call(bridge.OPS.index("version"), None, 0, 0, 0, None)
     error = json.loads(text)["error"]
-    assert status == bridge.ERR_INTERNAL and error["type"] == "InternalError" and "ZeroDivisionError" in error["message"]
+    assert status == bridge.ERR_INTERNAL and error["type"] == "internal" and "ZeroDivisionError" in error["message"]
+
+
+def test_capi_01_the_bridge_examples_run_as_doctests():
+    import doctest
+
+    result = doctest.testmod(bridge)
+    assert result.attempted >= 4 and result.failed == 0
+
+
+def test_capi_01_a_null_request_and_a_bad_request_are_input_errors():
+    status, text = bridge.call(bridge.OPS.index("request"), None, 0, 0, 0, None)
+    assert status == bridge.ERR_INPUT and json.loads(text)["error"]["field"] == "request_json"
+    status, text = bridge.call(bridge.OPS.index("request"), b'{"op": "explode"}', 0, 0, 0, None)
+    assert status == bridge.ERR_INPUT and json.loads(text)["error"]["field"] == "op"
+    status, text = bridge.call(bridge.OPS.index("request"), b'{"id": 3, "op": "version"}', 0, 0, 0, None)
+    assert status == bridge.OK and json.loads(text)["id"] == 3
 
 
 def test_capi_01_the_scenario_argument_is_a_document_or_a_builtin_name():
@@ -124,7 +144,7 @@ def built(tmp_path_factory):
     run = subprocess.run([str(exe), str(out), str(scenario), str(TRIALS), str(SEED)], capture_output=True, text=True,
                          timeout=600)
     answers = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in out.glob("*.json")}
-    return {"lib": lib, "run": run, "answers": answers}
+    return {"lib": lib, "run": run, "answers": answers, "exe": exe, "scenario": scenario}
 
 
 @needs_cc
@@ -152,20 +172,11 @@ def test_capi_02_golden_example_needs_10_probability_1_6(built):
     MG 7, targeting computer +1, point blank +4, tire -3, cycle from the side -2, night -3: needs 10, 1/6."""
     doc = built["answers"]["explain"]
     assert doc["format"] == "hardpoint/1" and doc["op"] == "explain" and "error" not in doc
-    python = _protocol().handle({"id": None, "op": "explain", "builtin": "cw_tohit_example"})
-    assert doc == _plain(python)
-    (row,) = _breakdowns(doc["result"])
-    assert row["needed"] == 10 and row["probability"] == "1/6"
-    assert row == _plain(hardpoint.explain(hardpoint.load_scenario("builtin:cw_tohit_example"))[0].to_dict())
-
-
-def _breakdowns(result):
-    if isinstance(result, list):
-        return result
-    for key in ("breakdowns", "attacks", "explain"):
-        if key in result:
-            return result[key]
-    raise AssertionError(f"no breakdowns in {sorted(result)}")
+    assert doc == _plain(_protocol().handle({"id": None, "op": "explain", "builtin": "cw_tohit_example"}))
+    (row,) = doc["result"]["breakdowns"]
+    assert row["needed"] == 10 and row["probability_exact"] == "1/6" and row["probability"] == pytest.approx(1 / 6)
+    s = hardpoint.load_scenario("builtin:cw_tohit_example")
+    assert doc["result"] == _plain(_documents().explain_document(s, hardpoint.explain(s)))
 
 
 @needs_cc
@@ -173,9 +184,11 @@ def test_capi_02_seeded_resolution_gives_the_python_event_log(built):
     doc = built["answers"]["resolve"]
     assert "error" not in doc, doc
     scenario = hardpoint.parse_scenario(_document(SCENARIO))
-    expected = _plain(hardpoint.resolve(scenario, seed=SEED).to_dict())
-    assert doc["result"] == expected
+    python = hardpoint.resolve(scenario, seed=SEED)
+    assert doc["result"] == _plain(_documents().resolve_document(python))
     assert doc["result"]["events"] and doc["result"]["seed"] == SEED
+    # the log read back from C's JSON is the Python API's event log, event for event (PROTO-01, LOG-01)
+    assert [hardpoint.event_from_dict(e) for e in doc["result"]["events"]] == list(python.events)
 
 
 @needs_cc
@@ -183,10 +196,11 @@ def test_capi_02_run_of_100000_trials_counts_what_run_batch_counts(built):
     doc = built["answers"]["run"]
     assert "error" not in doc, doc
     scenario = hardpoint.parse_scenario(_document(SCENARIO))
-    expected = _plain(hardpoint.run_batch(scenario, TRIALS, seed=SEED).to_dict())
-    assert doc["result"]["trials"] == TRIALS
+    python = hardpoint.run_batch(scenario, TRIALS, seed=SEED)
+    expected = _plain(_documents().run_document(python))
+    assert doc["result"]["trials"] == TRIALS and doc["result"]["probabilities"]
     assert _without_timing(doc["result"]) == _without_timing(expected)
-    assert [r["count"] for r in doc["result"]["probabilities"]] == [r["count"] for r in expected["probabilities"]]
+    assert [r["count"] for r in doc["result"]["probabilities"]] == [o.count for o in python.probabilities()]
 
 
 @needs_cc
@@ -209,6 +223,37 @@ def test_capi_02_bad_input_gives_an_error_document(built, name, field):
 
 
 @needs_cc
+def test_proto_01_every_answer_from_c_is_a_valid_response_document(built):
+    """PROTO-01: each document hp_check received, answers and errors alike, validates against the protocol's
+    response schema (shipped with the package)."""
+    import jsonschema
+
+    protocol = _protocol()
+    validator = jsonschema.Draft202012Validator(protocol.protocol_schemas()["response"],
+                                                registry=protocol.schema_registry())
+    assert len(built["answers"]) >= 12
+    for name, doc in built["answers"].items():
+        errors = [e.message for e in validator.iter_errors(doc)]
+        assert not errors, (name, errors[:3])
+
+
+@needs_cc
+def test_capi_01_a_python_that_cannot_start_is_an_error_document_not_an_abort(built, tmp_path):
+    """With PYTHONHOME pointing nowhere the embedded interpreter cannot start: Py_InitializeEx would abort the
+    program; libhardpoint answers every call with HP_ERR_INTERNAL and a document saying why."""
+    import os
+
+    env = dict(os.environ, PYTHONHOME=str(tmp_path / "nowhere"))
+    run = subprocess.run([str(built["exe"]), str(tmp_path), str(built["scenario"]), "100", "1"], capture_output=True,
+                         text=True, env=env, timeout=120)
+    assert run.returncode == 1, (run.returncode, run.stdout, run.stderr)   # checks failed; no signal, no abort
+    assert "ALL OK" not in run.stdout and "FAILED" in run.stdout
+    doc = json.loads((tmp_path / "version.json").read_text(encoding="utf-8"))
+    assert doc["error"]["type"] == "internal" and "could not start" in doc["error"]["message"]
+    assert "Traceback" not in run.stderr
+
+
+@needs_cc
 def test_capi_02_two_threads_at_once_get_the_python_answers(built):
     """hp_check's two threads called hp_explain, hp_resolve and hp_run at the same moment; the explain and the event
     log matched the main thread's (checked in C), each run's counts match run_batch with that thread's seed."""
@@ -216,7 +261,7 @@ def test_capi_02_two_threads_at_once_get_the_python_answers(built):
     for i in range(2):
         doc = built["answers"][f"thread{i}_run"]
         assert "error" not in doc, doc
-        expected = _plain(hardpoint.run_batch(scenario, TRIALS // 2, seed=SEED + 1 + i).to_dict())
+        expected = _plain(_documents().run_document(hardpoint.run_batch(scenario, TRIALS // 2, seed=SEED + 1 + i)))
         assert _without_timing(doc["result"]) == _without_timing(expected)
 
 
