@@ -16,8 +16,11 @@
  * document, {"id": null, "format": "hardpoint/1", "op": ..., "error":
  * {"type", "field", "value", "rule", "message"}}. Either way the string is the
  * caller's: free it with hp_free. Only HP_ERR_NOMEM, and an `out` that is
- * NULL, leave *out NULL. No function aborts the program or writes to stderr;
- * a NULL or non-UTF-8 argument is an input error like any other.
+ * NULL, leave *out NULL. No function aborts the program or prints a Python
+ * traceback; a NULL or non-UTF-8 argument is an input error like any other.
+ * (If the embedded Python cannot start at all, e.g. a wrong PYTHONHOME,
+ * CPython writes its path configuration on stderr once, and every call
+ * returns HP_ERR_INTERNAL saying so.)
  *
  * Thread safety: every function may be called from several threads at once.
  * Calls take the interpreter's lock while they run Python; the compiled batch
