@@ -1,0 +1,131 @@
+"""Dropped weapons, hand-worked (CW-DROP-01, -02, -06): placement in reverse, ammunition, the adjacent squares, the
+area a moving vehicle sweeps, and water backing up into a weapon fired in it, with the roll's exact odds.
+
+Each test forces its case (scripted dice) and asserts the outcome and the events. Source lines name the SPEC id and
+the project's dropped-weapon table (footprints and the adjacent square are its defaults: the seeds give none).
+"""
+from fractions import Fraction
+
+import pytest
+
+import hardpoint
+from hardpoint import RuleViolation, ScriptedDice
+from hardpoint.carwars import geometry as geo
+from hardpoint.carwars.dropped import DroppedCounter, contact, drop_weapon, placement_counter
+from hardpoint.carwars.enums import Mount
+from hardpoint.carwars.model import Arena, build_vehicle
+
+RULES = hardpoint.default_rules()
+
+
+def vehicle(**kw):
+    return build_vehicle(RULES, {"id": "v", "design": "hunter", **kw})
+
+
+def square(x0, y0, x1, y1):
+    return geo.Polygon(((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
+
+
+class Recording(ScriptedDice):
+    """Scripted dice that also record each chance point's exact outcomes (what the exact enumerator would branch on)."""
+
+    def __init__(self, faces):
+        super().__init__(faces)
+        self.points = []
+
+    def chance(self, point):
+        self.points.append([(o[0].total, o[2]) for o in point.outcomes()])
+        return point.draw(self)
+
+
+# --- CW-DROP-01 --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("speed", [-1, -0.5, -30])
+def test_cw_drop_01_any_reverse_speed_swaps_front_and_back(speed):
+    """CW-DROP-01: in reverse (any speed below 0) a back-mounted mine goes where a front one would going forward: its
+    front edge on the car's front, centre at (0, 0.25) for the 1" hunter. Source: SPEC CW-DROP-01 (reversed when
+    moving in reverse)."""
+    c = placement_counter(RULES, vehicle(speed=speed), Mount.BACK, "mines")
+    assert (round(c.cx, 9), round(c.cy, 9)) == (0.0, 0.25)
+
+
+def test_cw_drop_01_no_drop_without_ammunition():
+    """CW-DROP-01 / CW-VEH-03: a minedropper with no shots left cannot drop: refused, no counter, no ammunition event,
+    nothing changes; with one shot left it drops and is at 0."""
+    v = vehicle(speed=30, weapon=[{"id": "md", "type": "Minedropper", "mount": "back", "ammo": 0}])
+    arena = Arena(vehicles={"v": v})
+    with pytest.raises(RuleViolation, match="out of ammunition.*CW-VEH-03"):
+        drop_weapon(RULES, arena, v, v.weapon("md"), "c1", ScriptedDice([]))
+    assert v.weapon("md").ammo == 0 and arena.counters == []
+    v.weapon("md").ammo = 1
+    events, counter = drop_weapon(RULES, arena, v, v.weapon("md"), "c1", ScriptedDice([]))
+    assert [(e.subject, e.field, e.before, e.after) for e in events if e.kind == "state"] == [("v md", "ammo", 1, 0)]
+    assert counter.id == "c1" and v.weapon("md").ammo == 0
+
+
+# --- CW-DROP-02: the counter and its adjacent squares ------------------------------------------------------------
+
+def _counter():
+    # a 1/2" square centred on the origin: its adjacent squares (1/4" all round) reach out to 0.5 on every side
+    return DroppedCounter("c", "spikes", "Spikedropper", square(-0.25, -0.25, 0.25, 0.25), 1)
+
+
+@pytest.mark.parametrize("area,expected", [
+    (square(0.2, -0.1, 0.4, 0.1), "on"),          # overlaps the counter
+    (square(0.45, -0.1, 0.6, 0.1), "adjacent"),   # inside the adjacent squares to the right (0.25..0.5)
+    (square(0.55, -0.1, 0.7, 0.1), None),         # just beyond them
+    (square(-0.6, -0.1, -0.45, 0.1), "adjacent"),
+    (square(-0.1, 0.45, 0.1, 0.6), "adjacent"),   # above
+    (square(-0.1, 0.55, 0.1, 0.7), None),
+    (square(-0.1, -0.7, 0.1, -0.55), None),       # below
+    (square(0.45, 0.45, 0.6, 0.6), "adjacent"),   # the corner square
+    (square(0.55, 0.55, 0.7, 0.7), None),
+])
+def test_cw_drop_02_the_adjacent_squares_are_one_quarter_inch_all_round(area, expected):
+    """CW-DROP-02: a counter's adjacent squares are one 1/4" square all round it: for a 1/2" counter on the origin an
+    area reaching x = 0.45 (or y = 0.45, or the corner) touches them, one stopping at 0.55 does not. Source: SPEC
+    CW-DROP-02 (crossing only an adjacent square); dropped-weapon table, adjacent = 0.25."""
+    assert contact(RULES, area, _counter()) == expected
+
+
+def test_cw_drop_02_a_counter_passed_over_between_two_positions_is_crossed():
+    """CW-DROP-02 / CW-DROP-04: a vehicle checks what it crosses in its movement, not only where it stops: at 120 mph
+    the hunter moves 3" in phase 1 (from y = 0 to y = 3), clean over a spike counter centred at y = 1.5 that neither
+    its start nor its end touches: it rolls for crossing it ("on", 1-4), in phase 1. Source: movement chart (12"
+    a turn, 3 in phase 1); SPEC CW-DROP-02."""
+    from hardpoint.carwars.turn import phase_distances
+
+    assert phase_distances(RULES, 120) == [3.0, 2.0, 3.0, 2.0, 2.0]
+    s = hardpoint.parse_scenario({"scenario": {"name": "t", "ruleset": "carwars", "turns": 1},
+                                  "vehicle": [{"id": "v", "design": "hunter", "speed": 120}],
+                                  "counter": [{"id": "sp", "weapon": "Spikedropper", "x": 0, "y": 1.5, "width": 0.5,
+                                               "length": 0.5}]})
+    r = s.resolve(ScriptedDice([5]))
+    rolls = [(e.why, e.total, e.rule) for e in r.events if e.kind == "dice"]
+    assert rolls == [("v crosses sp (on): spikes bite on 1-4", 5, "CW-DROP-02")]
+    phase2 = next(i for i, e in enumerate(r.events) if e.kind == "note" and e.text == "turn 1, phase 2")
+    assert next(i for i, e in enumerate(r.events) if e.kind == "dice") < phase2
+
+
+# --- CW-DROP-06: water -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("roll,backs_up", [(1, True), (2, True), (3, False), (6, False)])
+def test_cw_drop_06_water_backs_up_on_1_or_2(roll, backs_up):
+    """CW-DROP-06: a dropped weapon fired in water rolls 1d: on 1-2 water backs up into it and it takes 1d-3 (a 6:
+    3 hits, of which the minedropper's 2 DP take 2, 2 -> 0); on 3-6 nothing. The roll's exact odds are two classes: backs up 2 in 6,
+    not 4 in 6. Source: SPEC CW-DROP-06 (1d: on 1-2 it takes 1d-3 damage)."""
+    v = vehicle(water_depth_ft=1.0, weapon=[{"id": "md", "type": "Minedropper", "mount": "back", "ammo": 10}])
+    dp = v.weapon("md").dp
+    dice = Recording([roll, 6])
+    events, counter = drop_weapon(RULES, Arena(vehicles={"v": v}), v, v.weapon("md"), "c1", dice)
+    assert [sorted(x[1] for x in p) for p in dice.points] == [[Fraction(1, 3), Fraction(2, 3)]]
+    assert sorted(x[0] for x in dice.points[0]) in ([1, 3], [2, 3], [1, 4], [2, 4], [1, 5], [2, 5], [1, 6], [2, 6])
+    rolls = [(e.why, e.total) for e in events if e.kind == "dice"]
+    damage = [(e.component, e.hits, e.before, e.after) for e in events if e.kind == "damage"]
+    if backs_up:
+        assert rolls == [("md fired in water: does water back up", roll), ("md: water damage", 3)]
+        assert dp == 2 and damage == [("weapon md", 2, 2, 0)]
+    else:
+        assert rolls == [("md fired in water: does water back up", roll)] and damage == []
+        assert v.weapon("md").dp == dp
+    assert counter.hidden
