@@ -95,3 +95,41 @@ def test_capi_01_overhead_of_hp_run_of_a_million_trials(benchmark, report, lib):
     benchmark.pedantic(lambda: _c_call(lib, "hp_run", text, trials, 1, 0), rounds=ROUNDS, iterations=1)
     report("capi hp_run million", million_trials_c_s=t_c * 1e6 / trials, million_trials_python_s=t_py * 1e6 / trials,
            c_over_python=t_c / t_py, target=1.05)
+
+
+def test_capi_01_from_a_c_program_without_python_in_the_host(benchmark, report, tmp_path, lib):
+    """CAPI-01: the same two calls timed inside a C program (benchmarks/capi_timing.c, no ctypes, no Python in the
+    host), against the protocol's calls from Python timed in this process just before and just after. Separate
+    processes, so less exact than the interleaved ratios above; reported beside them. Targets as above."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    import time
+
+    from .conftest import best_of
+
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    libdir = pathlib.Path(lib._name).parent
+    exe = tmp_path / "capi_timing"
+    subprocess.run([cc, "-O2", "-I", str(libdir), str(pathlib.Path(__file__).with_name("capi_timing.c")), "-o", str(exe),
+                    "-L", str(libdir), "-lhardpoint", "-Wl,-rpath," + str(libdir)], check=True)
+    calls, trials = (200, scaled(1_000_000))
+    explain_req = {"id": None, "op": "explain", **GOLDEN}
+    run_req = {"id": None, "op": "run", "builtin": "default", "trials": trials, "seed": 1}
+
+    def python_side():
+        e = best_of(lambda: [_python_call(explain_req) for _ in range(calls)], ROUNDS) / calls
+        return e, best_of(lambda: _python_call(run_req), ROUNDS)
+
+    _python_call(run_req)
+    e1, r1 = python_side()
+    out = subprocess.run([str(exe), str(calls), str(trials), str(ROUNDS)], capture_output=True, text=True, check=True,
+                         env=dict(os.environ), timeout=600)
+    e2, r2 = python_side()
+    c = json.loads(out.stdout)
+    benchmark.pedantic(lambda: time.sleep(0), rounds=1, iterations=1)
+    report("capi from a C program", first_call_s=c["first_call_s"], c_explain_us=c["explain_call_s"] * 1e6,
+           python_explain_us=min(e1, e2) * 1e6, explain_c_over_python=c["explain_call_s"] / min(e1, e2),
+           c_run_s=c["run_s"], python_run_s=min(r1, r2), run_c_over_python=c["run_s"] / min(r1, r2),
+           python=sys.version.split()[0])

@@ -76,7 +76,8 @@ def _request(name: str | None, text: bytes | None, a: int, b: int, threads: int,
         return {"id": None, "op": name}
     if name == "request":
         if text is None:
-            _text(text, "request_json")
+            raise RequestError("a NULL pointer where text was expected", field="request_json", value=None,
+                               rule="CAPI-01")
         return protocol.loads(text)   # the protocol's own limits and messages for a request's text
     request: dict[str, Any] = {"id": None, "op": name, **_scenario(text)}
     if name == "resolve":

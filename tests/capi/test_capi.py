@@ -7,6 +7,7 @@ compared here with the Python API's answers for the same calls.
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -141,8 +142,11 @@ def built(tmp_path_factory):
     scenario.write_text(json.dumps(_document(SCENARIO)), encoding="utf-8")
     out = root / "out"
     out.mkdir()
+    # an almost empty environment, another working directory: the library finds its Python, the venv's
+    # site-packages and hardpoint by itself (docs/capi.md); no PYTHONPATH, no PYTHONHOME, no VIRTUAL_ENV
+    env = {k: os.environ[k] for k in ("PATH", "LD_LIBRARY_PATH", "HARDPOINT_BACKEND", "SYSTEMROOT") if k in os.environ}
     run = subprocess.run([str(exe), str(out), str(scenario), str(TRIALS), str(SEED)], capture_output=True, text=True,
-                         timeout=600)
+                         timeout=600, env=env, cwd=str(root))
     answers = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in out.glob("*.json")}
     return {"lib": lib, "run": run, "answers": answers, "exe": exe, "scenario": scenario}
 
@@ -241,8 +245,6 @@ def test_proto_01_every_answer_from_c_is_a_valid_response_document(built):
 def test_capi_01_a_python_that_cannot_start_is_an_error_document_not_an_abort(built, tmp_path):
     """With PYTHONHOME pointing nowhere the embedded interpreter cannot start: Py_InitializeEx would abort the
     program; libhardpoint answers every call with HP_ERR_INTERNAL and a document saying why."""
-    import os
-
     env = dict(os.environ, PYTHONHOME=str(tmp_path / "nowhere"))
     run = subprocess.run([str(built["exe"]), str(tmp_path), str(built["scenario"]), "100", "1"], capture_output=True,
                          text=True, env=env, timeout=120)
