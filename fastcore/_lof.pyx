@@ -27,6 +27,15 @@ transcription when it cannot decide):
   keeps the origin more than EPS outside every edge line of the blocker (hence
   4 EPS over the sine of its sharpest half-angle) and its bearings 1e-12 rad
   clear of the target's, so the reference drops it too (its pieces are empty).
+* The grid (CW-LOF-01, FAST-03): with many blockers, each is registered in
+  the cells of a uniform grid its bounding box, widened by its cull margin
+  and 1e-6" (plus 1e-9 of its coordinates), overlaps; a query visits only
+  the cells that the convex hull of the origin and the target meets, row by
+  row, and runs the cone cull on the blockers found there, in index order.
+  A blocker that can hide part of the target meets some segment from the
+  origin to a point of the target, so it meets that hull: the blockers the
+  grid leaves out are blockers the reference ignores, and the result is the
+  same, bit for bit. Slivers (an infinite cull margin) are always visited.
 * A blocker separated behind the target (separating axis, result 0) is
   dropped before its bearings are computed: the reference ignores it whatever
   they are. One in front whose bearing range strictly covers the target's
@@ -35,8 +44,8 @@ transcription when it cannot decide):
 `normalize_rows` orients vertex rows as `geometry.Polygon` stores them, for
 the rows it can vouch for; the wrapper gives the others to Polygon itself.
 """
-from libc.math cimport atan2, sqrt, fabs, INFINITY, NAN, M_PI
-from libc.stdlib cimport malloc, free
+from libc.math cimport atan2, sqrt, fabs, floor, ceil, INFINITY, NAN, M_PI
+from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.stdint cimport int64_t, uint8_t, int8_t
 
 cdef enum:
@@ -550,6 +559,308 @@ cdef int cull(Boxes* bx, int nb, double ox, double oy, int flip, Span* tsp, int*
     return m
 
 
+cdef int cull_some(Boxes* bx, const int* idx, int m, double ox, double oy, int flip, Span* tsp, int* keep) noexcept nogil:
+    """`cull` on the blockers idx[0..m) (ascending): the same predicates, term by term, so the same verdicts."""
+    cdef double s = -1.0 if flip else 1.0
+    cdef double lx = s * tsp.lx, ly = s * tsp.ly, hx = s * tsp.hx, hy = s * tsp.hy
+    cdef double nl = fabs(lx) + fabs(ly), nh = fabs(hx) + fabs(hy), mo = REL * (fabs(ox) + fabs(oy))
+    cdef double k1 = lx * ox - ly * oy, k2 = hx * ox - hy * oy, k3 = lx * oy + ly * ox, k4 = hx * oy + hy * ox
+    cdef const double* c1x = bx.x1 if lx >= 0.0 else bx.x0
+    cdef const double* c1y = bx.y0 if ly >= 0.0 else bx.y1
+    cdef const double* c2x = bx.x0 if hx >= 0.0 else bx.x1
+    cdef const double* c2y = bx.y1 if hy >= 0.0 else bx.y0
+    cdef const double* c3y = bx.y1 if lx >= 0.0 else bx.y0
+    cdef const double* c3x = bx.x1 if ly >= 0.0 else bx.x0
+    cdef const double* c4y = bx.y1 if hx >= 0.0 else bx.y0
+    cdef const double* c4x = bx.x1 if hy >= 0.0 else bx.x0
+    cdef int j, i, n = 0
+    cdef double mi, t1, t2, t3, t4
+    for j in range(m):
+        i = idx[j]
+        mi = bx.margin[i] + mo
+        t1 = ((lx * c1x[i] - ly * c1y[i]) - k1) + nl * mi
+        t2 = ((hx * c2x[i] - hy * c2y[i]) - k2) - nh * mi
+        t3 = ((lx * c3y[i] + ly * c3x[i]) - k3) + nl * mi
+        t4 = ((hx * c4y[i] + hy * c4x[i]) - k4) + nh * mi
+        if not ((t1 < 0.0) | (t2 > 0.0) | ((t3 < 0.0) & (t4 < 0.0))):
+            keep[n] = i
+            n += 1
+    return n
+
+
+cdef enum:
+    GRID_MIN = 48          # blockers from which a query goes through the grid (fewer: the linear cull)
+    GRID_MAX_SIDE = 2048   # cells along a side, at most
+    GRID_LOAD = 24         # registrations per blocker, at most on average (else coarser cells, or no grid)
+
+cdef double GRID_PAD = 1e-6    # inches added around every registered box (beyond its cull margin)
+
+
+cdef struct Grid:
+    int on
+    int cols, rows
+    double x0, y0, inv          # cell (c, r) holds x in [x0 + c / inv, x0 + (c + 1) / inv), the same for y
+    int* start                  # cols * rows + 1 offsets into items
+    int* items                  # blocker indices, ascending within a cell
+    int* always                 # slivers (infinite cull margin): visited by every query
+    int n_always
+    int64_t* stamp              # per blocker: the last query that visited it
+    int64_t query
+    int* cand                   # the blockers a query visits
+    double* rxmin               # per row: the hull's x extent in the row's band
+    double* rxmax
+
+
+cdef inline int grid_cell(double v, double v0, double inv, int n) noexcept nogil:
+    """The cell index of coordinate v, clamped to [0, n): floor((v - v0) * inv), monotone in v."""
+    cdef double t = (v - v0) * inv
+    if not t > 0.0:
+        return 0
+    if t >= n:
+        return n - 1
+    return <int>t
+
+
+cdef inline double reg_pad(Boxes* bx, int i) noexcept nogil:
+    cdef double a = fabs(bx.x0[i]), b = fabs(bx.x1[i]), c = fabs(bx.y0[i]), d = fabs(bx.y1[i])
+    if b > a:
+        a = b
+    if d > c:
+        c = d
+    return bx.margin[i] + GRID_PAD + 1e-9 * (a + c)
+
+
+cdef void free_grid(Grid* g) noexcept nogil:
+    free(g.start)
+    free(g.items)
+    free(g.always)
+    free(g.stamp)
+    free(g.cand)
+    free(g.rxmin)
+    free(g.rxmax)
+    g.start = NULL
+    g.items = NULL
+    g.always = NULL
+    g.stamp = NULL
+    g.cand = NULL
+    g.rxmin = NULL
+    g.rxmax = NULL
+    g.on = 0
+
+
+cdef int build_grid(Grid* g, Boxes* bx, int nb) noexcept nogil:
+    """Register every blocker in the cells its widened box overlaps. Returns 1 when the grid is on; 0 when the
+    blockers are too few, too large or memory is short (queries then use the linear cull, with the same results)."""
+    cdef int i, c, r, c0, c1, r0, r1, tries, cell
+    cdef int n_grid = 0
+    cdef double gx0 = INF, gy0 = INF, gx1 = -INF, gy1 = -INF, pad, w, h, cs, side = 0.0
+    cdef int64_t regs
+    g.on = 0
+    g.start = NULL
+    g.items = NULL
+    g.always = NULL
+    g.stamp = NULL
+    g.cand = NULL
+    g.rxmin = NULL
+    g.rxmax = NULL
+    g.n_always = 0
+    g.query = 0
+    if nb < GRID_MIN:
+        return 0
+    for i in range(nb):
+        if not bx.margin[i] < INF:
+            continue
+        pad = reg_pad(bx, i)
+        if bx.x0[i] - pad < gx0:
+            gx0 = bx.x0[i] - pad
+        if bx.y0[i] - pad < gy0:
+            gy0 = bx.y0[i] - pad
+        if bx.x1[i] + pad > gx1:
+            gx1 = bx.x1[i] + pad
+        if bx.y1[i] + pad > gy1:
+            gy1 = bx.y1[i] + pad
+        side += (bx.x1[i] - bx.x0[i]) + (bx.y1[i] - bx.y0[i])
+        n_grid += 1
+    if n_grid < GRID_MIN:
+        return 0
+    w = gx1 - gx0
+    h = gy1 - gy0
+    cs = sqrt(w * h / n_grid)                  # about one blocker a cell
+    if cs < 0.5 * side / n_grid:               # but no smaller than a typical blocker's side
+        cs = 0.5 * side / n_grid
+    if not cs > 0.0:
+        return 0
+    for tries in range(8):
+        if w / cs >= GRID_MAX_SIDE or h / cs >= GRID_MAX_SIDE:
+            cs *= 2.0
+            continue
+        g.inv = 1.0 / cs
+        g.cols = <int>(w * g.inv) + 1
+        g.rows = <int>(h * g.inv) + 1
+        g.x0 = gx0
+        g.y0 = gy0
+        regs = 0
+        for i in range(nb):
+            if not bx.margin[i] < INF:
+                continue
+            pad = reg_pad(bx, i)
+            c0 = grid_cell(bx.x0[i] - pad, gx0, g.inv, g.cols)
+            c1 = grid_cell(bx.x1[i] + pad, gx0, g.inv, g.cols)
+            r0 = grid_cell(bx.y0[i] - pad, gy0, g.inv, g.rows)
+            r1 = grid_cell(bx.y1[i] + pad, gy0, g.inv, g.rows)
+            regs += <int64_t>(c1 - c0 + 1) * (r1 - r0 + 1)
+        if regs <= <int64_t>GRID_LOAD * n_grid:
+            break
+        cs *= 2.0
+    else:
+        return 0
+    g.start = <int*>calloc(<size_t>g.cols * g.rows + 1, sizeof(int))
+    g.items = <int*>malloc((regs + 1) * sizeof(int))
+    g.always = <int*>malloc((nb - n_grid + 1) * sizeof(int))
+    g.stamp = <int64_t*>calloc(nb + 1, sizeof(int64_t))
+    g.cand = <int*>malloc((nb + 1) * sizeof(int))
+    g.rxmin = <double*>malloc((g.rows + 1) * sizeof(double))
+    g.rxmax = <double*>malloc((g.rows + 1) * sizeof(double))
+    if (g.start == NULL or g.items == NULL or g.always == NULL or g.stamp == NULL or g.cand == NULL or g.rxmin == NULL
+            or g.rxmax == NULL):
+        free_grid(g)
+        return 0
+    # counts, offsets, then fill (blocker order kept within each cell)
+    for i in range(nb):
+        if not bx.margin[i] < INF:
+            g.always[g.n_always] = i
+            g.n_always += 1
+            continue
+        pad = reg_pad(bx, i)
+        c0 = grid_cell(bx.x0[i] - pad, gx0, g.inv, g.cols)
+        c1 = grid_cell(bx.x1[i] + pad, gx0, g.inv, g.cols)
+        r0 = grid_cell(bx.y0[i] - pad, gy0, g.inv, g.rows)
+        r1 = grid_cell(bx.y1[i] + pad, gy0, g.inv, g.rows)
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                g.start[r * g.cols + c + 1] += 1
+    for cell in range(g.cols * g.rows):
+        g.start[cell + 1] += g.start[cell]
+    for i in range(nb):
+        if not bx.margin[i] < INF:
+            continue
+        pad = reg_pad(bx, i)
+        c0 = grid_cell(bx.x0[i] - pad, gx0, g.inv, g.cols)
+        c1 = grid_cell(bx.x1[i] + pad, gx0, g.inv, g.cols)
+        r0 = grid_cell(bx.y0[i] - pad, gy0, g.inv, g.rows)
+        r1 = grid_cell(bx.y1[i] + pad, gy0, g.inv, g.rows)
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                cell = r * g.cols + c
+                g.items[g.start[cell]] = i
+                g.start[cell] += 1
+    for cell in range(g.cols * g.rows, 0, -1):     # the fill moved each start to the next cell's: move them back
+        g.start[cell] = g.start[cell - 1]
+    g.start[0] = 0
+    g.on = 1
+    return 1
+
+
+cdef inline void hull_segment(Grid* g, double ax, double ay, double bx_, double by, double pad) noexcept nogil:
+    """Widen each row's x extent by the part of segment a-b inside the row's band (widened by pad)."""
+    cdef int r, r0, r1
+    cdef double ya, yb, xa, xb, lo, hi, t, x, band0, band1, cs = 1.0 / g.inv
+    if ay > by:
+        ax, bx_ = bx_, ax
+        ay, by = by, ay
+    r0 = grid_cell(ay - pad, g.y0, g.inv, g.rows)
+    r1 = grid_cell(by + pad, g.y0, g.inv, g.rows)
+    for r in range(r0, r1 + 1):
+        band0 = g.y0 + r * cs - pad
+        band1 = g.y0 + (r + 1) * cs + pad
+        ya = ay if ay > band0 else band0
+        yb = by if by < band1 else band1
+        if ya > yb:
+            if r == 0 or r == g.rows - 1:     # a segment beyond the grid's first or last row: clamped into it
+                ya = ay
+                yb = by
+            else:
+                continue
+        if by - ay > 0.0:
+            t = (ya - ay) / (by - ay)
+            xa = ax + t * (bx_ - ax)
+            t = (yb - ay) / (by - ay)
+            xb = ax + t * (bx_ - ax)
+        else:
+            xa = ax
+            xb = bx_
+        lo = xa if xa < xb else xb
+        hi = xb if xa < xb else xa
+        if lo < g.rxmin[r]:
+            g.rxmin[r] = lo
+        if hi > g.rxmax[r]:
+            g.rxmax[r] = hi
+
+
+cdef int cmp_int(const void* a, const void* b) noexcept nogil:
+    cdef int x = (<const int*>a)[0], y = (<const int*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef int grid_candidates(Grid* g, double ox, double oy, const double* tv, int tn) noexcept nogil:
+    """The blockers in the cells that the hull of the origin and the target meets, ascending, each once."""
+    cdef int k, r, c, c0, c1, r0, r1, j, i, m = 0, cell
+    cdef double ylo = oy, yhi = oy, pad, scale = fabs(ox) + fabs(oy), v
+    cdef int64_t q
+    cdef int x_, y_
+    for k in range(tn):
+        v = tv[2 * k + 1]
+        if v < ylo:
+            ylo = v
+        if v > yhi:
+            yhi = v
+        v = fabs(tv[2 * k]) + fabs(tv[2 * k + 1])
+        if v > scale:
+            scale = v
+    pad = GRID_PAD + 1e-9 * scale
+    r0 = grid_cell(ylo - pad, g.y0, g.inv, g.rows)
+    r1 = grid_cell(yhi + pad, g.y0, g.inv, g.rows)
+    for r in range(r0, r1 + 1):
+        g.rxmin[r] = INF
+        g.rxmax[r] = -INF
+    for k in range(tn):
+        hull_segment(g, ox, oy, tv[2 * k], tv[2 * k + 1], pad)
+        j = k + 1 if k + 1 < tn else 0
+        hull_segment(g, tv[2 * k], tv[2 * k + 1], tv[2 * j], tv[2 * j + 1], pad)
+    g.query += 1
+    q = g.query
+    for r in range(r0, r1 + 1):
+        if not g.rxmin[r] <= g.rxmax[r]:
+            continue
+        c0 = grid_cell(g.rxmin[r] - pad, g.x0, g.inv, g.cols)
+        c1 = grid_cell(g.rxmax[r] + pad, g.x0, g.inv, g.cols)
+        for c in range(c0, c1 + 1):
+            cell = r * g.cols + c
+            for j in range(g.start[cell], g.start[cell + 1]):
+                i = g.items[j]
+                if g.stamp[i] != q:
+                    g.stamp[i] = q
+                    g.cand[m] = i
+                    m += 1
+    for j in range(g.n_always):
+        i = g.always[j]
+        if g.stamp[i] != q:
+            g.stamp[i] = q
+            g.cand[m] = i
+            m += 1
+    if m <= 24:   # insertion sort: a query meets few blockers
+        for j in range(1, m):
+            i = g.cand[j]
+            k = j - 1
+            while k >= 0 and g.cand[k] > i:
+                g.cand[k + 1] = g.cand[k]
+                k -= 1
+            g.cand[k + 1] = i
+    else:
+        qsort(g.cand, m, sizeof(int), cmp_int)
+    return m
+
+
 cdef inline void segment_span(double p0, double p1, double q0, double q1, const double* vs, int n,
                               double* t0_, double* t1_) noexcept nogil:
     """geometry._segment_span (Cyrus-Beck against the open polygon, world frame)."""
@@ -633,6 +944,7 @@ cdef struct Work:
     Boxes boxes
     int* keep               # the blockers left by the cull
     uint8_t* flag
+    Grid grid               # the blockers by cell, when there are many
     int nc                  # clouds for the crossing length
     const double** cv
     int* cn
@@ -673,7 +985,11 @@ cdef int trace_one(Work* w, double ox, double oy, const double* tv, int tn,
         if fast_span(t, &tsp) or tsp.wraps:
             exact_span(t, &tsp)
 
-    nk = cull(&w.boxes, w.nb, ox, oy, flip, &tsp, w.keep, w.flag)
+    if w.grid.on:
+        nk = grid_candidates(&w.grid, ox, oy, tv, tn)
+        nk = cull_some(&w.boxes, w.grid.cand, nk, ox, oy, flip, &tsp, w.keep)
+    else:
+        nk = cull(&w.boxes, w.nb, ox, oy, flip, &tsp, w.keep, w.flag)
     for ib in range(nk):
         i = w.keep[ib]
         make_shape(b, w.bv[i], w.bn[i], ox, oy, flip)
@@ -846,6 +1162,7 @@ cdef void bounding_box(const double* v, int n, Boxes* bx, int i) noexcept nogil:
 
 
 cdef void free_work(Work* w) noexcept nogil:
+    free_grid(&w.grid)
     free(w.bv)
     free(w.bn)
     free(w.boxes.x0)
@@ -863,7 +1180,7 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
                const double[:, :, ::1] blockers, const int64_t[::1] blocker_counts,
                const double[:, :, ::1] clouds, const int64_t[::1] cloud_counts, bint clouds_block,
                uint8_t[::1] out_clear, double[::1] out_range, double[:, ::1] out_aim, double[::1] out_cloud_len,
-               int8_t[::1] out_status):
+               int8_t[::1] out_status, int use_grid=1):
     """Line of fire for Q queries against one set of blockers and clouds (CW-LOF-01..04).
 
     Polygons are counter-clockwise without repeated vertices (as
@@ -872,6 +1189,9 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
     out_aim[q] (NaN when hidden), out_cloud_len[q] (crossing length to the
     aim point; 0 with clouds_block, NaN when hidden), out_status[q] (0
     computed, 1 recompute with the reference). Releases the GIL.
+
+    With 48 blockers or more the blockers are found through a grid (the module's docstring); `use_grid=0`
+    keeps the linear cull, for comparisons: the results are the same.
 
     Returns the number of status-1 queries, -1 when scratch memory could not
     be allocated, -2 when the arrays' lengths disagree (nothing written).
@@ -895,6 +1215,7 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
     w = <Work*>malloc(sizeof(Work))
     if w == NULL:
         return -1
+    build_grid(&w.grid, &w.boxes, 0)      # off, its pointers NULL, until the boxes are known
     nb = <int>(B + C if clouds_block else B)
     w.nb = nb
     w.nc = 0 if clouds_block else <int>C
@@ -929,6 +1250,8 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
                 w.cn[i] = <int>cloud_counts[i]
         for i in range(nb):
             bounding_box(w.bv[i], w.bn[i], &w.boxes, <int>i)
+        if not use_grid == 0:
+            build_grid(&w.grid, &w.boxes, nb)
     with nogil:
         for q in range(Q):
             tn = <int>target_counts[q]
