@@ -17,7 +17,7 @@ import shutil
 
 import pytest
 
-from .conftest import SCALE, interleaved, scaled
+from .conftest import SCALE, best_of, scaled
 
 pytest.importorskip("cffi")
 if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")):
@@ -43,6 +43,20 @@ def lib(tmp_path_factory):
     return c
 
 
+def interleaved_abba(a, b, rounds: int, reps: int) -> tuple[float, float]:
+    """Best time of `a` and of `b`, in alternation, the order swapped every round (A B, B A, ...): whichever of two
+    runs of a million trials goes first was measured 10% faster here, so a fixed order biases the ratio."""
+    ta = tb = float("inf")
+    for r in range(rounds):
+        if r % 2 == 0:
+            ta = min(ta, best_of(a, reps))
+            tb = min(tb, best_of(b, reps))
+        else:
+            tb = min(tb, best_of(b, reps))
+            ta = min(ta, best_of(a, reps))
+    return ta, tb
+
+
 def _c_call(lib, name, *args):
     out = ctypes.POINTER(ctypes.c_char)()
     status = getattr(lib, name)(*args, ctypes.byref(out))
@@ -61,8 +75,8 @@ def _python_call(request: dict) -> str:
 
 def test_capi_01_overhead_of_hp_explain_of_the_golden_example(benchmark, report, lib):
     """CAPI-01: hp_explain of the golden example (cw_tohit_example) through C, against the protocol's explain from
-    Python; each sample is a loop of calls. Target: C / Python <= 1.5."""
-    calls = scaled(200) if SCALE < 1 else 200
+    Python; each sample is a loop of 20 calls, the best of 40 samples a side. Target: C / Python <= 1.5."""
+    calls = 20    # short samples, many of them, alternated: the best of each side is robust to a shared machine's load
     text = json.dumps(GOLDEN).encode()
     request = {"id": None, "op": "explain", **GOLDEN}
     assert json.loads(_c_call(lib, "hp_explain", text)) == json.loads(_python_call(request))
@@ -75,7 +89,7 @@ def test_capi_01_overhead_of_hp_explain_of_the_golden_example(benchmark, report,
         for _ in range(calls):
             _python_call(request)
 
-    t_c, t_py = interleaved(c_side, py_side, rounds=ROUNDS, reps=3)
+    t_c, t_py = interleaved_abba(c_side, py_side, rounds=8 * ROUNDS, reps=2)
     benchmark.pedantic(c_side, rounds=ROUNDS, iterations=1)
     report("capi hp_explain golden", c_call_us=t_c / calls * 1e6, python_call_us=t_py / calls * 1e6,
            c_over_python=t_c / t_py, target=1.5)
@@ -90,8 +104,8 @@ def test_capi_01_overhead_of_hp_run_of_a_million_trials(benchmark, report, lib):
     c_doc, py_doc = json.loads(_c_call(lib, "hp_run", text, trials, 1, 0)), json.loads(_python_call(request))
     assert c_doc["result"]["probabilities"] == py_doc["result"]["probabilities"]
 
-    t_c, t_py = interleaved(lambda: _c_call(lib, "hp_run", text, trials, 1, 0), lambda: _python_call(request),
-                            rounds=ROUNDS, reps=1)
+    t_c, t_py = interleaved_abba(lambda: _c_call(lib, "hp_run", text, trials, 1, 0), lambda: _python_call(request),
+                                 rounds=3 * ROUNDS + 1, reps=1)
     benchmark.pedantic(lambda: _c_call(lib, "hp_run", text, trials, 1, 0), rounds=ROUNDS, iterations=1)
     report("capi hp_run million", million_trials_c_s=t_c * 1e6 / trials, million_trials_python_s=t_py * 1e6 / trials,
            c_over_python=t_c / t_py, target=1.05)
@@ -106,8 +120,6 @@ def test_capi_01_from_a_c_program_without_python_in_the_host(benchmark, report, 
     import subprocess
     import sys
     import time
-
-    from .conftest import best_of
 
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     libdir = pathlib.Path(lib._name).parent
