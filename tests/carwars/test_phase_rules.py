@@ -1,0 +1,147 @@
+"""The combat phase, hand-worked: what a hand weapon does to a vehicle (CW-HAND-01), where a shot at the top goes
+(CW-DMG-04), the burst radius's edge (CW-DMG-06), a hit on the power plant remembered for the fire roll (CW-FIRE-02),
+the 20-hit obstacle from a collision (CW-DMG-08) and sustained fire broken by automatic fire (CW-HIT-09).
+
+Each test forces its case with scripted dice and asserts the outcome and the events. Source lines name the SPEC id
+the figures come from.
+"""
+from types import SimpleNamespace
+
+import pytest
+
+import hardpoint
+from hardpoint import ScriptedDice
+from hardpoint.carwars.damage import Ledger, Shot
+from hardpoint.carwars.enums import Side
+from hardpoint.carwars.phase import Collision, _shot_for, hits_against_vehicle, resolve_phase, update_history
+from hardpoint.carwars.tables import weapon_spec
+
+RULES = hardpoint.default_rules()
+
+
+def scenario(**data):
+    return hardpoint.parse_scenario({"scenario": {"name": "t", "ruleset": "carwars"}, **data})
+
+
+# --- CW-HAND-01: hand weapons against vehicle components ---------------------------------------------------------
+
+def _hand(name, damage, aimed_at="front", rng=3.0):
+    ledger = Ledger("t")
+    spec = weapon_spec(RULES, name, hand=True)
+    hits = hits_against_vehicle(spec, SimpleNamespace(aimed_at=aimed_at, range=rng), damage, ledger)
+    return hits, [(e.text, e.rule) for e in ledger.events if e.kind == "note"]
+
+
+def test_cw_hand_01_vehicle_weapons_do_their_full_damage_whatever_the_range():
+    """CW-HAND-01 applies to hand weapons only: a machine gun's 5 hits at 3" are 5 hits, with no note."""
+    ledger = Ledger("t")
+    assert hits_against_vehicle(weapon_spec(RULES, "Machine Gun"), SimpleNamespace(aimed_at="front", range=3.0), 5, ledger) == 5
+    assert ledger.events == []
+
+
+def test_cw_hand_01_half_effect_weapons_do_half_rounded_up():
+    """CW-HAND-01: a submachine gun (listed effect: half) does half its damage to vehicle components, rounded up:
+    5 -> 3, with the note. Source: SPEC CW-HAND-01 (the weapons that list an effect); CW-DMG-07 (halves round up)."""
+    assert _hand("Submachine Gun", 5) == (3, [("Submachine Gun: half damage against a vehicle, rounded up", "CW-HAND-01")])
+
+
+def test_cw_hand_01_full_effect_weapons_and_any_hand_weapon_on_a_tire():
+    """CW-HAND-01: a laser rifle (listed effect: full) does all 4 hits at 3"; a heavy pistol (no effect on vehicles)
+    does all 2 to a tire. No note either way. Source: SPEC CW-HAND-01 (full effect on tires)."""
+    assert _hand("Laser Rifle", 4) == (4, [])
+    assert _hand("Heavy Pistol", 2, aimed_at="tire front_left") == (2, [])
+
+
+@pytest.mark.parametrize("rng,hits,note", [
+    (0.5, 2, "Heavy Pistol: full effect at point blank"),
+    (0.99, 2, "Heavy Pistol: full effect at point blank"),
+    (1.0, 0, "Heavy Pistol does not harm vehicle components beyond point blank"),
+    (3.0, 0, "Heavy Pistol does not harm vehicle components beyond point blank"),
+    (None, 0, "Heavy Pistol does not harm vehicle components beyond point blank"),
+])
+def test_cw_hand_01_other_hand_weapons_only_at_point_blank(rng, hits, note):
+    """CW-HAND-01: a heavy pistol does its 2 hits to a vehicle component only at point blank (under 1"); at 1" or
+    more, or with no range measured, nothing, with the note saying why. Source: SPEC CW-HAND-01."""
+    assert _hand("Heavy Pistol", 2, rng=rng) == (hits, [(note, "CW-HAND-01")])
+
+
+# --- CW-DMG-04: a shot at the top ---------------------------------------------------------------------------------
+
+def test_cw_dmg_04_a_shot_aimed_at_the_top_goes_to_the_top():
+    """CW-DMG-04: a shot whose breakdown says it is aimed at the top is a shot on the top side (the reverse of the
+    underbody order), whatever side the breakdown names."""
+    b = SimpleNamespace(aimed_at="top", side="left", attack="a", sidecar_side=None)
+    assert _shot_for(b, 4) == Shot(4, Side.TOP, "top", attack="a")
+
+
+# --- CW-DMG-06: the edge of the burst ------------------------------------------------------------------------------
+
+def test_cw_dmg_06_burst_reaches_exactly_its_radius_and_no_farther():
+    """CW-DMG-06: the grenade launcher's burst (radius 2") from the point hit, the middle of the target's back edge at
+    (0, 3.5): "edge", a pedestrian at (-2.125, 3.4) whose counter's near side is exactly 2" away, takes the burst's 1d;
+    "beyond", at (1.6, 2.0), 2.02" away at his nearest corner, does not, and rolls nothing, though listed first.
+    Dice: 6+6 hit, 1d = 3 on the back armour (15 -> 12), burst on "edge" 1d = 1 (3 -> 2 DP, wounded).
+    Source: SPEC CW-DMG-06 (1d to every pedestrian within the burst radius)."""
+    s = scenario(vehicle=[{"id": "car", "design": "hunter", "speed": 0,
+                           "weapon": [{"id": "gl", "type": "Grenade Launcher", "mount": "front"}]},
+                          {"id": "target", "design": "hunter", "y": 4.0, "speed": 0}],
+                 pedestrian=[{"id": "beyond", "x": 1.6, "y": 2.0}, {"id": "edge", "x": -2.125, "y": 3.4}],
+                 attack=[{"id": "a", "attacker": "car", "weapon": "gl", "firer": "driver", "target": "target"}])
+    assert s.explain()[0].aim_point == (0.0, 3.5)
+    r = s.resolve(ScriptedDice([6, 6, 3, 1]))
+    assert [(e.why, e.total) for e in r.events if e.kind == "dice" and e.rule == "CW-DMG-06"] == [("burst on edge", 1)]
+    assert [(e.target, e.component, e.hits, e.before, e.after) for e in r.events if e.kind == "damage"] == [
+        ("target", "back armour", 3, 15, 12), ("edge", "person", 1, 3, 2)]
+    assert r.state["pedestrians"]["beyond"]["hits"] == 0 and r.state["pedestrians"]["edge"]["state"] == "wounded"
+
+
+# --- CW-FIRE-02: a hit on the power plant -------------------------------------------------------------------------
+
+def test_cw_fire_02_a_hit_on_the_power_plant_is_remembered_for_the_fire_roll():
+    """CW-FIRE-02: an MG hit of 3 through a front with no armour and no front weapon lands on the power plant: the
+    phase notes the chance of fire it brings at the end of the turn, and the vehicle's fire state records one
+    component hit, not by a fiery weapon. Source: SPEC CW-FIRE-02 (a hit on the power plant)."""
+    s = scenario(vehicle=[{"id": "car", "design": "hunter", "speed": 0},
+                          {"id": "t", "design": "hunter", "y": 4.0, "facing": 180.0, "speed": 0, "weapon": [],
+                           "armour": {"front": 0, "back": 15, "left": 15, "right": 15, "top": 10, "underbody": 10}}],
+                 attack=[{"id": "a", "attacker": "car", "weapon": "mg", "target": "t"}])
+    r = s.resolve(ScriptedDice([6, 6, 3]), commit=True)
+    assert [(e.target, e.component, e.hits) for e in r.events if e.kind == "damage"] == [("t", "power plant", 3)]
+    assert [(e.text, e.rule) for e in r.events if e.kind == "note" and e.rule.startswith("CW-FIRE")] == [
+        ("power plant hit by Machine Gun: a chance of fire at the end of the turn", "CW-FIRE-02")]
+    assert s.arena.fires["t"].component_hits == [False]
+
+
+# --- CW-DMG-08: 20 hits in a phase ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("faces,obstacle", [([6, 6, 6, 2], True), ([6, 6, 6, 1], False)])
+def test_cw_dmg_08_a_collision_of_20_hits_drops_an_obstacle_19_does_not(faces, obstacle):
+    """CW-DMG-08: a car taking 20 or more hits in one phase drops an obstacle at its position. A fixed-barrier
+    collision on the front at 45 mph rolls 4d (35 mph 2d, one more die each 5 mph): 6+6+6+2 = 20 hits drop one at
+    (0, 0); 6+6+6+1 = 19 do not. Source: SPEC CW-DMG-08; CW-COL-04 (collision dice by speed, the project's table)."""
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "speed": 45}])
+    arena = s.arena.copy()
+    r = resolve_phase(arena, [], RULES, ScriptedDice(faces), collisions=[Collision("c1", "v", Side.FRONT, 45)])
+    assert [(e.why, e.total) for e in r.events if e.kind == "dice"] == [("collision damage at 45 mph", sum(faces))]
+    if obstacle:
+        assert [(o.x, o.y) for o in arena.obstacles] == [(0.0, 0.0)]
+        assert [(e.text, e.rule) for e in r.events if e.kind == "note" and e.rule == "CW-DMG-08"] == [
+            ("v took 20 hits: an obstacle drops at (0, 0)", "CW-DMG-08")]
+    else:
+        assert arena.obstacles == [] and not [e for e in r.events if e.rule == "CW-DMG-08"]
+
+
+# --- CW-HIT-09: automatic fire breaks sustained fire ---------------------------------------------------------------
+
+def test_cw_hit_09_a_shot_on_automatic_records_a_streak_of_0():
+    """CW-HIT-09: the history after a phase: an aimed shot in its second consecutive turn records a streak of 2; a shot
+    on automatic records 0 (it breaks the streak and never earns it), with the change from the streak before."""
+    from hardpoint.carwars.attack import SustainedRecord
+
+    aimed = SimpleNamespace(attacker="v", weapon="mg", target="t", automatic=False, consecutive=2)
+    auto = SimpleNamespace(attacker="v", weapon="rl", target="t", automatic=True, consecutive=3)
+    before = {("v", "rl"): SustainedRecord("t", 2, 1)}
+    new, changes = update_history(before, [aimed, auto], 2)
+    assert new == {("v", "mg"): SustainedRecord("t", 2, 2), ("v", "rl"): SustainedRecord("t", 0, 2)}
+    assert [(c.subject, c.before, c.after, c.rule) for c in changes] == [("v.mg", 0, 2, "CW-HIT-09"),
+                                                                         ("v.rl", 2, 0, "CW-HIT-09")]
