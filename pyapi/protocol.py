@@ -110,8 +110,26 @@ def _cached(key: str | None, load: Callable[[], Any]) -> Any:
     with _cache_lock:
         _cache[key] = scenario
         while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+            _, old = _cache.popitem(last=False)
+            _explained.pop(id(old), None)
     return scenario
+
+
+# the explain document of a cached scenario, as JSON text (a fresh copy for each answer: a caller may change it)
+_explained: dict[int, tuple[Any, str]] = {}
+
+
+def _explain(scenario: Any) -> dict[str, Any]:
+    from .documents import explain_document
+
+    hit = _explained.get(id(scenario))
+    if hit is not None and hit[0] is scenario:
+        return json.loads(hit[1])
+    document = explain_document(scenario)
+    with _cache_lock:
+        if any(v is scenario for v in _cache.values()):
+            _explained[id(scenario)] = (scenario, json.dumps(document))
+    return document
 
 
 def _document_key(doc: dict[str, Any]) -> str | None:
@@ -231,7 +249,7 @@ def prepare(request: Any, limits: Limits = DEFAULT_LIMITS) -> Prepared:
                            value=_plain(request), rule="PROTO-02")
     rid = _check_id(request)
     op = request.get("op")
-    if op not in _FIELDS:
+    if not isinstance(op, str) or op not in _FIELDS:
         extra = "; cancel is a message to a server (hardpoint serve)" if op == "cancel" else ""
         raise RequestError(f"expected one of {', '.join(OPS)}{extra}", field="op", value=_plain(op), rule="PROTO-02")
     allowed = _FIELDS[op]
@@ -350,7 +368,7 @@ def execute(prepared: Prepared, progress: Callable[[float], None] | None = None,
     if op == "schema":
         return documents.schema_document() if args["name"] == "scenario" else protocol_schemas()[args["name"]]
     if op == "explain":
-        return documents.explain_document(scenario)
+        return _explain(scenario)
     if op == "resolve":
         from .api import resolve
 

@@ -204,3 +204,10 @@ def test_proto_02_progress_and_cancel_of_a_run():
     result = response["result"]
     assert result["interrupted"] is True and 0 < result["trials"] < 10**10 and result["requested"] == 10**10
     assert seen and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
+
+
+@pytest.mark.parametrize("op", [[], {}, 1, None, True])
+def test_proto_01_an_op_that_is_not_text_is_refused(op):
+    """PROTO-01: found by the property test: an op that is a list (unhashable) was an internal error."""
+    error = handle({"op": op})["error"]
+    assert (error["type"], error["field"], error["rule"]) == ("RequestError", "op", "PROTO-02")
