@@ -268,6 +268,20 @@ def test_capi_02_two_threads_at_once_get_the_python_answers(built):
 
 
 @needs_cc
+def test_capi_01_threads_racing_to_make_the_first_call_all_get_the_answer(built, tmp_path):
+    """Four threads make the process's first calls at once (tests/capi/hp_first_calls.c): one starts the
+    interpreter, the others wait for it; each gets the golden explain document, the same text."""
+    lib = built["lib"].parent
+    exe = tmp_path / "hp_first_calls"
+    subprocess.run([CC, "-O1", "-Wall", "-Werror", "-I", str(lib), str(HERE / "hp_first_calls.c"), "-o", str(exe),
+                    "-L", str(lib), "-lhardpoint", "-Wl,-rpath," + str(lib), "-pthread"], check=True, capture_output=True)
+    for _ in range(3):
+        run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and "ALL OK" in run.stdout, run.stdout + run.stderr
+        assert run.stderr == ""
+
+
+@needs_cc
 def test_capi_01_the_command_line_builds_the_library(tmp_path):
     from hardpoint.cli import main
 
