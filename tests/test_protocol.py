@@ -211,3 +211,14 @@ def test_proto_01_an_op_that_is_not_text_is_refused(op):
     """PROTO-01: found by the property test: an op that is a list (unhashable) was an internal error."""
     error = handle({"op": op})["error"]
     assert (error["type"], error["field"], error["rule"]) == ("RequestError", "op", "PROTO-02")
+
+
+def test_proto_01_the_examples_of_the_protocol_docs_run():
+    """PROTO-01: docs/protocol.md's Python example and the protocol modules' docstring examples give what they show."""
+    import doctest
+
+    result = doctest.testfile(str(ROOT / "docs/protocol.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+    for module in (protocol, documents):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
