@@ -25,9 +25,9 @@ def __getattr__(name: str):
 
         return getattr(results, name)
     if name == "run_batch_dask":
-        from .carwars import batch
+        from . import distributed
 
-        return batch.run_batch_dask
+        return distributed.run_batch_dask
     if name == "exact_attack":
         from .carwars.exact import exact_attack
 

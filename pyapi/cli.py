@@ -149,6 +149,14 @@ def _positive(value: int, field: str) -> int:
     return value
 
 
+def _chunk_arg(n: int) -> int:
+    from .errors import ScenarioError
+
+    if not 1 <= n <= 2**31 - 1:
+        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="--chunk", value=n, rule="FAST-03")
+    return n
+
+
 def _arg(check, what: str):
     """An argparse type that runs a limits check, so a bad value is refused before anything runs."""
     def convert(text: str):
@@ -340,6 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--phase-only", action="store_true",
                    help="one-phase scenarios: stop after the combat phase (skip the end-of-turn fire checks)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument("--dask", metavar="SCHEDULER", default=None,
+                   help="run the chunks on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' (a local "
+                        "cluster of --threads workers); counts are added up on the workers (needs hardpoint[dask])")
+    r.add_argument("--chunk", type=_arg(_chunk_arg, "chunk"), default=None,
+                   help="trials a Dask task runs (default 1,000,000)")
     r.set_defaults(func=_cmd_run)
     e = sub.add_parser("explain", help="to-hit breakdown of every declared attack, without rolling", formatter_class=_Formatter)
     e.add_argument("scenario", help=scen)

@@ -79,6 +79,11 @@ class RuleSet(Protocol):
         """The scenario packed for the compiled kernel, or `Unpackable(reason)` (ARCH-04)."""
         ...
 
+    def merge(self, scenario: Any, parts: list[Any]) -> Any:
+        """Counted batches of consecutive trials (keep="summary", in trial order) as one BatchResult: the one a
+        single run of all their trials gives, outcome for outcome (FAST-03: Dask adds chunks up on the workers)."""
+        ...
+
 
 _REGISTRY: dict[str, RuleSet] = {}
 

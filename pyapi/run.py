@@ -267,6 +267,36 @@ def _numba_cache_present(module: str, entries: tuple[str, ...] = ("run_serial", 
     return True
 
 
+def run_on_dask(scenario, args) -> BatchResult:
+    """`hardpoint run --dask SCHEDULER|local`: the counted run on a Dask cluster, counts added up on the workers (FAST-03)."""
+    from .distributed import DEFAULT_CHUNK, local_client, run_batch_dask
+
+    backend = None if args.backend == "auto" else args.backend
+    chunk = args.chunk or DEFAULT_CHUNK
+    if args.dask == "local":
+        if not (args.no_progress or args.json):
+            print(f"starting a local Dask cluster of {args.threads or 2} workers", file=sys.stderr)
+        with local_client(args.threads or 2) as client:
+            return run_batch_dask(scenario, args.trials, args.seed, client=client, chunk=chunk, backend=backend,
+                                  phase_only=args.phase_only)
+    try:
+        from distributed import Client
+    except ImportError:
+        from .errors import ScenarioError
+
+        raise ScenarioError("Dask is not installed: pip install 'hardpoint[dask]'", field="--dask", value=args.dask,
+                            rule="FAST-03") from None
+    try:
+        client = Client(args.dask, timeout=10)
+    except (OSError, TimeoutError, ValueError) as exc:
+        from .errors import ScenarioError
+
+        raise ScenarioError(f"no Dask scheduler answers there ({exc})", field="--dask", value=args.dask, rule="FAST-03") from None
+    with client:
+        return run_batch_dask(scenario, args.trials, args.seed, client=client, chunk=chunk, backend=backend,
+                              phase_only=args.phase_only)
+
+
 def run_main(args) -> int:
     from .cli import DEFAULT_SCENARIO
     from .errors import ScenarioError
@@ -292,10 +322,16 @@ def run_main(args) -> int:
     def go(progress):
         return summarize(scenario, args.trials, args.seed, args.backend, args.threads, not args.phase_only, progress)
 
+    dask = getattr(args, "dask", None)
+    if getattr(args, "chunk", None) is not None and not dask:
+        raise ScenarioError("--chunk sizes the tasks of a Dask run: give --dask too", field="--chunk", value=args.chunk,
+                            rule="FAST-03")
     written = False
     _announce(scenario, args)
     try:
-        if args.no_progress or args.json:
+        if dask:
+            result = run_on_dask(scenario, args)
+        elif args.no_progress or args.json:
             result = go(None)
         else:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

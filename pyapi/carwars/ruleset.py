@@ -180,6 +180,22 @@ class CarWars:
                                        label=f"{a}: {odds.target} {comp} destroyed"))
         return out
 
+    def merge(self, scenario: Any, parts: list[BatchResult]) -> BatchResult:
+        """Counted chunks in trial order as one batch: the kernel's tallies added, the outcomes rebuilt (FAST-03)."""
+        from dataclasses import replace
+
+        counts: dict[str, Any] = {}
+        for p in parts:
+            for k, v in p.details.counts().items():
+                counts[k] = counts[k] + v if k in counts else v.copy()
+        n = sum(p.trials for p in parts)
+        first = parts[0]
+        merged = replace(first.details, n=n, tallies=counts, hit=None, damage=None, state=None, flags=None, fight=None,
+                         seconds=max(p.seconds for p in parts), interrupted=any(p.interrupted for p in parts))
+        return BatchResult(scenario.name, self.name, first.seed, first.first_trial, n, first.backend, merged.seconds,
+                           outcomes_of(scenario, merged), details=merged, requested=sum(p.requested or p.trials for p in parts),
+                           interrupted=merged.interrupted, turns=scenario.turns)
+
     def pack(self, scenario: Any) -> Any:
         from . import batch as _batch
 
