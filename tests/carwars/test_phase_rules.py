@@ -116,13 +116,17 @@ def test_cw_fire_02_a_hit_on_the_power_plant_is_remembered_for_the_fire_roll():
 
 @pytest.mark.parametrize("faces,obstacle", [([6, 6, 6, 2], True), ([6, 6, 6, 1], False)])
 def test_cw_dmg_08_a_collision_of_20_hits_drops_an_obstacle_19_does_not(faces, obstacle):
-    """CW-DMG-08: a car taking 20 or more hits in one phase drops an obstacle at its position. A fixed-barrier
+    """CW-DMG-08 / CW-DMG-01: a car taking 20 or more hits in one phase drops an obstacle at its position, and the
+    collision's hits are a hazard like a weapon's. A fixed-barrier
     collision on the front at 45 mph rolls 4d (35 mph 2d, one more die each 5 mph): 6+6+6+2 = 20 hits drop one at
     (0, 0); 6+6+6+1 = 19 do not. Source: SPEC CW-DMG-08; CW-COL-04 (collision dice by speed, the project's table)."""
     s = scenario(vehicle=[{"id": "v", "design": "hunter", "speed": 45}])
     arena = s.arena.copy()
     r = resolve_phase(arena, [], RULES, ScriptedDice(faces), collisions=[Collision("c1", "v", Side.FRONT, 45)])
     assert [(e.why, e.total) for e in r.events if e.kind == "dice"] == [("collision damage at 45 mph", sum(faces))]
+    # every one of those hits counts toward the phase's hazard (CW-DMG-01: 10 or more, D3)
+    assert [(e.text, e.rule) for e in r.events if e.kind == "note" and e.rule == "CW-DMG-01"] == [
+        (f"v took {sum(faces)} hit(s) this phase: a D3 hazard", "CW-DMG-01")]
     if obstacle:
         assert [(o.x, o.y) for o in arena.obstacles] == [(0.0, 0.0)]
         assert [(e.text, e.rule) for e in r.events if e.kind == "note" and e.rule == "CW-DMG-08"] == [
@@ -145,3 +149,17 @@ def test_cw_hit_09_a_shot_on_automatic_records_a_streak_of_0():
     assert new == {("v", "mg"): SustainedRecord("t", 2, 2), ("v", "rl"): SustainedRecord("t", 0, 2)}
     assert [(c.subject, c.before, c.after, c.rule) for c in changes] == [("v.mg", 0, 2, "CW-HIT-09"),
                                                                          ("v.rl", 2, 0, "CW-HIT-09")]
+
+
+def test_cw_dmg_06_the_pedestrian_hit_takes_the_shot_and_the_others_nearby_the_burst():
+    """CW-DMG-06: a grenade launcher hits pedestrian "target" (listed first) 4" ahead: he takes the shot's damage
+    (1d = 1, 3 -> 2 DP), not a burst on top of it; "beside", 1" to his right and within the 2" radius, takes the
+    burst's 1d = 2 (3 -> 1 DP). Dice: 6+6 hit, 1 damage, 2 burst. Source: SPEC CW-DMG-06."""
+    s = scenario(vehicle=[{"id": "car", "design": "hunter", "speed": 0,
+                           "weapon": [{"id": "gl", "type": "Grenade Launcher", "mount": "front"}]}],
+                 pedestrian=[{"id": "target", "x": 0.0, "y": 4.0}, {"id": "beside", "x": 1.0, "y": 4.0}],
+                 attack=[{"id": "a", "attacker": "car", "weapon": "gl", "firer": "driver", "target": "target"}])
+    r = s.resolve(ScriptedDice([6, 6, 1, 2]))
+    assert [(e.why, e.total) for e in r.events if e.kind == "dice" and e.rule == "CW-DMG-06"] == [("burst on beside", 2)]
+    assert [(e.target, e.component, e.hits, e.before, e.after) for e in r.events if e.kind == "damage"] == [
+        ("target", "person", 1, 3, 2), ("beside", "person", 2, 3, 1)]
