@@ -451,11 +451,12 @@ def loads(text: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
         raise RequestError(f"a request is at most {limits.max_request_bytes:,} bytes", field="(request)",
                            value=len(text), rule="SAFE-01")
     if isinstance(text, bytes):
+        raw = text
         try:
-            text = text.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RequestError(f"not UTF-8 text (byte {exc.start} is 0x{text[exc.start]:02x})", field="(request)",
-                               value=text[max(0, exc.start - 20):exc.start + 20].decode("utf-8", "backslashreplace"),
+            raise RequestError(f"not UTF-8 text (byte {exc.start} is 0x{raw[exc.start]:02x})", field="(request)",
+                               value=raw[max(0, exc.start - 20):exc.start + 20].decode("utf-8", "backslashreplace"),
                                rule="PROTO-02") from None
     try:
         return json.loads(text)
@@ -506,11 +507,11 @@ _SEED = {"type": "integer", "minimum": 0, "maximum": MAX_SEED, "description": "t
 
 
 def _request_schema(op: str) -> dict[str, Any]:
-    scenario = {
+    scenario: dict[str, Any] = {
         "scenario": {"type": "object", "description": "a scenario document, as in a .json scenario file (hardpoint schema)"},
         "builtin": {"type": "string", "description": "the name of a built-in scenario (hardpoint scenarios)"},
     }
-    run = {
+    run: dict[str, Any] = {
         "trials": {"type": "integer", "minimum": 1, "maximum": MAX_TRIALS,
                    "description": "independent trials (a server may allow fewer)"},
         "seed": _SEED,

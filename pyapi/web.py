@@ -227,7 +227,7 @@ if HAVE_SERVER:
     class ResponseDocument(BaseModel):
         """The protocol's response: the result (the document of `hardpoint <op> --json`) or the error."""
         id: Id = None
-        format: Literal["hardpoint/1"] = FORMAT
+        format: Literal["hardpoint/1"] = "hardpoint/1"
         op: str | None = None
         result: Any = None
         error: ErrorDocument | None = None
@@ -306,7 +306,8 @@ def create_app(limits: Limits = DEFAULT_LIMITS, max_jobs: int = 4, max_queued: i
                   description="Combat resolution for Car Wars and ASL D15: the protocol of docs/protocol.md over HTTP.")
     api.state.jobs = jobs
     api.state.limits = limits
-    answers = {200: {"model": ResponseDocument}, 422: {"model": ResponseDocument, "description": "a refused request"}}
+    answers: dict[int | str, dict[str, Any]] = {
+        200: {"model": ResponseDocument}, 422: {"model": ResponseDocument, "description": "a refused request"}}
 
     def answer(op: str, body: BaseModel) -> Response:
         request = body.model_dump(exclude_none=True)

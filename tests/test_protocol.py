@@ -29,6 +29,10 @@ def test_proto_01_shipped_schemas_are_the_generated_ones():
     """PROTO-01: seeds/protocol holds exactly the schemas protocol_schemas() makes, each a valid JSON Schema."""
     shipped = {p.name[:-len(".schema.json")]: json.loads(p.read_text()) for p in (ROOT / "seeds/protocol").glob("*.schema.json")}
     assert shipped == SCHEMAS
+    from importlib import resources
+
+    folder = resources.files("hardpoint.seeds").joinpath("protocol")      # as the installed package holds them
+    assert {p.name for p in folder.iterdir() if p.name.endswith(".schema.json")} == {f"{n}.schema.json" for n in SCHEMAS}
     for schema in SCHEMAS.values():
         jsonschema.Draft202012Validator.check_schema(schema)
 
