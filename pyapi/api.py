@@ -33,14 +33,18 @@ ARRAYS_UP_TO = 1_000_000
 
 def run_batch(scenario: Any, trials: int, seed: int = 0, *, first_trial: int = 0, backend: str | None = None,
               threads: int | None = None, chunk: int | None = None, keep: str = "auto", phase_only: bool = False,
-              progress: Callable[[int], Any] | None = None, cancel: threading.Event | None = None) -> BatchResult:
+              progress: Callable[[int], Any] | None = None, cancel: threading.Event | None = None,
+              out: Any = None, overwrite: bool = False) -> BatchResult:
     """Trials first_trial .. first_trial+trials-1 of any scenario, on the compiled core where it covers it (FAST-01).
 
     Trial t rolls the dice of (seed, t): the result does not depend on `threads`,
     `chunk` or the backend. `keep`: "summary" counts the outcomes only,
     "arrays" also keeps every trial (`details`), "auto" keeps arrays up to
     ARRAYS_UP_TO trials. Ctrl-C or `cancel` stops between chunks; the result
-    covers the trials done (`interrupted`).
+    covers the trials done (`interrupted`). `out` (a folder, new or empty;
+    `overwrite=True` reuses one): the per-trial arrays stream chunk by chunk to
+    memory-mapped .npy files there, so a run of any size keeps flat memory
+    (`hardpoint.stream`); the result's arrays are those memory maps.
     """
     trials, first_trial = check_trials(trials, first_trial)
     seed = check_seed(seed)
@@ -48,11 +52,18 @@ def run_batch(scenario: Any, trials: int, seed: int = 0, *, first_trial: int = 0
     if keep not in ("auto", "summary", "arrays"):
         raise ScenarioError("expected auto, summary or arrays", field="keep", value=keep, rule="FAST-01")
     if keep == "auto":
-        keep = "arrays" if trials <= ARRAYS_UP_TO else "summary"
+        keep = "arrays" if trials <= ARRAYS_UP_TO or out is not None else "summary"
     if chunk is not None and (not isinstance(chunk, int) or isinstance(chunk, bool) or not 1 <= chunk <= 2**31 - 1):
         raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="chunk", value=chunk, rule="FAST-01")
     options = BatchOptions(first_trial=first_trial, backend=backend, threads=threads, chunk=chunk, keep=keep,
                            phase_only=phase_only, progress=progress, cancel=cancel)
+    if out is not None:
+        if keep != "arrays":
+            raise ScenarioError("out= streams the per-trial arrays: give keep='arrays' (or leave keep='auto')", field="keep",
+                                value=keep, rule="FAST-03")
+        from .stream import run_to_files
+
+        return run_to_files(scenario, trials, seed, options, out, overwrite)
     return ruleset_of(scenario).batch(scenario, trials, seed, options)
 
 
