@@ -12,7 +12,7 @@ The wrapper (`hardpoint.carwars.batch`) packs a scenario into the flat int32 arr
 described there; this module never raises and never touches Python objects
 inside the trial loop, which runs without the GIL.
 """
-from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t
 from libc.string cimport memcpy, memset
 
 cdef extern from "hp_dice.h" nogil:
@@ -1023,3 +1023,498 @@ def floor_loop(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int nee
                     s += hp_face(key, 2 + i)
                 acc += s
     return acc
+
+
+# --- whole fights: many turns, standing orders, out of action (FIGHT-01..05) ----------------------------------
+# Must agree bit for bit with `hardpoint.carwars.turn.run_turns(..., fight=...)`: each turn's phases (the
+# collisions of the movement, the standing orders' attacks chosen as `carwars.fight.order_attacks` chooses them,
+# to hit, damage at the phase's end, the driver's consequences), the end of the turn's fire checks, who is out
+# of action after the turn (`carwars.fight.out_of_action`), and the end when decided. The packer
+# (`hardpoint.carwars.batch._pack_fight`) precomputes what does not depend on the dice: every counter's place at
+# every phase (movement goes straight and stops where counters collide), so each order's candidate shots are rows
+# of numbers, ordered by range then unit; the kernel walks them, skipping what the dice have put out.
+
+DEF F_T = 0             # fc[]: turn cap
+DEF F_P = 1             # phases a turn
+DEF F_UNTIL = 2         # until decided
+DEF F_WPEN = 3          # to-hit number added for a wounded firer (CW-HIT-08)
+DEF F_NM = 4            # natural miss
+DEF F_MAXN = 5          # highest number that can hit
+DEF F_SF2 = 6           # sustained fire: second shot in a row (CW-HIT-09)
+DEF F_SF3 = 7           # third and later
+DEF F_NODRIVER = 8      # fight.toml [out_of_action] switches
+DEF F_NOWEAPON = 9
+DEF F_DESTROYED = 10
+DEF F_CRASHED = 11
+DEF F_PEDDOWN = 12
+DEF F_SIDES = 13
+DEF F_FIRST = 15        # the arena's turn when the fight starts (the turn numbers recorded)
+DEF CAND_COLS = 13
+DEF ENT_COLS = 8
+DEF FIR_COLS = 3
+DEF FCOL_COLS = 9
+DEF MAXACC = 512
+DEF MAXW = 1024
+DEF MAXU = 512
+DEF MAXCH = 1024
+
+
+cdef inline int sustained(int32_t* rec_t, int32_t* rec_s, int32_t* rec_turn, int wk, int tu, int turn, int sf2, int sf3) noexcept nogil:
+    """CW-HIT-09: the modifier of this weapon's shot at unit tu this turn (the streak it would make)."""
+    cdef int n = 1
+    if rec_t[wk] == tu and rec_turn[wk] == turn - 1:
+        n = rec_s[wk] + 1
+    if n < 2:
+        return 0
+    return sf2 if n == 2 else sf3
+
+
+cdef inline int streak_of(int32_t* rec_t, int32_t* rec_s, int32_t* rec_turn, int wk, int tu, int turn) noexcept nogil:
+    if rec_t[wk] == tu and rec_turn[wk] == turn - 1:
+        return rec_s[wk] + 1
+    return 1
+
+
+def run_fight(
+    uint64_t seed, uint64_t first_trial, int32_t[::1] init,
+    int32_t[::1] v_armour, int32_t[::1] v_pp, int32_t[::1] v_kind, int32_t[::1] v_reversed, int32_t[::1] v_turret,
+    int32_t[::1] v_rolled, int32_t[::1] v_metal, int32_t[::1] v_layout, int32_t[::1] v_sc_side, int32_t[::1] v_sc_spaces,
+    int32_t[::1] v_sc_armour, int32_t[::1] v_w0, int32_t[::1] v_w1, int32_t[::1] v_c0, int32_t[::1] v_c1,
+    int32_t[::1] v_k0, int32_t[::1] v_k1, int32_t[::1] v_t0, int32_t[::1] v_t1, int32_t[::1] v_driver,
+    int32_t[::1] v_cycle_rider, int32_t[::1] v_fireproof, int32_t[::1] v_extinguisher, int32_t[::1] v_can_explode,
+    int32_t[::1] v_burning, int32_t[::1] v_is_car,
+    int32_t[::1] w_slot, int32_t[::1] w_mount, int32_t[::1] w_sidecar, int32_t[::1] w_fiery,
+    int32_t[::1] c_hits, int32_t[::1] c_ba, int32_t[::1] c_sidecar,
+    int32_t[::1] k_slot, int32_t[::1] k_sidecar, int32_t[::1] t_slot, int32_t[::1] t_pos, int32_t[::1] t_sidecar,
+    int32_t[::1] p_hits, int32_t[::1] p_ba,
+    int32_t[::1] cyc, int32_t[::1] consts,
+    int32_t[::1] fc, int32_t[::1] crash_out, int32_t[::1] prob36, int32_t[::1] u_side,
+    int32_t[::1] w_key, int32_t[::1] w_shots, int32_t[::1] w_ammo0, int32_t[::1] w_usable,
+    int32_t[::1] c_takeover, int32_t[::1] c_hand,
+    int32_t[:, ::1] ent, int32_t[::1] tp_lo, int32_t[:, ::1] fir, int32_t[:, ::1] cand,
+    int32_t[:, ::1] fcol, int32_t[::1] col_lo, int32_t[:, ::1] near_v, int32_t[:, ::1] near_p, int32_t[::1] moving_end,
+    int32_t[:, ::1] out_state, uint8_t[:, ::1] out_flags, int16_t[:, ::1] out_turn, int16_t[::1] out_result,
+    int16_t[::1] out_turns, int32_t[:, ::1] out_shots, int32_t[:, ::1] out_hits, int32_t[:, ::1] out_dmg,
+    uint8_t[::1] diverged,
+):
+    """Run trials first_trial .. first_trial + N - 1 of a fight (N = out_state's rows), each to its end.
+
+    Writes per trial the final state (the slots), the vehicle flags (as `run_phase`), the turn each unit went out
+    of action (0: never), the result (the winning side's index, -1 a draw, -2 undecided), the turns run, and per
+    weapon the shots, hits and damage rolled on hits. A trial in which a moving vehicle goes out of control before
+    its last turn (it would slow down: every later position would change) is marked in `diverged` and left for the
+    reference to run. Returns -1 (nothing run) if the arrays exceed the kernel's fixed sizes. Releases the GIL.
+    """
+    cdef Py_ssize_t S = init.shape[0], V = v_armour.shape[0], NP = p_hits.shape[0], N = out_state.shape[0]
+    cdef Py_ssize_t U = u_side.shape[0], W = out_shots.shape[1], NC = c_hits.shape[0], NW = w_slot.shape[0]
+    cdef int T = fc[F_T], P = fc[F_P]
+    cdef Py_ssize_t t, i, v, j
+    cdef Ctx ctx
+    cdef int r, hit, dmg, hits, vi, side, kind, mode, band_hi, before_state, after_state, f, turn, ph, tp, e, fr, k
+    cdef int u, wk, w, ped, ci, best, bestp, needed, tu, ch, n_acc, a, ran, left, s, sides_left, wounded, mv
+    cdef int32_t fire_hits[256]
+    cdef int32_t fire_hit_fiery[256]
+    cdef int32_t taken[256]
+    cdef int32_t fire_total[256]
+    cdef int32_t burning[256]
+    cdef int32_t driver_before[256]
+    cdef int32_t metal_before[256 * 6]
+    cdef int32_t crash[256]
+    cdef int32_t ammo[MAXW]
+    cdef int32_t fired_w[MAXW]
+    cdef int32_t rec_t[MAXW]
+    cdef int32_t rec_s[MAXW]
+    cdef int32_t rec_turn[MAXW]
+    cdef int32_t fired_ch[MAXCH]
+    cdef int32_t outu[MAXU]
+    cdef int32_t alive_side[MAXU]
+    cdef int32_t acc_k[MAXACC]
+    cdef int32_t acc_need[MAXACC]
+    cdef int32_t acc_fs[MAXACC]      # the firer's hits slot
+    cdef int32_t acc_wk[MAXACC]
+    cdef int32_t acc_w[MAXACC]
+    cdef int32_t acc_dmg[MAXACC]
+    cdef int32_t acc_ok[MAXACC]
+    cdef int32_t* cp
+    cdef int32_t* ep
+    cdef int32_t* varm = &v_armour[0]
+    cdef int32_t* vdrv = &v_driver[0]
+    cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
+    if V > 256 or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
+            or tp_lo.shape[0] != T * P + 1 or col_lo.shape[0] != T * P + 1 or fc[F_SIDES] > MAXU:
+        return -1
+    ctx.v_armour = &v_armour[0]
+    ctx.v_pp = &v_pp[0]
+    ctx.v_kind = &v_kind[0]
+    ctx.v_reversed = &v_reversed[0]
+    ctx.v_turret = &v_turret[0]
+    ctx.v_rolled = &v_rolled[0]
+    ctx.v_metal = &v_metal[0]
+    ctx.v_layout = &v_layout[0]
+    ctx.v_sc_side = &v_sc_side[0]
+    ctx.v_sc_spaces = &v_sc_spaces[0]
+    ctx.v_sc_armour = &v_sc_armour[0]
+    ctx.v_w0 = &v_w0[0]
+    ctx.v_w1 = &v_w1[0]
+    ctx.v_c0 = &v_c0[0]
+    ctx.v_c1 = &v_c1[0]
+    ctx.v_k0 = &v_k0[0]
+    ctx.v_k1 = &v_k1[0]
+    ctx.v_t0 = &v_t0[0]
+    ctx.v_t1 = &v_t1[0]
+    ctx.v_driver = &v_driver[0]
+    ctx.v_cycle_rider = &v_cycle_rider[0]
+    ctx.w_slot = &w_slot[0] if w_slot.shape[0] else NULL
+    ctx.w_mount = &w_mount[0] if w_mount.shape[0] else NULL
+    ctx.w_sidecar = &w_sidecar[0] if w_sidecar.shape[0] else NULL
+    ctx.w_fiery = &w_fiery[0] if w_fiery.shape[0] else NULL
+    ctx.c_hits = &c_hits[0] if c_hits.shape[0] else NULL
+    ctx.c_ba = &c_ba[0] if c_ba.shape[0] else NULL
+    ctx.c_sidecar = &c_sidecar[0] if c_sidecar.shape[0] else NULL
+    ctx.k_slot = &k_slot[0] if k_slot.shape[0] else NULL
+    ctx.k_sidecar = &k_sidecar[0] if k_sidecar.shape[0] else NULL
+    ctx.t_slot = &t_slot[0] if t_slot.shape[0] else NULL
+    ctx.t_pos = &t_pos[0] if t_pos.shape[0] else NULL
+    ctx.t_sidecar = &t_sidecar[0] if t_sidecar.shape[0] else NULL
+    ctx.cyc = &cyc[0]
+    ctx.fire_hits = fire_hits
+    ctx.fire_hit_fiery = fire_hit_fiery
+    ctx.taken = taken
+    with nogil:
+        for t in range(N):
+            ctx.st = &out_state[t, 0]
+            memcpy(ctx.st, &init[0], S * sizeof(int32_t))
+            ctx.key = hp_stream_key(seed, first_trial + <uint64_t>t)
+            ctx.k = 0
+            ctx.cur_fiery = -1
+            ctx.cur_vehicle = -1
+            memset(&out_flags[t, 0], 0, V)
+            memcpy(burning, &v_burning[0], V * sizeof(int32_t))
+            for v in range(V):
+                crash[v] = 0
+            for i in range(NW):
+                ammo[i] = w_ammo0[i]
+            for i in range(W):
+                rec_t[i] = -1
+                rec_s[i] = 0
+                rec_turn[i] = -100
+                out_shots[t, i] = 0
+                out_hits[t, i] = 0
+                out_dmg[t, i] = 0
+            for i in range(U):
+                outu[i] = 0
+            diverged[t] = 0
+            ran = 0
+            for turn in range(1, T + 1):
+                memset(fire_hits, 0, V * sizeof(int32_t))
+                memset(fire_hit_fiery, 0, V * sizeof(int32_t))
+                memset(fire_total, 0, V * sizeof(int32_t))
+                for i in range(W):
+                    fired_w[i] = 0
+                for i in range(NC + NP):
+                    fired_ch[i] = 0
+                for ph in range(P):
+                    tp = (turn - 1) * P + ph
+                    # the standing orders' attacks (carwars.fight.order_attacks), chosen after the movement
+                    n_acc = 0
+                    for e in range(tp_lo[tp], tp_lo[tp + 1]):
+                        ep = &ent[e, 0]
+                        u = ep[1]
+                        wk = ep[2]
+                        w = ep[3]
+                        ped = ep[4]
+                        if outu[u] or fired_w[wk]:
+                            continue
+                        if ped >= 0:
+                            if fired_ch[NC + ped]:
+                                continue
+                        elif ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
+                            continue
+                        for fr in range(ep[5], ep[6]):
+                            ci = fir[fr, 0]
+                            if ped >= 0:
+                                wounded = ctx.st[p_hits[ped]]
+                                if wounded >= 2:
+                                    break                  # a pedestrian down cannot fire (CW-CREW-01)
+                                ch = NC + ped
+                            else:
+                                wounded = ctx.st[c_hits[ci]]
+                                if wounded >= 2:
+                                    continue               # not able: the next firer (firer_candidates)
+                                ch = ci
+                            best = -1
+                            bestp = -1
+                            for k in range(fir[fr, 1], fir[fr, 2]):
+                                cp = &cand[k, 0]
+                                tu = cp[0]
+                                if outu[tu]:
+                                    continue
+                                needed = cp[1] - sustained(rec_t, rec_s, rec_turn, wk, tu, turn, sf2, sf3)
+                                if wounded == 1:
+                                    needed += wpen
+                                if needed > maxn:
+                                    continue               # no hit possible: not a candidate (FIGHT-02)
+                                if ep[7] == 0:             # nearest enemy: the first, by range then unit order
+                                    best = k
+                                    break
+                                f = prob36[needed if needed > nm else nm + 1]
+                                if f > bestp:
+                                    bestp = f
+                                    best = k
+                            if best < 0:
+                                break                      # no shot this phase for this weapon, whoever fires it
+                            if fired_ch[ch]:
+                                continue                   # this firer has fired this turn: the next may
+                            fired_ch[ch] = 1
+                            fired_w[wk] = 1
+                            acc_k[n_acc] = best
+                            acc_wk[n_acc] = wk
+                            acc_w[n_acc] = w
+                            acc_fs[n_acc] = p_hits[ped] if ped >= 0 else c_hits[ci]
+                            acc_need[n_acc] = cand[best, 1] - sustained(rec_t, rec_s, rec_turn, wk, cand[best, 0], turn, sf2, sf3)
+                            acc_ok[n_acc] = 1
+                            n_acc += 1
+                            break
+                    # the state at the start of the phase's combat: drivers and metal armour before (CW-ROF-02)
+                    memset(taken, 0, V * sizeof(int32_t))
+                    for v in range(V):
+                        driver_before[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
+                        if ctx.v_metal[v]:
+                            for j in range(6):
+                                metal_before[v * 6 + j] = ctx.st[varm[v] + j]
+                    # collisions of the movement, then each attack explained again: one made impossible is cancelled
+                    for i in range(col_lo[tp], col_lo[tp + 1]):
+                        vi = fcol[i, 0]
+                        hits = roll(&ctx, fcol[i, 1], fcol[i, 2], fcol[i, 3]) if fcol[i, 1] > 0 else 0
+                        hits = (hits * fcol[i, 4] + fcol[i, 5] - 1) // fcol[i, 5]
+                        if fcol[i, 8]:
+                            dmg_ped(ctx.st, p_hits[vi], p_ba[vi], hits)
+                        else:
+                            collision_damage(&ctx, vi, fcol[i, 6], hits, consts[0], consts[1], consts[2])
+                    if col_lo[tp + 1] > col_lo[tp]:
+                        for a in range(n_acc):
+                            if ctx.st[acc_fs[a]] >= 2 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0):
+                                acc_ok[a] = 0
+                    # to hit, then damage, in the order the attacks were given
+                    for a in range(n_acc):
+                        acc_dmg[a] = 0
+                        if not acc_ok[a]:
+                            continue
+                        cp = &cand[acc_k[a], 0]
+                        needed = acc_need[a]
+                        if ctx.st[acc_fs[a]] == 1:
+                            needed += wpen                 # a wounded firer's skills -2 (CW-HIT-08)
+                        r = die(&ctx) + die(&ctx)
+                        hit = r != nm and needed <= maxn and r >= needed
+                        dmg = 0
+                        if hit:
+                            if cp[2] > 0:
+                                dmg = roll(&ctx, cp[2], cp[3], 0)
+                            else:
+                                dmg = cp[4]
+                        acc_dmg[a] = dmg
+                        w = acc_w[a]
+                        if w >= 0 and w_shots[w]:
+                            ammo[w] -= 1
+                        wk = acc_wk[a]
+                        out_shots[t, wk] += 1
+                        if hit:
+                            out_hits[t, wk] += 1
+                            out_dmg[t, wk] += dmg
+                    # sustained fire records (update_history): every attack rolled this phase
+                    for a in range(n_acc):
+                        if acc_ok[a]:
+                            wk = acc_wk[a]
+                            tu = cand[acc_k[a], 0]
+                            s = streak_of(rec_t, rec_s, rec_turn, wk, tu, turn)
+                            rec_t[wk] = tu
+                            rec_s[wk] = s
+                            rec_turn[wk] = turn
+                    # all damage at the end of the phase, in order
+                    for a in range(n_acc):
+                        dmg = acc_dmg[a]
+                        if not acc_ok[a] or dmg == 0:
+                            continue
+                        cp = &cand[acc_k[a], 0]
+                        kind = cp[5]
+                        vi = cp[6]
+                        if kind == 1:
+                            dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
+                            continue
+                        if kind != 0:
+                            continue
+                        mode = cp[10]
+                        hits = dmg
+                        if mode == 1:
+                            hits = (dmg + 1) // 2
+                        elif mode == 2:
+                            hits = 0
+                        if cp[11] >= 0:
+                            fire_total[vi] += cp[11]
+                        ctx.cur_vehicle = vi
+                        ctx.cur_fiery = cp[12]
+                        apply_shot(&ctx, vi, cp[7], cp[8], cp[9], hits)
+                        ctx.cur_fiery = -1
+                    # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
+                    for v in range(V):
+                        if taken[v] == 0:
+                            continue
+                        if v_is_car[v]:
+                            f = 0
+                            if ctx.v_metal[v]:
+                                for j in range(6):
+                                    if ctx.st[varm[v] + j] < metal_before[v * 6 + j]:
+                                        f = 1
+                            if taken[v] >= consts[3] or f:
+                                out_flags[t, v] |= 8
+                        if vdrv[v] >= 0:
+                            before_state = driver_before[v]
+                            after_state = crew_state(&ctx, vdrv[v])
+                            if after_state != before_state and after_state >= 2 and before_state < 2:
+                                if v_kind[v] == 1 and v_sc_side[v] < 0:
+                                    r = roll(&ctx, 2, 0, 0)      # Crash Table 1 at +4 (CW-CREW-03)
+                                    crash[v] = crash_out[r]
+                                out_flags[t, v] |= 4
+                # the end of the turn: fire (carwars.fire.end_of_turn_fire)
+                for v in range(V):
+                    if out_flags[t, v] & 2:
+                        continue
+                    if not burning[v]:
+                        if fire_total[v] > 0 and not v_fireproof[v]:
+                            r = roll(&ctx, 2, 0, 0)
+                            if r <= fire_total[v]:
+                                burning[v] = 1
+                        if fire_hits[v] and not burning[v]:
+                            band_hi = consts[5] if fire_hit_fiery[v] else consts[4]
+                            r = die(&ctx)
+                            if r <= band_hi:
+                                burning[v] = 1
+                    if burning[v] and v_extinguisher[v] > 0:
+                        r = die(&ctx)
+                        if r <= consts[5 + v_extinguisher[v]]:
+                            burning[v] = 0
+                            continue
+                    if burning[v]:
+                        for i in range(v_c0[v], v_c1[v]):
+                            dmg_crew(&ctx, i, 1)
+                        for i in range(v_w0[v], v_w1[v]):
+                            if ctx.st[w_slot[i]] > 0:
+                                dmg_slot(&ctx, w_slot[i], 1)
+                        for i in range(v_k0[v], v_k1[v]):
+                            if not k_sidecar[i] and ctx.st[k_slot[i]] > 0:
+                                dmg_slot(&ctx, k_slot[i], 1)
+                        for i in range(v_t0[v], v_t1[v]):
+                            if ctx.st[t_slot[i]] > 0:
+                                dmg_slot(&ctx, t_slot[i], 1)
+                        if v_pp[v] >= 0 and ctx.st[v_pp[v]] > 0:
+                            dmg_slot(&ctx, v_pp[v], 1)
+                        for j in range(6):
+                            if ctx.st[v_armour[v] + j] > 0:
+                                dmg_slot(&ctx, v_armour[v] + j, 1)
+                        if v_sc_side[v] >= 0:
+                            for j in range(5):
+                                if ctx.st[v_sc_armour[v] + j] > 0:
+                                    dmg_slot(&ctx, v_sc_armour[v] + j, 1)
+                        if v_can_explode[v]:
+                            r = die(&ctx)
+                            if r <= consts[9]:
+                                out_flags[t, v] |= 2
+                                burning[v] = 0
+                                for i in range(v_c0[v], v_c1[v]):
+                                    if ctx.st[c_hits[i]] < 3:
+                                        ctx.st[c_hits[i]] = 3
+                                        ctx.st[c_ba[i]] = 0
+                                mv = (turn - 1) * V + v
+                                for j in range(near_v.shape[1] // 2):
+                                    vi = near_v[mv, 2 * j]
+                                    if vi < 0:
+                                        break
+                                    side = best_exposed(&ctx, vi, near_v[mv, 2 * j + 1])
+                                    hits = roll(&ctx, 1, 0, 0)
+                                    apply_shot(&ctx, vi, P_SIDE, side, -1, hits)
+                                for j in range(near_p.shape[1]):
+                                    vi = near_p[mv, j]
+                                    if vi < 0:
+                                        break
+                                    dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
+                ran = turn
+                # who is out of action after the turn (carwars.fight.update_out): a unit out stays out
+                for u in range(U):
+                    if outu[u]:
+                        continue
+                    if u >= V:
+                        if fc[F_PEDDOWN] and ctx.st[p_hits[u - V]] >= 2:
+                            outu[u] = turn + fc[F_FIRST] - 1
+                        continue
+                    if vehicle_out(&ctx, u, fc, crash, out_flags[t, u], w_usable, w_shots, ammo, c_takeover, c_hand):
+                        outu[u] = turn + fc[F_FIRST] - 1
+                sides_left = 0
+                for s in range(fc[F_SIDES]):
+                    alive_side[s] = 0
+                for u in range(U):
+                    if not outu[u] and not alive_side[u_side[u]]:
+                        alive_side[u_side[u]] = 1
+                        sides_left += 1
+                if fc[F_UNTIL] and sides_left <= 1:
+                    break
+                if turn < T:
+                    # a vehicle out of control slows down at the end of the turn (CW-CREW-03): every later place
+                    # changes; the reference runs this trial
+                    for v in range(V):
+                        if (out_flags[t, v] & 4) and moving_end[(turn - 1) * V + v]:
+                            diverged[t] = 1
+                    if diverged[t]:
+                        break
+            for v in range(V):
+                if burning[v]:
+                    out_flags[t, v] |= 1
+            for u in range(U):
+                out_turn[t, u] = outu[u]
+            out_turns[t] = ran
+            sides_left = 0
+            left = -1
+            for s in range(fc[F_SIDES]):
+                alive_side[s] = 0
+            for u in range(U):
+                if not outu[u] and not alive_side[u_side[u]]:
+                    alive_side[u_side[u]] = 1
+                    sides_left += 1
+            for s in range(fc[F_SIDES]):
+                if alive_side[s]:
+                    left = s
+                    break
+            out_result[t] = left if sides_left == 1 else (-1 if sides_left == 0 else -2)
+    return 0
+
+
+cdef int vehicle_out(Ctx* c, int v, int32_t[::1] fc, int32_t* crash, int flags, int32_t[::1] w_usable, int32_t[::1] w_shots,
+                     int32_t* ammo, int32_t[::1] c_takeover, int32_t[::1] c_hand) noexcept nogil:
+    """carwars.fight.out_of_action for a vehicle (FIGHT-03), in its order of conditions."""
+    cdef int i, conscious = 0, can = 0
+    for i in range(c.v_c0[v], c.v_c1[v]):
+        if c.st[c.c_hits[i]] < 2:
+            conscious = 1
+    if fc[F_DESTROYED] and (flags & 2):
+        return 1
+    if fc[F_DESTROYED] and c.v_pp[v] >= 0 and c.st[c.v_pp[v]] <= 0 and not conscious:
+        return 1
+    if fc[F_CRASHED] and crash[v]:
+        return 1
+    if fc[F_NODRIVER]:
+        if c.v_driver[v] >= 0 and c.st[c.c_hits[c.v_driver[v]]] < 2:
+            can = 1
+        else:
+            for i in range(c.v_c0[v], c.v_c1[v]):
+                if c_takeover[i] and c.st[c.c_hits[i]] < 2:
+                    can = 1
+        if not can:
+            return 1
+    if fc[F_NOWEAPON]:
+        for i in range(c.v_w0[v], c.v_w1[v]):
+            if c.st[c.w_slot[i]] > 0 and w_usable[i] and not (w_shots[i] and ammo[i] <= 0):
+                return 0
+        for i in range(c.v_c0[v], c.v_c1[v]):
+            if c_hand[i] and c.st[c.c_hits[i]] < 2:
+                return 0
+        return 1
+    return 0

@@ -130,6 +130,8 @@ class Packed:
     vehicles: list[str]
     attacks: list[str]
     phases: int = 1
+    layout: Any = None                # a fight (carwars.fight.FightLayout of its columns): the fight kernel runs it
+    tire_index: dict | None = None    # (vehicle, tire id) -> tire row
 
 
 def _slots(scenario) -> tuple[list[str], list[str], Callable]:
@@ -199,7 +201,7 @@ def _unsupported(scenario) -> str | None:
         return "only Car Wars scenarios have a compiled phase kernel"
     arena = scenario.arena
     if scenario.turns:
-        reason = _turn_unsupported(scenario)
+        reason = _fight_unsupported(scenario) if _runs_as_fight(scenario) else _turn_unsupported(scenario)
         if reason:
             return reason
     reason = _kernel_limits(scenario)
@@ -422,7 +424,8 @@ def pack(scenario) -> "Packed | Unpackable":
         reason = _unsupported(scenario)
         if reason is not None:
             return Unpackable(reason)
-        return _pack(scenario)
+        base = _pack(scenario)
+        return _pack_fight(scenario, base) if _runs_as_fight(scenario) else base
     except HardpointError as exc:
         return Unpackable(f"the packer refused it: {exc}")
 
@@ -612,7 +615,8 @@ def _pack(scenario) -> Packed:
     arrays["atk"] = arr(atk_rows, (len(atk_rows), 18))
     arrays["near_v"] = arr(near_v)
     arrays["near_p"] = arr(near_p)
-    return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1)
+    return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
+                  tire_index=tire_index)
 
 
 _ORDER = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side",
@@ -874,7 +878,10 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
     start = time.perf_counter()
     if scenario.turns:
         end_of_turn = True   # a turn always ends with its fire checks (run_turns)
-    if kernel is not None:
+    if kernel is not None and packed.layout is not None:
+        out = _run_fight_compiled(kernel, scenario, packed, trials, seed, first_trial, threads, chunk, progress, keep, cancel)
+        used = "compiled"
+    elif kernel is not None:
         out = _run_compiled(kernel, packed, trials, seed, first_trial, end_of_turn, threads, chunk, progress, keep, cancel)
         used = "compiled"
     else:
@@ -940,3 +947,370 @@ def run_batch_dask(scenario, trials: int, seed: int = 0, *, client=None, chunk: 
     result = concat(parts)
     result.first_trial = first_trial
     return result
+
+
+# --- whole fights: many turns and standing orders (FIGHT-01..05) -----------------------------------------------
+
+_KERNEL_WEAPON_KEYS = 1024  # fastcore/_carwars.pyx MAXW: weapons (mounted, and the hand weapons of the fight's layout)
+_KERNEL_UNITS = 512         # fastcore/_carwars.pyx MAXU: vehicles and pedestrians of a fight
+_KERNEL_CHARACTERS = 1024   # fastcore/_carwars.pyx MAXCH: crew members and pedestrians (who fired this turn)
+_KERNEL_ORDER_SHOTS = 512   # fastcore/_carwars.pyx MAXACC: orders' weapons looked at in one phase
+
+
+def _runs_as_fight(scenario) -> bool:
+    """Whether the fight kernel runs it: more than one turn, or any turn with standing orders or until decided."""
+    f = getattr(scenario, "fight", None)
+    return bool(scenario.turns) and (scenario.turns > 1 or (f is not None and (bool(f.orders) or f.until_decided)))
+
+
+def _fight_unsupported(scenario) -> str | None:
+    """What the fight kernel does not run (docs/architecture.md lists each with its reason), or None.
+
+    Everything in it must be the same in every trial but what the dice decide in the kernel: damage, crew,
+    fire, ammunition, sustained fire, who is out of action, whom the orders shoot. Movement goes straight and
+    stops where counters collide (FIGHT-04), which no die changes, except a vehicle going out of control (it
+    slows down at the end of the turn): the kernel hands such a trial back to the reference."""
+    from .model import Pedestrian
+    from .tables import weapon_spec
+
+    arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
+    if any(plan.attacks.values()):
+        return "planned attacks in a scenario of several turns (the fight kernel runs standing orders)"
+    if any(plan.actions.values()):
+        return "declared actions (maneuvers, drops, automatic switches) in a turn"
+    if arena.counters or any(c.kind == "paint" for c in arena.clouds.values()):
+        return "dropped counters or paint clouds in a turn"
+    if scenario.history:
+        return "sustained fire carried in from before the scenario (history)"
+    if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
+        return "fire sources carried over from earlier turns"
+    for v in arena.vehicles.values():
+        if v.off_road:
+            return "off-road driving"
+        if any(w.automatic for w in v.all_weapons()):
+            return "weapons on automatic in a turn"
+        if v.uncontrolled or getattr(v, "crash", None) or v.substitute is not None or v.paint_until_turn is not None \
+                or v.blinded:
+            return "a vehicle out of control, crashed, blinded, painted or with a substitute driver at the start"
+    fight = scenario.fight
+    for o in (fight.orders if fight is not None else []):
+        unit = arena.unit(o.unit, "orders.unit")
+        from .fight import _weapons_of
+
+        for wid in _weapons_of(o, unit):
+            if isinstance(unit, Pedestrian):
+                spec = weapon_spec(rules, wid, hand=True)
+            else:
+                w = next((x for x in unit.all_weapons() if x.id == wid), None)
+                if w is None:
+                    continue
+                spec = w.spec
+            if spec.burn_duration:
+                return f"{spec.name}: a fire modifier that lasts several turns (CW-FIRE-01)"
+            if spec.burst_radius > 0 and arena.pedestrians:
+                return "burst weapons near pedestrians"
+            if spec.flamethrower or getattr(spec, "area", False):
+                return f"{spec.name}: area effect"
+    units = len(arena.vehicles) + len(arena.pedestrians)
+    if units > _KERNEL_UNITS:
+        return f"more than {_KERNEL_UNITS} units in a fight"
+    if sum(len(list(v.all_crew())) for v in arena.vehicles.values()) + len(arena.pedestrians) > _KERNEL_CHARACTERS:
+        return f"more than {_KERNEL_CHARACTERS} crew members and pedestrians"
+    if rules["carwars.turn"]["phases"] > _KERNEL_PHASES:
+        return f"more than {_KERNEL_PHASES} phases a turn"
+    return None
+
+
+def _layout_of(scenario):
+    from .fight import Fight, FightLayout
+
+    if scenario.fight is not None:
+        return FightLayout.of(scenario)
+    units = list(scenario.arena.vehicles) + list(scenario.arena.pedestrians)
+    saved = scenario.fight
+    try:
+        scenario.fight = Fight({u: u for u in units})
+        return FightLayout.of(scenario)
+    finally:
+        scenario.fight = saved
+
+
+def _pack_fight(scenario, base: "Packed") -> "Packed | Unpackable":
+    """Add to the packed arrays what the fight kernel needs: the orders' candidate shots at every phase of every
+    turn (in the order `carwars.fight.order_attacks` weighs them), the collisions of the movement, where
+    explosions reach at each turn's end, the out-of-action switches (FIGHT-03) and the sides (FIGHT-01)."""
+    from . import geometry as geo
+    from .attack import Attack
+    from .collision import ram_dice, weight_factor
+    from .enums import CrewRole
+    from .fight import TARGET_POLICIES, _weapons_of
+    from .model import Pedestrian, Vehicle
+    from .motion import move_with_contacts
+    from .phase import _shot_for, explain_phase
+    from .tables import weapon_spec
+    from .turn import end_handling
+    from ..errors import HardpointError
+
+    rules = scenario.rules
+    arena = scenario.arena.copy()
+    plan, fight = scenario.plan, scenario.fight
+    T, P = int(scenario.turns), rules["carwars.turn"]["phases"]
+    vids, pids = list(arena.vehicles), list(arena.pedestrians)
+    V = len(vids)
+    units = vids + pids
+    uidx = {u: i for i, u in enumerate(units)}
+    layout = _layout_of(scenario)
+    if len(layout.weapons) > _KERNEL_WEAPON_KEYS or sum(len(list(v.all_weapons())) for v in arena.vehicles.values()) > _KERNEL_WEAPON_KEYS:
+        return Unpackable(f"more than {_KERNEL_WEAPON_KEYS} weapons in a fight")
+    wkey = {k: i for i, k in enumerate(layout.weapons)}
+    sides = list(layout.sides)
+    u_side = [sides.index(fight.side(u) if fight is not None else u) for u in units]
+    crew_index: dict[tuple[str, str], int] = {}
+    weapon_index: dict[tuple[str, str], int] = {}
+    w_key, w_shots, w_ammo0, w_usable, c_takeover, c_hand = [], [], [], [], [], []
+    for v in arena.vehicles.values():
+        for w in v.all_weapons():
+            weapon_index[(v.id, w.id)] = len(w_key)
+            w_key.append(wkey[(v.id, w.id)])
+            w_shots.append(int(w.spec.shots > 0))
+            w_ammo0.append(int(w.ammo))
+            w_usable.append(int(not w.spec.refused))
+        sidecar_crew = list(v.sidecar.crew) if v.sidecar else []
+        for c in v.all_crew():
+            crew_index[(v.id, c.id)] = len(c_takeover)
+            if v.kind == "cycle":
+                c_takeover.append(int(c in sidecar_crew))
+            else:
+                c_takeover.append(int(c in v.crew and c.seat.startswith("front") and c.role is not CrewRole.DRIVER))
+            c_hand.append(int(any(not weapon_spec(rules, h, hand=True).refused for h in c.hand_weapons)))
+    t = rules["carwars.fight"]["out_of_action"]
+    th = rules["carwars.tohit"]
+    sf = th["sustained_fire"]
+    crew_t = rules["carwars.damage"]["crew"]
+    from .crew import crash_table_band
+
+    crash_out = [int(r >= 2 and crash_table_band(rules, r + crew_t["crash_table_bonus"]) in t["crash_results_out"]) for r in range(13)]
+    from .tohit import hit_probability
+
+    prob36 = [int(hit_probability(rules, n) * 36) for n in range(13)]
+    fc = [T, P, int(bool(fight is not None and fight.until_decided)), -th["firer"]["wounded_skill"], th["to_hit"]["natural_miss"],
+          th["to_hit"]["max_needed"], sf["second"], sf["third_and_later"], int(t["no_driver"]), int(t["no_weapon"]),
+          int(t["destroyed"]), int(t["crashed"]), int(t["pedestrian_down"]), len(sides), 0, int(arena.turn)]
+    max_needed = th["to_hit"]["max_needed"]
+
+    ent: list[list[int]] = []
+    fir: list[list[int]] = []
+    cand: list[list[int]] = []
+    fcol: list[list[int]] = []
+    tp_lo, col_lo = [0], [0]
+    radius = rules["carwars.fire"]["explosion"]["radius"]
+    near_v = [[-1] * (2 * max(1, V)) for _ in range(T * max(1, V))]
+    near_p = [[-1] * max(1, len(pids)) for _ in range(T * max(1, V))]
+    moving_end = [0] * (T * max(1, V))
+    cache: dict = {}
+
+    def rows_for(unit, wid, firer, targets, aim, sig):
+        key = (sig, unit.id, wid, firer, tuple(targets), aim)
+        if key in cache:
+            return cache[key]
+        shooter = None if isinstance(unit, Pedestrian) else (unit.crew_member(firer) if firer else None)
+        person = unit if isinstance(unit, Pedestrian) else shooter
+        saved = person.hits if person is not None else 0
+        if person is not None:
+            person.hits = 0       # the firer's own state is the kernel's: explained as able and unhurt
+        scored = []
+        try:
+            for target in targets:
+                a = Attack("order", unit.id, wid, target, aim, firer)
+                try:
+                    b = explain_phase(arena, [a], rules, None)[0]
+                except HardpointError:
+                    continue
+                if not b.possible and not (b.lof and b.reason.startswith("needs ") and b.needed > max_needed):
+                    continue
+                scored.append((b.range, uidx[target], target, b))
+        finally:
+            if person is not None:
+                person.hits = saved
+        scored.sort(key=lambda s: (s[0], s[1]))
+        rows = []
+        for _, _, target, b in scored:
+            from .attack import attack_weapon
+
+            spec = attack_weapon(arena, unit, wid, rules)
+            tgt = arena.unit(target, "orders.target")
+            row = [uidx[target], b.needed, spec.damage.count if spec.damage else 0, spec.damage.bonus if spec.damage else 0,
+                   spec.damage_hits or 0]
+            if isinstance(tgt, Pedestrian):
+                row += [1, pids.index(tgt.id), 0, -1, -1, 0]
+            else:
+                shot = _shot_for(b, 1)
+                mode = 0
+                if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
+                    mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
+                tire = base.tire_index[(tgt.id, shot.tire)] if shot.part == "tire" else -1
+                part = _P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
+                row += [0, vids.index(tgt.id), part, -1 if shot.side is None else int(shot.side), tire, mode]
+            row += [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery)]
+            rows.append(row)
+        cache[key] = rows
+        return rows
+
+    for ti in range(T):
+        turn = arena.turn
+        for phase in range(1, P + 1):
+            arena.phase = phase
+            for v in arena.vehicles.values():
+                v.hazard_difficulty, v.on_oil, v.maneuvered = 0, False, False
+            _, found = move_with_contacts(rules, arena, phase)
+            for c in list(plan.collisions.get((turn, phase), [])) + found:
+                expr = ram_dice(rules, c.speed)
+                f = weight_factor(rules, c.weight_lb, c.pedestrian)
+                is_ped = c.vehicle in arena.pedestrians
+                fcol.append([pids.index(c.vehicle) if is_ped else vids.index(c.vehicle), expr.count if expr else 0,
+                             expr.bonus if expr else 0, expr.floor if expr else 0, f.numerator, f.denominator,
+                             0 if is_ped else int(c.side), ti * P + phase - 1, int(is_ped)])
+            col_lo.append(len(fcol))
+            sig = tuple((round(u.x, 9), round(u.y, 9), u.facing, u.speed) for u in [*arena.vehicles.values(), *arena.pedestrians.values()])
+            sig += tuple(v.handling for v in arena.vehicles.values())
+            n_phase = 0
+            for order in (fight.orders if fight is not None else []):
+                if not order.holds(turn, phase):
+                    continue
+                unit = arena.vehicles.get(order.unit) or arena.pedestrians[order.unit]
+                if order.target in TARGET_POLICIES:
+                    targets = [u for u in units if u != unit.id and fight.enemies(unit.id, u)]
+                else:
+                    targets = [order.target]
+                for wid in _weapons_of(order, unit):
+                    if isinstance(unit, Pedestrian):
+                        firers, w_global, ped = [None], -1, pids.index(unit.id)
+                    else:
+                        w = next((x for x in unit.all_weapons() if x.id == wid), None)
+                        if w is None or w.automatic or w.spec.refused:
+                            continue        # holds fire in every trial (carwars.fight._holds_fire)
+                        w_global, ped = weapon_index[(unit.id, wid)], -1
+                        if order.firer is not None:
+                            firers = [order.firer]
+                        else:
+                            pool = list(unit.sidecar.crew) if unit.sidecar and w in unit.sidecar.weapons else []
+                            pool += [c for c in unit.crew if c.role is CrewRole.GUNNER] + [c for c in unit.crew if c.role is CrewRole.DRIVER]
+                            firers = [c.id for c in pool]
+                    f0 = len(fir)
+                    for firer in firers:
+                        rows = rows_for(unit, wid, firer, targets, order.aim, sig)
+                        fir.append([-1 if firer is None else crew_index[(unit.id, firer)], len(cand), len(cand) + len(rows)])
+                        cand.extend(rows)
+                    ent.append([ti * P + phase - 1, uidx[unit.id], wkey[(unit.id, wid)], w_global, ped, f0, len(fir),
+                                int(order.target == "best_odds")])
+                    n_phase += 1
+            if n_phase > _KERNEL_ORDER_SHOTS:
+                return Unpackable(f"more than {_KERNEL_ORDER_SHOTS} orders' weapons in one phase")
+            tp_lo.append(len(ent))
+        # where an explosion at the end of this turn reaches (CW-FIRE-04), and who still moves
+        for i, v in enumerate(arena.vehicles.values()):
+            centre = (v.x, v.y)
+            n = 0
+            for j, o in enumerate(arena.vehicles.values()):
+                if o is v:
+                    continue
+                if geo.distance(geo.nearest_point(o.counter.polygon(), centre), centre) <= radius + 1e-9:
+                    mask = 0
+                    for s, name in enumerate(("front", "back", "left", "right")):
+                        if name in geo.facing_sides(o.counter, centre):
+                            mask |= 1 << s
+                    near_v[ti * V + i][2 * n] = j
+                    near_v[ti * V + i][2 * n + 1] = mask
+                    n += 1
+            m = 0
+            for p in arena.pedestrians.values():
+                if geo.distance(geo.nearest_point(p.counter.polygon(), centre), centre) <= radius + 1e-9:
+                    near_p[ti * V + i][m] = pids.index(p.id)
+                    m += 1
+            moving_end[ti * V + i] = int(v.speed != 0)
+        for v in arena.vehicles.values():
+            end_handling(v)
+        arena.turn += 1
+        arena.phase = 1
+
+    def arr(x, cols=None):
+        a = np.ascontiguousarray(np.array(x, dtype=np.int32))
+        return a.reshape((len(x), cols)) if cols is not None else a
+
+    arrays = dict(base.arrays)
+    arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
+                  w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
+                  c_hand=arr(c_hand), ent=arr(ent, 8), tp_lo=arr(tp_lo), fir=arr(fir, 3), cand=arr(cand, 13),
+                  fcol=arr(fcol, 9), col_lo=arr(col_lo), near_v=arr(near_v, 2 * max(1, V)), near_p=arr(near_p, max(1, len(pids))),
+                  moving_end=arr(moving_end))
+    return Packed(arrays, base.labels, base.kinds, base.vehicles, [], P, layout=layout)
+
+
+_FIGHT_ORDER = _ORDER[:_ORDER.index("col")] + ("fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable",
+                                              "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v",
+                                              "near_p", "moving_end")
+
+
+def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: int, first: int, threads: int, chunk: int,
+                        progress, keep: str, cancel=None) -> tuple:
+    """A batch of fights in the kernel; the trials it hands back (a moving vehicle out of control) on the reference."""
+    from ..trials import run_chunks
+
+    a = packed.arrays
+    layout = packed.layout
+    S, V = a["init"].shape[0], len(packed.vehicles)
+    U, W = len(layout.units), len(layout.weapons)
+    args = [a[k] for k in _FIGHT_ORDER]
+    labels, kinds, read = _slots(scenario)
+    vids = list(scenario.arena.vehicles)
+    fight_on = scenario.fight is not None and _is_fight(scenario)
+
+    def work(lo: int, hi: int):
+        n = hi - lo
+        state = np.zeros((n, S), np.int32)
+        flags = np.zeros((n, max(V, 1)), np.uint8)
+        fight = _fight_arrays(n, layout)
+        diverged = np.zeros(n, np.uint8)
+        rc = kernel.run_fight(seed, first + lo, *args, state, flags, fight["out_turn"], fight["result"], fight["turns"],
+                              fight["shots"], fight["hits"], fight["damage"], diverged)
+        if rc != 0:
+            raise RuntimeError("compiled kernel refused the scenario")
+        redo = np.flatnonzero(diverged)
+        if len(redo):
+            names: list[str] = []
+            for i in redo:
+                _, dmg_, st_, fl_, fi_ = _reference_rows(scenario, names, read, vids, lo + int(i), lo + int(i) + 1, seed, first,
+                                                         True, layout)
+                state[i] = st_[0]
+                flags[i, :V] = fl_[0]
+                for k in fight:
+                    fight[k][i] = fi_[k][0]
+        if progress is not None:
+            progress(n)
+        hit, dmg = np.zeros((n, 0), np.uint8), np.zeros((n, 0), np.int32)
+        if keep == "arrays":
+            return hit, dmg, state, flags[:, :V], fight, len(redo)
+        part = BatchResult(scenario.name, seed, first + lo, "compiled", [], labels, kinds, vids, hit, dmg, state, flags[:, :V],
+                           a["init"], fight=fight if fight_on else None, fight_layout=layout if fight_on else None)
+        return part.counts(), len(redo)
+
+    run = run_chunks(work, trials, chunk, threads, cancel)
+    done = run.done
+    if keep == "arrays":
+        parts = run.results or [(np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.int32), np.zeros((0, S), np.int32),
+                                 np.zeros((0, V), np.uint8), _fight_arrays(0, layout), 0)]
+        hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
+        fight = {k: np.concatenate([p[4][k] for p in parts]) for k in parts[0][4]}
+        out = ([], labels, kinds, vids, hit, dmg, state, flags, a["init"].copy(), None, done, run.interrupted,
+               fight if fight_on else None, layout if fight_on else None)
+    else:
+        tallies = _sum_counts([p[0] for p in run.results], 0, S, V)
+        out = ([], labels, kinds, vids, None, None, None, None, a["init"].copy(), tallies, done, run.interrupted,
+               None, layout if fight_on else None)
+    return out
+
+
+def _is_fight(scenario) -> bool:
+    from .fight import is_fight
+
+    return is_fight(scenario)

@@ -1,0 +1,269 @@
+"""Whole fights in the compiled core (issue 14): ARCH-03 / FAST-01 / FIGHT-01..05 against the reference.
+
+Every value of every trial is compared: the final value of every component, crew member and pedestrian, the
+vehicle flags, and the fight's arrays (the turn each unit went out, who won, the turns run, shots, hits and
+damage per weapon). The random fights come from a seeded generator (the same fights every run, so a failure
+is reproducible by its number); the ones found failing are kept as regression fixtures in
+tests/fight_kernel_fixtures/ (JSON scenario documents with the seed and the trials that differed).
+"""
+import copy
+import json
+import os
+import random
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hardpoint
+from hardpoint import HardpointError
+from hardpoint.backend import BackendWarning
+from hardpoint.carwars.batch import Packed, pack, run_batch, supports_compiled
+from hardpoint.errors import ScenarioError
+from hardpoint.ruleset import Unpackable
+
+fast = pytest.importorskip("hardpoint.fastcore._carwars")
+
+FIXTURES = Path(__file__).parent / "fight_kernel_fixtures"
+DESIGNS = ["hunter", "shogun", "razor", "outrider", "stinger"]
+SIDES = ["front", "back", "left", "right", "top", "underbody"]
+HAND = ["Rifle", "Rifle", "Light Pistol", "Shotgun", "Submachine Gun"]
+
+
+def random_fight(rng: random.Random) -> dict:
+    """A random fight document: 2-5 vehicles and 0-3 pedestrians on 2-3 sides, standing orders of every kind
+    (nearest enemy, best odds, a named target; some weapons only, a named firer, some phases, a window of
+    turns), moving or parked, armour, metal, fire and extinguishers, up to 20 turns, until decided or not."""
+    n_sides = rng.choice([2, 2, 3])
+    vehicles, pedestrians = [], []
+    for i in range(rng.randint(2, 5)):
+        design = rng.choice(DESIGNS)
+        v = {"id": f"v{i}", "design": design, "side": f"s{i % n_sides}", "x": round(rng.uniform(-5, 5), 2),
+             "y": round(rng.uniform(-5, 5), 2), "facing": float(rng.choice([0, 45, 90, 135, 180, 225, 270, 315, 10, 200])),
+             "speed": rng.choice([0, 0, 0, 10, 20, 30, 50])}
+        if rng.random() < 0.4:
+            v["armour"] = {s: rng.randint(0, 5) for s in SIDES}
+        if design in ("hunter", "shogun") and rng.random() < 0.2:
+            v["armour_material"] = "metal"
+        if rng.random() < 0.3:
+            v["fireproof"] = rng.random() < 0.3
+            v["extinguisher"] = rng.choice(["none", "standard", "improved", "portable"])
+            v["burning"] = rng.random() < 0.5
+        if design == "stinger" and rng.random() < 0.3:
+            v["reversed"] = True
+        if rng.random() < 0.3:
+            v["computer"] = rng.choice(["none", "targeting", "hi_res"])
+        vehicles.append(v)
+    for i in range(rng.choice([0, 0, 1, 2, 3])):
+        p = {"id": f"p{i}", "side": f"s{rng.randrange(n_sides)}", "x": round(rng.uniform(-6, 6), 2), "y": round(rng.uniform(-6, 6), 2),
+             "weapons": [rng.choice(HAND)], "body_armour": rng.randint(0, 3)}
+        if rng.random() < 0.3:
+            p["braced"] = True
+        if rng.random() < 0.2:
+            p["speed"] = 1
+            p["facing"] = float(rng.choice([0, 90, 180, 270]))
+        pedestrians.append(p)
+    units = vehicles + pedestrians
+    orders = []
+    for u in units:
+        if rng.random() < 0.15:
+            continue
+        o = {"id": f"o_{u['id']}", "unit": u["id"]}
+        kind = rng.random()
+        if kind < 0.45:
+            o["target"] = "nearest_enemy"
+        elif kind < 0.85:
+            o["target"] = "best_odds"
+        else:
+            o["target"] = rng.choice([x["id"] for x in units if x is not u])
+        if rng.random() < 0.2:
+            o["phases"] = sorted(rng.sample([1, 2, 3, 4, 5], rng.randint(1, 3)))
+        if rng.random() < 0.15:
+            o["from_turn"] = rng.randint(1, 3)
+        if rng.random() < 0.1:
+            o["until_turn"] = rng.randint(o.get("from_turn", 1), 8)
+        if rng.random() < 0.1:
+            o["firer"] = "driver"
+        if rng.random() < 0.1:
+            o["aim"] = rng.choice(["front", "left", "top", "tire:front"])
+        orders.append(o)
+    data = {"scenario": {"name": "random fight", "ruleset": "carwars", "turns": rng.choice([1, 2, 3, 5, 8, 12, 20])},
+            "arena": {"light": rng.choice(["day", "day", "night"])}, "vehicle": vehicles, "orders": orders}
+    if rng.random() < 0.75:
+        data["scenario"]["until"] = "decided"
+    if pedestrians:
+        data["pedestrian"] = pedestrians
+    if rng.random() < 0.2:
+        data["building"] = [{"id": "wall", "x": round(rng.uniform(-3, 3), 2), "y": round(rng.uniform(-3, 3), 2), "width": 1.0,
+                             "length": 2.0, "facing": 0.0}]
+    if rng.random() < 0.2:
+        data["cloud"] = [{"id": "smoke", "kind": "smoke", "x": round(rng.uniform(-3, 3), 2), "y": round(rng.uniform(-3, 3), 2),
+                          "width": 1.0, "length": 1.0, "facing": 0.0}]
+    if rng.random() < 0.15:
+        data["collision"] = [{"id": "c0", "turn": 1, "phase": rng.randint(1, 5), "vehicle": rng.choice(vehicles)["id"],
+                              "side": rng.choice(SIDES), "speed": rng.choice([10, 30, 60])}]
+    return data
+
+
+def _load(data: dict):
+    """The scenario, dropping what the loader refuses (an order's aim its weapon cannot take, a unit placed
+    on another...), one piece at a time, so that most random documents give a fight."""
+    for _ in range(12):
+        try:
+            return hardpoint.parse_scenario(copy.deepcopy(data))
+        except HardpointError as exc:
+            text = str(exc)
+            orders = data.get("orders", [])
+            hit = [o for o in orders if o["id"] in text or f"orders[{orders.index(o)}]" in text]
+            if hit:
+                orders.remove(hit[0])
+                continue
+            for key in ("collision", "building", "cloud", "pedestrian"):
+                if key in data and (key in text or any(x["id"] in text for x in data[key])):
+                    data.pop(key)
+                    data["orders"] = [o for o in orders if o["unit"].startswith("v")]
+                    break
+            else:
+                return None
+    return None
+
+
+def _compare(scenario, trials: int, seed: int) -> list[str]:
+    """Run both backends; the differences, as readable lines (empty when every value agrees)."""
+    ref = run_batch(scenario, trials, seed, backend="reference")
+    com = run_batch(scenario, trials, seed, backend="compiled", threads=1)
+    out = []
+    for what in ("state", "flags"):
+        a, b = getattr(ref, what), getattr(com, what)
+        if not np.array_equal(a, b):
+            rows = np.flatnonzero((a != b).reshape(trials, -1).any(axis=1))
+            out.append(f"{what} differs in trials {rows.tolist()}")
+    assert (ref.fight is None) == (com.fight is None)
+    if ref.fight is not None:
+        for k in ref.fight:
+            if not np.array_equal(ref.fight[k], com.fight[k]):
+                rows = np.flatnonzero((ref.fight[k] != com.fight[k]).reshape(trials, -1).any(axis=1))
+                out.append(f"fight {k} differs in trials {rows.tolist()}")
+    return out
+
+
+def _keep(data: dict, seed: int, trials: int, problems: list[str]) -> None:
+    FIXTURES.mkdir(exist_ok=True)
+    name = f"fight_{abs(hash(json.dumps(data, sort_keys=True))) % 10**10}.json"
+    (FIXTURES / name).write_text(json.dumps({"seed": seed, "trials": trials, "problems": problems, "scenario": data}, indent=1))
+
+
+FIGHTS = int(os.environ.get("HARDPOINT_FIGHT_EXAMPLES", "320"))
+
+
+def test_fight_01_05_arch_03_random_fights_agree_bit_for_bit_with_the_reference():
+    """ARCH-03 / FIGHT-01..05: at least 300 random fights (2-5 vehicles and pedestrians on 2-3 sides, standing
+    orders of every kind, moving and parked, collisions from movement, fire, up to 20 turns, until decided or
+    not): the kernel and the reference agree on every value of every trial. A fight found failing is written
+    to tests/fight_kernel_fixtures/ and fails the test; the fixtures are replayed by the next test."""
+    rng = random.Random(20261202)
+    ran = refused = 0
+    reasons: dict[str, int] = {}
+    failures = []
+    while ran < FIGHTS:
+        data = random_fight(rng)
+        seed = rng.randrange(2**63)
+        scenario = _load(data)
+        if scenario is None:
+            continue
+        packed = pack(scenario)
+        if isinstance(packed, Unpackable):
+            refused += 1
+            reasons[packed.reason] = reasons.get(packed.reason, 0) + 1
+            assert refused < FIGHTS // 10, f"the kernel refuses too many random fights: {reasons}"
+            continue
+        ran += 1
+        trials = 2 if ran % 4 == 0 else 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            problems = _compare(scenario, trials, seed)
+        if problems:
+            _keep(data, seed, trials, problems)
+            failures.append((ran, problems))
+    assert not failures, f"{len(failures)} fights differ (kept in {FIXTURES}): {failures[:5]}"
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.json")) if FIXTURES.exists() else [], ids=lambda p: p.stem)
+def test_fight_02_kernel_regression_fixtures(path):
+    """ARCH-03 / FIGHT-02: every fight once found differing between the kernel and the reference now agrees."""
+    case = json.loads(path.read_text())
+    scenario = hardpoint.parse_scenario(case["scenario"])
+    assert not isinstance(pack(scenario), Unpackable)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _compare(scenario, case["trials"], case["seed"]) == []
+
+
+@pytest.mark.parametrize("name", ["cw_duel", "cw_gang_fight"])
+def test_fight_05_builtin_fights_run_compiled_and_agree(name):
+    """FIGHT-05 / FAST-01: the built-in fights run in the kernel, and agree with the reference on 40 trials."""
+    s = hardpoint.load_scenario(f"builtin:{name}")
+    assert isinstance(pack(s), Packed)
+    trials = 40 if name == "cw_duel" else 12
+    assert _compare(s, trials, 11) == []
+    assert run_batch(s, 10, 3, threads=1).backend == "compiled"
+
+
+def test_fast_01_fight_results_do_not_depend_on_chunks_or_threads():
+    """FAST-01: trial t of a compiled fight is the same whatever the chunking and the threads, in arrays and in
+    counted mode; so are the trials the kernel hands back to the reference (the gang fight has some)."""
+    for name, n, lo in (("cw_duel", 300, 200), ("cw_gang_fight", 24, 16)):
+        s = hardpoint.load_scenario(f"builtin:{name}")
+        one = run_batch(s, n, 5, backend="compiled", threads=1)
+        two = run_batch(s, n, 5, backend="compiled", threads=2, chunk=7)
+        part = run_batch(s, n - lo, 5, backend="compiled", threads=1, first_trial=lo)
+        np.testing.assert_array_equal(one.state, two.state)
+        np.testing.assert_array_equal(one.state[lo:], part.state)
+        for k in one.fight:
+            np.testing.assert_array_equal(one.fight[k], two.fight[k])
+            np.testing.assert_array_equal(one.fight[k][lo:], part.fight[k])
+        summary = run_batch(s, n, 5, backend="compiled", threads=2, chunk=64, keep="summary")
+        full = one.counts()
+        for k, v in summary.counts().items():
+            np.testing.assert_array_equal(v, full[k], err_msg=k)
+
+
+def test_arch_04_pack_is_the_one_decision():
+    """ARCH-04: `pack` returns the packed scenario or `Unpackable(reason)`; `supports_compiled` reads the same
+    reason; `backend="compiled"` raises a ScenarioError naming it; `auto` falls back with a BackendWarning
+    naming it."""
+    s = hardpoint.load_scenario("builtin:cw_area_effect_example")
+    p = pack(s)
+    assert isinstance(p, Unpackable) and p.reason == supports_compiled(s) == "area-effect attacks"
+    with pytest.raises(ScenarioError, match="area-effect attacks"):
+        run_batch(s, 2, 1, backend="compiled")
+    import hardpoint.carwars.batch as batch
+
+    batch._warned.discard(p.reason)
+    with pytest.warns(BackendWarning, match="area-effect attacks"):
+        assert run_batch(s, 2, 1, backend="auto").backend == "reference"
+
+
+# What still falls back to the reference, with the reason (docs/architecture.md lists the same).
+STILL_REFERENCE = {
+    "cw_area_effect_example": "area-effect attacks",
+    "cw_chase": "planned attacks in a scenario of several turns (the fight kernel runs standing orders)",
+    "cw_fire_example": "planned attacks in a scenario of several turns (the fight kernel runs standing orders)",
+}
+
+
+def test_arch_04_which_builtins_still_print_a_backend_warning():
+    """ARCH-04: exactly these built-in Car Wars scenarios run on the reference, each for the reason given (the
+    issue's goal is none; this test names those left)."""
+    from hardpoint.scenario import builtin_scenarios
+
+    found = {}
+    for name in builtin_scenarios():
+        s = hardpoint.load_scenario(f"builtin:{name}")
+        if getattr(s, "ruleset", None) == "asl" or name.startswith("asl"):
+            continue
+        p = pack(s)
+        if isinstance(p, Unpackable):
+            found[name] = p.reason
+    assert found == STILL_REFERENCE
