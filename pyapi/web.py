@@ -37,6 +37,7 @@ try:  # the optional extra: this module imports without it, and says so when a s
     from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import Response, StreamingResponse
+    from starlette.concurrency import run_in_threadpool
     from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
     from starlette.exceptions import HTTPException as StarletteHTTPException
     HAVE_SERVER = True
@@ -47,6 +48,7 @@ __all__ = ["create_app", "serve_http", "parse_bind", "HAVE_SERVER", "EXTRA_HINT"
 
 EXTRA_HINT = "serve --http needs FastAPI and uvicorn: pip install 'hardpoint[server]'"
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
+INLINE_BODY = 64 * 1024        # explain requests up to this many bytes are answered on the event loop
 MAX_JOBS_KEPT = 256            # finished jobs kept for GET; the oldest are forgotten first
 
 
@@ -343,19 +345,23 @@ def create_app(limits: Limits = DEFAULT_LIMITS, max_jobs: int = 4, max_queued: i
         return _json(error_document(None, None, exc), 500)
 
     @api.post("/v1/explain", responses=answers, response_model=None)
-    async def explain(body: ExplainRequest) -> Response:
+    async def explain(body: ExplainRequest, request: Request) -> Response:
         """Every declared attack's to-hit breakdown and exact odds, without rolling (LOG-02)."""
-        return answer("explain", body)
+        # a small request is answered on the event loop (a known scenario's explain is cached: tens of microseconds);
+        # a large document, whose load takes long, in a worker thread, so that it holds up no other request
+        if int(request.headers.get("content-length") or INLINE_BODY + 1) <= INLINE_BODY:
+            return answer("explain", body)
+        return await run_in_threadpool(answer, "explain", body)
 
     @api.post("/v1/resolve", responses=answers, response_model=None)
     async def resolve(body: ResolveRequest) -> Response:
         """One trial and its event log (LOG-01)."""
-        return answer("resolve", body)
+        return await run_in_threadpool(answer, "resolve", body)
 
     @api.post("/v1/exact", responses=answers, response_model=None)
     async def exact(body: ExactRequest) -> Response:
         """Exact odds (FAST-02)."""
-        return answer("exact", body)
+        return await run_in_threadpool(answer, "exact", body)
 
     @api.post("/v1/duel", responses=answers, response_model=None)
     def duel(body: DuelRequest) -> Response:
@@ -383,7 +389,7 @@ def create_app(limits: Limits = DEFAULT_LIMITS, max_jobs: int = 4, max_queued: i
         """Start a run (or a duel) as a job; the request is checked in full before it is accepted."""
         request = body.model_dump(exclude_none=True)
         try:
-            prepared = prepare(request, limits)
+            prepared = await run_in_threadpool(prepare, request, limits)
         except Exception as exc:  # noqa: BLE001
             response = error_document(request.get("id"), request.get("op"), exc)
             return _json(response, _status_of(response))
