@@ -207,7 +207,12 @@ def serve_stdio(max_trials: int | None = None, max_line: int | None = None, max_
     server = StdioServer(stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, limits, max_jobs)
     print(f"hardpoint: serving JSON lines on standard input (pid {os.getpid()}); end of input stops", file=sys.stderr,
           flush=True)
-    status = server.serve()
+    # standard output carries the protocol's lines only: anything else printed while serving goes to standard error
+    shown, sys.stdout = sys.stdout, sys.stderr
+    try:
+        status = server.serve()
+    finally:
+        sys.stdout = shown
     if status == 141:
         _quiet_stdout()
     return status

@@ -201,3 +201,18 @@ def test_proto_02_a_reader_that_goes_away_ends_the_server_quietly():
     rc = p.wait(timeout=120)
     err = p.stderr.read().decode()
     assert rc in (0, 141) and "Traceback" not in err, err
+
+
+def test_proto_02_standard_output_carries_protocol_lines_only(monkeypatch, capsys):
+    """PROTO-02: text printed while serving goes to standard error, never between the protocol's lines."""
+    import io
+
+    from hardpoint.serve import serve_stdio
+
+    version = documents.version_document
+    monkeypatch.setattr(documents, "version_document", lambda: (print("stray text"), version())[1])
+    stdout = io.BytesIO()
+    assert serve_stdio(stdin=io.BytesIO(b'{"id": 1, "op": "version"}\n'), stdout=stdout) == 0
+    lines = stdout.getvalue().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["id"] == 1
+    assert "stray text" in capsys.readouterr().err
