@@ -37,6 +37,11 @@ def wilson(successes: float, n: int, z: float = _Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _number(x: float) -> float | None:
+    """A number for a JSON document: NaN (the standard error of one trial) is null, as JSON has no NaN (PROTO-01)."""
+    return x if math.isfinite(x) else None
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One counted outcome of a batch: what (`measure`), of what (`unit`, `attack`, `part`, `side`, `turn`, `weapon`).
@@ -133,11 +138,11 @@ class Outcome:
             if v is not None:
                 out[k] = v
         out["label"] = self.name()
-        lo, hi = self.interval()
+        lo, hi = (_number(x) for x in self.interval())
         if self.kind == "probability":
             out.update(probability=self.estimate, count=self.count, trials=self.n, interval=[lo, hi])
         else:
-            out.update(mean=self.estimate, stderr=self.stderr, trials=self.n, interval=[lo, hi])
+            out.update(mean=self.estimate, stderr=_number(self.stderr), trials=self.n, interval=[lo, hi])
             pct = self.percentiles()
             if pct is not None:
                 out["percentiles"] = {f"{int(q * 100)}": v for q, v in pct.items()}

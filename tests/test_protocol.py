@@ -226,3 +226,16 @@ def test_proto_01_the_examples_of_the_protocol_docs_run():
     for module in (protocol, documents):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_proto_01_a_one_trial_run_has_no_nan_and_the_command_line_prints_the_same(capsys):
+    """PROTO-01: JSON has no NaN: the standard error of a one-trial run is null, in --json as in the protocol."""
+    from hardpoint.cli import main
+
+    assert main(["run", "builtin:cw_tohit_example", "--trials", "1", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    served = handle({"op": "run", "builtin": "cw_tohit_example", "trials": 1})["result"]
+    damage = next(a for a in printed["amounts"] if a["measure"] == "damage")
+    assert damage["stderr"] is None and damage["interval"] == [None, None]
+    drop = lambda d: {k: v for k, v in d.items() if k != "seconds"}  # noqa: E731
+    assert drop(printed) == drop(served)
