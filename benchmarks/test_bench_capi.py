@@ -14,6 +14,7 @@ million trials within 1.05x. Needs cffi and a C compiler, else skipped.
 import ctypes
 import json
 import shutil
+import statistics
 
 import pytest
 
@@ -104,11 +105,28 @@ def test_capi_01_overhead_of_hp_run_of_a_million_trials(benchmark, report, lib):
     c_doc, py_doc = json.loads(_c_call(lib, "hp_run", text, trials, 1, 0)), json.loads(_python_call(request))
     assert c_doc["result"]["probabilities"] == py_doc["result"]["probabilities"]
 
-    t_c, t_py = interleaved_abba(lambda: _c_call(lib, "hp_run", text, trials, 1, 0), lambda: _python_call(request),
-                                 rounds=3 * ROUNDS + 1, reps=1)
-    benchmark.pedantic(lambda: _c_call(lib, "hp_run", text, trials, 1, 0), rounds=ROUNDS, iterations=1)
-    report("capi hp_run million", million_trials_c_s=t_c * 1e6 / trials, million_trials_python_s=t_py * 1e6 / trials,
-           c_over_python=t_c / t_py, target=1.05)
+    # one run is a fifth of a second and a shared machine's load moves it by more than the 5% at stake: many
+    # alternated pairs, the ratio of the bests and the median of the pairs' ratios
+    def c_side():
+        _c_call(lib, "hp_run", text, trials, 1, 0)
+
+    def py_side():
+        _python_call(request)
+
+    pairs = []
+    for r in range(8 * ROUNDS):   # the order swapped every pair
+        if r % 2 == 0:
+            t_c = best_of(c_side, 1)
+            t_py = best_of(py_side, 1)
+        else:
+            t_py = best_of(py_side, 1)
+            t_c = best_of(c_side, 1)
+        pairs.append((t_c, t_py))
+    best_c, best_py = min(p[0] for p in pairs), min(p[1] for p in pairs)
+    median_ratio = statistics.median(p[0] / p[1] for p in pairs)
+    benchmark.pedantic(c_side, rounds=ROUNDS, iterations=1)
+    report("capi hp_run million", million_trials_c_s=best_c * 1e6 / trials, million_trials_python_s=best_py * 1e6 / trials,
+           c_over_python=best_c / best_py, median_pair_ratio=median_ratio, target=1.05)
 
 
 def test_capi_01_from_a_c_program_without_python_in_the_host(benchmark, report, tmp_path, lib):
