@@ -48,6 +48,7 @@ __all__ = ["create_app", "serve_http", "parse_bind", "HAVE_SERVER", "EXTRA_HINT"
 
 EXTRA_HINT = "serve --http needs FastAPI and uvicorn: pip install 'hardpoint[server]'"
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
+QUEUED_PER_WORKER = 16        # jobs waiting or running, for each run at once (--max-jobs): more are a 429
 INLINE_BODY = 64 * 1024        # explain requests up to this many bytes are answered on the event loop
 MAX_JOBS_KEPT = 256            # finished jobs kept for GET; the oldest are forgotten first
 
@@ -291,13 +292,13 @@ class _BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-def create_app(limits: Limits = DEFAULT_LIMITS, max_jobs: int = 4, max_queued: int = 64):
+def create_app(limits: Limits = DEFAULT_LIMITS, max_jobs: int = 4, max_queued: int | None = None):
     """The ASGI application: FastAPI routes wrapped in the body limit. `app.state.jobs` holds the jobs."""
     if not HAVE_SERVER:
         raise RequestError(EXTRA_HINT, field="--http", value=None, rule="PROTO-03")
     from . import __version__
 
-    jobs = Jobs(max_jobs, max_queued)
+    jobs = Jobs(max_jobs, max_queued or QUEUED_PER_WORKER * max_jobs)
 
     @asynccontextmanager
     async def lifespan(_app):

@@ -241,3 +241,38 @@ def test_proto_03_without_the_extra_serve_http_says_which_to_install(tmp_path):
                        text=True, timeout=60, env=env)
     assert p.returncode == 2 and "hardpoint[server]" in p.stderr and "Traceback" not in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_proto_03_too_many_jobs_is_a_429_and_queued_jobs_cancel():
+    """PROTO-03: with --max-jobs 1 a server holds 16 jobs waiting or running; the 17th is refused with 429, and a
+    queued job cancelled before it starts ends cancelled."""
+    p = subprocess.Popen([sys.executable, "-m", "hardpoint.cli", "serve", "--http", ":0", "--max-jobs", "1"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        m = re.search(r"http://127\.0\.0\.1:(\d+)", p.stderr.readline().decode())
+        assert m
+        with httpx.Client(base_url=f"http://127.0.0.1:{m.group(1)}", timeout=120) as c:
+            for _ in range(100):
+                try:
+                    c.get("/v1/version")
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            jobs = []
+            for i in range(16):
+                r = c.post("/v1/jobs", json={"id": i, "builtin": "default", "trials": 10**10})
+                assert r.status_code == 202, r.text
+                jobs.append(r.json()["job"])
+            refused(c.post("/v1/jobs", json={"id": 16, "builtin": "default", "trials": 10}), 429, "(jobs)", "PROTO-03")
+            assert c.get(f"/v1/jobs/{jobs[-1]}").json()["status"] == "queued"
+            for job in reversed(jobs):
+                assert c.delete(f"/v1/jobs/{job}").status_code == 200
+            ended = [_wait(c, job) for job in jobs]
+            assert all(doc["status"] == "cancelled" for doc in ended)
+            assert ended[-1]["response"]["error"]["message"] == "cancelled before it started"
+            assert ended[0]["response"]["result"]["interrupted"] is True
+            assert c.post("/v1/jobs", json={"builtin": "default", "trials": 10}).status_code == 202
+    finally:
+        p.terminate()
+        p.wait(timeout=30)
+    assert "Traceback" not in p.stderr.read().decode()
