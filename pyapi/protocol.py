@@ -133,8 +133,9 @@ def _explain(scenario: Any) -> dict[str, Any]:
 
 
 def _document_key(doc: dict[str, Any]) -> str | None:
+    # the keys in the order given: two documents share a loaded scenario only when they are the same text
     try:
-        text = json.dumps(doc, sort_keys=True, ensure_ascii=True, allow_nan=True)
+        text = json.dumps(doc, ensure_ascii=True, allow_nan=True)
     except (TypeError, ValueError, RecursionError):
         return None        # not JSON data: parse_scenario names the bad field
     return "doc:" + text if len(text) <= _CACHE_KEY_LIMIT else None
