@@ -239,3 +239,15 @@ def test_proto_01_a_one_trial_run_has_no_nan_and_the_command_line_prints_the_sam
     assert damage["stderr"] is None and damage["interval"] == [None, None]
     drop = lambda d: {k: v for k, v in d.items() if k != "seconds"}  # noqa: E731
     assert drop(printed) == drop(served)
+
+
+def test_proto_01_handle_from_several_threads_at_once():
+    """PROTO-01, CAPI-01: handle is safe from several threads: the same requests at once give the same answers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    requests = [{"id": i, "op": ("explain", "resolve")[i % 2], "builtin": ("cw_tohit_example", "default")[i % 3 % 2],
+                 **({"seed": i} if i % 2 else {})} for i in range(120)]
+    alone = [handle(r) for r in requests]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        together = list(pool.map(handle, requests))
+    assert together == alone and not any("error" in r for r in together)
