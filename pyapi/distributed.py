@@ -38,7 +38,7 @@ DEFAULT_CHUNK = 1_000_000
 def merge_summaries(scenario: Any, a: BatchResult, b: BatchResult) -> BatchResult:
     """Two counted chunks of one batch as one: the rule set adds their counts up and rebuilds the outcomes, so the
     result is the one run of all their trials gives (FAST-03)."""
-    from .ruleset import ruleset_of
+    from .ruleset import merger, ruleset_of
 
     if (a.scenario, a.ruleset, a.seed) != (b.scenario, b.ruleset, b.seed):
         raise ScenarioError("the chunks are not of one batch (another scenario or seed)", field="outcomes",
@@ -47,7 +47,7 @@ def merge_summaries(scenario: Any, a: BatchResult, b: BatchResult) -> BatchResul
     if first.first_trial + first.trials != second.first_trial:
         raise ScenarioError("the chunks are not consecutive trials", field="first_trial",
                             value=f"{first.first_trial}+{first.trials} and {second.first_trial}", rule="FAST-03")
-    merged = ruleset_of(scenario).merge(scenario, [first, second])
+    merged = merger(ruleset_of(scenario))(scenario, [first, second])
     merged.backend = first.backend if a.backend == b.backend else f"{first.backend}+{second.backend}"
     return merged
 
@@ -103,9 +103,9 @@ def run_batch_dask(scenario: Any, trials: int, seed: int = 0, *, client: Any = N
 
         return arrays_dask(scenario, trials, seed, client=client, chunk=chunk, first_trial=first_trial, backend=backend,
                            end_of_turn=not phase_only)
-    from .ruleset import ruleset_of
+    from .ruleset import merger, ruleset_of
 
-    ruleset_of(scenario)                      # a scenario no rule set owns fails here, before the cluster is asked
+    merger(ruleset_of(scenario))              # a scenario no rule set (or one that cannot merge) fails here, before the cluster
     client = client or get_client()
     started = time.perf_counter()
     shared = client.scatter(scenario, broadcast=True, hash=False)    # once to each worker, not once a task; a key of its own

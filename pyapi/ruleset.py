@@ -79,13 +79,23 @@ class RuleSet(Protocol):
         """The scenario packed for the compiled kernel, or `Unpackable(reason)` (ARCH-04)."""
         ...
 
-    def merge(self, scenario: Any, parts: list[Any]) -> Any:
-        """Counted batches of consecutive trials (keep="summary", in trial order) as one BatchResult: the one a
-        single run of all their trials gives, outcome for outcome (FAST-03: Dask adds chunks up on the workers)."""
-        ...
+    # Optional: merge(scenario, parts) -> BatchResult: batches of consecutive trials (in trial order) as one,
+    # the one a single run of all their trials gives, outcome for outcome. Dask (hardpoint.distributed) and
+    # streamed arrays (hardpoint.stream) need it; a rule set without it runs everything else (FAST-03).
 
 
 _REGISTRY: dict[str, RuleSet] = {}
+
+
+def merger(ruleset: Any, field: str = "scenario") -> Any:
+    """The rule set's optional `merge`, or a ScenarioError saying it has none (FAST-03)."""
+    merge = getattr(ruleset, "merge", None)
+    if merge is None:
+        from .errors import ScenarioError
+
+        raise ScenarioError(f"the {ruleset.name} rule set cannot add batches of trials together (no merge)", field=field,
+                            value=ruleset.name, rule="FAST-03")
+    return merge
 
 
 def register(ruleset: RuleSet) -> None:

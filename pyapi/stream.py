@@ -74,9 +74,10 @@ def run_to_files(scenario: Any, trials: int, seed: int, options: Any, out: Any, 
 
     Before the batch runs: the folder is made (it must be new or empty), one trial is run to learn the bytes a
     trial takes, and a disk without room for them all is refused."""
-    from .ruleset import ruleset_of
+    from .ruleset import merger, ruleset_of
 
     rs = ruleset_of(scenario)
+    merge = merger(rs, "out")
     path = _prepare(out, overwrite)
     chunk = options.chunk or DEFAULT_STREAM_CHUNK
     probe = rs.batch(scenario, 1, seed, dataclasses.replace(options, keep="arrays", progress=None, cancel=None))
@@ -107,7 +108,7 @@ def run_to_files(scenario: Any, trials: int, seed: int, options: Any, out: Any, 
                                                             shape=(trials,) + a.shape[1:])
             for name, a in arrays.items():
                 files[name][lo:lo + n] = a
-            counted = part if counted is None else rs.merge(scenario, [counted, part])
+            counted = part if counted is None else merge(scenario, [counted, part])
             done += n
             if options.progress is not None:
                 options.progress(n)
