@@ -1,6 +1,6 @@
 /* hp_check: proves libhardpoint from C (CAPI-02). Compiled and run by tests/capi/test_capi.py.
  *
- *     hp_check OUTDIR SCENARIO.json TRIALS SEED
+ *     hp_check OUTDIR SCENARIO.json TRIALS SEED [ASL_BUILTIN]
  *
  * Calls every function of hardpoint.h as a C program would, checks what C can
  * check (statuses, the golden to-hit example, error documents, that two
@@ -96,10 +96,12 @@ static char *scenario;           /* the scenario document given on the command l
 static uint64_t trials, seed;
 static char *explain_one, *resolve_one;   /* the answers of the main thread, for the threads to match */
 
+static const char *asl_builtin;   /* optional: an ASL built-in both threads also run (Numba's parallel kernel) */
+
 struct job {
     int index;
     pthread_barrier_t *start;
-    int explain_same, resolve_same, run_status;
+    int explain_same, resolve_same, run_status, asl_status;
 };
 
 static void *worker(void *arg)
@@ -118,6 +120,15 @@ static void *worker(void *arg)
     snprintf(name, sizeof name, "thread%d_run", job->index);
     save(name, doc);
     hp_free(doc);
+    job->asl_status = HP_OK;
+    if (asl_builtin != NULL) {
+        char request[256];
+        snprintf(request, sizeof request, "{\"builtin\": \"%s\"}", asl_builtin);
+        job->asl_status = hp_run(request, 20000, seed + 1 + (uint64_t)job->index, 2, &doc);
+        snprintf(name, sizeof name, "thread%d_asl", job->index);
+        save(name, doc);
+        hp_free(doc);
+    }
     return NULL;
 }
 
@@ -129,10 +140,11 @@ int main(int argc, char **argv)
     struct job jobs[2];
     pthread_barrier_t start;
 
-    if (argc != 5) {
-        fprintf(stderr, "usage: hp_check OUTDIR SCENARIO.json TRIALS SEED\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: hp_check OUTDIR SCENARIO.json TRIALS SEED [ASL_BUILTIN]\n");
         return 2;
     }
+    asl_builtin = argc == 6 ? argv[5] : NULL;
     outdir = argv[1];
     scenario = read_file(argv[2]);
     trials = strtoull(argv[3], NULL, 10);
@@ -217,6 +229,7 @@ int main(int argc, char **argv)
         check(jobs[i].explain_same, "thread_explain", "a thread's explain differs from the main thread's");
         check(jobs[i].resolve_same, "thread_resolve", "a thread's event log differs from the main thread's");
         check(jobs[i].run_status == HP_OK, "thread_run", "a thread's run failed");
+        check(jobs[i].asl_status == HP_OK, "thread_asl_run", "a thread's ASL run failed");
     }
     pthread_barrier_destroy(&start);
 

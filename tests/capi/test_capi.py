@@ -26,6 +26,8 @@ TRIALS = 100_000
 SEED = 2026
 # The run and resolution scenario: the built-in default firefight (four units, one turn), given to C as a document.
 SCENARIO = "default"
+# Both threads also run this ASL built-in: 20,000 trials, Numba's parallel kernel on two threads in each.
+ASL = "asl_d15_55_gun_on_cycle"
 
 needs_cc = pytest.mark.skipif(CC is None, reason="no C compiler (cc, gcc or clang) on this machine")
 
@@ -145,8 +147,8 @@ def built(tmp_path_factory):
     # an almost empty environment, another working directory: the library finds its Python, the venv's
     # site-packages and hardpoint by itself (docs/capi.md); no PYTHONPATH, no PYTHONHOME, no VIRTUAL_ENV
     env = {k: os.environ[k] for k in ("PATH", "LD_LIBRARY_PATH", "HARDPOINT_BACKEND", "SYSTEMROOT") if k in os.environ}
-    run = subprocess.run([str(exe), str(out), str(scenario), str(TRIALS), str(SEED)], capture_output=True, text=True,
-                         timeout=600, env=env, cwd=str(root))
+    run = subprocess.run([str(exe), str(out), str(scenario), str(TRIALS), str(SEED), ASL], capture_output=True,
+                         text=True, timeout=900, env=env, cwd=str(root))
     answers = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in out.glob("*.json")}
     return {"lib": lib, "run": run, "answers": answers, "exe": exe, "scenario": scenario}
 
@@ -258,12 +260,20 @@ def test_capi_01_a_python_that_cannot_start_is_an_error_document_not_an_abort(bu
 @needs_cc
 def test_capi_02_two_threads_at_once_get_the_python_answers(built):
     """hp_check's two threads called hp_explain, hp_resolve and hp_run at the same moment; the explain and the event
-    log matched the main thread's (checked in C), each run's counts match run_batch with that thread's seed."""
+    log matched the main thread's (checked in C), each run's counts match run_batch with that thread's seed, for a
+    Car Wars run (the Cython kernel) and an ASL run (Numba's parallel kernel) alike."""
     scenario = hardpoint.parse_scenario(_document(SCENARIO))
     for i in range(2):
         doc = built["answers"][f"thread{i}_run"]
         assert "error" not in doc, doc
         expected = _plain(_documents().run_document(hardpoint.run_batch(scenario, TRIALS // 2, seed=SEED + 1 + i)))
+        assert _without_timing(doc["result"]) == _without_timing(expected)
+    asl = hardpoint.load_scenario(f"builtin:{ASL}")
+    for i in range(2):
+        doc = built["answers"][f"thread{i}_asl"]
+        assert "error" not in doc, doc
+        expected = _plain(_documents().run_document(hardpoint.run_batch(asl, 20_000, seed=SEED + 1 + i, threads=2)))
+        assert doc["result"]["ruleset"] == "asl"
         assert _without_timing(doc["result"]) == _without_timing(expected)
 
 
