@@ -3,7 +3,9 @@
 `hardpoint.run_batch(scenario, trials, keep="arrays", out="run/")` runs the
 batch chunk by chunk; each chunk's per-trial arrays (every field of the rule
 set's result whose first axis is the trial) go into NumPy `.npy` files in
-`run/`, opened as memory maps, and the chunk is dropped. The counts are the
+`run/`, appended through the file (the pages written never stay in the
+process), and the chunk is dropped; at the end the files are opened as
+read-only memory maps. The counts are the
 rule set's own, added chunk by chunk (`RuleSet.merge`), so the outcomes are
 those of one run in memory. The result's arrays are the memory maps: a 100
 million trial run is read back a slice at a time, and `numpy.load(path,
@@ -54,6 +56,45 @@ def _per_trial(details: Any, n: int) -> dict[str, np.ndarray]:
     return out
 
 
+class _Npy:
+    """An .npy file written chunk by chunk through the file (never mapped while written: the pages written do not
+    stay in the process), its header stating the whole shape from the start."""
+
+    def __init__(self, path: Path, dtype: np.dtype, shape: tuple[int, ...]):
+        self.file = open(path, "wb")
+        self.dtype, self.shape = np.dtype(dtype), shape
+        self.nbytes = int(np.prod(shape, dtype=np.int64)) * self.dtype.itemsize
+        np.lib.format.write_array_header_2_0(self.file, {"descr": np.lib.format.dtype_to_descr(self.dtype),
+                                                         "fortran_order": False, "shape": shape})
+
+    def write(self, data: bytes) -> None:
+        self.file.write(data)
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def _open_npy(path: Path, dtype: np.dtype, shape: tuple[int, ...]) -> _Npy:
+    return _Npy(path, dtype, shape)
+
+
+def _fix_npy(path: Path, trials: int) -> None:
+    """Rewrite the header of a file stopped early to the trials written (the same header length: version 2.0 pads)."""
+    with open(path, "r+b") as f:
+        np.lib.format.read_magic(f)
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+        start = f.tell()
+        f.seek(0)
+        buf = __import__("io").BytesIO()
+        np.lib.format.write_array_header_2_0(buf, {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": fortran,
+                                                   "shape": (trials,) + tuple(shape[1:])})
+        header = buf.getvalue()
+        if len(header) != start:
+            raise ScenarioError("could not rewrite the array header", field="out", value=str(path), rule="FAST-03")
+        f.write(header)
+        f.truncate(start + trials * int(np.prod(shape[1:], dtype=np.int64)) * dtype.itemsize)
+
+
 def _prepare(out: Any, overwrite: bool) -> Path:
     path = Path(os.fspath(out))
     if path.exists() and not path.is_dir():
@@ -87,7 +128,7 @@ def run_to_files(scenario: Any, trials: int, seed: int, options: Any, out: Any, 
         raise ScenarioError(f"the arrays of {trials:,} trials take {per_trial * trials / 2**30:.1f} GiB; the disk has "
                             f"{free / 2**30:.1f} GiB free", field="out", value=str(path), rule="FAST-03")
     started = time.perf_counter()
-    files: dict[str, np.memmap] = {}
+    files: dict[str, Any] = {}          # name -> (open file, dtype, trailing shape): chunks appended as written
     counted: BatchResult | None = None
     first_details = None
     done = 0
@@ -104,21 +145,27 @@ def run_to_files(scenario: Any, trials: int, seed: int, options: Any, out: Any, 
             if first_details is None:
                 first_details = part.details
                 for name, a in arrays.items():
-                    files[name] = np.lib.format.open_memmap(path / f"{name}.npy", mode="w+", dtype=a.dtype,
-                                                            shape=(trials,) + a.shape[1:])
+                    files[name] = _open_npy(path / f"{name}.npy", a.dtype, (trials,) + a.shape[1:])
             for name, a in arrays.items():
-                files[name][lo:lo + n] = a
+                files[name].write(np.ascontiguousarray(a).tobytes())
             counted = part if counted is None else merge(scenario, [counted, part])
             done += n
             if options.progress is not None:
                 options.progress(n)
     except KeyboardInterrupt:
         interrupted = True
+    except BaseException:
+        for f in files.values():
+            f.close()
+        raise
     if counted is None:
         raise ScenarioError("stopped before the first chunk ran", field="out", value=str(path), rule="FAST-03")
-    for m in files.values():
-        m.flush()
-    views = {name: m[:done] for name, m in files.items()}
+    views = {}
+    for name, f in files.items():
+        f.close()
+        if done < trials:   # stopped early: the header says the trials written
+            _fix_npy(path / f"{name}.npy", done)
+        views[name] = np.load(path / f"{name}.npy", mmap_mode="r") if f.nbytes else np.load(path / f"{name}.npy")
     changes: dict[str, Any] = {}
     for name, v in views.items():
         if "." in name:
