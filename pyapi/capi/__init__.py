@@ -55,9 +55,6 @@ HELPER_CDEF = """
 char *hp__copy(const char *data, size_t n);
 """
 
-# Ops numbers shared by the C wrappers below and hardpoint.capi.bridge.OPS.
-_OPS = {"version": 0, "schema": 1, "explain": 2, "resolve": 3, "run": 4, "exact": 5, "request": 6}
-
 _PREAMBLE = r"""
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +206,9 @@ def _quiet(exc_type, exc_value, tb):
 def hp__call(op, text, a, b, threads, attack, out):
     try:
         if bridge is None:
-            status, doc = 2, None
+            import json
+            status, doc = 2, json.dumps({"id": None, "format": "hardpoint/1", "error": {
+                "type": "internal", "field": "", "value": None, "rule": "CAPI-01", "message": _failure}})
         else:
             status, doc = bridge.call(op, None if text == ffi.NULL else ffi.string(text), a, b, threads,
                                       None if attack == ffi.NULL else ffi.string(attack))
@@ -264,8 +263,11 @@ def build(out_dir: str | os.PathLike[str], *, verbose: bool = False) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     header = header_text()
     preamble = _PREAMBLE.replace("@PROGRAM@", _c_string(sys.executable))
-    for name, number in _OPS.items():
+    from .bridge import OPS   # the op numbers the C wrappers pass to the bridge
+
+    for number, name in enumerate(OPS):
         preamble = preamble.replace(f"@OP_{name}@", str(number))
+    assert "@OP_" not in preamble, "an op of hardpoint.h has no number in hardpoint.capi.bridge.OPS"
     init = _INIT_CODE.replace("@SITE_DIRS@", repr(_site_dirs())).replace("@MODULE@", MODULE_NAME)
 
     ffi = cffi.FFI()

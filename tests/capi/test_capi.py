@@ -258,6 +258,23 @@ def test_capi_01_a_python_that_cannot_start_is_an_error_document_not_an_abort(bu
 
 
 @needs_cc
+def test_capi_01_a_hardpoint_that_cannot_be_imported_is_an_error_document(built, tmp_path):
+    """A broken hardpoint ahead on PYTHONPATH makes the init code's import fail: cffi would print the traceback and
+    answer 0; libhardpoint answers every call with HP_ERR_INTERNAL and the reason, and prints nothing."""
+    fake = tmp_path / "path" / "hardpoint"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('a broken install')\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "path"))
+    run = subprocess.run([str(built["exe"]), str(tmp_path), str(built["scenario"]), "100", "1"], capture_output=True,
+                         text=True, env=env, timeout=120)
+    assert run.returncode == 1 and "FAILED" in run.stdout, (run.returncode, run.stdout, run.stderr)
+    assert run.stderr == ""
+    doc = json.loads((tmp_path / "version.json").read_text(encoding="utf-8"))
+    assert doc["error"]["type"] == "internal" and "a broken install" in doc["error"]["message"]
+    assert "hardpoint could not be imported" in doc["error"]["message"]
+
+
+@needs_cc
 def test_capi_02_two_threads_at_once_get_the_python_answers(built):
     """hp_check's two threads called hp_explain, hp_resolve and hp_run at the same moment; the explain and the event
     log matched the main thread's (checked in C), each run's counts match run_batch with that thread's seed, for a
