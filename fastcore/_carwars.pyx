@@ -1095,15 +1095,22 @@ def run_fight(
     int32_t[:, ::1] fcol, int32_t[::1] col_lo, int32_t[:, ::1] near_v, int32_t[:, ::1] near_p, int32_t[::1] moving_end,
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_flags, int16_t[:, ::1] out_turn, int16_t[::1] out_result,
     int16_t[::1] out_turns, int32_t[:, ::1] out_shots, int32_t[:, ::1] out_hits, int32_t[:, ::1] out_dmg,
-    uint8_t[::1] diverged,
+    int16_t[::1] diverged, int32_t[:, ::1] saved, uint64_t[::1] saved_k, int16_t[::1] start_turn, uint64_t[::1] trial_ids,
+    int32_t[::1] known_unc,
 ):
     """Run trials first_trial .. first_trial + N - 1 of a fight (N = out_state's rows), each to its end.
 
     Writes per trial the final state (the slots), the vehicle flags (as `run_phase`), the turn each unit went out
     of action (0: never), the result (the winning side's index, -1 a draw, -2 undecided), the turns run, and per
-    weapon the shots, hits and damage rolled on hits. A trial in which a moving vehicle goes out of control before
-    its last turn (it would slow down: every later position would change) is marked in `diverged` and left for the
-    reference to run. Returns -1 (nothing run) if the arrays exceed the kernel's fixed sizes. Releases the GIL.
+    weapon the shots, hits and damage rolled on hits.
+
+    A trial in which a moving vehicle goes out of control before its last turn (it slows down from then on: every
+    later position changes, so the packed movement no longer holds) stops at the end of that turn: `diverged[t]`
+    gets the turn, `saved[t]` and `saved_k[t]` what the outputs do not hold (fire, crash, ammunition, sustained
+    fire, who is out, the dice drawn). The wrapper packs the movement with that vehicle slowing (`known_unc` marks
+    the vehicles a packing already slows) and runs the trial on from there: a row with `start_turn[t] > 0` resumes
+    after that turn from its outputs and `saved` row; `trial_ids` (when not empty) gives each row's trial number.
+    Returns -1 (nothing run) if the arrays exceed the kernel's fixed sizes. Releases the GIL.
     """
     cdef Py_ssize_t S = init.shape[0], V = v_armour.shape[0], NP = p_hits.shape[0], N = out_state.shape[0]
     cdef Py_ssize_t U = u_side.shape[0], W = out_shots.shape[1], NC = c_hits.shape[0], NW = w_slot.shape[0]
@@ -1141,8 +1148,11 @@ def run_fight(
     cdef int32_t* vdrv = &v_driver[0]
     cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
     if V > 256 or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
-            or tp_lo.shape[0] != T * P + 1 or col_lo.shape[0] != T * P + 1 or fc[F_SIDES] > MAXU:
+            or tp_lo.shape[0] != T * P + 1 or col_lo.shape[0] != T * P + 1 or fc[F_SIDES] > MAXU \
+            or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U or known_unc.shape[0] != V:
         return -1
+    cdef int32_t* sv
+    cdef int start
     ctx.v_armour = &v_armour[0]
     ctx.v_pp = &v_pp[0]
     ctx.v_kind = &v_kind[0]
@@ -1183,29 +1193,46 @@ def run_fight(
     with nogil:
         for t in range(N):
             ctx.st = &out_state[t, 0]
-            memcpy(ctx.st, &init[0], S * sizeof(int32_t))
-            ctx.key = hp_stream_key(seed, first_trial + <uint64_t>t)
-            ctx.k = 0
+            ctx.key = hp_stream_key(seed, trial_ids[t] if trial_ids.shape[0] else first_trial + <uint64_t>t)
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
-            memset(&out_flags[t, 0], 0, V)
-            memcpy(burning, &v_burning[0], V * sizeof(int32_t))
-            for v in range(V):
-                crash[v] = 0
-            for i in range(NW):
-                ammo[i] = w_ammo0[i]
-            for i in range(W):
-                rec_t[i] = -1
-                rec_s[i] = 0
-                rec_turn[i] = -100
-                out_shots[t, i] = 0
-                out_hits[t, i] = 0
-                out_dmg[t, i] = 0
-            for i in range(U):
-                outu[i] = 0
+            start = start_turn[t] if start_turn.shape[0] else 0
+            sv = &saved[t, 0]
+            if start > 0:
+                # resume after turn `start`: the outputs hold the state, `saved` the rest (see the docstring)
+                ctx.k = saved_k[t]
+                for v in range(V):
+                    burning[v] = sv[v]
+                    crash[v] = sv[V + v]
+                for i in range(NW):
+                    ammo[i] = sv[2 * V + i]
+                for i in range(W):
+                    rec_t[i] = sv[2 * V + NW + i]
+                    rec_s[i] = sv[2 * V + NW + W + i]
+                    rec_turn[i] = sv[2 * V + NW + 2 * W + i]
+                for i in range(U):
+                    outu[i] = sv[2 * V + NW + 3 * W + i]
+            else:
+                memcpy(ctx.st, &init[0], S * sizeof(int32_t))
+                ctx.k = 0
+                memset(&out_flags[t, 0], 0, V)
+                memcpy(burning, &v_burning[0], V * sizeof(int32_t))
+                for v in range(V):
+                    crash[v] = 0
+                for i in range(NW):
+                    ammo[i] = w_ammo0[i]
+                for i in range(W):
+                    rec_t[i] = -1
+                    rec_s[i] = 0
+                    rec_turn[i] = -100
+                    out_shots[t, i] = 0
+                    out_hits[t, i] = 0
+                    out_dmg[t, i] = 0
+                for i in range(U):
+                    outu[i] = 0
             diverged[t] = 0
-            ran = 0
-            for turn in range(1, T + 1):
+            ran = start
+            for turn in range(start + 1, T + 1):
                 memset(fire_hits, 0, V * sizeof(int32_t))
                 memset(fire_hit_fiery, 0, V * sizeof(int32_t))
                 memset(fire_total, 0, V * sizeof(int32_t))
@@ -1461,10 +1488,24 @@ def run_fight(
                     # a vehicle out of control slows down at the end of the turn (CW-CREW-03): every later place
                     # changes; the reference runs this trial
                     for v in range(V):
-                        if (out_flags[t, v] & 4) and moving_end[(turn - 1) * V + v]:
-                            diverged[t] = 1
+                        if (out_flags[t, v] & 4) and moving_end[(turn - 1) * V + v] and not known_unc[v]:
+                            diverged[t] = turn
                     if diverged[t]:
                         break
+            if diverged[t]:
+                for v in range(V):
+                    sv[v] = burning[v]
+                    sv[V + v] = crash[v]
+                for i in range(NW):
+                    sv[2 * V + i] = ammo[i]
+                for i in range(W):
+                    sv[2 * V + NW + i] = rec_t[i]
+                    sv[2 * V + NW + W + i] = rec_s[i]
+                    sv[2 * V + NW + 2 * W + i] = rec_turn[i]
+                for i in range(U):
+                    sv[2 * V + NW + 3 * W + i] = outu[i]
+                saved_k[t] = ctx.k
+                continue
             for v in range(V):
                 if burning[v]:
                     out_flags[t, v] |= 1

@@ -132,6 +132,7 @@ class Packed:
     phases: int = 1
     layout: Any = None                # a fight (carwars.fight.FightLayout of its columns): the fight kernel runs it
     tire_index: dict | None = None    # (vehicle, tire id) -> tire row
+    base: Any = None                  # a fight: the packing its variants (vehicles out of control) start from
 
 
 def _slots(scenario) -> tuple[list[str], list[str], Callable]:
@@ -1035,10 +1036,14 @@ def _layout_of(scenario):
         scenario.fight = saved
 
 
-def _pack_fight(scenario, base: "Packed") -> "Packed | Unpackable":
+def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache: dict | None = None) -> "Packed | Unpackable":
     """Add to the packed arrays what the fight kernel needs: the orders' candidate shots at every phase of every
     turn (in the order `carwars.fight.order_attacks` weighs them), the collisions of the movement, where
-    explosions reach at each turn's end, the out-of-action switches (FIGHT-03) and the sides (FIGHT-01)."""
+    explosions reach at each turn's end, the out-of-action switches (FIGHT-03) and the sides (FIGHT-01).
+
+    `losses` ((vehicle index, turn) pairs) packs the movement of trials in which those vehicles went out of
+    control in those turns (counted from 1): from the end of that turn each slows down as `turn._end_of_turn`
+    slows it (CW-CREW-03). `cache` keeps the explained shots between packings of one scenario."""
     from . import geometry as geo
     from .attack import Attack
     from .collision import ram_dice, weight_factor
@@ -1107,7 +1112,8 @@ def _pack_fight(scenario, base: "Packed") -> "Packed | Unpackable":
     near_v = [[-1] * (2 * max(1, V)) for _ in range(T * max(1, V))]
     near_p = [[-1] * max(1, len(pids)) for _ in range(T * max(1, V))]
     moving_end = [0] * (T * max(1, V))
-    cache: dict = {}
+    cache = {} if cache is None else cache
+    slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
 
     def rows_for(unit, wid, firer, targets, aim, sig):
         key = (sig, unit.id, wid, firer, tuple(targets), aim)
@@ -1230,6 +1236,9 @@ def _pack_fight(scenario, base: "Packed") -> "Packed | Unpackable":
             moving_end[ti * V + i] = int(v.speed != 0)
         for v in arena.vehicles.values():
             end_handling(v)
+        for i, v in enumerate(arena.vehicles.values()):
+            if any(vi == i and ti + 1 >= lt for vi, lt in losses) and v.speed != 0:
+                v.speed = max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1)
         arena.turn += 1
         arena.phase = 1
 
@@ -1242,72 +1251,123 @@ def _pack_fight(scenario, base: "Packed") -> "Packed | Unpackable":
                   w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
                   c_hand=arr(c_hand), ent=arr(ent, 8), tp_lo=arr(tp_lo), fir=arr(fir, 3), cand=arr(cand, 13),
                   fcol=arr(fcol, 9), col_lo=arr(col_lo), near_v=arr(near_v, 2 * max(1, V)), near_p=arr(near_p, max(1, len(pids))),
-                  moving_end=arr(moving_end))
-    return Packed(arrays, base.labels, base.kinds, base.vehicles, [], P, layout=layout)
+                  moving_end=arr(moving_end), known_unc=arr([int(any(vi == i for vi, _ in losses)) for i in range(V)]))
+    return Packed(arrays, base.labels, base.kinds, base.vehicles, [], P, layout=layout, tire_index=base.tire_index, base=base)
 
 
 _FIGHT_ORDER = _ORDER[:_ORDER.index("col")] + ("fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable",
                                               "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v",
-                                              "near_p", "moving_end")
+                                              "near_p", "moving_end")   # then the outputs, and known_unc
 
 
 def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: int, first: int, threads: int, chunk: int,
                         progress, keep: str, cancel=None) -> tuple:
-    """A batch of fights in the kernel; the trials it hands back (a moving vehicle out of control) on the reference."""
+    """A batch of fights in the kernel. A trial in which a moving vehicle goes out of control goes on under a
+    packing of the movement with that vehicle slowing down (one packing per set of such vehicles and turns,
+    made when first needed and kept for the batch); if that packing fails, the trial runs on the reference."""
+    import threading
+
     from ..trials import run_chunks
 
     a = packed.arrays
     layout = packed.layout
     S, V = a["init"].shape[0], len(packed.vehicles)
-    U, W = len(layout.units), len(layout.weapons)
-    args = [a[k] for k in _FIGHT_ORDER]
+    U, W, NW = len(layout.units), len(layout.weapons), a["w_key"].shape[0]
+    X = 2 * V + NW + 3 * W + U
     labels, kinds, read = _slots(scenario)
     vids = list(scenario.arena.vehicles)
     fight_on = scenario.fight is not None and _is_fight(scenario)
+    variants: dict = {frozenset(): packed}
+    cache: dict = {}
+    lock = threading.Lock()
+
+    def variant(key: frozenset):
+        with lock:
+            if key not in variants:
+                try:
+                    variants[key] = _pack_fight(scenario, packed.base, key, cache)
+                except Exception as exc:   # never a wrong result: the reference runs those trials
+                    variants[key] = Unpackable(f"the packer refused a variant: {exc}")
+            return variants[key]
+
+    def run(p: "Packed", rows: np.ndarray | None, n: int, state, flags, fight, saved, saved_k, start, ids):
+        diverged = np.zeros(n, np.int16)
+        args = [p.arrays[k] for k in _FIGHT_ORDER]
+        rc = kernel.run_fight(seed, first, *args, state, flags, fight["out_turn"], fight["result"], fight["turns"],
+                              fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids,
+                              p.arrays["known_unc"])
+        if rc != 0:
+            raise RuntimeError("compiled kernel refused the scenario")
+        return diverged
 
     def work(lo: int, hi: int):
         n = hi - lo
         state = np.zeros((n, S), np.int32)
         flags = np.zeros((n, max(V, 1)), np.uint8)
         fight = _fight_arrays(n, layout)
-        diverged = np.zeros(n, np.uint8)
-        rc = kernel.run_fight(seed, first + lo, *args, state, flags, fight["out_turn"], fight["result"], fight["turns"],
-                              fight["shots"], fight["hits"], fight["damage"], diverged)
-        if rc != 0:
-            raise RuntimeError("compiled kernel refused the scenario")
-        redo = np.flatnonzero(diverged)
-        if len(redo):
-            names: list[str] = []
-            for i in redo:
-                _, dmg_, st_, fl_, fi_ = _reference_rows(scenario, names, read, vids, lo + int(i), lo + int(i) + 1, seed, first,
-                                                         True, layout)
-                state[i] = st_[0]
-                flags[i, :V] = fl_[0]
+        saved = np.zeros((n, X), np.int32)
+        saved_k = np.zeros(n, np.uint64)
+        diverged = run(packed, None, n, state, flags, fight, saved, saved_k, np.zeros(n, np.int16),
+                       np.arange(first + lo, first + hi, dtype=np.uint64), )
+        keys = [frozenset()] * n
+        todo = np.flatnonzero(diverged)
+        while len(todo):
+            groups: dict = {}
+            for i in todo:
+                d = int(diverged[i])
+                cur = variants[keys[i]]
+                moving = cur.arrays["moving_end"][(d - 1) * V:d * V]
+                known = cur.arrays["known_unc"]
+                new = frozenset((v, d) for v in range(V) if flags[i, v] & 4 and moving[v] and not known[v])
+                keys[i] = keys[i] | new
+                groups.setdefault(keys[i], []).append(int(i))
+            todo_next = []
+            for key, rows in groups.items():
+                rows = np.array(rows)
+                p = variant(key)
+                if isinstance(p, Unpackable):
+                    names: list[str] = []
+                    for i in rows:
+                        _, _, st_, fl_, fi_ = _reference_rows(scenario, names, read, vids, lo + int(i), lo + int(i) + 1, seed,
+                                                              first, True, layout)
+                        state[i] = st_[0]
+                        flags[i, :V] = fl_[0]
+                        for k in fight:
+                            fight[k][i] = fi_[k][0]
+                    continue
+                sub_state, sub_flags = np.ascontiguousarray(state[rows]), np.ascontiguousarray(flags[rows])
+                sub_fight = {k: np.ascontiguousarray(v[rows]) for k, v in fight.items()}
+                sub_saved, sub_k = np.ascontiguousarray(saved[rows]), np.ascontiguousarray(saved_k[rows])
+                start = np.ascontiguousarray(diverged[rows])
+                d2 = run(p, rows, len(rows), sub_state, sub_flags, sub_fight, sub_saved, sub_k, start,
+                         (first + lo + rows).astype(np.uint64))
+                state[rows], flags[rows], saved[rows], saved_k[rows] = sub_state, sub_flags, sub_saved, sub_k
                 for k in fight:
-                    fight[k][i] = fi_[k][0]
+                    fight[k][rows] = sub_fight[k]
+                diverged[rows] = d2
+                todo_next += [int(r) for r, d in zip(rows, d2) if d]
+            todo = np.array(todo_next, dtype=np.int64)
         if progress is not None:
             progress(n)
         hit, dmg = np.zeros((n, 0), np.uint8), np.zeros((n, 0), np.int32)
         if keep == "arrays":
-            return hit, dmg, state, flags[:, :V], fight, len(redo)
+            return hit, dmg, state, flags[:, :V], fight
         part = BatchResult(scenario.name, seed, first + lo, "compiled", [], labels, kinds, vids, hit, dmg, state, flags[:, :V],
                            a["init"], fight=fight if fight_on else None, fight_layout=layout if fight_on else None)
-        return part.counts(), len(redo)
+        return part.counts()
 
-    run = run_chunks(work, trials, chunk, threads, cancel)
-    done = run.done
+    result = run_chunks(work, trials, chunk, threads, cancel)
+    done = result.done
     if keep == "arrays":
-        parts = run.results or [(np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.int32), np.zeros((0, S), np.int32),
-                                 np.zeros((0, V), np.uint8), _fight_arrays(0, layout), 0)]
+        parts = result.results or [(np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.int32), np.zeros((0, S), np.int32),
+                                    np.zeros((0, V), np.uint8), _fight_arrays(0, layout))]
         hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
         fight = {k: np.concatenate([p[4][k] for p in parts]) for k in parts[0][4]}
-        out = ([], labels, kinds, vids, hit, dmg, state, flags, a["init"].copy(), None, done, run.interrupted,
-               fight if fight_on else None, layout if fight_on else None)
-    else:
-        tallies = _sum_counts([p[0] for p in run.results], 0, S, V)
-        out = ([], labels, kinds, vids, None, None, None, None, a["init"].copy(), tallies, done, run.interrupted,
-               None, layout if fight_on else None)
-    return out
+        return ([], labels, kinds, vids, hit, dmg, state, flags, a["init"].copy(), None, done, result.interrupted,
+                fight if fight_on else None, layout if fight_on else None)
+    tallies = _sum_counts(result.results, 0, S, V)
+    return ([], labels, kinds, vids, None, None, None, None, a["init"].copy(), tallies, done, result.interrupted,
+            None, layout if fight_on else None)
 
 
 def _is_fight(scenario) -> bool:
