@@ -314,3 +314,15 @@ def test_capi_01_the_command_line_builds_the_library(tmp_path):
 
     assert main(["capi", "build", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "hardpoint.h").exists() and list(tmp_path.glob("libhardpoint.*"))
+
+
+def test_capi_01_no_compiler_is_one_line_of_error_and_exit_2(tmp_path, capsys, monkeypatch):
+    """Without a working C compiler `hardpoint capi build` says so in one line and exits 2 (SAFE-02)."""
+    pytest.importorskip("cffi")
+    from hardpoint.cli import main
+
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+    assert main(["capi", "build", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hardpoint: error: building libhardpoint failed") and err.count("\n") == 1
+    assert "Traceback" not in err
