@@ -87,6 +87,19 @@ def test_capi_01_malformed_text_is_an_input_error_with_a_clear_message(raw, word
     assert set(error) >= {"type", "field", "value", "rule", "message"}
 
 
+@pytest.mark.parametrize("raw, rule", [
+    (b"[" * 100_000 + b"]" * 100_000, "SAFE-01"),          # nested past any limit
+    (b'{"builtin": "' + b"x" * (9 * 1024 * 1024) + b'"}', "SAFE-01"),   # longer than a scenario file may be
+    (b'{"builtin": 1e999999}', None),                        # a number JSON reads as infinity
+])
+def test_capi_01_oversized_input_is_refused_with_a_document(raw, rule):
+    status, text = bridge.call(bridge.OPS.index("explain"), raw, 0, 0, 0, None)
+    error = json.loads(text)["error"]
+    assert status == bridge.ERR_INPUT and error["message"]
+    if rule:
+        assert error["rule"] == rule
+
+
 def test_capi_01_an_unknown_op_never_raises():
     status, text = bridge.call(99, b"{}", 0, 0, 0, None)
     assert status == bridge.ERR_INPUT and "error" in json.loads(text)
