@@ -110,10 +110,10 @@ static void *worker(void *arg)
     char *doc = NULL, name[64];
     pthread_barrier_wait(job->start);   /* both threads call at the same moment */
     hp_explain(GOLDEN, &doc);
-    job->explain_same = doc != NULL && strcmp(doc, explain_one) == 0;
+    job->explain_same = doc != NULL && explain_one != NULL && strcmp(doc, explain_one) == 0;
     hp_free(doc);
     hp_resolve(scenario, seed, &doc);
-    job->resolve_same = doc != NULL && strcmp(doc, resolve_one) == 0;
+    job->resolve_same = doc != NULL && resolve_one != NULL && strcmp(doc, resolve_one) == 0;
     hp_free(doc);
     /* a different seed per thread, one worker thread each: the test compares each with run_batch */
     job->run_status = hp_run(scenario, trials / 2, seed + 1 + (uint64_t)job->index, 1, &doc);
@@ -160,7 +160,7 @@ int main(int argc, char **argv)
     hp_free(doc);
 
     status = hp_schema(&doc);
-    check(status == HP_OK && strstr(doc, "json-schema.org") != NULL, "schema", "no JSON Schema in the answer");
+    check(status == HP_OK && doc != NULL && strstr(doc, "json-schema.org") != NULL, "schema", "no JSON Schema in the answer");
     hp_free(doc);
 
     /* the seed's golden example: MG at a cycle's tire at night, needs 10 on 2d6, probability 1/6 */
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
     check(status == HP_OK, "resolve", resolve_one ? resolve_one : "no answer");
     save("resolve", resolve_one);
     hp_resolve(scenario, seed, &again);
-    check(again != NULL && strcmp(again, resolve_one) == 0, "resolve_same_seed_same_log", "two answers differ");
+    check(again != NULL && resolve_one != NULL && strcmp(again, resolve_one) == 0, "resolve_same_seed_same_log", "two answers differ");
     hp_free(again);
 
     status = hp_run(scenario, trials, seed, 0, &doc);
