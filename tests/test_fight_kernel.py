@@ -268,3 +268,23 @@ def test_arch_04_which_builtins_still_print_a_backend_warning():
         if isinstance(p, Unpackable):
             found[name] = p.reason
     assert found == STILL_REFERENCE
+
+
+def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypatch):
+    """FAST-01 / ARCH-04: when the packing of a trial's movement with a vehicle out of control fails, that trial
+    runs on the reference: the batch is still identical to the reference's, never silently wrong."""
+    import hardpoint.carwars.batch as batch
+
+    original = batch._pack_fight
+    calls = []
+
+    def failing(scenario, base, losses=frozenset(), cache=None):
+        if losses:
+            calls.append(losses)
+            raise RuntimeError("no packing for this variant")
+        return original(scenario, base, losses, cache)
+
+    monkeypatch.setattr(batch, "_pack_fight", failing)
+    s = hardpoint.load_scenario("builtin:cw_gang_fight")
+    assert _compare(s, 10, 2) == []
+    assert calls, "the gang fight has trials in which a moving vehicle goes out of control"

@@ -4,13 +4,15 @@ Trial t of a batch under seed s is `scenario.resolve(SeededDice(s, trial=t))`
 (plus, with `end_of_turn`, the end of the turn's fire checks): the same in the
 compiled core and in the reference, whatever N, the chunking or the threads.
 
-The compiled core (`hardpoint.fastcore._carwars`, Cython, GIL released) covers
-single-phase Car Wars scenarios: collisions, aimed attacks (links of aimed
-weapons included), damage location and penetration for cars, cycles,
-sidecars and trikes, crew, driver consequences, and the end-of-turn fire
-checks. Scenarios using what it does not cover (area-effect attacks, burst
-weapons near pedestrians, dropped weapons, multi-turn play) run on the
-reference, with a single warning saying why.
+The compiled core (`hardpoint.fastcore._carwars`, Cython, GIL released) runs
+single phases and single turns of planned attacks (`run_phase`: collisions,
+aimed attacks, links of aimed weapons, damage location and penetration for
+cars, cycles, sidecars and trikes, crew, driver consequences, the end-of-turn
+fire checks) and whole fights (`run_fight`: any number of turns of standing
+orders, collisions from movement, out of action, until decided). `pack` is the
+one decision of what it runs: it returns the packed scenario or
+`Unpackable(reason)`; what it refuses runs on the reference with a single
+warning saying why (docs/architecture.md lists every kind, with its reason).
 """
 from __future__ import annotations
 
@@ -1010,8 +1012,6 @@ def _fight_unsupported(scenario) -> str | None:
                 return f"{spec.name}: a fire modifier that lasts several turns (CW-FIRE-01)"
             if spec.burst_radius > 0 and arena.pedestrians:
                 return "burst weapons near pedestrians"
-            if spec.flamethrower or getattr(spec, "area", False):
-                return f"{spec.name}: area effect"
     units = len(arena.vehicles) + len(arena.pedestrians)
     if units > _KERNEL_UNITS:
         return f"more than {_KERNEL_UNITS} units in a fight"
@@ -1329,11 +1329,12 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
                     names: list[str] = []
                     for i in rows:
                         _, _, st_, fl_, fi_ = _reference_rows(scenario, names, read, vids, lo + int(i), lo + int(i) + 1, seed,
-                                                              first, True, layout)
+                                                              first, True, layout if fight_on else None)
                         state[i] = st_[0]
                         flags[i, :V] = fl_[0]
-                        for k in fight:
-                            fight[k][i] = fi_[k][0]
+                        if fi_ is not None:
+                            for k in fight:
+                                fight[k][i] = fi_[k][0]
                     continue
                 sub_state, sub_flags = np.ascontiguousarray(state[rows]), np.ascontiguousarray(flags[rows])
                 sub_fight = {k: np.ascontiguousarray(v[rows]) for k, v in fight.items()}
