@@ -314,10 +314,23 @@ def test_fast_02_unsupported_attacks_raise():
                       attack=[{"id": "a", "attacker": "v", "weapon": "pair", "target": "t"}])
     with pytest.raises(NotImplementedError, match="linked"):
         exact_attack(linked, "a")
-    with pytest.raises(NotImplementedError, match="several turns"):
-        exact_attack(hardpoint.load_scenario("builtin:cw_chase"), "laser_t1")
+    chase = hardpoint.load_scenario("builtin:cw_chase")
+    with pytest.raises(hardpoint.HardpointError, match="turn 2") as err:
+        exact_attack(chase, "laser_t2")
+    assert (err.value.field, err.value.value, err.value.rule) == ("attack", "laser_t2", "FAST-02")
     with pytest.raises(ScenarioError, match="mg_at_tire"):
         exact_attack(hardpoint.load_scenario("builtin:cw_tohit_example"), "nope")
+
+
+def test_fast_02_an_attack_of_the_first_turn_of_several_is_exact():
+    """FAST-02: in a scenario of turns, an attack of turn 1 is taken against the state at the start of the turn, as
+    in a one-turn scenario: P(hit) is its explain breakdown's probability and the damage distribution sums to 1.
+    Source: builtin:cw_chase, the laser of turn 1 needs 7 (21/36 with a natural 2 a miss)."""
+    chase = hardpoint.load_scenario("builtin:cw_chase")
+    b = next(b for b in chase.explain() if b.attack == "laser_t1")
+    odds = exact_attack(chase, "laser_t1")
+    assert b.needed == 7 and odds.p_hit == b.probability == Fraction(21, 36)
+    assert sum(odds.damage.values()) == 1 and odds.damage[0] == 1 - odds.p_hit
 
 
 def test_fast_02_default_scenario_attacks_take_little_work():

@@ -240,9 +240,10 @@ def _marginals(keys: list[str], joint: _Dist) -> dict[str, dict[int, Fraction]]:
 
 
 def exact_attack(scenario: Any, attack_id: str, *, faces: bool = False, max_paths: int = MAX_PATHS) -> AttackOdds:
-    """Exact odds of one declared attack of a single-phase or one-turn Car Wars scenario (FAST-02).
+    """Exact odds of one declared attack of a single-phase scenario, or of the first turn of a scenario of turns
+    (FAST-02).
 
-    The attack is taken alone, against the scenario's state before the phase (in a one-turn scenario: at the
+    The attack is taken alone, against the scenario's state before the phase (in a scenario of turns: at the
     positions after its phase's movement, against the state at the start of the turn):
     P(hit) from 2d6 against the number needed (a natural 2 misses), the damage
     roll's distribution, the hits reaching the target (CW-HAND-01), then every
@@ -251,14 +252,18 @@ def exact_attack(scenario: Any, attack_id: str, *, faces: bool = False, max_path
 
     Raises:
         ScenarioError: no attack with this id.
-        NotImplementedError: multi-turn scenarios, area-effect attacks (declared
-            victims, CW-DMG-07) and linked weapons (CW-LINK-01).
+        ScenarioError: an attack of a later turn (its odds depend on the dice of the turns before it).
+        NotImplementedError: linked weapons (CW-LINK-01).
     """
     if getattr(scenario, "ruleset", "carwars") != "carwars":
         raise NotImplementedError(f"exact odds are for Car Wars scenarios only, not {scenario.ruleset!r} (FAST-02)")
-    if (getattr(scenario, "turns", None) or 0) > 1:
-        raise NotImplementedError("exact odds cover one attack of a phase or of a one-turn scenario, not of several turns (FAST-02)")
     attack = _find_attack(scenario, attack_id)
+    if (getattr(scenario, "turns", None) or 0) > 1:
+        turn = next((t for (t, _phase), xs in scenario.plan.attacks.items() if any(a.id == attack_id for a in xs)), 1)
+        if turn > 1:
+            raise ScenarioError(f"an attack of turn {turn}: its odds depend on the dice of the turns before it; "
+                             "hardpoint.carwars.exact.exact_resolution gives the scenario's whole exact distribution where it "
+                             "is small enough", field="attack", value=attack_id, rule="FAST-02")
     arena, rules = scenario.arena, scenario.rules
     unit = arena.unit(attack.attacker, "attack.attacker")
     if attack.victims:
