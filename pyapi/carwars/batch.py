@@ -1115,8 +1115,24 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     cache = {} if cache is None else cache
     slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
 
-    def rows_for(unit, wid, firer, targets, aim, sig):
-        key = (sig, unit.id, wid, firer, tuple(targets), aim)
+    where: dict = {}      # per phase: each unit's (pose, box), filled by `place`
+
+    def place() -> None:
+        where.clear()
+        for u in [*arena.vehicles.values(), *arena.pedestrians.values()]:
+            xs, ys = zip(*u.counter.corners())
+            where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), (min(xs), min(ys), max(xs), max(ys)))
+
+    def explained(unit, wid, firer, target, aim):
+        """The shot's range and kernel row (None: not a candidate), cached by what it depends on: the firer's and the target's
+        places and speeds, the firer's handling, and the places of the counters that could stand between them
+        (a counter outside the box around both, widened by 2" for a sidecar, cannot block the line of fire)."""
+        tgt = arena.vehicles.get(target) or arena.pedestrians[target]
+        (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = where[unit.id], where[target]
+        x0, y0, x1, y1 = min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0
+        between = tuple(p for uid, (p, (ox0, oy0, ox1, oy1)) in where.items()
+                        if uid != unit.id and uid != target and ox0 <= x1 and ox1 >= x0 and oy0 <= y1 and oy1 >= y0)
+        key = (unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None), between)
         if key in cache:
             return cache[key]
         shooter = None if isinstance(unit, Pedestrian) else (unit.crew_member(firer) if firer else None)
@@ -1124,43 +1140,49 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         saved = person.hits if person is not None else 0
         if person is not None:
             person.hits = 0       # the firer's own state is the kernel's: explained as able and unhurt
-        scored = []
         try:
-            for target in targets:
-                a = Attack("order", unit.id, wid, target, aim, firer)
-                try:
-                    b = explain_phase(arena, [a], rules, None)[0]
-                except HardpointError:
-                    continue
-                if not b.possible and not (b.lof and b.reason.startswith("needs ") and b.needed > max_needed):
-                    continue
-                scored.append((b.range, uidx[target], target, b))
+            b = explain_phase(arena, [Attack("order", unit.id, wid, target, aim, firer)], rules, None)[0]
+        except HardpointError:
+            b = None
         finally:
             if person is not None:
                 person.hits = saved
-        scored.sort(key=lambda s: (s[0], s[1]))
-        rows = []
-        for _, _, target, b in scored:
-            from .attack import attack_weapon
+        if b is not None and not b.possible and not (b.lof and b.reason.startswith("needs ") and b.needed > max_needed):
+            b = None
+        found = None if b is None else (b.range, row_of(unit, wid, target, b))
+        cache[key] = found
+        return found
 
-            spec = attack_weapon(arena, unit, wid, rules)
-            tgt = arena.unit(target, "orders.target")
-            row = [uidx[target], b.needed, spec.damage.count if spec.damage else 0, spec.damage.bonus if spec.damage else 0,
-                   spec.damage_hits or 0]
-            if isinstance(tgt, Pedestrian):
-                row += [1, pids.index(tgt.id), 0, -1, -1, 0]
-            else:
-                shot = _shot_for(b, 1)
-                mode = 0
-                if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
-                    mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
-                tire = base.tire_index[(tgt.id, shot.tire)] if shot.part == "tire" else -1
-                part = _P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
-                row += [0, vids.index(tgt.id), part, -1 if shot.side is None else int(shot.side), tire, mode]
-            row += [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery)]
-            rows.append(row)
-        cache[key] = rows
-        return rows
+    def row_of(unit, wid, target, b) -> list[int]:
+        """A candidate shot as the kernel reads it (fastcore/_carwars.pyx run_fight, cand)."""
+        from .attack import attack_weapon
+
+        spec = attack_weapon(arena, unit, wid, rules)
+        tgt = arena.unit(target, "orders.target")
+        row = [uidx[target], b.needed, spec.damage.count if spec.damage else 0, spec.damage.bonus if spec.damage else 0,
+               spec.damage_hits or 0]
+        if isinstance(tgt, Pedestrian):
+            row += [1, pids.index(tgt.id), 0, -1, -1, 0]
+        else:
+            shot = _shot_for(b, 1)
+            mode = 0
+            if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
+                mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
+            tire = base.tire_index[(tgt.id, shot.tire)] if shot.part == "tire" else -1
+            part = _P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
+            row += [0, vids.index(tgt.id), part, -1 if shot.side is None else int(shot.side), tire, mode]
+        return row + [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery)]
+
+    def rows_for(unit, wid, firer, targets, aim):
+        """The candidate rows of one firer's weapon, in the order `carwars.fight._choose` weighs them: by range, then
+        by the unit's place in the file."""
+        scored = []
+        for target in targets:
+            found = explained(unit, wid, firer, target, aim)
+            if found is not None:
+                scored.append((found[0], uidx[target], found[1]))
+        scored.sort(key=lambda s: (s[0], s[1]))
+        return [row for _, _, row in scored]
 
     for ti in range(T):
         turn = arena.turn
@@ -1177,8 +1199,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                              expr.bonus if expr else 0, expr.floor if expr else 0, f.numerator, f.denominator,
                              0 if is_ped else int(c.side), ti * P + phase - 1, int(is_ped)])
             col_lo.append(len(fcol))
-            sig = tuple((round(u.x, 9), round(u.y, 9), u.facing, u.speed) for u in [*arena.vehicles.values(), *arena.pedestrians.values()])
-            sig += tuple(v.handling for v in arena.vehicles.values())
+            place()
             n_phase = 0
             for order in (fight.orders if fight is not None else []):
                 if not order.holds(turn, phase):
@@ -1204,7 +1225,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                             firers = [c.id for c in pool]
                     f0 = len(fir)
                     for firer in firers:
-                        rows = rows_for(unit, wid, firer, targets, order.aim, sig)
+                        rows = rows_for(unit, wid, firer, targets, order.aim)
                         fir.append([-1 if firer is None else crew_index[(unit.id, firer)], len(cand), len(cand) + len(rows)])
                         cand.extend(rows)
                     ent.append([ti * P + phase - 1, uidx[unit.id], wkey[(unit.id, wid)], w_global, ped, f0, len(fir),
