@@ -50,3 +50,73 @@ def test_asl_res_05_recovery_dr_5_succeeds_6_fails(rules):
     assert after.machine("parked").side == "russian" and events[-1].rule == "ASL-RES-05"
     after, events = recover(rules, sit, "parked", "ivan", ScriptedDice([6]))
     assert after is sit and events[-1].rule == "ASL-RES-05" and "failed" in str(events[-1])
+
+
+# --- ASL-RES-02 (D15.52): the counter after casualties -------------------------------------------------------
+
+def test_asl_res_02_a_single_machine_counter_losing_one_of_two_smc_keeps_its_size_silently(rules):
+    """ASL-RES-02 (D15.52): a single-machine cycle carrying two leaders loses one: it carries the survivor and stays a
+    single machine, which is no change of counter (no event); with nobody lost, nothing changes at all."""
+    from dataclasses import replace
+
+    from hardpoint.asl.enums import Capacity
+    from hardpoint.asl.motorcycles import substitute_counter
+
+    a, b = unit(rules, "a", "8-0", hex="h"), unit(rules, "b", "9-1", hex="h")
+    sit = Situation((a, b), (cycle(id="c", machines=1, hex="h", riders=("a", "b")),))
+    assert substitute_counter(rules, sit, "c", "casualties", "ASL-RES-02") == (sit, [])
+    hurt = Situation((replace(a, eliminated=True), b), sit.machines)
+    after, events = substitute_counter(rules, hurt, "c", "casualties", "ASL-RES-02")
+    assert events == []
+    assert (after.machine("c").riders, after.machine("c").machines) == (("b",), Capacity.SINGLE)
+
+
+# --- ASL-MOV-05 (D15.44): Deploy and recombine ---------------------------------------------------------------
+
+def test_asl_mov_05_only_a_squad_riding_the_counter_deploys(rules):
+    """ASL-MOV-05 (D15.44): a squad Deploys off the counter it rides: a squad riding another counter is refused, as is
+    a leader riding this one; nothing changes."""
+    from hardpoint.asl.motorcycles import deploy_squad
+
+    sq = unit(rules, "sq", "4-6-7", hex="h")
+    other = unit(rules, "other", "4-6-7", hex="h")
+    ldr = unit(rules, "ldr", "8-0", hex="h")
+    sit = Situation((sq, other, ldr), (cycle(id="c", machines=3, hex="h", riders=("sq", "ldr")),
+                                       cycle(id="d", machines=3, hex="h", riders=("other",))))
+    for who in ("other", "ldr"):
+        with pytest.raises(RuleViolation, match="only a squad riding the counter deploys") as err:
+            deploy_squad(rules, sit, "c", who, ("hs1", "hs2"), "c2")
+        assert (err.value.rule, err.value.value) == ("ASL-MOV-05", who)
+
+
+def test_asl_mov_05_recombining_needs_two_counters(rules):
+    """ASL-MOV-05 (D15.44): recombining one counter alone is refused (two or more are needed)."""
+    from hardpoint.asl.motorcycles import recombine_unmounted
+
+    parked = Situation((), (cycle(id="a", machines=1, hex="h"),))
+    with pytest.raises(RuleViolation, match="two or more counters") as err:
+        recombine_unmounted(rules, parked, ("a",), "x")
+    assert err.value.rule == "ASL-MOV-05"
+
+
+def test_asl_mov_05_riders_recombine_only_two_hs_of_the_squad(rules):
+    """ASL-MOV-05 (D15.44, A1.32): two HS-size counters recombine their riders into the squad only if each carries a
+    HS of that squad: two 2-3-7 HS do not make a 4-6-7 (its HS is 2-4-7). When they do, the squad and the leader ride
+    the new three-machine counter, the two HS are gone and every other unit stays."""
+    from hardpoint.asl.enums import Capacity
+    from hardpoint.asl.motorcycles import deploy_squad, recombine_riders
+
+    sq = unit(rules, "sq", "4-6-7", hex="h")
+    ldr = unit(rules, "ldr", "8-0", hex="h")
+    bystander = unit(rules, "by", "9-1", hex="h")
+    sit = Situation((sq, ldr, bystander), (cycle(id="c", machines=3, hex="h", riders=("sq", "ldr")),))
+    deployed, _ = deploy_squad(rules, sit, "c", "sq", ("hs1", "hs2"), "c2")
+    back, events = recombine_riders(rules, deployed, ("c", "c2"), sq, "big")
+    assert back.machine("big").machines is Capacity.THREE and set(back.machine("big").riders) == {"sq", "ldr"}
+    assert sorted(u.id for u in back.units) == ["by", "ldr", "sq"]
+    assert [(e.machine, e.rule) for e in events] == [("big", "ASL-MOV-05")]
+    wrong = Situation((unit(rules, "x1", "2-3-7", type="half_squad", hex="h"), unit(rules, "x2", "2-3-7", type="half_squad", hex="h")),
+                      (cycle(id="p", machines=2, hex="h", riders=("x1",)), cycle(id="q", machines=2, hex="h", riders=("x2",))))
+    with pytest.raises(RuleViolation, match="each counter must carry one HS of the squad") as err:
+        recombine_riders(rules, wrong, ("p", "q"), sq, "big")
+    assert err.value.rule == "ASL-MOV-05"
