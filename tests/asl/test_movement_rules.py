@@ -1,0 +1,54 @@
+"""D15 movement, hand-worked: a VCA change by a rider who has used his four MF (ASL-MOV-03) and a bicyclist's MF off
+the road (ASL-BIC-01).
+
+Each test asserts the steps the ledger records: the action, the MF and MP charged, the MF used and allowed.
+"""
+from fractions import Fraction
+
+from hardpoint.asl.enums import MachineType
+from hardpoint.asl.events import MoveStep
+from hardpoint.asl.movement import Movement
+from hardpoint.asl.units import Hex, Situation
+
+from .conftest import OPEN, R, START, board, cycle, road_board, unit
+
+
+def steps(m):
+    return [e for e in m.events if isinstance(e, MoveStep)]
+
+
+def test_asl_mov_03_a_rider_at_his_four_mf_may_still_turn_in_his_hex():
+    """ASL-MOV-03 (D15.42): a VCA change is no movement "farther": the D15.41 leader (1 MF to enter, 1 MF and 7 MP to
+    mount) Starts and rides 13 road hexes: 7.5 MP of riding, two quarters of 28, so his 4 MF are used. He then changes
+    VCA by one hexspine in the hex he is in: 1 MP, no MF (8.5 MP is still two quarters); he stays at 4 MF.
+    Source: D15.41 example, D15.42."""
+    import hardpoint
+
+    rules = hardpoint.default_rules()
+    m = Movement(rules, road_board(14), Situation((unit(rules, "leader", "8-0", hex=START),),
+                                                  (cycle(machines=1, hex=OPEN, mp=28),)), ("leader",))
+    m.enter(OPEN)
+    m.mount("cycle")
+    m.start()
+    for i in range(1, 14):
+        m.ride(R(i))
+    assert m.mf_used("leader") == 4
+    m.change_vca(5)                                 # ne/se -> n/ne: one hexspine
+    last = steps(m)[-1]
+    assert (last.action, last.mf, last.mp, last.mf_used, last.rule) == ("change_vca", {"leader": 0}, 1, {"leader": 4}, "ASL-MOV-03")
+    assert m.situation.machine("cycle").vca == 5 and m.ledger.mp_used == Fraction(31, 2)
+
+
+def test_asl_bic_01_off_the_road_a_bicyclist_has_his_own_four_mf():
+    """ASL-BIC-01 (D15.81): a squad walks from open ground onto the road (1 MF) and mounts its bicycle there (free): off
+    the road for part of the move, it has its own 4 MF and no +1 road bonus: the mount step shows 1 MF used of 4."""
+    import hardpoint
+
+    rules = hardpoint.default_rules()
+    sit = Situation((unit(rules, "sq", "4-6-7", hex=START),), (cycle(id="bike", machines=3, hex=OPEN, mtype=MachineType.BICYCLE),))
+    m = Movement(rules, road_board(), sit, ("sq",))
+    m.enter(OPEN)
+    m.mount("bike")
+    mount = steps(m)[-1]
+    assert (mount.action, mount.mf, mount.mf_used, mount.mf_allotment, mount.rule) == (
+        "mount", {"sq": 0}, {"sq": 1}, {"sq": 4}, "ASL-BIC-01")
