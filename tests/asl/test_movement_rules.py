@@ -33,10 +33,10 @@ def test_asl_mov_03_a_rider_at_his_four_mf_may_still_turn_in_his_hex():
     for i in range(1, 14):
         m.ride(R(i))
     assert m.mf_used("leader") == 4
-    m.change_vca(5)                                 # ne/se -> n/ne: one hexspine
+    m.change_vca(vca="n/ne")                        # from ne/se: one hexspine
     last = steps(m)[-1]
     assert (last.action, last.mf, last.mp, last.mf_used, last.rule) == ("change_vca", {"leader": 0}, 1, {"leader": 4}, "ASL-MOV-03")
-    assert m.situation.machine("cycle").vca == 5 and m.ledger.mp_used == Fraction(31, 2)
+    assert last.detail.startswith("ne/se -> n/ne: 1 hexspine(s)") and m.ledger.mp_used == Fraction(31, 2)
 
 
 def test_asl_bic_01_off_the_road_a_bicyclist_has_his_own_four_mf():
