@@ -88,6 +88,19 @@ def test_cw_drop_02_the_adjacent_squares_are_one_quarter_inch_all_round(area, ex
     assert contact(RULES, area, _counter()) == expected
 
 
+@pytest.mark.parametrize("x", [-0.4, 0.4])
+def test_cw_drop_02_a_counter_under_one_edge_of_the_path_is_crossed(x):
+    """CW-DROP-02: the area a vehicle covers in a phase is the whole of its path, both edges: at 120 mph the hunter
+    (1/2" wide, x from -0.25 to 0.25) sweeps from y = 0 to y = 3; a spike counter centred at (x, 1.5) with x = -0.4 or
+    0.4 lies under 0.1" of the path's left or right edge: crossed ("on", 1-4), not only adjacent."""
+    s = hardpoint.parse_scenario({"scenario": {"name": "t", "ruleset": "carwars", "turns": 1},
+                                  "vehicle": [{"id": "v", "design": "hunter", "speed": 120}],
+                                  "counter": [{"id": "sp", "weapon": "Spikedropper", "x": x, "y": 1.5, "width": 0.5,
+                                               "length": 0.5}]})
+    r = s.resolve(ScriptedDice([5]))
+    assert [(e.why, e.total) for e in r.events if e.kind == "dice"] == [("v crosses sp (on): spikes bite on 1-4", 5)]
+
+
 def test_cw_drop_02_a_counter_passed_over_between_two_positions_is_crossed():
     """CW-DROP-02 / CW-DROP-04: a vehicle checks what it crosses in its movement, not only where it stops: at 120 mph
     the hunter moves 3" in phase 1 (from y = 0 to y = 3), clean over a spike counter centred at y = 1.5 that neither

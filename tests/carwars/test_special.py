@@ -163,3 +163,13 @@ def test_cw_auto_01_a_thing_touching_the_weapons_own_point_is_nearest():
     touching = Building("touching", geo.Polygon(((1.5, 2.0), (2.5, 3.0), (1.5, 3.0))))
     assert automatic_target(arena(v, ped("p", 5, 2), buildings=[touching]), v, v.weapon("f")) == "touching"
     assert automatic_target(arena(v, buildings=[touching]), v, v.weapon("f")) == "touching"
+
+
+def test_cw_auto_01_a_touching_corner_below_the_origin_line():
+    """CW-AUTO-01: the same touching corner with the car at (1, -3), its front line along y = -3: the triangle
+    (6, -3), (7, -2), (5, -2) touches it 4.5" from the weapon; a pedestrian at (5.6, -3) is entered 3.975" out and takes
+    the shot; at (8, -3) the corner does."""
+    v = build_vehicle(RULES, {"id": "v", "design": "hunter", "x": 1, "y": -3, "facing": 90, "speed": 0, "weapon": FOUR})
+    corner = Building("corner", geo.Polygon(((6.0, -3.0), (7.0, -2.0), (5.0, -2.0))))
+    assert automatic_target(arena(v, ped("p", 5.6, -3), buildings=[corner]), v, v.weapon("f")) == "p"
+    assert automatic_target(arena(v, ped("p", 8, -3), buildings=[corner]), v, v.weapon("f")) == "corner"

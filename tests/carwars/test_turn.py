@@ -111,18 +111,20 @@ def test_cw_obs_01_pedestrians_walk_a_square_each_phase():
 
 def test_cw_crew_03_an_uncontrolled_vehicle_loses_5_mph_at_the_end_of_each_turn():
     """CW-CREW-03: uncontrolled, a car goes straight, losing 5 mph a turn until it stops: 40 -> 35 -> 30, one speed
-    change a turn at the end of the turn; in reverse -20 -> -15; at 3 mph it stops (0, not -2); a stopped one writes
-    nothing. Source: SPEC CW-CREW-03 (losing 5 mph a turn)."""
+    change a turn at the end of the turn; in reverse -20 -> -15; at 3 mph or 1 mph it stops (0, not -2, not -0); a
+    stopped one writes nothing. Source: SPEC CW-CREW-03 (losing 5 mph a turn)."""
     s = scenario(turns=2, vehicle=[{"id": "a", "design": "hunter", "speed": 40},
                                    {"id": "b", "design": "hunter", "x": 10, "speed": -20},
                                    {"id": "c", "design": "hunter", "x": 20, "speed": 3},
-                                   {"id": "d", "design": "hunter", "x": 30, "speed": 30}])
-    for vid in "abc":
+                                   {"id": "d", "design": "hunter", "x": 30, "speed": 30},
+                                   {"id": "e", "design": "hunter", "x": 40, "speed": 1}])
+    for vid in "abce":
         s.arena.vehicles[vid].uncontrolled = True
     r = s.resolve(ScriptedDice([]), commit=True)
     assert changes(r.events, "speed") == [("a", "speed", 40, 35), ("b", "speed", -20, -15), ("c", "speed", 3, 0.0),
-                                          ("a", "speed", 35, 30), ("b", "speed", -15, -10)]
-    assert [e.rule for e in r.events if e.kind == "state" and e.field == "speed"] == ["CW-CREW-03"] * 5
+                                          ("e", "speed", 1, 0.0), ("a", "speed", 35, 30), ("b", "speed", -15, -10)]
+    assert [e.rule for e in r.events if e.kind == "state" and e.field == "speed"] == ["CW-CREW-03"] * 6
+    assert [str(e.after) for e in r.events if e.kind == "state" and e.subject in "ce"] == ["0.0", "0.0"]   # stopped, not -0.0
     v = s.arena.vehicles
     assert (v["a"].speed, v["b"].speed, v["c"].speed, v["d"].speed) == (30, -10, 0, 30)
     end1 = next(i for i, e in enumerate(r.events) if e.kind == "note" and e.text == "end of turn 1")
