@@ -1049,8 +1049,8 @@ DEF F_CRASHED = 11
 DEF F_PEDDOWN = 12
 DEF F_SIDES = 13
 DEF F_FIRST = 15        # the arena's turn when the fight starts (the turn numbers recorded)
-DEF CAND_COLS = 13
-DEF ENT_COLS = 8
+DEF CAND_COLS = 14
+DEF ENT_COLS = 9
 DEF FIR_COLS = 3
 DEF FCOL_COLS = 9
 DEF MAXACC = 512
@@ -1096,7 +1096,7 @@ def run_fight(
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_flags, int16_t[:, ::1] out_turn, int16_t[::1] out_result,
     int16_t[::1] out_turns, int32_t[:, ::1] out_shots, int32_t[:, ::1] out_hits, int32_t[:, ::1] out_dmg,
     int16_t[::1] diverged, int32_t[:, ::1] saved, uint64_t[::1] saved_k, int16_t[::1] start_turn, uint64_t[::1] trial_ids,
-    int32_t[::1] known_unc,
+    int32_t[::1] known_unc, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage,
 ):
     """Run trials first_trial .. first_trial + N - 1 of a fight (N = out_state's rows), each to its end.
 
@@ -1149,8 +1149,12 @@ def run_fight(
     cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
     if V > 256 or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
             or tp_lo.shape[0] != T * P + 1 or col_lo.shape[0] != T * P + 1 or fc[F_SIDES] > MAXU \
-            or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U or known_unc.shape[0] != V:
+            or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U or known_unc.shape[0] != V \
+            or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
+            or ent.shape[1] != ENT_COLS or cand.shape[1] != CAND_COLS:
         return -1
+    cdef Py_ssize_t NA = out_hit.shape[1]
+    cdef int32_t acc_atk[MAXACC]
     cdef int32_t* sv
     cdef int start
     ctx.v_armour = &v_armour[0]
@@ -1230,6 +1234,9 @@ def run_fight(
                     out_dmg[t, i] = 0
                 for i in range(U):
                     outu[i] = 0
+                for i in range(NA):
+                    out_hit[t, i] = 0
+                    out_damage[t, i] = 0
             diverged[t] = 0
             ran = start
             for turn in range(start + 1, T + 1):
@@ -1250,6 +1257,40 @@ def run_fight(
                         wk = ep[2]
                         w = ep[3]
                         ped = ep[4]
+                        if ep[7] == 2:
+                            # a planned attack (turn._still_legal): cancelled when the rules forbid it now
+                            if fired_w[wk]:
+                                continue                   # its weapon fired this turn (CW-ROF-01)
+                            if ped >= 0:
+                                if ctx.st[p_hits[ped]] >= 2:
+                                    continue               # the pedestrian is down (CW-CREW-01)
+                                fr = ep[5]
+                                ch = NC + ped
+                            else:
+                                if ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
+                                    continue               # destroyed or empty (CW-VEH-03)
+                                fr = -1
+                                for i in range(ep[5], ep[6]):
+                                    if ctx.st[c_hits[fir[i, 0]]] < 2:
+                                        fr = i             # the named firer, or the first able (attack._default_firer)
+                                        break
+                                if fr < 0:
+                                    continue
+                                ch = fir[fr, 0]
+                            if fired_ch[ch] or fir[fr, 2] == fir[fr, 1]:
+                                continue                   # the firer has fired; or no line of fire, whatever the dice
+                            k = fir[fr, 1]
+                            fired_ch[ch] = 1
+                            fired_w[wk] = 1
+                            acc_k[n_acc] = k
+                            acc_wk[n_acc] = wk
+                            acc_w[n_acc] = w
+                            acc_fs[n_acc] = p_hits[ped] if ped >= 0 else c_hits[ch]
+                            acc_need[n_acc] = cand[k, 1] - sustained(rec_t, rec_s, rec_turn, wk, cand[k, 0], turn, sf2, sf3)
+                            acc_ok[n_acc] = 1
+                            acc_atk[n_acc] = ep[8]
+                            n_acc += 1
+                            continue
                         if outu[u] or fired_w[wk]:
                             continue
                         if ped >= 0:
@@ -1300,6 +1341,7 @@ def run_fight(
                             acc_fs[n_acc] = p_hits[ped] if ped >= 0 else c_hits[ci]
                             acc_need[n_acc] = cand[best, 1] - sustained(rec_t, rec_s, rec_turn, wk, cand[best, 0], turn, sf2, sf3)
                             acc_ok[n_acc] = 1
+                            acc_atk[n_acc] = -1
                             n_acc += 1
                             break
                     # the state at the start of the phase's combat: drivers and metal armour before (CW-ROF-02)
@@ -1332,7 +1374,7 @@ def run_fight(
                         if ctx.st[acc_fs[a]] == 1:
                             needed += wpen                 # a wounded firer's skills -2 (CW-HIT-08)
                         r = die(&ctx) + die(&ctx)
-                        hit = r != nm and needed <= maxn and r >= needed
+                        hit = cp[13] and r != nm and needed <= maxn and r >= needed
                         dmg = 0
                         if hit:
                             if cp[2] > 0:
@@ -1343,6 +1385,9 @@ def run_fight(
                         w = acc_w[a]
                         if w >= 0 and w_shots[w]:
                             ammo[w] -= 1
+                        if acc_atk[a] >= 0:
+                            out_hit[t, acc_atk[a]] = hit
+                            out_damage[t, acc_atk[a]] = dmg
                         wk = acc_wk[a]
                         out_shots[t, wk] += 1
                         if hit:

@@ -194,8 +194,9 @@ def test_fast_01_summary_and_arrays(backend):
 
 
 def test_fast_01_uncovered_scenarios_fall_back_with_one_warning():
-    """FAST-01 / ARCH-04: a scenario the kernel does not cover (planned attacks over several turns) runs on the
-    reference, with one warning saying why; forcing the compiled core on it is an error naming the reason."""
+    """FAST-01 / ARCH-04: a scenario the kernel does not cover (declared actions: drops, a weapon put on automatic)
+    runs on the reference, with one warning saying why; forcing the compiled core on it is an error naming the
+    reason."""
     s = hardpoint.load_scenario("builtin:cw_chase")
     import hardpoint.carwars.batch as hb
 
@@ -205,9 +206,8 @@ def test_fast_01_uncovered_scenarios_fall_back_with_one_warning():
         run_batch(s, 1, 1)
         run_batch(s, 1, 2)
     assert [str(w.message) for w in caught if issubclass(w.category, BackendWarning)] == [
-        "hardpoint.carwars.batch: planned attacks in a scenario of several turns (the fight kernel runs standing orders); "
-        "running the reference"]
-    with pytest.raises(hardpoint.ScenarioError, match="planned attacks in a scenario of several turns"):
+        "hardpoint.carwars.batch: declared actions (maneuvers, drops, automatic switches) in a turn; running the reference"]
+    with pytest.raises(hardpoint.ScenarioError, match="declared actions"):
         run_batch(s, 1, 1, backend="compiled")
 
 

@@ -961,9 +961,14 @@ _KERNEL_ORDER_SHOTS = 512   # fastcore/_carwars.pyx MAXACC: orders' weapons look
 
 
 def _runs_as_fight(scenario) -> bool:
-    """Whether the fight kernel runs it: more than one turn, or any turn with standing orders or until decided."""
+    """Whether the fight kernel runs it: more than one turn, or any turn with standing orders or until decided, or
+    one turn of planned attacks that the one-turn kernel (`run_phase`) does not run."""
     f = getattr(scenario, "fight", None)
-    return bool(scenario.turns) and (scenario.turns > 1 or (f is not None and (bool(f.orders) or f.until_decided)))
+    if not scenario.turns:
+        return False
+    if scenario.turns > 1 or (f is not None and (bool(f.orders) or f.until_decided)):
+        return True
+    return _turn_unsupported(scenario) is not None
 
 
 def _fight_unsupported(scenario) -> str | None:
@@ -977,8 +982,20 @@ def _fight_unsupported(scenario) -> str | None:
     from .tables import weapon_spec
 
     arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
-    if any(plan.attacks.values()):
-        return "planned attacks in a scenario of several turns (the fight kernel runs standing orders)"
+    from .model import Vehicle as _Vehicle
+
+    for (turn, phase), planned in plan.attacks.items():
+        for a in planned:
+            unit = arena.unit(a.attacker, "attack")
+            if isinstance(unit, _Vehicle):
+                if a.weapon in unit.links:
+                    return "linked weapons in a turn"
+                if not any(w.id == a.weapon for w in unit.all_weapons()):
+                    return "a crew member's hand weapon fired in a scenario of turns"
+                if not a.firer and not unit.crew and not (unit.sidecar and unit.sidecar.crew):
+                    return "a vehicle weapon with nobody aboard to fire it"
+            if a.victims:
+                return "area-effect attacks"
     if any(plan.actions.values()):
         return "declared actions (maneuvers, drops, automatic switches) in a turn"
     if arena.counters or any(c.kind == "paint" for c in arena.clouds.values()):
@@ -1103,6 +1120,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
           int(t["destroyed"]), int(t["crashed"]), int(t["pedestrian_down"]), len(sides), 0, int(arena.turn)]
     max_needed = th["to_hit"]["max_needed"]
 
+    names = [a.id for key in sorted(plan.attacks) for a in plan.attacks[key]]   # as the reference's batch names them
     ent: list[list[int]] = []
     fir: list[list[int]] = []
     cand: list[list[int]] = []
@@ -1122,17 +1140,20 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         for u in [*arena.vehicles.values(), *arena.pedestrians.values()]:
             xs, ys = zip(*u.counter.corners())
             where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), (min(xs), min(ys), max(xs), max(ys)))
+        for b in arena.buildings.values():     # targets of planned attacks; fixed, and never between (blockers are)
+            xs, ys = zip(*b.polygon.vertices)
+            where[b.id] = ((b.id,), (min(xs), min(ys), max(xs), max(ys)))
 
-    def explained(unit, wid, firer, target, aim):
+    def explained(unit, wid, firer, target, aim, planned: bool = False):
         """The shot's range and kernel row (None: not a candidate), cached by what it depends on: the firer's and the target's
         places and speeds, the firer's handling, and the places of the counters that could stand between them
         (a counter outside the box around both, widened by 2" for a sidecar, cannot block the line of fire)."""
-        tgt = arena.vehicles.get(target) or arena.pedestrians[target]
+        tgt = arena.vehicles.get(target) or arena.pedestrians.get(target) or arena.buildings[target]
         (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = where[unit.id], where[target]
         x0, y0, x1, y1 = min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0
         between = tuple(p for uid, (p, (ox0, oy0, ox1, oy1)) in where.items()
-                        if uid != unit.id and uid != target and ox0 <= x1 and ox1 >= x0 and oy0 <= y1 and oy1 >= y0)
-        key = (unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None), between)
+                        if uid != unit.id and uid != target and len(p) > 1 and ox0 <= x1 and ox1 >= x0 and oy0 <= y1 and oy1 >= y0)
+        key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None), between)
         if key in cache:
             return cache[key]
         shooter = None if isinstance(unit, Pedestrian) else (unit.crew_member(firer) if firer else None)
@@ -1147,9 +1168,11 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         finally:
             if person is not None:
                 person.hits = saved
-        if b is not None and not b.possible and not (b.lof and b.reason.startswith("needs ") and b.needed > max_needed):
+        # an order drops a shot no die can make possible; a planned attack is rolled unless the rules cancel it
+        possible = b is not None and (b.possible or (b.lof and b.reason.startswith("needs ") and b.needed > max_needed))
+        if b is not None and not possible and not planned:
             b = None
-        found = None if b is None else (b.range, row_of(unit, wid, target, b))
+        found = None if b is None else (b.range, row_of(unit, wid, target, b) + [int(possible)])
         cache[key] = found
         return found
 
@@ -1158,6 +1181,10 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         from .attack import attack_weapon
 
         spec = attack_weapon(arena, unit, wid, rules)
+        if target in arena.buildings:     # hit, but building damage is not modelled (CW-DMG-01)
+            row = [len(units) + list(arena.buildings).index(target), b.needed, spec.damage.count if spec.damage else 0,
+                   spec.damage.bonus if spec.damage else 0, spec.damage_hits or 0, 2, -1, 0, -1, -1, 0]
+            return row + [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery)]
         tgt = arena.unit(target, "orders.target")
         row = [uidx[target], b.needed, spec.damage.count if spec.damage else 0, spec.damage.bonus if spec.damage else 0,
                spec.damage_hits or 0]
@@ -1199,8 +1226,35 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                              expr.bonus if expr else 0, expr.floor if expr else 0, f.numerator, f.denominator,
                              0 if is_ped else int(c.side), ti * P + phase - 1, int(is_ped)])
             col_lo.append(len(fcol))
+            if col_lo[-1] > col_lo[-2]:
+                for a in plan.attacks.get((turn, phase), []):
+                    unit = arena.unit(a.attacker, "attack")
+                    if isinstance(unit, Vehicle) and not a.firer and len(list(unit.all_crew())) > 1:
+                        return Unpackable("collisions with an unnamed firer (who fires may depend on the collision's dice)")
             place()
             n_phase = 0
+            for a in plan.attacks.get((turn, phase), []):
+                unit = arena.vehicles.get(a.attacker) or arena.pedestrians[a.attacker]
+                if isinstance(unit, Pedestrian):
+                    firers, w_global, ped = [None], -1, pids.index(unit.id)
+                else:
+                    w = next(x for x in unit.all_weapons() if x.id == a.weapon)
+                    w_global, ped = weapon_index[(unit.id, a.weapon)], -1
+                    if a.firer:
+                        firers = [a.firer]
+                    else:     # attack._default_firer: the first able of these, when the phase comes
+                        pool = list(unit.sidecar.crew) if unit.sidecar and w in unit.sidecar.weapons else []
+                        pool += [c for c in unit.crew if c.role is CrewRole.GUNNER] + [c for c in unit.crew if c.role is CrewRole.DRIVER]
+                        firers = [c.id for c in pool]
+                f0 = len(fir)
+                for firer in firers:
+                    found = explained(unit, a.weapon, firer, a.target, a.aim, planned=True)
+                    fir.append([-1 if firer is None else crew_index[(unit.id, firer)], len(cand), len(cand) + (found is not None)])
+                    if found is not None:
+                        cand.append(found[1])
+                ent.append([ti * P + phase - 1, uidx[unit.id], wkey[(unit.id, a.weapon)], w_global, ped, f0, len(fir), 2,
+                            names.index(a.id)])
+                n_phase += 1
             for order in (fight.orders if fight is not None else []):
                 if not order.holds(turn, phase):
                     continue
@@ -1229,7 +1283,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                         fir.append([-1 if firer is None else crew_index[(unit.id, firer)], len(cand), len(cand) + len(rows)])
                         cand.extend(rows)
                     ent.append([ti * P + phase - 1, uidx[unit.id], wkey[(unit.id, wid)], w_global, ped, f0, len(fir),
-                                int(order.target == "best_odds")])
+                                int(order.target == "best_odds"), -1])
                     n_phase += 1
             if n_phase > _KERNEL_ORDER_SHOTS:
                 return Unpackable(f"more than {_KERNEL_ORDER_SHOTS} orders' weapons in one phase")
@@ -1270,10 +1324,10 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     arrays = dict(base.arrays)
     arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
                   w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
-                  c_hand=arr(c_hand), ent=arr(ent, 8), tp_lo=arr(tp_lo), fir=arr(fir, 3), cand=arr(cand, 13),
+                  c_hand=arr(c_hand), ent=arr(ent, 9), tp_lo=arr(tp_lo), fir=arr(fir, 3), cand=arr(cand, 14),
                   fcol=arr(fcol, 9), col_lo=arr(col_lo), near_v=arr(near_v, 2 * max(1, V)), near_p=arr(near_p, max(1, len(pids))),
                   moving_end=arr(moving_end), known_unc=arr([int(any(vi == i for vi, _ in losses)) for i in range(V)]))
-    return Packed(arrays, base.labels, base.kinds, base.vehicles, [], P, layout=layout, tire_index=base.tire_index, base=base)
+    return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base)
 
 
 _FIGHT_ORDER = _ORDER[:_ORDER.index("col")] + ("fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable",
@@ -1311,12 +1365,14 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
                     variants[key] = Unpackable(f"the packer refused a variant: {exc}")
             return variants[key]
 
-    def run(p: "Packed", rows: np.ndarray | None, n: int, state, flags, fight, saved, saved_k, start, ids):
+    A = len(packed.attacks)
+
+    def run(p: "Packed", rows: np.ndarray | None, n: int, state, flags, fight, saved, saved_k, start, ids, hit, dmg):
         diverged = np.zeros(n, np.int16)
         args = [p.arrays[k] for k in _FIGHT_ORDER]
         rc = kernel.run_fight(seed, first, *args, state, flags, fight["out_turn"], fight["result"], fight["turns"],
                               fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids,
-                              p.arrays["known_unc"])
+                              p.arrays["known_unc"], hit, dmg)
         if rc != 0:
             raise RuntimeError("compiled kernel refused the scenario")
         return diverged
@@ -1328,8 +1384,9 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
         fight = _fight_arrays(n, layout)
         saved = np.zeros((n, X), np.int32)
         saved_k = np.zeros(n, np.uint64)
+        hit, dmg = np.zeros((n, A), np.uint8), np.zeros((n, A), np.int32)
         diverged = run(packed, None, n, state, flags, fight, saved, saved_k, np.zeros(n, np.int16),
-                       np.arange(first + lo, first + hi, dtype=np.uint64), )
+                       np.arange(first + lo, first + hi, dtype=np.uint64), hit, dmg)
         keys = [frozenset()] * n
         todo = np.flatnonzero(diverged)
         while len(todo):
@@ -1347,10 +1404,10 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
                 rows = np.array(rows)
                 p = variant(key)
                 if isinstance(p, Unpackable):
-                    names: list[str] = []
                     for i in rows:
-                        _, _, st_, fl_, fi_ = _reference_rows(scenario, names, read, vids, lo + int(i), lo + int(i) + 1, seed,
-                                                              first, True, layout if fight_on else None)
+                        h_, d_, st_, fl_, fi_ = _reference_rows(scenario, packed.attacks, read, vids, lo + int(i), lo + int(i) + 1,
+                                                                seed, first, True, layout if fight_on else None)
+                        hit[i], dmg[i] = h_[0], d_[0]
                         state[i] = st_[0]
                         flags[i, :V] = fl_[0]
                         if fi_ is not None:
@@ -1361,9 +1418,11 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
                 sub_fight = {k: np.ascontiguousarray(v[rows]) for k, v in fight.items()}
                 sub_saved, sub_k = np.ascontiguousarray(saved[rows]), np.ascontiguousarray(saved_k[rows])
                 start = np.ascontiguousarray(diverged[rows])
+                sub_hit, sub_dmg = np.ascontiguousarray(hit[rows]), np.ascontiguousarray(dmg[rows])
                 d2 = run(p, rows, len(rows), sub_state, sub_flags, sub_fight, sub_saved, sub_k, start,
-                         (first + lo + rows).astype(np.uint64))
+                         (first + lo + rows).astype(np.uint64), sub_hit, sub_dmg)
                 state[rows], flags[rows], saved[rows], saved_k[rows] = sub_state, sub_flags, sub_saved, sub_k
+                hit[rows], dmg[rows] = sub_hit, sub_dmg
                 for k in fight:
                     fight[k][rows] = sub_fight[k]
                 diverged[rows] = d2
@@ -1371,24 +1430,23 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
             todo = np.array(todo_next, dtype=np.int64)
         if progress is not None:
             progress(n)
-        hit, dmg = np.zeros((n, 0), np.uint8), np.zeros((n, 0), np.int32)
         if keep == "arrays":
             return hit, dmg, state, flags[:, :V], fight
-        part = BatchResult(scenario.name, seed, first + lo, "compiled", [], labels, kinds, vids, hit, dmg, state, flags[:, :V],
+        part = BatchResult(scenario.name, seed, first + lo, "compiled", packed.attacks, labels, kinds, vids, hit, dmg, state, flags[:, :V],
                            a["init"], fight=fight if fight_on else None, fight_layout=layout if fight_on else None)
         return part.counts()
 
     result = run_chunks(work, trials, chunk, threads, cancel)
     done = result.done
     if keep == "arrays":
-        parts = result.results or [(np.zeros((0, 0), np.uint8), np.zeros((0, 0), np.int32), np.zeros((0, S), np.int32),
+        parts = result.results or [(np.zeros((0, A), np.uint8), np.zeros((0, A), np.int32), np.zeros((0, S), np.int32),
                                     np.zeros((0, V), np.uint8), _fight_arrays(0, layout))]
         hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
         fight = {k: np.concatenate([p[4][k] for p in parts]) for k in parts[0][4]}
-        return ([], labels, kinds, vids, hit, dmg, state, flags, a["init"].copy(), None, done, result.interrupted,
+        return (list(packed.attacks), labels, kinds, vids, hit, dmg, state, flags, a["init"].copy(), None, done, result.interrupted,
                 fight if fight_on else None, layout if fight_on else None)
-    tallies = _sum_counts(result.results, 0, S, V)
-    return ([], labels, kinds, vids, None, None, None, None, a["init"].copy(), tallies, done, result.interrupted,
+    tallies = _sum_counts(result.results, A, S, V)
+    return (list(packed.attacks), labels, kinds, vids, None, None, None, None, a["init"].copy(), tallies, done, result.interrupted,
             None, layout if fight_on else None)
 
 
