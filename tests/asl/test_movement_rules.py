@@ -52,3 +52,21 @@ def test_asl_bic_01_off_the_road_a_bicyclist_has_his_own_four_mf():
     mount = steps(m)[-1]
     assert (mount.action, mount.mf, mount.mf_used, mount.mf_allotment, mount.rule) == (
         "mount", {"sq": 0}, {"sq": 1}, {"sq": 4}, "ASL-BIC-01")
+
+
+def test_asl_mov_02_a_second_motorcycle_mounted_in_the_same_move_starts_from_zero_mp():
+    """ASL-MOV-02 (D15.41): a leader mounts cycle a (1 MF, 7 of its 28 MP), dismounts (1 MF, 7 MP more of a) and mounts
+    cycle b: b has spent nothing yet, so the mount puts it at 7 MP of 28; the leader has used 3 MF."""
+    import hardpoint
+
+    rules = hardpoint.default_rules()
+    sit = Situation((unit(rules, "leader", "8-0", hex=OPEN),),
+                    (cycle(id="a", machines=1, hex=OPEN, mp=28), cycle(id="b", machines=1, hex=OPEN, mp=28)))
+    m = Movement(rules, road_board(), sit, ("leader",))
+    m.mount("a")
+    m.dismount()
+    m.mount("b")
+    assert [(s.action, s.detail, s.mf, s.mp, s.mf_used, s.mp_used) for s in steps(m)] == [
+        ("mount", "a", {"leader": 1}, 7, {"leader": 1}, 7),
+        ("dismount", "a", {"leader": 1}, 7, {"leader": 2}, None),
+        ("mount", "b", {"leader": 1}, 7, {"leader": 3}, 7)]
