@@ -67,6 +67,10 @@ def parser() -> argparse.ArgumentParser:
                    help="cap every hypothesis test at N examples in mutant runs (faster, weaker; default: as written)")
     p.add_argument("--tests", nargs="+", default=(), metavar="PATH",
                    help="select only among these test files or folders (a quick pass over a module's own tests)")
+    p.add_argument("--map-tests", nargs="+", default=(), metavar="PATH",
+                   help="build the coverage map from these test files or folders only, not the whole suite (much "
+                        "quicker on a loaded machine; only tests among them can then be selected for a mutant, so "
+                        "the score is at most the whole map's)")
     p.add_argument("--out", default="build/mutation", help="report folder (default build/mutation)")
     p.add_argument("--keep", action="store_true", help="keep the temporary copy (for debugging)")
     p.add_argument("--root", default=".", help="repository root (default: the current directory)")
@@ -104,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     campaign = Campaign(repo=repo, layout=HARDPOINT, modules=modules, out=(repo / args.out), jobs=max(1, args.jobs),
                         timeout=args.timeout, sample=args.sample, seed=args.seed, rev=args.rev,
                         include_differential=args.include_differential, backstop=not args.no_backstop, only=only,
-                        keep=args.keep, max_examples=args.max_examples, tests_only=tuple(args.tests), log=lambda s: print(s, flush=True))
+                        keep=args.keep, max_examples=args.max_examples, tests_only=tuple(args.tests),
+                        map_tests=tuple(args.map_tests), log=lambda s: print(s, flush=True))
     if args.list:
         for module, ms in campaign.mutations().items():
             for m in ms:

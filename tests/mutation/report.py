@@ -50,7 +50,8 @@ def markdown(results: list[Result], header: dict) -> str:
         f"{avg:.1f} s per mutant run on average; jobs {header['jobs']}; "
         f"differential tests {'included' if header['include_differential'] else 'excluded' + (' (backstop run on survivors)' if header.get('backstop', True) else ', backstop not run')}"
         + (f"; hypothesis capped at {header['max_examples']} examples" if header.get("max_examples") else "")
-        + (f"; tests only from {', '.join(header['tests_only'])}" if header.get("tests_only") else "") + ".",
+        + (f"; tests only from {', '.join(header['tests_only'])}" if header.get("tests_only") else "")
+        + (f"; coverage map from {', '.join(header['map_tests'])} only" if header.get("map_tests") else "") + ".",
         "",
         "| module | mutants | killed | timeouts | survived | (uncovered) | equivalent | errors | score | with backstop |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -101,6 +102,7 @@ def write_reports(results: list[Result], out: Path, repo: Path, command: str, ca
         "backstop": campaign.backstop,
         "max_examples": campaign.max_examples,
         "tests_only": list(campaign.tests_only),
+        "map_tests": list(getattr(campaign, "map_tests", ())),
     }
     out.mkdir(parents=True, exist_ok=True)
     doc = {"header": header, "modules": score_table(results), "mutants": [r.to_dict() for r in results]}

@@ -93,6 +93,7 @@ class Campaign:
     keep: bool = False
     max_examples: int | None = None
     tests_only: tuple[str, ...] = ()
+    map_tests: tuple[str, ...] = ()      # map from these test paths only (default: the whole suite)
     equivalents: list = field(default_factory=load_equivalents)
     elapsed: float = 0.0
     _meta: dict = field(default_factory=dict)
@@ -118,7 +119,7 @@ class Campaign:
 
     def map_lines(self, ws: Workspace) -> None:
         """Run the suite once in the copy under coverage.py with a context per test (or reuse a map of the same sources)."""
-        fingerprint = _fingerprint(ws)
+        fingerprint = _fingerprint(ws) + ("" if not self.map_tests else ":" + " ".join(self.map_tests))
         cache = self.out / "coverage-map.json"
         if cache.exists():
             data = json.loads(cache.read_text())
@@ -133,9 +134,9 @@ class Campaign:
                f"--mutation-expect={ws.package_dir}", f"--mutation-package={self.layout.package}",
                f"--mutation-meta={meta}", "-q", "--no-header", "-p", "no:cacheprovider", "--tb=no",
                "--continue-on-collection-errors",  # a broken test file costs its own tests, not the map
-               self.layout.tests, *(f"--ignore={n}" for n in NEVER)]
+               *(self.map_tests or (self.layout.tests,)), *(f"--ignore={n}" for n in NEVER)]
         t0 = time.monotonic()
-        self.log("mapping lines to tests: the whole suite once under coverage.py ...")
+        self.log(f"mapping lines to tests: {' '.join(self.map_tests) or 'the whole suite'} once under coverage.py ...")
         proc = subprocess.run(cmd, cwd=ws.root, env=ws.env(bytecode=True), capture_output=True, text=True)
         if not meta.exists() or proc.returncode not in (0, 1):
             raise RuntimeError(f"coverage run failed (exit {proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")

@@ -162,3 +162,16 @@ def test_sampling_is_deterministic(toy, tmp_path):
     full = find_mutations(RULES, "src/rules.py")
     assert len(full) > 3
     assert set(m.id for m in c.mutations()["src/rules.py"]) <= {m.id for m in full}
+
+
+def test_map_tests_maps_only_the_tests_named(toy, tmp_path):
+    """--map-tests: the coverage map holds only the named tests (and its cache is not mistaken for a whole map)."""
+    (toy / "tests" / "test_other.py").write_text("from toyrules.rules import needed\n\n\ndef test_other():\n"
+                                                 "    assert needed(2, 1) == 1\n")
+    c = Campaign(repo=toy, layout=TOY, modules=["src/rules.py"], out=tmp_path / "out", map_tests=("tests/test_other.py",))
+    ws = Workspace.create(toy, tmp_path / "copy", TOY)
+    c.map_lines(ws)
+    assert sorted(c._meta) == ["tests/test_other.py::test_other"]
+    whole = Campaign(repo=toy, layout=TOY, modules=["src/rules.py"], out=tmp_path / "out")
+    whole.map_lines(ws)
+    assert "tests/test_toy.py::test_toy_02_needed" in whole._meta
