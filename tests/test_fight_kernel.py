@@ -1,7 +1,7 @@
 """Whole fights in the compiled core (issue 14): ARCH-03 / FAST-01 / FIGHT-01..05 against the reference.
 
-Every value of every trial is compared: the final value of every component, crew member and pedestrian, the
-vehicle flags, and the fight's arrays (the turn each unit went out, who won, the turns run, shots, hits and
+Every value of every trial is compared: each planned attack's hit and damage, the final value of every
+component, crew member and pedestrian, the vehicle flags, and the fight's arrays (the turn each unit went out, who won, the turns run, shots, hits and
 damage per weapon). The random fights come from a seeded generator (the same fights every run, so a failure
 is reproducible by its number); the ones found failing are kept as regression fixtures in
 tests/fight_kernel_fixtures/ (JSON scenario documents with the seed and the trials that differed).
@@ -159,7 +159,8 @@ def _compare(scenario, trials: int, seed: int) -> list[str]:
     com = run_batch(scenario, trials, seed, backend="compiled", threads=1)
     ref = run_batch(scenario, trials, seed, backend="reference")
     out = []
-    for what in ("state", "flags"):
+    assert ref.attacks == com.attacks
+    for what in ("hit", "damage", "state", "flags"):
         a, b = getattr(ref, what), getattr(com, what)
         if not np.array_equal(a, b):
             rows = np.flatnonzero((a != b).reshape(trials, -1).any(axis=1))
@@ -313,3 +314,36 @@ def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypa
     s = hardpoint.load_scenario("builtin:cw_gang_fight")
     assert _compare(s, 10, 2) == []
     assert calls, "the gang fight has trials in which a moving vehicle goes out of control"
+
+
+def test_cw_rof_01_a_gunner_killed_by_the_phase_damage_has_fired_not_the_driver():
+    """CW-ROF-01 (a reference bug found by the kernel's differential test, fixed in `turn._record_fired`): car
+    "a" fires its laser in phase 1 with no firer named, so its gunner (wounded, able) fires it; the enemy's
+    phase-1 fire kills the gunner, all damage landing at the end of the phase. The gunner fired; the driver did
+    not, so the driver's planned MG shot in phase 3 goes ahead. The reference used to work out who had fired
+    after the phase's damage (then the default firer was the driver) and cancelled the MG shot.
+
+    Hand-worked on trial 7 of seed 3: phase 1 ends with the gunner dead (3 hits) and the driver unhurt, and all
+    five attacks are rolled, the driver's "ma" among them; kernel and reference agree on all 400 trials."""
+    from hardpoint.carwars.batch import reference_trial
+
+    zero = {s: 0 for s in SIDES}
+    doc = {"scenario": {"name": "rof", "ruleset": "carwars", "turns": 1},
+           "vehicle": [{"id": "a", "design": "shogun", "x": 0.0, "y": 0.0, "facing": 0.0, "speed": 0, "armour": zero,
+                        "crew": [{"id": "driver", "role": "driver", "seat": "front_left"},
+                                 {"id": "gunner", "role": "gunner", "seat": "front_right", "hits": 1}]},
+                       {"id": "b", "design": "shogun", "x": 0.0, "y": 3.0, "facing": 180.0, "speed": 0, "armour": zero},
+                       {"id": "c", "design": "shogun", "x": 3.0, "y": 0.0, "facing": 270.0, "speed": 0, "armour": zero}],
+           "attack": [{"id": "la", "turn": 1, "phase": 1, "attacker": "a", "weapon": "laser", "target": "b"},
+                      {"id": "lb", "turn": 1, "phase": 1, "attacker": "b", "weapon": "laser", "target": "a"},
+                      {"id": "lc", "turn": 1, "phase": 1, "attacker": "c", "weapon": "laser", "target": "a"},
+                      {"id": "mc", "turn": 1, "phase": 1, "attacker": "c", "weapon": "mg", "firer": "driver", "target": "a"},
+                      {"id": "ma", "turn": 1, "phase": 3, "attacker": "a", "weapon": "mg", "firer": "driver", "target": "b"}]}
+    s = hardpoint.parse_scenario(doc)
+    result, _, _ = reference_trial(s, 3, 7)
+    crew = result.phases[0].state["vehicles"]["a"]["crew"]
+    assert crew["gunner"]["state"] == "dead" and crew["driver"]["state"] == "ok"
+    assert [r.attack for r in result.rolls] == ["la", "lb", "lc", "mc", "ma"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _compare(s, 400, 3) == []

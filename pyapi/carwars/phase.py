@@ -286,8 +286,11 @@ def _apply_collisions(rules: Rules, arena: Arena, collisions: list[Collision], d
 def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceSource,
                   history: dict[tuple[str, str], SustainedRecord] | None = None,
                   fired: FiredThisTurn | None = None, seed: int | None = None,
-                  collisions: list[Collision] | None = None) -> PhaseResult:
+                  collisions: list[Collision] | None = None, firers: dict | None = None) -> PhaseResult:
     """One phase, after its movement (CW-ROF-02).
+
+    `firers`, when given, receives each declared attack's character (`_character`) as the combat starts, after
+    the movement's collisions and before any damage of the phase: who fires it (CW-ROF-01).
 
     Collisions from the movement are applied first. Then every declared attack
     is checked (rate of fire), explained against the same positions and state,
@@ -308,6 +311,8 @@ def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceS
     drivers_before = {v.id: v.driver.state for v in arena.vehicles.values() if v.driver is not None}
     metal_before = {v.id: dict(v.armour) for v in arena.vehicles.values() if v.metal_armour}
     _apply_collisions(rules, arena, collisions or [], dice, taken, events, hazard)
+    if firers is not None:
+        firers.update({a.id: _character(arena, a) for a in attacks})
     if collisions:
         attacks, breakdowns, by_id = _after_collisions(arena, attacks, rules, history, events)
 

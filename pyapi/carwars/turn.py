@@ -408,14 +408,16 @@ def planned_breakdowns(arena: Arena, rules: Rules, plan: TurnPlan, history=None)
                 yield phase, a, exc
 
 
-def _record_fired(arena: Arena, attacks: list[Attack], fired: FiredThisTurn) -> None:
-    """CW-ROF-01: what fired this phase counts against the rest of the turn."""
+def _record_fired(arena: Arena, attacks: list[Attack], fired: FiredThisTurn, firers: dict | None = None) -> None:
+    """CW-ROF-01: what fired this phase counts against the rest of the turn. The character is the one who fired
+    (`firers`, as the phase's combat started): not whoever the default firer is once the phase's damage is in
+    (a gunner killed by it has still fired, and the driver has not)."""
     for a in attacks:
         unit = arena.vehicles.get(a.attacker)
         members = [w.id for w in _flatten(unit, a.weapon, "attack")] if unit is not None and a.weapon in unit.links else [a.weapon]
         for wid in members:
             fired.weapons.add((a.attacker, wid))
-        who = _character(arena, a)
+        who = firers[a.id] if firers is not None and a.id in firers else _character(arena, a)
         if who is not None:
             fired.characters[who] = fired.characters.get(who, 0) + 1
 
@@ -473,9 +475,10 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             events += cancelled
             if fight is not None and fight.orders:
                 attacks += order_attacks(rules, fight, arena, phase, fired, history, record.out_turn, attacks)
-            result = resolve_phase(arena, attacks, rules, dice, history, fired, seed=seed, collisions=collisions)
+            firers: dict = {}
+            result = resolve_phase(arena, attacks, rules, dice, history, fired, seed=seed, collisions=collisions, firers=firers)
             events += result.events
-            _record_fired(arena, attacks, fired)
+            _record_fired(arena, attacks, fired, firers)
             history, _ = update_history(history, result.breakdowns, arena.turn)
             phases.append(result)
             if record is not None:
