@@ -31,11 +31,19 @@ transcription when it cannot decide):
   the cells of a uniform grid its bounding box, widened by its cull margin
   and 1e-6" (plus 1e-9 of its coordinates), overlaps; a query visits only
   the cells that the convex hull of the origin and the target meets, row by
-  row, and runs the cone cull on the blockers found there, in index order.
-  A blocker that can hide part of the target meets some segment from the
-  origin to a point of the target, so it meets that hull: the blockers the
-  grid leaves out are blockers the reference ignores, and the result is the
-  same, bit for bit. Slivers (an infinite cull margin) are always visited.
+  row, and runs the cone cull on the blockers found there, in index order;
+  when the aim point lies on one of the target's edge rays (origin through
+  its extreme vertices), the query is traced again with the blockers touching
+  those rays out of the grid too. A blocker that can hide part of the target
+  meets some segment from the origin to a point of the target, so it meets
+  that hull; one beyond the target with an edge in line with an edge ray can
+  be judged in front by a rounding in the reference and hide a hair of the
+  target at that ray (the last bit of the range), which only matters when the
+  aim point is there. The blockers the
+  grid leaves out are inside the cone strictly behind the target (dropped by
+  the reference's separation with room to spare) or outside it by the margin:
+  the result is the linear cull's, which is the reference's. Slivers (an
+  infinite cull margin) are always visited.
 * A blocker separated behind the target (separating axis, result 0) is
   dropped before its bearings are computed: the reference ignores it whatever
   they are. One in front whose bearing range strictly covers the target's
@@ -560,7 +568,7 @@ cdef int cull(Boxes* bx, int nb, double ox, double oy, int flip, Span* tsp, int*
 
 
 cdef int cull_some(Boxes* bx, const int* idx, int m, double ox, double oy, int flip, Span* tsp, int* keep) noexcept nogil:
-    """`cull` on the blockers idx[0..m) (ascending): the same predicates, term by term, so the same verdicts."""
+    """`cull` on the blockers idx[0..m), in their order: the same predicates, term by term, so the same verdicts."""
     cdef double s = -1.0 if flip else 1.0
     cdef double lx = s * tsp.lx, ly = s * tsp.ly, hx = s * tsp.hx, hy = s * tsp.hy
     cdef double nl = fabs(lx) + fabs(ly), nh = fabs(hx) + fabs(hy), mo = REL * (fabs(ox) + fabs(oy))
@@ -589,7 +597,7 @@ cdef int cull_some(Boxes* bx, const int* idx, int m, double ox, double oy, int f
 
 
 cdef enum:
-    GRID_MIN = 48          # blockers from which a query goes through the grid (fewer: the linear cull)
+    GRID_MIN = 192         # blockers from which a query goes through the grid (fewer: the linear cull is faster)
     GRID_MAX_SIDE = 2048   # cells along a side, at most
     GRID_LOAD = 24         # registrations per blocker, at most on average (else coarser cells, or no grid)
 
@@ -609,6 +617,16 @@ cdef struct Grid:
     int* cand                   # the blockers a query visits
     double* rxmin               # per row: the hull's x extent in the row's band
     double* rxmax
+    double* sxmin               # per row: an edge ray's x extent in the row's band
+    double* sxmax
+    double gx1, gy1             # the far corner of the grid
+    const double* bx0           # the blockers' boxes (the Work's)
+    const double* by0
+    const double* bx1
+    const double* by1
+    const double** bv           # the blockers' vertices (the Work's)
+    int* bn
+    double* tol                 # per blocker: the edge-ray tolerance, its padding plus 1e-6 of its coordinates
 
 
 cdef inline int grid_cell(double v, double v0, double inv, int n) noexcept nogil:
@@ -638,6 +656,9 @@ cdef void free_grid(Grid* g) noexcept nogil:
     free(g.cand)
     free(g.rxmin)
     free(g.rxmax)
+    free(g.sxmin)
+    free(g.sxmax)
+    free(g.tol)
     g.start = NULL
     g.items = NULL
     g.always = NULL
@@ -645,10 +666,13 @@ cdef void free_grid(Grid* g) noexcept nogil:
     g.cand = NULL
     g.rxmin = NULL
     g.rxmax = NULL
+    g.sxmin = NULL
+    g.sxmax = NULL
+    g.tol = NULL
     g.on = 0
 
 
-cdef int build_grid(Grid* g, Boxes* bx, int nb) noexcept nogil:
+cdef int build_grid(Grid* g, Boxes* bx, int nb, const double** bv, int* bn) noexcept nogil:
     """Register every blocker in the cells its widened box overlaps. Returns 1 when the grid is on; 0 when the
     blockers are too few, too large or memory is short (queries then use the linear cull, with the same results)."""
     cdef int i, c, r, c0, c1, r0, r1, tries, cell
@@ -663,8 +687,17 @@ cdef int build_grid(Grid* g, Boxes* bx, int nb) noexcept nogil:
     g.cand = NULL
     g.rxmin = NULL
     g.rxmax = NULL
+    g.sxmin = NULL
+    g.sxmax = NULL
+    g.tol = NULL
     g.n_always = 0
     g.query = 0
+    g.bv = bv
+    g.bn = bn
+    g.bx0 = bx.x0
+    g.by0 = bx.y0
+    g.bx1 = bx.x1
+    g.by1 = bx.y1
     if nb < GRID_MIN:
         return 0
     for i in range(nb):
@@ -685,7 +718,7 @@ cdef int build_grid(Grid* g, Boxes* bx, int nb) noexcept nogil:
         return 0
     w = gx1 - gx0
     h = gy1 - gy0
-    cs = sqrt(w * h / n_grid)                  # about one blocker a cell
+    cs = 1.5 * sqrt(w * h / n_grid)            # about two blockers a cell: fewer cells along the edge rays
     if cs < 0.5 * side / n_grid:               # but no smaller than a typical blocker's side
         cs = 0.5 * side / n_grid
     if not cs > 0.0:
@@ -721,10 +754,18 @@ cdef int build_grid(Grid* g, Boxes* bx, int nb) noexcept nogil:
     g.cand = <int*>malloc((nb + 1) * sizeof(int))
     g.rxmin = <double*>malloc((g.rows + 1) * sizeof(double))
     g.rxmax = <double*>malloc((g.rows + 1) * sizeof(double))
+    g.sxmin = <double*>malloc((g.rows + 1) * sizeof(double))
+    g.sxmax = <double*>malloc((g.rows + 1) * sizeof(double))
+    g.tol = <double*>malloc((nb + 1) * sizeof(double))
+    g.gx1 = gx1
+    g.gy1 = gy1
     if (g.start == NULL or g.items == NULL or g.always == NULL or g.stamp == NULL or g.cand == NULL or g.rxmin == NULL
-            or g.rxmax == NULL):
+            or g.rxmax == NULL or g.sxmin == NULL or g.sxmax == NULL or g.tol == NULL):
         free_grid(g)
         return 0
+    for i in range(nb):
+        if bx.margin[i] < INF:
+            g.tol[i] = reg_pad(bx, i) + 1e-6 * (fabs(bx.x0[i]) + fabs(bx.x1[i]) + fabs(bx.y0[i]) + fabs(bx.y1[i]) + 1.0)
     # counts, offsets, then fill (blocker order kept within each cell)
     for i in range(nb):
         if not bx.margin[i] < INF:
@@ -763,6 +804,12 @@ cdef int build_grid(Grid* g, Boxes* bx, int nb) noexcept nogil:
 
 cdef inline void hull_segment(Grid* g, double ax, double ay, double bx_, double by, double pad) noexcept nogil:
     """Widen each row's x extent by the part of segment a-b inside the row's band (widened by pad)."""
+    segment_rows(g, ax, ay, bx_, by, pad, g.rxmin, g.rxmax)
+
+
+cdef inline void segment_rows(Grid* g, double ax, double ay, double bx_, double by, double pad, double* rxmin,
+                              double* rxmax) noexcept nogil:
+    """Widen rxmin/rxmax[row] by the x extent of the part of segment a-b inside each row's band (widened by pad)."""
     cdef int r, r0, r1
     cdef double ya, yb, xa, xb, lo, hi, t, x, band0, band1, cs = 1.0 / g.inv
     if ay > by:
@@ -776,11 +823,7 @@ cdef inline void hull_segment(Grid* g, double ax, double ay, double bx_, double 
         ya = ay if ay > band0 else band0
         yb = by if by < band1 else band1
         if ya > yb:
-            if r == 0 or r == g.rows - 1:     # a segment beyond the grid's first or last row: clamped into it
-                ya = ay
-                yb = by
-            else:
-                continue
+            continue        # the segment misses the band (a clamped row beyond the grid's: no blocker lies there)
         if by - ay > 0.0:
             t = (ya - ay) / (by - ay)
             xa = ax + t * (bx_ - ax)
@@ -791,10 +834,118 @@ cdef inline void hull_segment(Grid* g, double ax, double ay, double bx_, double 
             xb = bx_
         lo = xa if xa < xb else xb
         hi = xb if xa < xb else xa
-        if lo < g.rxmin[r]:
-            g.rxmin[r] = lo
-        if hi > g.rxmax[r]:
-            g.rxmax[r] = hi
+        if lo < rxmin[r]:
+            rxmin[r] = lo
+        if hi > rxmax[r]:
+            rxmax[r] = hi
+
+
+cdef inline int visit_rows(Grid* g, int r0, int r1, const double* rxmin, const double* rxmax, double pad, int64_t q,
+                           int m) noexcept nogil:
+    """Add the not yet visited blockers of the cells of rows r0..r1 within each row's x extent."""
+    cdef int r, c, c0, c1, j, i, cell
+    for r in range(r0, r1 + 1):
+        if not rxmin[r] <= rxmax[r]:
+            continue
+        c0 = grid_cell(rxmin[r] - pad, g.x0, g.inv, g.cols)
+        c1 = grid_cell(rxmax[r] + pad, g.x0, g.inv, g.cols)
+        for c in range(c0, c1 + 1):
+            cell = r * g.cols + c
+            for j in range(g.start[cell], g.start[cell + 1]):
+                i = g.items[j]
+                if g.stamp[i] != q:
+                    g.stamp[i] = q
+                    g.cand[m] = i
+                    m += 1
+    return m
+
+
+cdef inline int visit_ray(Grid* g, double ox, double oy, double dx, double dy, double pad, int64_t q, int m) noexcept nogil:
+    """Add the blockers of the cells along the ray from (ox, oy) in direction (dx, dy), out of the grid."""
+    cdef double reach, n, ex, ey, fx, fy
+    cdef int r, r0, r1
+    n = sqrt(dx * dx + dy * dy)
+    if not n > 0.0:
+        return m
+    fx = fabs(ox - g.x0) if fabs(ox - g.x0) > fabs(g.gx1 - ox) else fabs(g.gx1 - ox)
+    fy = fabs(oy - g.y0) if fabs(oy - g.y0) > fabs(g.gy1 - oy) else fabs(g.gy1 - oy)
+    reach = (fx + fy + 1.0) / n        # past the grid's farthest corner
+    # From the target's extreme vertex (t = 1: the hull holds the ray up to it) to where it leaves the grid's box
+    # (Liang-Barsky): beyond the box no blocker lies, and a clamped column would visit the edge cells for nothing.
+    cdef double t0 = 1.0, t1 = reach, p_, q_, t
+    cdef double bx0 = g.x0 - pad, by0 = g.y0 - pad, bx1 = g.gx1 + pad, by1 = g.gy1 + pad
+    cdef int side
+    for side in range(4):
+        if side == 0:
+            p_ = -dx
+            q_ = ox - bx0
+        elif side == 1:
+            p_ = dx
+            q_ = bx1 - ox
+        elif side == 2:
+            p_ = -dy
+            q_ = oy - by0
+        else:
+            p_ = dy
+            q_ = by1 - oy
+        if p_ == 0.0:
+            if q_ < 0.0:
+                return m
+        else:
+            t = q_ / p_
+            if p_ < 0.0:
+                if t > t0:
+                    t0 = t
+            elif t < t1:
+                t1 = t
+    if t0 > t1:
+        return m
+    ex = ox + t1 * dx
+    ey = oy + t1 * dy
+    ox = ox + t0 * dx
+    oy = oy + t0 * dy
+    r0 = grid_cell((oy if oy < ey else ey) - pad, g.y0, g.inv, g.rows)
+    r1 = grid_cell((oy if oy > ey else ey) + pad, g.y0, g.inv, g.rows)
+    for r in range(r0, r1 + 1):
+        g.sxmin[r] = INF
+        g.sxmax[r] = -INF
+    segment_rows(g, ox, oy, ex, ey, pad, g.sxmin, g.sxmax)
+    # Of the blockers there, only those the ray's line touches from one side (within a tolerance far above any
+    # rounding) can be misjudged; one the line crosses deeply, beyond the target, is behind it with room to spare.
+    cdef int c, c0, c1, j, i, k, cell
+    cdef double ux = dx / n, uy = dy / n, sd, lo, hi, tol, cd, e
+    cdef const double* v
+    for r in range(r0, r1 + 1):
+        if not g.sxmin[r] <= g.sxmax[r]:
+            continue
+        c0 = grid_cell(g.sxmin[r] - pad, g.x0, g.inv, g.cols)
+        c1 = grid_cell(g.sxmax[r] + pad, g.x0, g.inv, g.cols)
+        for c in range(c0, c1 + 1):
+            cell = r * g.cols + c
+            for j in range(g.start[cell], g.start[cell + 1]):
+                i = g.items[j]
+                if g.stamp[i] == q:
+                    continue
+                tol = g.tol[i]
+                # the box first: its signed distances to the line span [cd - e, cd + e]
+                cd = ux * (0.5 * (g.by0[i] + g.by1[i]) - oy) - uy * (0.5 * (g.bx0[i] + g.bx1[i]) - ox)
+                e = 0.5 * (fabs(ux) * (g.by1[i] - g.by0[i]) + fabs(uy) * (g.bx1[i] - g.bx0[i]))
+                if cd - e > tol or cd + e < -tol:
+                    continue
+                v = g.bv[i]
+                lo = INF
+                hi = -INF
+                for k in range(g.bn[i]):
+                    sd = ux * (v[2 * k + 1] - oy) - uy * (v[2 * k] - ox)     # signed distance to the ray's line
+                    if sd < lo:
+                        lo = sd
+                    if sd > hi:
+                        hi = sd
+                if (lo <= tol and lo >= -tol) or (hi <= tol and hi >= -tol):
+                    g.stamp[i] = q
+                    g.cand[m] = i
+                    m += 1
+    return m
 
 
 cdef int cmp_int(const void* a, const void* b) noexcept nogil:
@@ -802,10 +953,12 @@ cdef int cmp_int(const void* a, const void* b) noexcept nogil:
     return (x > y) - (x < y)
 
 
-cdef int grid_candidates(Grid* g, double ox, double oy, const double* tv, int tn) noexcept nogil:
-    """The blockers in the cells that the hull of the origin and the target meets, ascending, each once."""
+cdef int grid_candidates(Grid* g, double ox, double oy, const double* tv, int tn, int flip, Span* tsp,
+                         int rays) noexcept nogil:
+    """The blockers in the cells that the hull of the origin and the target meets, and with `rays` those touching
+    the target's two edge rays out of the grid, each once (in no order: the caller sorts what the cull keeps)."""
     cdef int k, r, c, c0, c1, r0, r1, j, i, m = 0, cell
-    cdef double ylo = oy, yhi = oy, pad, scale = fabs(ox) + fabs(oy), v
+    cdef double ylo = oy, yhi = oy, pad, scale = fabs(ox) + fabs(oy), v, sg
     cdef int64_t q
     cdef int x_, y_
     for k in range(tn):
@@ -829,36 +982,36 @@ cdef int grid_candidates(Grid* g, double ox, double oy, const double* tv, int tn
         hull_segment(g, tv[2 * k], tv[2 * k + 1], tv[2 * j], tv[2 * j + 1], pad)
     g.query += 1
     q = g.query
-    for r in range(r0, r1 + 1):
-        if not g.rxmin[r] <= g.rxmax[r]:
-            continue
-        c0 = grid_cell(g.rxmin[r] - pad, g.x0, g.inv, g.cols)
-        c1 = grid_cell(g.rxmax[r] + pad, g.x0, g.inv, g.cols)
-        for c in range(c0, c1 + 1):
-            cell = r * g.cols + c
-            for j in range(g.start[cell], g.start[cell + 1]):
-                i = g.items[j]
-                if g.stamp[i] != q:
-                    g.stamp[i] = q
-                    g.cand[m] = i
-                    m += 1
+    m = visit_rows(g, r0, r1, g.rxmin, g.rxmax, pad, q, m)
+    # The edge rays: a blocker beyond the target touching the line of one (origin, the target's extreme vertex and an
+    # edge of the blocker in line) can be judged in front by a rounding and hide a hair of the target in the
+    # reference; it lies on the ray, so it is found there. (World direction of a bearing-frame witness (x, y): s (y, x).)
+    if rays:
+        sg = -1.0 if flip else 1.0
+        m = visit_ray(g, ox, oy, sg * tsp.ly, sg * tsp.lx, pad, q, m)
+        m = visit_ray(g, ox, oy, sg * tsp.hy, sg * tsp.hx, pad, q, m)
     for j in range(g.n_always):
         i = g.always[j]
         if g.stamp[i] != q:
             g.stamp[i] = q
             g.cand[m] = i
             m += 1
-    if m <= 24:   # insertion sort: a query meets few blockers
-        for j in range(1, m):
-            i = g.cand[j]
-            k = j - 1
-            while k >= 0 and g.cand[k] > i:
-                g.cand[k + 1] = g.cand[k]
-                k -= 1
-            g.cand[k + 1] = i
-    else:
-        qsort(g.cand, m, sizeof(int), cmp_int)
     return m
+
+
+cdef void sort_ints(int* a, int m) noexcept nogil:
+    """Ascending: insertion sort for the few blockers a query usually keeps, qsort beyond."""
+    cdef int j, k, i
+    if m <= 24:
+        for j in range(1, m):
+            i = a[j]
+            k = j - 1
+            while k >= 0 and a[k] > i:
+                a[k + 1] = a[k]
+                k -= 1
+            a[k + 1] = i
+    else:
+        qsort(a, m, sizeof(int), cmp_int)
 
 
 cdef inline void segment_span(double p0, double p1, double q0, double q1, const double* vs, int n,
@@ -945,6 +1098,8 @@ cdef struct Work:
     int* keep               # the blockers left by the cull
     uint8_t* flag
     Grid grid               # the blockers by cell, when there are many
+    Span last_span          # the target's span and frame of the last pass through the grid
+    int last_flip
     int nc                  # clouds for the crossing length
     const double** cv
     int* cn
@@ -955,9 +1110,34 @@ cdef struct Work:
     Shape b
 
 
+cdef inline bint along(double ax, double ay, double bx_, double by) noexcept nogil:
+    """Whether two directions are the same within 1e-9 rad (far above any rounding, far below any real gap)."""
+    cdef double cr = ax * by - ay * bx_, dt = ax * bx_ + ay * by
+    return dt > 0.0 and fabs(cr) <= 1e-9 * sqrt((ax * ax + ay * ay) * (bx_ * bx_ + by * by))
+
+
 cdef int trace_one(Work* w, double ox, double oy, const double* tv, int tn,
                    double* aim_x, double* aim_y, double* rng) noexcept nogil:
-    """geometry.line_of_fire for one query. Returns 1 clear, 0 hidden, -1 not handled (status 1)."""
+    """geometry.line_of_fire for one query. Returns 1 clear, 0 hidden, -1 not handled (status 1).
+
+    Through the grid, the blockers of the hull first; only when the aim point lies on one of the target's edge
+    rays (a blocker touching such a ray beyond the target could hide that hair in the reference) is the query
+    traced again with the blockers along the rays."""
+    cdef int r = trace_pass(w, ox, oy, tv, tn, aim_x, aim_y, rng, 0)
+    cdef double s, dx, dy
+    if r == 1 and w.grid.on and rng[0] > 0.0:
+        s = -1.0 if w.last_flip else 1.0
+        dx = aim_x[0] - ox
+        dy = aim_y[0] - oy
+        if (along(dx, dy, s * w.last_span.ly, s * w.last_span.lx)
+                or along(dx, dy, s * w.last_span.hy, s * w.last_span.hx)):
+            r = trace_pass(w, ox, oy, tv, tn, aim_x, aim_y, rng, 1)
+    return r
+
+
+cdef int trace_pass(Work* w, double ox, double oy, const double* tv, int tn,
+                    double* aim_x, double* aim_y, double* rng, int rays) noexcept nogil:
+    """One pass of trace_one; `rays`: through the grid, also the blockers along the target's edge rays."""
     cdef Shape* t = &w.t
     cdef Shape* b = &w.b
     cdef Span tsp, bsp
@@ -986,8 +1166,11 @@ cdef int trace_one(Work* w, double ox, double oy, const double* tv, int tn,
             exact_span(t, &tsp)
 
     if w.grid.on:
-        nk = grid_candidates(&w.grid, ox, oy, tv, tn)
+        w.last_span = tsp
+        w.last_flip = flip
+        nk = grid_candidates(&w.grid, ox, oy, tv, tn, flip, &tsp, rays)
         nk = cull_some(&w.boxes, w.grid.cand, nk, ox, oy, flip, &tsp, w.keep)
+        sort_ints(w.keep, nk)      # the blockers in index order, as the linear cull keeps them
     else:
         nk = cull(&w.boxes, w.nb, ox, oy, flip, &tsp, w.keep, w.flag)
     for ib in range(nk):
@@ -1190,7 +1373,7 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
     aim point; 0 with clouds_block, NaN when hidden), out_status[q] (0
     computed, 1 recompute with the reference). Releases the GIL.
 
-    With 48 blockers or more the blockers are found through a grid (the module's docstring); `use_grid=0`
+    With 192 blockers or more the blockers are found through a grid (the module's docstring); `use_grid=0`
     keeps the linear cull, for comparisons: the results are the same.
 
     Returns the number of status-1 queries, -1 when scratch memory could not
@@ -1215,7 +1398,7 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
     w = <Work*>malloc(sizeof(Work))
     if w == NULL:
         return -1
-    build_grid(&w.grid, &w.boxes, 0)      # off, its pointers NULL, until the boxes are known
+    build_grid(&w.grid, &w.boxes, 0, NULL, NULL)      # off, its pointers NULL, until the boxes are known
     nb = <int>(B + C if clouds_block else B)
     w.nb = nb
     w.nc = 0 if clouds_block else <int>C
@@ -1251,7 +1434,7 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
         for i in range(nb):
             bounding_box(w.bv[i], w.bn[i], &w.boxes, <int>i)
         if not use_grid == 0:
-            build_grid(&w.grid, &w.boxes, nb)
+            build_grid(&w.grid, &w.boxes, nb, w.bv, w.bn)
     with nogil:
         for q in range(Q):
             tn = <int>target_counts[q]

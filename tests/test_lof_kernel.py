@@ -502,7 +502,7 @@ needle = st.builds(_needle, coord, coord, st.floats(1.0, 10.0), st.floats(0.0, 3
 
 crowd = st.tuples(
     st.lists(st.tuples(st.tuples(coord, coord), rect(0.25, 2.0)), min_size=1, max_size=6),   # queries
-    st.lists(st.one_of(rect(0.25, 6.0), needle, rect(0.25, 30.0)), min_size=48, max_size=90),  # slivers, long walls
+    st.lists(st.one_of(rect(0.25, 6.0), needle, rect(0.25, 30.0)), min_size=192, max_size=240),  # slivers, long walls
     st.lists(rect(0.5, 8.0), min_size=0, max_size=2),
     st.booleans(),
 )
@@ -511,7 +511,7 @@ crowd = st.tuples(
 @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(crowd)
 def test_fast_03_the_grid_answers_as_the_linear_cull_and_the_reference(scene):
-    """FAST-03, CW-LOF-01..04: with 48 blockers or more the kernel finds them through its grid; on crowded random
+    """FAST-03, CW-LOF-01..04: with 192 blockers or more the kernel finds them through its grid; on crowded random
     scenes (lattice corners and edges that line up, slivers the cull never drops, long walls across many cells,
     origins inside or on blockers, targets overlapping them) every figure of every query equals the linear
     cull's, bit for bit, and the reference's as ARCH-03 checks it."""
@@ -543,3 +543,43 @@ def test_fast_03_a_town_of_a_thousand_buildings_through_the_grid():
         assert bool(clear[i]) == sight.clear
         if sight.clear:
             assert (rng_[i], aim[i, 0], aim[i, 1]) == (sight.range, *sight.aim_point)
+
+
+def test_fast_03_the_grid_keeps_a_blocker_in_line_with_an_edge_ray():
+    """FAST-03, CW-LOF-02: the origin, an edge of the target and an edge of a blocker far beyond it in one line (the
+    blocker outside the target's cone): a rounding can make the reference count that blocker in front and hide a
+    hair of the target at that edge, which moves the aim point and the range in the last bit. The grid must find
+    such blockers (along the edge rays, when the aim point is on one): every figure equals the linear cull's and the
+    reference's. Found by review: the grid once missed 210 of 3,000 such scenes."""
+    rng = np.random.default_rng(3)
+    frng = np.random.default_rng(5)
+    filler = []
+    for _ in range(400):   # enough to turn the grid on, far from the scenes
+        a, r = frng.uniform(0, 2 * math.pi), frng.uniform(95, 100)
+        x, y = r * math.cos(a), r * math.sin(a)
+        filler.append(Polygon(((x, y), (x + 0.01, y), (x + 0.01, y + 0.01), (x, y + 0.01))))
+
+    def on_line(o, u, n, a, b, w):
+        return Polygon(tuple((o[0] + s * u[0] + t * n[0], o[1] + s * u[1] + t * n[1]) for s, t in ((a, 0), (b, 0), (b, w), (a, w))))
+
+    origins, targets, scenes = [], [], []
+    for _ in range(300):
+        o = tuple(rng.uniform(-20, 20, 2).round(int(rng.integers(1, 4))))
+        th = rng.uniform(0, 2 * math.pi)
+        u, n = (math.cos(th), math.sin(th)), (-math.sin(th), math.cos(th))
+        d1 = rng.uniform(1, 10)
+        d2 = d1 + rng.uniform(0.5, 3)
+        d3 = d2 + rng.uniform(0.0, 30)
+        side = -1 if rng.random() < 0.8 else 1
+        target = on_line(o, u, n, d1, d2, rng.uniform(0.5, 2))
+        blocker = on_line(o, u, (side * n[0], side * n[1]), d3, d3 + rng.uniform(0.5, 5), rng.uniform(0.5, 2))
+        scenes.append((o, target, blocker))
+    for o, target, blocker in scenes:
+        blockers = [blocker] + filler
+        grid = kernel_cull([o], [target], blockers, [], False, 1)
+        assert same_outputs(grid, kernel_cull([o], [target], blockers, [], False, 0))
+        if grid[4][0] == 0:
+            sight = line_of_fire(o, target, [blocker])
+            assert bool(grid[0][0]) == sight.clear
+            if sight.clear:
+                assert (grid[1][0], grid[2][0, 0], grid[2][0, 1]) == (sight.range, *sight.aim_point)
