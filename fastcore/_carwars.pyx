@@ -1155,6 +1155,9 @@ def run_fight(
         return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
     cdef int32_t acc_atk[MAXACC]
+    cdef int32_t acc_e[MAXACC]      # the entry it came from
+    cdef int32_t acc_ch[MAXACC]     # the character marked as firing it
+    cdef int old_ch
     cdef int32_t* sv
     cdef int start
     ctx.v_armour = &v_armour[0]
@@ -1289,6 +1292,8 @@ def run_fight(
                             acc_need[n_acc] = cand[k, 1] - sustained(rec_t, rec_s, rec_turn, wk, cand[k, 0], turn, sf2, sf3)
                             acc_ok[n_acc] = 1
                             acc_atk[n_acc] = ep[8]
+                            acc_e[n_acc] = e
+                            acc_ch[n_acc] = ch
                             n_acc += 1
                             continue
                         if outu[u] or fired_w[wk]:
@@ -1342,6 +1347,8 @@ def run_fight(
                             acc_need[n_acc] = cand[best, 1] - sustained(rec_t, rec_s, rec_turn, wk, cand[best, 0], turn, sf2, sf3)
                             acc_ok[n_acc] = 1
                             acc_atk[n_acc] = -1
+                            acc_e[n_acc] = e
+                            acc_ch[n_acc] = ch
                             n_acc += 1
                             break
                     # the state at the start of the phase's combat: drivers and metal armour before (CW-ROF-02)
@@ -1362,7 +1369,29 @@ def run_fight(
                             collision_damage(&ctx, vi, fcol[i, 6], hits, consts[0], consts[1], consts[2])
                     if col_lo[tp + 1] > col_lo[tp]:
                         for a in range(n_acc):
-                            if ctx.st[acc_fs[a]] >= 2 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0):
+                            e = acc_e[a]
+                            if ent[e, 7] == 2 and ent[e, 4] < 0:
+                                # a planned vehicle attack: explained again, its default firer the first able now
+                                # (attack._default_firer), who is the one who fires it (CW-ROF-01)
+                                fr = -1
+                                for i in range(ent[e, 5], ent[e, 6]):
+                                    if ctx.st[c_hits[fir[i, 0]]] < 2:
+                                        fr = i
+                                        break
+                                old_ch = acc_ch[a]
+                                ch = fir[fr, 0] if fr >= 0 else fir[ent[e, 5], 0]
+                                if ch != old_ch:
+                                    fired_ch[old_ch] = 0
+                                    fired_ch[ch] = 1
+                                    acc_ch[a] = ch
+                                if fr < 0 or ctx.st[w_slot[acc_w[a]]] <= 0 or fir[fr, 2] == fir[fr, 1]:
+                                    acc_ok[a] = 0
+                                    continue
+                                k = fir[fr, 1]
+                                acc_k[a] = k
+                                acc_fs[a] = c_hits[ch]
+                                acc_need[a] = cand[k, 1] - sustained(rec_t, rec_s, rec_turn, acc_wk[a], cand[k, 0], turn, sf2, sf3)
+                            elif ctx.st[acc_fs[a]] >= 2 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0):
                                 acc_ok[a] = 0
                     # to hit, then damage, in the order the attacks were given
                     for a in range(n_acc):

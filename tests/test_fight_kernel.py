@@ -347,3 +347,25 @@ def test_cw_rof_01_a_gunner_killed_by_the_phase_damage_has_fired_not_the_driver(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert _compare(s, 400, 3) == []
+
+
+def test_cw_rof_01_fight_kernel_picks_the_default_firer_again_after_a_collision():
+    """CW-ROF-01 / CW-ROF-02 / ARCH-03: a collision in the movement before a planned attack with no firer named can
+    knock out the gunner who would have fired it; the attack is explained again and the next able crew member (the
+    driver) fires it, at his skill, and is the one who has fired this turn (his own planned MG shot in phase 3 is
+    then cancelled). Kernel and reference agree on 200 trials of a 25 mph collision into the car's right side."""
+    zero = {s: 0 for s in SIDES}
+    doc = {"scenario": {"name": "rof after a collision", "ruleset": "carwars", "turns": 2},
+           "vehicle": [{"id": "a", "design": "shogun", "x": 0.0, "y": 0.0, "facing": 0.0, "speed": 0, "armour": zero,
+                        "crew": [{"id": "driver", "role": "driver", "seat": "front_left"},
+                                 {"id": "gunner", "role": "gunner", "seat": "front_right", "hits": 1}]},
+                       {"id": "b", "design": "shogun", "x": 0.0, "y": 3.0, "facing": 180.0, "speed": 0, "armour": zero}],
+           "collision": [{"id": "c0", "turn": 1, "phase": 1, "vehicle": "a", "side": "right", "speed": 25}],
+           "attack": [{"id": "la", "turn": 1, "phase": 1, "attacker": "a", "weapon": "laser", "target": "b"},
+                      {"id": "ma", "turn": 1, "phase": 3, "attacker": "a", "weapon": "mg", "firer": "driver", "target": "b"},
+                      {"id": "la2", "turn": 2, "phase": 1, "attacker": "a", "weapon": "laser", "target": "b"}]}
+    s = hardpoint.parse_scenario(doc)
+    assert isinstance(pack(s), Packed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _compare(s, 200, 5) == []

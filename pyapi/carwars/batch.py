@@ -223,7 +223,7 @@ def _unsupported(scenario) -> str | None:
                 return "links that drop weapons"
     attacks = [a for xs in scenario.plan.attacks.values() for a in xs] if scenario.turns else scenario.attacks
     collisions = [c for xs in scenario.plan.collisions.values() for c in xs] if scenario.turns else scenario.collisions
-    if collisions:
+    if collisions and not (scenario.turns and _runs_as_fight(scenario)):    # the fight kernel picks the firer again
         for a in attacks:
             unit = arena.unit(a.attacker, "attack")
             if hasattr(unit, "crew") and not a.firer and len(list(unit.all_crew())) > 1:
@@ -1226,11 +1226,6 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                              expr.bonus if expr else 0, expr.floor if expr else 0, f.numerator, f.denominator,
                              0 if is_ped else int(c.side), ti * P + phase - 1, int(is_ped)])
             col_lo.append(len(fcol))
-            if col_lo[-1] > col_lo[-2]:
-                for a in plan.attacks.get((turn, phase), []):
-                    unit = arena.unit(a.attacker, "attack")
-                    if isinstance(unit, Vehicle) and not a.firer and len(list(unit.all_crew())) > 1:
-                        return Unpackable("collisions with an unnamed firer (who fires may depend on the collision's dice)")
             place()
             n_phase = 0
             for a in plan.attacks.get((turn, phase), []):
