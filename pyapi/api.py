@@ -43,8 +43,9 @@ def run_batch(scenario: Any, trials: int, seed: int = 0, *, first_trial: int = 0
     ARRAYS_UP_TO trials. Ctrl-C or `cancel` stops between chunks; the result
     covers the trials done (`interrupted`). `out` (a folder, new or empty;
     `overwrite=True` reuses one): the per-trial arrays stream chunk by chunk to
-    memory-mapped .npy files there, so a run of any size keeps flat memory
-    (`hardpoint.stream`); the result's arrays are those memory maps.
+    .npy files there, so a run of any size keeps flat memory
+    (`hardpoint.stream`); the result's arrays are those files, read back as
+    memory maps.
     """
     trials, first_trial = check_trials(trials, first_trial)
     seed = check_seed(seed)

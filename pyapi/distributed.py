@@ -125,10 +125,10 @@ def run_batch_dask(scenario: Any, trials: int, seed: int = 0, *, client: Any = N
 
 
 def local_client(workers: int = 2, processes: bool = True) -> Any:
-    """A `distributed.Client` on a LocalCluster of `workers` single-threaded workers (`hardpoint run --dask local`)."""
+    """A `distributed.Client` that owns a LocalCluster of `workers` single-threaded workers (`hardpoint run --dask
+    local`): closing the client (or leaving its `with`) shuts the cluster down too."""
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise ScenarioError("Dask is not installed: pip install 'hardpoint[dask]'", field="--dask", rule="FAST-03") from None
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes, dashboard_address=None)
-    return Client(cluster)
+    return Client(n_workers=workers, threads_per_worker=1, processes=processes, dashboard_address=None)

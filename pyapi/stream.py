@@ -95,7 +95,14 @@ def _fix_npy(path: Path, trials: int) -> None:
         f.truncate(start + trials * int(np.prod(shape[1:], dtype=np.int64)) * dtype.itemsize)
 
 
+def _existing_parent(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
 def _prepare(out: Any, overwrite: bool) -> Path:
+    """The folder's path, checked (a folder, new or empty unless overwrite); nothing is made yet."""
     path = Path(os.fspath(out))
     if path.exists() and not path.is_dir():
         raise ScenarioError("not a folder", field="out", value=str(path), rule="FAST-03")
@@ -103,18 +110,16 @@ def _prepare(out: Any, overwrite: bool) -> Path:
         if not overwrite:
             raise ScenarioError("the folder is not empty (give overwrite=True to replace its arrays)", field="out", value=str(path),
                                 rule="FAST-03")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ScenarioError(f"cannot make the folder ({exc.strerror})", field="out", value=str(path), rule="FAST-03") from None
     return path
 
 
 def run_to_files(scenario: Any, trials: int, seed: int, options: Any, out: Any, overwrite: bool = False) -> BatchResult:
-    """The batch in chunks, each chunk's per-trial arrays written into memory-mapped .npy files in `out` (FAST-03).
+    """The batch in chunks, each chunk's per-trial arrays appended to .npy files in `out`, read back as memory maps
+    (FAST-03).
 
-    Before the batch runs: the folder is made (it must be new or empty), one trial is run to learn the bytes a
-    trial takes, and a disk without room for them all is refused."""
+    Before the batch runs: the folder is checked (new or empty), one trial is run to learn the bytes a trial
+    takes, a disk without room for them all is refused; only then is the folder made. An error partway removes
+    the arrays written (a stop, Ctrl-C or cancel, keeps them, their headers set to the trials done)."""
     from .ruleset import merger, ruleset_of
 
     rs = ruleset_of(scenario)
@@ -123,10 +128,14 @@ def run_to_files(scenario: Any, trials: int, seed: int, options: Any, out: Any, 
     chunk = options.chunk or DEFAULT_STREAM_CHUNK
     probe = rs.batch(scenario, 1, seed, dataclasses.replace(options, keep="arrays", progress=None, cancel=None))
     per_trial = sum(a.nbytes for a in _per_trial(probe.details, 1).values())
-    free = shutil.disk_usage(path).free
+    free = shutil.disk_usage(_existing_parent(path)).free
     if per_trial * trials > 0.95 * free:
         raise ScenarioError(f"the arrays of {trials:,} trials take {per_trial * trials / 2**30:.1f} GiB; the disk has "
                             f"{free / 2**30:.1f} GiB free", field="out", value=str(path), rule="FAST-03")
+    try:     # every check passed: only now is anything made
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ScenarioError(f"cannot make the folder ({exc.strerror})", field="out", value=str(path), rule="FAST-03") from None
     started = time.perf_counter()
     files: dict[str, Any] = {}          # name -> (open file, dtype, trailing shape): chunks appended as written
     counted: BatchResult | None = None
@@ -155,8 +164,9 @@ def run_to_files(scenario: Any, trials: int, seed: int, options: Any, out: Any, 
     except KeyboardInterrupt:
         interrupted = True
     except BaseException:
-        for f in files.values():
+        for name, f in files.items():     # an error, not a stop: the files would claim trials never written
             f.close()
+            (path / f"{name}.npy").unlink(missing_ok=True)
         raise
     if counted is None:
         raise ScenarioError("stopped before the first chunk ran", field="out", value=str(path), rule="FAST-03")

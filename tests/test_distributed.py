@@ -98,6 +98,16 @@ def test_fast_03_a_worker_killed_mid_batch_changes_nothing():
     assert _rows(spread) == _rows(hardpoint.run_batch(s, trials, seed=4, keep="summary"))
 
 
+def test_fast_03_a_local_client_shuts_its_cluster_down():
+    """FAST-03: the client `hardpoint run --dask local` makes owns its cluster: leaving it stops the workers."""
+    from hardpoint.distributed import local_client
+
+    with local_client(1, processes=False) as client:
+        cluster = client.cluster
+        assert client.submit(sum, [1, 2]).result() == 3
+    assert cluster.status.name in ("closed", "closing")
+
+
 def test_fast_03_hardpoint_run_dask_local_from_the_command_line():
     """FAST-03: `hardpoint run --dask local` prints the one process's table; a bad --chunk or a scheduler that does
     not answer is one line, exit 2."""
@@ -106,7 +116,7 @@ def test_fast_03_hardpoint_run_dask_local_from_the_command_line():
     spread = subprocess.run(base + ["--dask", "local", "--chunk", "3000", "--threads", "2"], capture_output=True, text=True,
                             timeout=300)
     one = subprocess.run(base, capture_output=True, text=True, timeout=300)
-    assert spread.returncode == 0, spread.stderr
+    assert spread.returncode == 0 and "Traceback" not in spread.stderr, spread.stderr
     import json
 
     a, b = json.loads(spread.stdout), json.loads(one.stdout)

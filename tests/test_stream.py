@@ -1,4 +1,4 @@
-"""Per-trial arrays streamed to memory-mapped files (FAST-03): flat memory, the same trials and counts."""
+"""Per-trial arrays streamed to .npy files, read back as memory maps (FAST-03): flat memory, the same trials and counts."""
 import json
 import threading
 import warnings
@@ -50,6 +50,9 @@ def test_fast_03_the_folder_and_the_disk_are_checked_before_the_run(tmp_path):
             hardpoint.run_batch(s, 1000, keep=keep, out=out)
         assert err.value.field == field and err.value.rule == "FAST-03"
     assert (tmp_path / "full" / "x").read_text() == "x" and not (tmp_path / "new").exists()
+    with pytest.raises(ScenarioError):       # refused for the disk: nothing made either
+        hardpoint.run_batch(s, 10**12, keep="arrays", out=tmp_path / "refused" / "run")
+    assert not (tmp_path / "refused").exists()
     b = hardpoint.run_batch(s, 1000, out=tmp_path / "full", overwrite=True)
     assert b.hit.shape == (1000, 1)
     with pytest.raises(ScenarioError) as err:       # far more trials than any disk holds
