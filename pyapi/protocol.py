@@ -554,8 +554,9 @@ def _outcome_row(exact_only: bool = False) -> dict[str, Any]:
     if exact_only:
         props["kind"] = {"enum": ["probability", "amount"]}
         return {"type": "object", "properties": props, "required": ["measure", "label"], "additionalProperties": False}
-    props.update(probability=number, count={"type": "integer", "minimum": 0}, trials={"type": "integer", "minimum": 0},
-                 mean=number, stderr={"type": ["number", "null"]},
+    unknown = {"type": ["number", "null"], "description": "null when no trial ran (a run cancelled before it started)"}
+    props.update(probability=unknown, count={"type": "integer", "minimum": 0}, trials={"type": "integer", "minimum": 0},
+                 mean=unknown, stderr={"type": ["number", "null"]},
                  interval={"type": "array", "items": {"type": ["number", "null"]}, "minItems": 2, "maxItems": 2},
                  percentiles={"type": "object", "additionalProperties": {"type": "integer"}})
     return {"type": "object", "properties": props, "required": ["measure", "label", "trials", "interval"],

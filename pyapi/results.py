@@ -139,10 +139,13 @@ class Outcome:
                 out[k] = v
         out["label"] = self.name()
         lo, hi = (_number(x) for x in self.interval())
+        estimate: float | None = self.estimate
+        if self.n <= 0:       # no trial ran (a run cancelled before it started): nothing is known, not 0 for sure
+            estimate = lo = hi = None
         if self.kind == "probability":
-            out.update(probability=self.estimate, count=self.count, trials=self.n, interval=[lo, hi])
+            out.update(probability=estimate, count=self.count, trials=self.n, interval=[lo, hi])
         else:
-            out.update(mean=self.estimate, stderr=_number(self.stderr), trials=self.n, interval=[lo, hi])
+            out.update(mean=estimate, stderr=None if self.n <= 0 else _number(self.stderr), trials=self.n, interval=[lo, hi])
             pct = self.percentiles()
             if pct is not None:
                 out["percentiles"] = {f"{int(q * 100)}": v for q, v in pct.items()}

@@ -163,13 +163,15 @@ class StdioServer:
                         "result": execute(prepared, progress, cancel)}
         except Exception as exc:  # noqa: BLE001 - a run that fails answers with an error, the server goes on
             document = error_document(prepared.id, prepared.op, exc)
-        finally:
-            with self.jobs_lock:
-                self.jobs.pop(prepared.id, None)
         try:
             self.write(document)
         except _Closed:
             pass
+        finally:
+            # Only once its answer is out is the id free: a cancel until then finds the run (no second answer with
+            # its id), and a new run with the same id is refused until the client has the first one's answer.
+            with self.jobs_lock:
+                self.jobs.pop(prepared.id, None)
 
     def cancel(self, request: dict[str, Any]) -> None:
         """`{"op": "cancel", "id": 7}`: stop run 7 (its own response says it was interrupted); no line of its own."""

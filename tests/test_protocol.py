@@ -251,3 +251,19 @@ def test_proto_01_handle_from_several_threads_at_once():
     with ThreadPoolExecutor(max_workers=8) as pool:
         together = list(pool.map(handle, requests))
     assert together == alone and not any("error" in r for r in together)
+
+
+def test_proto_01_a_run_cancelled_before_it_starts_claims_nothing():
+    """PROTO-01: a run with no trial done answers trials 0 with null estimates and intervals, never a probability
+    of 0 with an interval of [0, 0] (false certainty); the answer still meets the shipped schema."""
+    import threading
+
+    from hardpoint.protocol import handle
+
+    stop = threading.Event()
+    stop.set()
+    answer = handle({"id": 1, "op": "run", "builtin": "cw_tohit_example", "trials": 1000}, cancel=stop)
+    rows = answer["result"]["probabilities"] + answer["result"]["amounts"]
+    assert answer["result"]["trials"] == 0 and rows and valid("response", answer) == []
+    for row in rows:
+        assert row["interval"] == [None, None] and row.get("probability", None) is None and row.get("mean", None) is None
