@@ -20,7 +20,7 @@ def _kernel_only(p, n):
     """The fight kernel alone on n trials (no variants: a trial it hands back stops where it diverged)."""
     a = p.arrays
     S, V, L = a["init"].shape[0], len(p.vehicles), p.layout
-    X = 2 * V + a["w_key"].shape[0] + 3 * len(L.weapons) + len(L.units)
+    X = 2 * V + a["w_key"].shape[0] + 3 * len(L.weapons) + len(L.units) + 8 * V
     st, fl, f = np.zeros((n, S), np.int32), np.zeros((n, max(V, 1)), np.uint8), _fight_arrays(n, L)
     dv, sv, sk = np.zeros(n, np.int16), np.zeros((n, X), np.int32), np.zeros(n, np.uint64)
     start, ids = np.zeros(0, np.int16), np.zeros(0, np.uint64)

@@ -1049,7 +1049,8 @@ DEF F_CRASHED = 11
 DEF F_PEDDOWN = 12
 DEF F_SIDES = 13
 DEF F_FIRST = 15        # the arena's turn when the fight starts (the turn numbers recorded)
-DEF CAND_COLS = 14
+DEF CAND_COLS = 15
+DEF FIRE_RING = 8       # turns a fire modifier can count for: the turn of the hit and up to 7 more (CW-FIRE-01)
 DEF ENT_COLS = 9
 DEF FIR_COLS = 3
 DEF FCOL_COLS = 9
@@ -1123,6 +1124,7 @@ def run_fight(
     cdef int32_t fire_hit_fiery[256]
     cdef int32_t taken[256]
     cdef int32_t fire_total[256]
+    cdef int32_t fire_future[256 * FIRE_RING]    # per vehicle, the fire modifiers that count at turn % FIRE_RING
     cdef int32_t burning[256]
     cdef int32_t driver_before[256]
     cdef int32_t metal_before[256 * 6]
@@ -1149,7 +1151,7 @@ def run_fight(
     cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
     if V > 256 or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
             or tp_lo.shape[0] != T * P + 1 or col_lo.shape[0] != T * P + 1 or fc[F_SIDES] > MAXU \
-            or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U or known_unc.shape[0] != V \
+            or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U + FIRE_RING * V or known_unc.shape[0] != V \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
             or ent.shape[1] != ENT_COLS or cand.shape[1] != CAND_COLS:
         return -1
@@ -1219,6 +1221,8 @@ def run_fight(
                     rec_turn[i] = sv[2 * V + NW + 2 * W + i]
                 for i in range(U):
                     outu[i] = sv[2 * V + NW + 3 * W + i]
+                for i in range(FIRE_RING * V):
+                    fire_future[i] = sv[2 * V + NW + 3 * W + U + i]
             else:
                 memcpy(ctx.st, &init[0], S * sizeof(int32_t))
                 ctx.k = 0
@@ -1240,12 +1244,13 @@ def run_fight(
                 for i in range(NA):
                     out_hit[t, i] = 0
                     out_damage[t, i] = 0
+                for i in range(FIRE_RING * V):
+                    fire_future[i] = 0
             diverged[t] = 0
             ran = start
             for turn in range(start + 1, T + 1):
                 memset(fire_hits, 0, V * sizeof(int32_t))
                 memset(fire_hit_fiery, 0, V * sizeof(int32_t))
-                memset(fire_total, 0, V * sizeof(int32_t))
                 for i in range(W):
                     fired_w[i] = 0
                 for i in range(NC + NP):
@@ -1451,7 +1456,9 @@ def run_fight(
                         elif mode == 2:
                             hits = 0
                         if cp[11] >= 0:
-                            fire_total[vi] += cp[11]
+                            # a fire source: its modifier counts this turn and the next cp[14] (FireSource.active)
+                            for j in range(cp[14] + 1):
+                                fire_future[vi * FIRE_RING + (turn + j) % FIRE_RING] += cp[11]
                         ctx.cur_vehicle = vi
                         ctx.cur_fiery = cp[12]
                         apply_shot(&ctx, vi, cp[7], cp[8], cp[9], hits)
@@ -1476,7 +1483,10 @@ def run_fight(
                                     r = roll(&ctx, 2, 0, 0)      # Crash Table 1 at +4 (CW-CREW-03)
                                     crash[v] = crash_out[r]
                                 out_flags[t, v] |= 4
-                # the end of the turn: fire (carwars.fire.end_of_turn_fire)
+                # the end of the turn: fire (carwars.fire.end_of_turn_fire); the modifiers active this turn
+                for v in range(V):
+                    fire_total[v] = fire_future[v * FIRE_RING + turn % FIRE_RING]
+                    fire_future[v * FIRE_RING + turn % FIRE_RING] = 0
                 for v in range(V):
                     if out_flags[t, v] & 2:
                         continue
@@ -1578,6 +1588,8 @@ def run_fight(
                     sv[2 * V + NW + 2 * W + i] = rec_turn[i]
                 for i in range(U):
                     sv[2 * V + NW + 3 * W + i] = outu[i]
+                for i in range(FIRE_RING * V):
+                    sv[2 * V + NW + 3 * W + U + i] = fire_future[i]
                 saved_k[t] = ctx.k
                 continue
             for v in range(V):

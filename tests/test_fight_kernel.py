@@ -34,7 +34,8 @@ HAND = ["Rifle", "Rifle", "Light Pistol", "Shotgun", "Submachine Gun"]
 def random_fight(rng: random.Random) -> dict:
     """A random fight document: 2-5 vehicles and 0-3 pedestrians on 2-3 sides, standing orders of every kind
     (nearest enemy, best odds, a named target; some weapons only, a named firer, some phases, a window of
-    turns), planned attacks in some turns, moving or parked, armour, metal, fire and extinguishers, buildings
+    turns), planned attacks in some turns, moving or parked, armour, metal, fire, flamethrowers (fire modifiers
+    lasting several turns), limited ammunition, extinguishers, buildings
     and smoke, declared collisions, up to 20 turns, until decided or not."""
     n_sides = rng.choice([2, 2, 3])
     vehicles, pedestrians = [], []
@@ -55,6 +56,10 @@ def random_fight(rng: random.Random) -> dict:
             v["reversed"] = True
         if rng.random() < 0.3:
             v["computer"] = rng.choice(["none", "targeting", "hi_res"])
+        if design == "hunter" and rng.random() < 0.4:
+            # a flamethrower: a fire modifier that counts for three more turns (CW-FIRE-01), limited ammunition
+            v["weapon"] = [{"id": "mg", "type": "Machine Gun", "mount": "front", "ammo": rng.choice([2, 5, 20])},
+                           {"id": "ft", "type": "Flamethrower", "mount": rng.choice(["front", "left"]), "ammo": rng.choice([1, 3, 10])}]
         vehicles.append(v)
     for i in range(rng.choice([0, 0, 1, 2, 3])):
         p = {"id": f"p{i}", "side": f"s{rng.randrange(n_sides)}", "x": round(rng.uniform(-6, 6), 2), "y": round(rng.uniform(-6, 6), 2),
@@ -108,7 +113,8 @@ def random_fight(rng: random.Random) -> dict:
         attacks = []
         for k in range(rng.randint(1, 6)):
             u = rng.choice(units)
-            weapon = rng.choice(weapons[u["design"]]) if "design" in u else u["weapons"][0]
+            weapon = rng.choice([w["id"] for w in u["weapon"]] if "weapon" in u else weapons[u["design"]]) if "design" in u \
+                else u["weapons"][0]
             a = {"id": f"a{k}", "turn": rng.randint(1, data["scenario"]["turns"]), "phase": rng.randint(1, 5), "attacker": u["id"],
                  "weapon": weapon, "target": rng.choice([x["id"] for x in units if x is not u] + (["wall"] if "building" in data else []))}
             if "design" in u and rng.random() < 0.8:

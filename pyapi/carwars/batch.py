@@ -958,6 +958,7 @@ _KERNEL_WEAPON_KEYS = 1024  # fastcore/_carwars.pyx MAXW: weapons (mounted, and 
 _KERNEL_UNITS = 512         # fastcore/_carwars.pyx MAXU: vehicles and pedestrians of a fight
 _KERNEL_CHARACTERS = 1024   # fastcore/_carwars.pyx MAXCH: crew members and pedestrians (who fired this turn)
 _KERNEL_ORDER_SHOTS = 512   # fastcore/_carwars.pyx MAXACC: orders' weapons looked at in one phase
+_KERNEL_FIRE_TURNS = 8      # fastcore/_carwars.pyx FIRE_RING: a fire modifier counts for at most 8 turns
 
 
 def _runs_as_fight(scenario) -> bool:
@@ -1025,8 +1026,8 @@ def _fight_unsupported(scenario) -> str | None:
                 if w is None:
                     continue
                 spec = w.spec
-            if spec.burn_duration:
-                return f"{spec.name}: a fire modifier that lasts several turns (CW-FIRE-01)"
+            if spec.burn_duration and spec.burn_duration >= _KERNEL_FIRE_TURNS:
+                return f"{spec.name}: a fire modifier that lasts {spec.burn_duration} more turns (the kernel keeps {_KERNEL_FIRE_TURNS - 1})"
             if spec.burst_radius > 0 and arena.pedestrians:
                 return "burst weapons near pedestrians"
     units = len(arena.vehicles) + len(arena.pedestrians)
@@ -1172,7 +1173,8 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         possible = b is not None and (b.possible or (b.lof and b.reason.startswith("needs ") and b.needed > max_needed))
         if b is not None and not possible and not planned:
             b = None
-        found = None if b is None else (b.range, row_of(unit, wid, target, b) + [int(possible)])
+        row = None if b is None else row_of(unit, wid, target, b)
+        found = None if b is None else (b.range, row[:13] + [int(possible), row[13]])    # cand: ..., possible, burn duration
         cache[key] = found
         return found
 
@@ -1184,7 +1186,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         if target in arena.buildings:     # hit, but building damage is not modelled (CW-DMG-01)
             row = [len(units) + list(arena.buildings).index(target), b.needed, spec.damage.count if spec.damage else 0,
                    spec.damage.bonus if spec.damage else 0, spec.damage_hits or 0, 2, -1, 0, -1, -1, 0]
-            return row + [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery)]
+            return row + [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery), spec.burn_duration or 0]
         tgt = arena.unit(target, "orders.target")
         row = [uidx[target], b.needed, spec.damage.count if spec.damage else 0, spec.damage.bonus if spec.damage else 0,
                spec.damage_hits or 0]
@@ -1198,7 +1200,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
             tire = base.tire_index[(tgt.id, shot.tire)] if shot.part == "tire" else -1
             part = _P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
             row += [0, vids.index(tgt.id), part, -1 if shot.side is None else int(shot.side), tire, mode]
-        return row + [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery)]
+        return row + [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery), spec.burn_duration or 0]
 
     def rows_for(unit, wid, firer, targets, aim):
         """The candidate rows of one firer's weapon, in the order `carwars.fight._choose` weighs them: by range, then
@@ -1319,7 +1321,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     arrays = dict(base.arrays)
     arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
                   w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
-                  c_hand=arr(c_hand), ent=arr(ent, 9), tp_lo=arr(tp_lo), fir=arr(fir, 3), cand=arr(cand, 14),
+                  c_hand=arr(c_hand), ent=arr(ent, 9), tp_lo=arr(tp_lo), fir=arr(fir, 3), cand=arr(cand, 15),
                   fcol=arr(fcol, 9), col_lo=arr(col_lo), near_v=arr(near_v, 2 * max(1, V)), near_p=arr(near_p, max(1, len(pids))),
                   moving_end=arr(moving_end), known_unc=arr([int(any(vi == i for vi, _ in losses)) for i in range(V)]))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base)
@@ -1343,7 +1345,7 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
     layout = packed.layout
     S, V = a["init"].shape[0], len(packed.vehicles)
     U, W, NW = len(layout.units), len(layout.weapons), a["w_key"].shape[0]
-    X = 2 * V + NW + 3 * W + U
+    X = 2 * V + NW + 3 * W + U + _KERNEL_FIRE_TURNS * V
     labels, kinds, read = _slots(scenario)
     vids = list(scenario.arena.vehicles)
     fight_on = scenario.fight is not None and _is_fight(scenario)
