@@ -36,7 +36,9 @@ single-machine counter carrying no SMC).
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -73,6 +75,27 @@ class PackedASL:
 
 _KERNEL_ORDER = ("ui", "rord", "mi", "ai", "excl", "th", "drm", "ceff", "cn", "cfg")
 
+
+
+_WORKQUEUE_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _parallel_guard():
+    """Numba's fallback threading layer (workqueue, when neither OpenMP nor TBB is there) ends the process if two
+    threads enter parallel code at once; the servers and the C interface run batches on several threads, so there
+    the parallel kernel runs one at a time. With OpenMP or TBB nothing is held."""
+    import numba
+
+    try:
+        layer = numba.threading_layer()
+    except ValueError:        # no parallel code has run yet: the layer is chosen on this first run
+        layer = "workqueue"
+    if layer == "workqueue":
+        with _WORKQUEUE_LOCK:
+            yield
+    else:
+        yield
 
 def _check_codes(k, packed: PackedASL) -> None:
     """The kernel's enum codes are those of hardpoint.asl.enums, and its array layouts those packed here."""
@@ -402,7 +425,8 @@ def _run_compiled(kernel, packed: PackedASL, trials: int, seed: int, first: int,
                     import numba
 
                     blocks = max(1, min(hi - lo, 8 * numba.get_num_threads()))
-                    kernel.run_parallel(np.uint64(seed), start, hi - lo, *args, *outs, blocks)
+                    with _parallel_guard():
+                        kernel.run_parallel(np.uint64(seed), start, hi - lo, *args, *outs, blocks)
                 else:
                     kernel.run_serial(np.uint64(seed), start, hi - lo, *args, *outs)
     finally:

@@ -448,3 +448,35 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600,
                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]
+
+
+def test_arch_04_two_threads_run_the_parallel_kernel_under_workqueue():
+    """ARCH-04 / SAFE-02: under Numba's fallback threading layer (workqueue), two threads entering parallel code at
+    once end the process; the servers and the C interface run batches on threads, so the ASL kernel's parallel
+    runs take turns there. Two threads, twelve parallel batches each: every result equals the serial one."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import threading, numba
+        import hardpoint
+        from hardpoint.asl.batch import run_asl_batch
+        s = hardpoint.load_scenario("builtin:asl_d15_55_gun_on_cycle")
+        want = run_asl_batch(s, 3000, 5, backend="compiled", threads=1).status.tobytes()
+        bad = []
+        def work():
+            for _ in range(12):
+                got = run_asl_batch(s, 3000, 5, backend="compiled", threads=2, parallel=True)
+                if got.status.tobytes() != want:
+                    bad.append(1)
+        ts = [threading.Thread(target=work) for _ in range(2)]
+        [t.start() for t in ts]
+        [t.join() for t in ts]
+        print(numba.threading_layer(), len(bad))
+    """)
+    env = dict(os.environ, NUMBA_THREADING_LAYER="workqueue")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["workqueue", "0"]
