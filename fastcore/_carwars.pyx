@@ -1267,16 +1267,16 @@ def run_fight(
                         ped = ep[4]
                         if ep[7] == 2:
                             # a planned attack (turn._still_legal): cancelled when the rules forbid it now
-                            if fired_w[wk]:
-                                continue                   # its weapon fired this turn (CW-ROF-01)
+                            if w >= 0 and fired_w[wk]:
+                                continue                   # its mounted weapon fired this turn (CW-ROF-01)
                             if ped >= 0:
                                 if ctx.st[p_hits[ped]] >= 2:
                                     continue               # the pedestrian is down (CW-CREW-01)
                                 fr = ep[5]
                                 ch = NC + ped
                             else:
-                                if ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
-                                    continue               # destroyed or empty (CW-VEH-03)
+                                if w >= 0 and (ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0)):
+                                    continue               # destroyed or empty (CW-VEH-03); a hand weapon: no check
                                 fr = -1
                                 for i in range(ep[5], ep[6]):
                                     if ctx.st[c_hits[fir[i, 0]]] < 2:
@@ -1389,7 +1389,7 @@ def run_fight(
                                     fired_ch[old_ch] = 0
                                     fired_ch[ch] = 1
                                     acc_ch[a] = ch
-                                if fr < 0 or ctx.st[w_slot[acc_w[a]]] <= 0 or fir[fr, 2] == fir[fr, 1]:
+                                if fr < 0 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0) or fir[fr, 2] == fir[fr, 1]:
                                     acc_ok[a] = 0
                                     continue
                                 k = fir[fr, 1]

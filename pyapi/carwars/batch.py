@@ -991,8 +991,6 @@ def _fight_unsupported(scenario) -> str | None:
             if isinstance(unit, _Vehicle):
                 if a.weapon in unit.links:
                     return "linked weapons in a turn"
-                if not any(w.id == a.weapon for w in unit.all_weapons()):
-                    return "a crew member's hand weapon fired in a scenario of turns"
                 if not a.firer and not unit.crew and not (unit.sidecar and unit.sidecar.crew):
                     return "a vehicle weapon with nobody aboard to fire it"
             if a.victims:
@@ -1234,6 +1232,8 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                 unit = arena.vehicles.get(a.attacker) or arena.pedestrians[a.attacker]
                 if isinstance(unit, Pedestrian):
                     firers, w_global, ped = [None], -1, pids.index(unit.id)
+                elif not any(x.id == a.weapon for x in unit.all_weapons()):
+                    firers, w_global, ped = [a.firer], -1, -1      # a crew member's hand weapon (CW-HAND-01)
                 else:
                     w = next(x for x in unit.all_weapons() if x.id == a.weapon)
                     w_global, ped = weapon_index[(unit.id, a.weapon)], -1
