@@ -44,7 +44,7 @@ DEF I_PP = 3
 DEF I_TIRE = 4
 DEF I_CARGO_LOC = 5
 DEF MAXI = 128
-DEF ATK_COLS = 18
+DEF ATK_COLS = 22     # ... 18: place among an area attack's victims (-1: not one), 19: victims, 20: defender's rank, 21: full damage
 
 cdef struct Ctx:
     uint64_t key
@@ -713,13 +713,15 @@ def run_phase(
     cdef int32_t a_lo[8]
     cdef int dynamic
     cdef int32_t pend[512]
+    cdef int32_t pend_dmg[512]
+    cdef int area_hits = 0, rk, q, each
     cdef int32_t cancel[512]
     cdef int n_pend, ph, needed
     cdef int32_t* ap
     cdef int32_t* atkp
     cdef int32_t* vdrv
     cdef int32_t* varm
-    if V > 256 or A > 512 or n_phases > 6:
+    if V > 256 or A > 512 or n_phases > 6 or (A > 0 and atk.shape[1] != ATK_COLS):
         return -1
     atkp = &atk[0, 0] if A > 0 else NULL
     vdrv = &v_driver[0]
@@ -847,6 +849,25 @@ def run_phase(
                     r = die(&ctx) + die(&ctx)
                     hit = ap[1] and r != consts[10] and needed <= consts[11] and r >= needed
                     out_hit[r_, a] = hit
+                    if ap[18] >= 0:
+                        # an area-effect attack (phase._roll_area, CW-DMG-07): one to-hit roll per intended victim;
+                        # after the last, one damage roll if any hit, and the defender's first `hits` victims take
+                        # half of it each (rounded up; all of it from a flamethrower)
+                        out_damage[r_, a] = 0
+                        if ap[18] == 0:
+                            area_hits = 0
+                        area_hits += hit
+                        if ap[18] == ap[19] - 1 and area_hits > 0:
+                            each = roll(&ctx, ap[2], ap[3], 0) if ap[2] > 0 else ap[4]
+                            if not ap[21]:
+                                each = (each + 1) // 2
+                            for rk in range(area_hits):
+                                for q in range(a - ap[19] + 1, a + 1):
+                                    if atkp[q * ATK_COLS + 20] == rk:
+                                        pend[n_pend] = q
+                                        pend_dmg[n_pend] = each
+                                        n_pend += 1
+                        continue
                     dmg = 0
                     if hit:
                         if ap[2] > 0:
@@ -855,13 +876,14 @@ def run_phase(
                             dmg = ap[4]
                         if dmg:
                             pend[n_pend] = a
+                            pend_dmg[n_pend] = dmg
                             n_pend += 1
                     out_damage[r_, a] = dmg
                 # all damage at the end of the phase, in declaration order
                 for j in range(n_pend):
                     a = pend[j]
                     ap = atkp + a * ATK_COLS
-                    dmg = out_damage[r_, a]
+                    dmg = pend_dmg[j]
                     kind = ap[5]
                     if kind == 1:          # pedestrian
                         vi = ap[6]

@@ -213,8 +213,6 @@ def _unsupported(scenario) -> str | None:
     if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
         return "fire sources carried over from earlier turns"
     for a in scenario.attacks:
-        if a.victims:
-            return "area-effect attacks"
         unit = arena.unit(a.attacker, "attack")
         if hasattr(unit, "links") and a.weapon in unit.links:
             from .special import _flatten
@@ -394,7 +392,8 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
     else:
         from .phase import _expand
 
-        planned = list(zip([1] * len(scenario.attacks), _expand(scenario.attacks, arena), scenario.explain()))
+        expanded = _expand(scenario.attacks, arena)     # an area-effect attack: one row per intended victim
+        planned = list(zip([1] * len(expanded), expanded, scenario.explain()))
     for phase, a, b in planned:
         if isinstance(b, HardpointError):
             yield phase - 1, a.id, -1, -1, False
@@ -551,10 +550,17 @@ def _pack(scenario) -> Packed:
 
     atk_rows: list[list[int]] = []
     names: list[str] = []
+    area: dict[str, list[int]] = {}    # an area-effect attack's rows (CW-DMG-07): place, victims, defender's rank, full damage
+    for a in ([] if scenario.turns else scenario.attacks):
+        if a.victims:
+            order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
+            full = int(bool(_attack_spec(scenario, a).flamethrower))
+            for i, v in enumerate(a.victims):
+                area[f"{a.id}@{v}"] = [i, len(a.victims), order.index(v), full]
     wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
     for phase, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
         if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
-            atk_rows.append([0] * 13 + [phase, -1, -1, 0, 1])
+            atk_rows.append([0] * 13 + [phase, -1, -1, 0, 1] + area.get(b, [-1, 0, 0, 0]))
             names.append(b)
             continue
         spec = _attack_spec(scenario, b)
@@ -579,7 +585,7 @@ def _pack(scenario) -> Packed:
         row += [spec.fire_modifier if spec.fire_modifier is not None else -1, fiery]
         # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
         row += [phase, weapon_slot, firer_slot, b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty, 0]
-        atk_rows.append(row)
+        atk_rows.append(row + area.get(b.attack, [-1, 0, 0, 0]))
         names.append(b.attack)
 
     radius = fire["explosion"]["radius"]
@@ -615,7 +621,7 @@ def _pack(scenario) -> Packed:
     arrays["cyc"] = arr(cyc)
     arrays["consts"] = arr(consts)
     arrays["col"] = arr(col_rows, (len(col_rows), 8))
-    arrays["atk"] = arr(atk_rows, (len(atk_rows), 18))
+    arrays["atk"] = arr(atk_rows, (len(atk_rows), 22))
     arrays["near_v"] = arr(near_v)
     arrays["near_p"] = arr(near_p)
     return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
