@@ -1116,7 +1116,7 @@ def run_fight(
     int32_t[::1] c_takeover, int32_t[::1] c_hand,
     int32_t[:, ::1] ent, int32_t[::1] tp_lo, int32_t[:, ::1] fir, int32_t[:, ::1] cand,
     int32_t[:, ::1] fcol, int32_t[::1] col_lo, int32_t[:, ::1] near_v, int32_t[:, ::1] near_p, int32_t[::1] moving_end,
-    int32_t[:, ::1] out_state, uint8_t[:, ::1] out_flags, int16_t[:, ::1] out_turn, int16_t[::1] out_result,
+    int32_t[:, ::1] ocon, int32_t[:, ::1] out_state, uint8_t[:, ::1] out_flags, int16_t[:, ::1] out_turn, int16_t[::1] out_result,
     int16_t[::1] out_turns, int32_t[:, ::1] out_shots, int32_t[:, ::1] out_hits, int32_t[:, ::1] out_dmg,
     int16_t[::1] diverged, int32_t[:, ::1] saved, uint64_t[::1] saved_k, int16_t[::1] start_turn, uint64_t[::1] trial_ids,
     int32_t[::1] known_unc, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage,
@@ -1175,7 +1175,7 @@ def run_fight(
             or tp_lo.shape[0] != T * P + 1 or col_lo.shape[0] != T * P + 1 or fc[F_SIDES] > MAXU \
             or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U + FIRE_RING * V or known_unc.shape[0] != V \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
-            or ent.shape[1] != ENT_COLS or cand.shape[1] != CAND_COLS:
+            or ent.shape[1] != ENT_COLS or cand.shape[1] != CAND_COLS or ocon.shape[1] != 9:
         return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
     cdef int32_t acc_atk[MAXACC]
@@ -1279,6 +1279,19 @@ def run_fight(
                     fired_ch[i] = 0
                 for ph in range(P):
                     tp = (turn - 1) * P + ph
+                    # flaming oil driven over in the movement (turn._contacts, CW-DROP-04): damage to the underbody
+                    # and each tire, and a fire source; before the orders look for shots
+                    for i in range(ocon.shape[0]):
+                        if ocon[i, 0] != tp:
+                            continue
+                        vi = ocon[i, 1]
+                        if ocon[i, 2] == 0:
+                            hits = roll(&ctx, ocon[i, 3], ocon[i, 4], ocon[i, 5])
+                            ctx.cur_fiery = -1
+                            apply_shot(&ctx, vi, ocon[i, 6], ocon[i, 7], ocon[i, 8], hits)
+                        else:
+                            for j in range(ocon[i, 4] + 1):
+                                fire_future[vi * FIRE_RING + (turn + j) % FIRE_RING] += ocon[i, 3]
                     # the standing orders' attacks (carwars.fight.order_attacks), chosen after the movement
                     n_acc = 0
                     for e in range(tp_lo[tp], tp_lo[tp + 1]):

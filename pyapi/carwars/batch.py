@@ -1003,8 +1003,9 @@ def _fight_unsupported(scenario) -> str | None:
                 return "area-effect attacks"
     if any(plan.actions.values()):
         return "declared actions (maneuvers, drops, automatic switches) in a turn"
-    if arena.counters or any(c.kind == "paint" for c in arena.clouds.values()):
-        return "dropped counters or paint clouds in a turn"
+    if any(c.kind not in ("oil", "flaming_oil") or c.still_on for c in arena.counters) \
+            or any(c.kind == "paint" for c in arena.clouds.values()):
+        return "dropped counters other than oil slicks, or paint clouds, in a turn"
     if scenario.history:
         return "sustained fire carried in from before the scenario (history)"
     if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
@@ -1075,6 +1076,8 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     from .motion import move_with_contacts
     from .phase import _shot_for, explain_phase
     from .tables import weapon_spec
+    from .dropped import contact, expire_counters, swept_polygon
+    from .enums import Side
     from .turn import end_handling
     from ..errors import HardpointError
 
@@ -1158,7 +1161,9 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         x0, y0, x1, y1 = min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0
         between = tuple(p for uid, (p, (ox0, oy0, ox1, oy1)) in where.items()
                         if uid != unit.id and uid != target and len(p) > 1 and ox0 <= x1 and ox1 >= x0 and oy0 <= y1 and oy1 >= y0)
-        key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None), between)
+        key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None),
+               getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), between, tuple(c.id for c in arena.counters),
+               tuple(arena.clouds))
         if key in cache:
             return cache[key]
         shooter = None if isinstance(unit, Pedestrian) else (unit.crew_member(firer) if firer else None)
@@ -1217,13 +1222,51 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         scored.sort(key=lambda s: (s[0], s[1]))
         return [row for _, _, row in scored]
 
+    ocon: list[list[int]] = []        # flaming oil driven over (turn._contacts, CW-DROP-04): damage rolls and fire sources
+    touching: set = set()
+    o_t = rules["carwars.dropped"]["oil"]
+    oil_spec = weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])
+
+    def contacts_of(before_move: dict, tp: int) -> None:
+        """Which vehicle first runs over which slick this phase, as `turn._contacts` finds it (no die decides it):
+        flaming oil is a hazard that phase (the to-hit of the vehicle's own shots), damage rolls on its underbody
+        and tires, and a fire source (CW-FIRE-01)."""
+        now: set = set()
+        for vi_, v in enumerate(arena.vehicles.values()):
+            swept = swept_polygon(before_move[v.id], v.counter)
+            for counter in list(arena.counters):
+                if counter.inert and counter.kind != "oil":
+                    continue
+                where_ = contact(rules, swept, counter)
+                if where_ is None:
+                    continue
+                if where_ == "on" and not counter.inert:
+                    v.on_oil = True       # every phase it crosses a slick, not only the first: firing from it (CW-HIT-08)
+                key = (v.id, counter.id)
+                now.add(key)
+                if key in touching or where_ != "on" or counter.kind != "flaming_oil" or counter.inert:
+                    continue
+                v.hazard_difficulty += o_t["flaming_hazard"]
+                spec = weapon_spec(rules, counter.weapon)
+                if spec.damage is not None:
+                    shots = [(_PARTS["side"], int(Side.UNDERBODY), -1)]
+                    shots += [(_PARTS["tire"], -1, base.tire_index[(v.id, t.id)]) for t in v.tires]
+                    for part, side, tire in shots:
+                        ocon.append([tp, vi_, 0, spec.damage.count, spec.damage.bonus, spec.damage.floor, part, side, tire])
+                if oil_spec.fire_modifier is not None:
+                    ocon.append([tp, vi_, 1, oil_spec.fire_modifier, oil_spec.burn_duration or 0, 0, 0, 0, 0])
+        touching.clear()
+        touching.update(now)
+
     for ti in range(T):
         turn = arena.turn
         for phase in range(1, P + 1):
             arena.phase = phase
             for v in arena.vehicles.values():
                 v.hazard_difficulty, v.on_oil, v.maneuvered = 0, False, False
+            before_move = {v.id: v.counter for v in arena.vehicles.values()}
             _, found = move_with_contacts(rules, arena, phase)
+            contacts_of(before_move, ti * P + phase - 1)
             for c in list(plan.collisions.get((turn, phase), [])) + found:
                 expr = ram_dice(rules, c.speed)
                 f = weight_factor(rules, c.weight_lb, c.pedestrian)
@@ -1312,6 +1355,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                     near_p[ti * V + i][m] = pids.index(p.id)
                     m += 1
             moving_end[ti * V + i] = int(v.speed != 0)
+        expire_counters(rules, arena, arena.counters, arena.turn)     # smoke and flaming oil going (turn._end_of_turn)
         for v in arena.vehicles.values():
             end_handling(v)
         for i, v in enumerate(arena.vehicles.values()):
@@ -1329,13 +1373,13 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                   w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
                   c_hand=arr(c_hand), ent=arr(ent, 9), tp_lo=arr(tp_lo), fir=arr(fir, 3), cand=arr(cand, 15),
                   fcol=arr(fcol, 9), col_lo=arr(col_lo), near_v=arr(near_v, 2 * max(1, V)), near_p=arr(near_p, max(1, len(pids))),
-                  moving_end=arr(moving_end), known_unc=arr([int(any(vi == i for vi, _ in losses)) for i in range(V)]))
+                  moving_end=arr(moving_end), ocon=arr(ocon, 9) if ocon else np.zeros((0, 9), np.int32), known_unc=arr([int(any(vi == i for vi, _ in losses)) for i in range(V)]))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base)
 
 
 _FIGHT_ORDER = _ORDER[:_ORDER.index("col")] + ("fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable",
                                               "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v",
-                                              "near_p", "moving_end")   # then the outputs, and known_unc
+                                              "near_p", "moving_end", "ocon")   # then the outputs, and known_unc
 
 
 def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: int, first: int, threads: int, chunk: int,
