@@ -6,10 +6,11 @@ compiled core and in the reference, whatever N, the chunking or the threads.
 
 The compiled core (`hardpoint.fastcore._carwars`, Cython, GIL released) runs
 single phases and single turns of planned attacks (`run_phase`: collisions,
-aimed attacks, links of aimed weapons, damage location and penetration for
-cars, cycles, sidecars and trikes, crew, driver consequences, the end-of-turn
-fire checks) and whole fights (`run_fight`: any number of turns of standing
-orders, collisions from movement, out of action, until decided). `pack` is the
+aimed and area-effect attacks, links of aimed weapons, damage location and
+penetration for cars, cycles, sidecars and trikes, crew, driver consequences,
+the end-of-turn fire checks) and whole fights (`run_fight`: any number of turns
+of planned attacks and standing orders, collisions from movement, oil slicks,
+fire carried from turn to turn, out of action, until decided). `pack` is the
 one decision of what it runs: it returns the packed scenario or
 `Unpackable(reason)`; what it refuses runs on the reference with a single
 warning saying why (docs/architecture.md lists every kind, with its reason).
