@@ -445,3 +445,16 @@ def test_arch_03_area_effect_attacks_agree_bit_for_bit_with_the_reference():
         assert _compare(s, 20, rng.randrange(2**63)) == [], data
     s = hardpoint.load_scenario("builtin:cw_area_effect_example")
     assert _compare(s, 300, 2) == []
+
+
+def test_safe_01_fire_modifiers_longer_than_the_kernel_keeps_are_refused(monkeypatch):
+    """SAFE-01 / ARCH-04: the kernel keeps a vehicle's fire modifiers for the next 8 turns; a weapon whose modifier
+    lasts longer (a house rule) is refused by the packer with the reason, never run wrong (shown with the bound
+    lowered to 3 turns, so the flamethrower's 3 more turns do not fit)."""
+    import hardpoint.carwars.batch as batch
+
+    s = hardpoint.load_scenario("builtin:cw_fire_example")
+    assert isinstance(pack(s), Packed)
+    monkeypatch.setattr(batch, "_KERNEL_FIRE_TURNS", 3)
+    p = pack(s)
+    assert isinstance(p, Unpackable) and "Flamethrower: a fire modifier that lasts 3 more turns" in p.reason

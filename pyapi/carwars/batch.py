@@ -1032,10 +1032,15 @@ def _fight_unsupported(scenario) -> str | None:
                 if w is None:
                     continue
                 spec = w.spec
-            if spec.burn_duration and spec.burn_duration >= _KERNEL_FIRE_TURNS:
-                return f"{spec.name}: a fire modifier that lasts {spec.burn_duration} more turns (the kernel keeps {_KERNEL_FIRE_TURNS - 1})"
             if spec.burst_radius > 0 and arena.pedestrians:
                 return "burst weapons near pedestrians"
+    specs = [w.spec for v in arena.vehicles.values() for w in v.all_weapons()]
+    specs += [weapon_spec(rules, h, hand=True) for v in arena.vehicles.values() for c in v.all_crew() for h in c.hand_weapons]
+    specs += [weapon_spec(rules, h, hand=True) for p in arena.pedestrians.values() for h in p.weapons]
+    specs += [weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])]
+    for spec in specs:
+        if spec.fire_modifier is not None and (spec.burn_duration or 0) >= _KERNEL_FIRE_TURNS:
+            return f"{spec.name}: a fire modifier that lasts {spec.burn_duration} more turns (the kernel keeps {_KERNEL_FIRE_TURNS - 1})"
     units = len(arena.vehicles) + len(arena.pedestrians)
     if units > _KERNEL_UNITS:
         return f"more than {_KERNEL_UNITS} units in a fight"
