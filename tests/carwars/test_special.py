@@ -50,9 +50,12 @@ def test_cw_auto_01_each_side_fires_straight_out_from_its_middle():
 
 
 def test_cw_auto_01_only_what_crosses_the_line():
-    """CW-AUTO-01: a pedestrian 1" off the front line (at (5, 3.5)) is not on it: nothing crosses the line."""
+    """CW-AUTO-01: a pedestrian 1.5" off the front line (at (5, 3.5)) is not on it, nor one 3" to the side of the
+    left line: nothing crosses either line."""
     v = firer()
     assert automatic_target(arena(v, ped("off", 5, 3.5), ped("behind", -4, 3.5)), v, v.weapon("f")) is None
+    # the left line runs along x = 1 from (1, 2.25): a pedestrian at (4, 5.25), off to its right, is not on it
+    assert automatic_target(arena(v, ped("diagonal", 4, 5.25)), v, v.weapon("l")) is None
 
 
 def test_cw_auto_01_the_target_on_the_line_nearest_to_the_weapon_whatever_its_size():
@@ -173,3 +176,14 @@ def test_cw_auto_01_a_touching_corner_below_the_origin_line():
     corner = Building("corner", geo.Polygon(((6.0, -3.0), (7.0, -2.0), (5.0, -2.0))))
     assert automatic_target(arena(v, ped("p", 5.6, -3), buildings=[corner]), v, v.weapon("f")) == "p"
     assert automatic_target(arena(v, ped("p", 8, -3), buildings=[corner]), v, v.weapon("f")) == "corner"
+
+
+def test_cw_auto_01_a_building_beside_the_line_is_not_on_it():
+    """CW-AUTO-01: the car at (-5, 2) facing 90: its left line runs along x = -5; a building from x = -4 to -3 (y 5 to
+    6), 1" to the right of the line, is not on it: nothing takes the shot. Moved to straddle the line (x from -5.5 to
+    -4.5) it is, 2.75" out."""
+    v = build_vehicle(RULES, {"id": "v", "design": "hunter", "x": -5, "y": 2, "facing": 90, "speed": 0, "weapon": FOUR})
+    beside = Building("beside", geo.Polygon(((-4.0, 5.0), (-3.0, 5.0), (-3.0, 6.0), (-4.0, 6.0))))
+    assert automatic_target(arena(v, buildings=[beside]), v, v.weapon("l")) is None
+    across = Building("across", geo.Polygon(((-5.5, 5.0), (-4.5, 5.0), (-4.5, 6.0), (-5.5, 6.0))))
+    assert automatic_target(arena(v, buildings=[across]), v, v.weapon("l")) == "across"
