@@ -120,3 +120,18 @@ def test_asl_mov_05_riders_recombine_only_two_hs_of_the_squad(rules):
     with pytest.raises(RuleViolation, match="each counter must carry one HS of the squad") as err:
         recombine_riders(rules, wrong, ("p", "q"), sq, "big")
     assert err.value.rule == "ASL-MOV-05"
+
+
+def test_asl_res_02_smc_groups_by_the_single_machine_limit(rules):
+    """D15.44, D15.52: SMC left without an MMC ride single-machine counters, two to a cycle, three to a sidecar: five
+    leaders make cycles of 2, 2 and 1 and sidecars of 3 and 2. A house rule allowing no SMC on a single machine leaves
+    them all in one group (nothing to split into)."""
+    from hardpoint.asl.enums import MachineType
+    from hardpoint.asl.motorcycles import smc_groups
+
+    five = [unit(rules, f"l{i}", "8-0", hex="h") for i in range(5)]
+    ids = lambda groups: [[u.id for u in g] for g in groups]   # noqa: E731
+    assert ids(smc_groups(rules, cycle(machines=3), five)) == [["l0", "l1"], ["l2", "l3"], ["l4"]]
+    assert ids(smc_groups(rules, cycle(machines=3, mtype=MachineType.SIDECAR), five)) == [["l0", "l1", "l2"], ["l3", "l4"]]
+    house = rules.with_overrides({"asl": {"motorcycles": {"capacity": {"single": {"smc": 0}}}}})
+    assert ids(smc_groups(house, cycle(machines=3), five)) == [["l0", "l1", "l2", "l3", "l4"]]
