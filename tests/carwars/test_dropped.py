@@ -142,3 +142,10 @@ def test_cw_drop_06_water_backs_up_on_1_or_2(roll, backs_up):
         assert rolls == [("md fired in water: does water back up", roll)] and damage == []
         assert v.weapon("md").dp == dp
     assert counter.hidden
+
+
+def test_cw_drop_01_top_mounted_moving_is_placed_as_the_underbody():
+    """CW-DROP-01: moving, a top-mounted dropper's counter is centred with its front edge at the car's centre, as an
+    underbody one: a 1/2" mine counter at (0, -0.25). Source: SPEC CW-DROP-01 (underbody/top)."""
+    c = placement_counter(RULES, vehicle(speed=40), Mount.TOP, "mines")
+    assert (round(c.cx, 9), round(c.cy, 9), c.length, c.width) == (0.0, -0.25, 0.5, 0.5)
