@@ -70,3 +70,20 @@ def test_asl_mov_02_a_second_motorcycle_mounted_in_the_same_move_starts_from_zer
         ("mount", "a", {"leader": 1}, 7, {"leader": 1}, 7),
         ("dismount", "a", {"leader": 1}, 7, {"leader": 2}, None),
         ("mount", "b", {"leader": 1}, 7, {"leader": 3}, 7)]
+
+
+def test_asl_bic_01_a_bicycle_ride_uphill_spends_mf_no_mp_and_earns_no_descent_bonus():
+    """ASL-BIC-01 (D15.81): riding a bicycle up the road from C5 (level 0) into D5 (level 1) costs the squad 1 MF (the
+    road rate, not halved gaining elevation); a bicycle has no MP (0 in the step), and climbing earns no descent
+    bonus: the step says nothing of descending and the squad may still use its 4 MF + 1 road bonus."""
+    import hardpoint
+
+    rules = hardpoint.default_rules()
+    b = board(Hex("C5", road="paved"), Hex("D5", road="paved", level=1))
+    sit = Situation((unit(rules, "sq", "4-6-7", hex="C5"),), (cycle(id="bike", machines=3, hex="C5", mtype=MachineType.BICYCLE),))
+    m = Movement(rules, b, sit, ("sq",))
+    m.mount("bike")
+    m.ride("D5")
+    ride = steps(m)[-1]
+    assert (ride.action, ride.mf, ride.mp, ride.mf_used, ride.mf_allotment) == ("ride", {"sq": 1}, 0, {"sq": 1}, {"sq": 5})
+    assert "descending" not in ride.detail and m.ledger.descent_bonus == 0

@@ -46,3 +46,19 @@ def test_cw_hit_03_moving_toward_each_other_means_both_move_toward_the_other(b, 
     the firer too. Source: SPEC CW-HIT-03."""
     a = _unit(0, 0, 45, 40)
     assert _closing(a, b) is closing
+
+
+def test_cw_hit_08_a_cycle_riders_hand_weapon_gets_no_computer_bonus():
+    """CW-HIT-08 / CW-HAND-01: the razor's rider fires his heavy pistol (7) at a compact 4.5" ahead: its targeting
+    computer does not help a hand weapon. Modifiers: compact -1, car seen from the back -1, 4.5" -1, both still +1 +1:
+    needs 8, and no CW-HIT-08 modifier. Source: SPEC CW-HIT-08 (none of them for hand weapons)."""
+    s = hardpoint.parse_scenario({
+        "scenario": {"name": "t", "ruleset": "carwars"},
+        "vehicle": [{"id": "bike", "design": "razor", "speed": 0, "computer": "targeting",
+                     "crew": [{"id": "driver", "role": "driver", "seat": "cycle", "hand_weapons": ["Heavy Pistol"]}]},
+                    {"id": "t", "design": "hunter", "y": 5.0, "speed": 0}],
+        "attack": [{"id": "a", "attacker": "bike", "weapon": "Heavy Pistol", "target": "t", "firer": "driver"}]})
+    b = s.explain()[0]
+    assert [(m.value, m.rule) for m in b.modifiers] == [(-1, "CW-HIT-05"), (-1, "CW-HIT-05"), (-1, "CW-HIT-02"),
+                                                        (1, "CW-HIT-04"), (1, "CW-HIT-04")]
+    assert b.needed == 8
