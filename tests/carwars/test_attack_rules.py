@@ -62,3 +62,18 @@ def test_cw_hit_08_a_cycle_riders_hand_weapon_gets_no_computer_bonus():
     assert [(m.value, m.rule) for m in b.modifiers] == [(-1, "CW-HIT-05"), (-1, "CW-HIT-05"), (-1, "CW-HIT-02"),
                                                         (1, "CW-HIT-04"), (1, "CW-HIT-04")]
     assert b.needed == 8
+
+
+def test_cw_hit_08_a_car_occupants_hand_weapon_gets_no_computer_bonus():
+    """CW-HIT-08 / CW-HAND-01: the hunter's driver (front-left seat) fires his heavy pistol (7) out of his side at a
+    compact 5" to the left, broadside on: the car's targeting computer does not help. Modifiers: compact -1, 4.5" -1,
+    both still +1 +1: needs 7, no CW-HIT-08 modifier. Source: SPEC CW-HIT-08."""
+    s = hardpoint.parse_scenario({
+        "scenario": {"name": "t", "ruleset": "carwars"},
+        "vehicle": [{"id": "car", "design": "hunter", "speed": 0, "computer": "targeting",
+                     "crew": [{"id": "driver", "role": "driver", "seat": "front_left", "hand_weapons": ["Heavy Pistol"]}]},
+                    {"id": "t", "design": "hunter", "x": -5.0, "speed": 0}],
+        "attack": [{"id": "a", "attacker": "car", "weapon": "Heavy Pistol", "target": "t", "firer": "driver"}]})
+    b = s.explain()[0]
+    assert [(m.value, m.rule) for m in b.modifiers] == [(-1, "CW-HIT-05"), (-1, "CW-HIT-02"), (1, "CW-HIT-04"), (1, "CW-HIT-04")]
+    assert b.needed == 7
