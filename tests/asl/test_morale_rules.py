@@ -24,3 +24,16 @@ def test_a7_8_pin_task_check_outcomes_and_their_exact_odds(rules, morale, outcom
     u = make_unit(rules, "sq", f"4-6-{morale}", type="squad", half_squad=f"2-3-{morale}", hex="h", side="german")
     got = pin_task_check_outcomes(rules, Situation((u,)), "sq")
     assert [(s.unit("sq").pinned, p) for s, p in got] == outcomes
+
+
+def test_a_9_random_selection_law_of_sizes_worked_by_hand():
+    """A.9: Random Selection of 1 among 3, each rolling a dr. Ties `all`: a given unit alone holds the highest dr with
+    probability sum over d of (1/6)((d-1)/6)^2 = 55/216; a given pair ties above the third with sum (1/36)((d-1)/6) =
+    15/216 = 5/72; all three tie with 6/216 = 1/36. Ties rerolled: exactly one unit, each 1/3. Selecting as many as
+    there are: everyone, certainly. One entry per size 0..n, no more."""
+    from hardpoint.asl.enums import TieRule
+    from hardpoint.asl.morale import selection_size_law
+
+    assert selection_size_law(3, 1, TieRule.ALL) == (0, Fraction(55, 216), Fraction(5, 72), Fraction(1, 36))
+    assert selection_size_law(3, 1, TieRule.REROLL) == (0, Fraction(1, 3), 0, 0)
+    assert selection_size_law(2, 2, TieRule.REROLL) == (0, 0, 1)
