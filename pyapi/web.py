@@ -468,6 +468,7 @@ def serve_http(bind: str, max_trials: int | None = None, max_body: int | None = 
     try:
         sock.bind((host, port))
     except OSError as exc:
+        sock.close()
         print(f"hardpoint: error: --http={bind!r}: cannot listen: {exc.strerror} (PROTO-03)", file=sys.stderr)
         return 2
     sock.listen(2048)
@@ -481,5 +482,7 @@ def serve_http(bind: str, max_trials: int | None = None, max_body: int | None = 
         server.run(sockets=[sock])
     except KeyboardInterrupt:
         return 130
+    finally:
+        sock.close()
     return 0
 
