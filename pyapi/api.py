@@ -21,7 +21,7 @@ import threading
 from typing import Any, Callable
 
 from .errors import ScenarioError
-from .limits import check_seed, check_threads, check_trials
+from .limits import check_chunk, check_seed, check_threads, check_trials
 from .results import BatchResult, Outcome
 from .ruleset import BatchOptions, ruleset_of
 
@@ -54,8 +54,8 @@ def run_batch(scenario: Any, trials: int, seed: int = 0, *, first_trial: int = 0
         raise ScenarioError("expected auto, summary or arrays", field="keep", value=keep, rule="FAST-01")
     if keep == "auto":
         keep = "arrays" if trials <= ARRAYS_UP_TO or out is not None else "summary"
-    if chunk is not None and (not isinstance(chunk, int) or isinstance(chunk, bool) or not 1 <= chunk <= 2**31 - 1):
-        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="chunk", value=chunk, rule="FAST-01")
+    if chunk is not None:
+        chunk = check_chunk(chunk)
     options = BatchOptions(first_trial=first_trial, backend=backend, threads=threads, chunk=chunk, keep=keep,
                            phase_only=phase_only, progress=progress, cancel=cancel)
     if out is not None:

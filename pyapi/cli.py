@@ -150,11 +150,9 @@ def _positive(value: int, field: str) -> int:
 
 
 def _chunk_arg(n: int) -> int:
-    from .errors import ScenarioError
+    from .limits import check_chunk
 
-    if not 1 <= n <= 2**31 - 1:
-        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="--chunk", value=n, rule="FAST-03")
-    return n
+    return check_chunk(n, "--chunk", "FAST-03")
 
 
 def _arg(check, what: str):

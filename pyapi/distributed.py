@@ -81,7 +81,7 @@ def run_batch_dask(scenario: Any, trials: int, seed: int = 0, *, client: Any = N
     every trial's arrays back (`hardpoint.carwars.batch.run_batch_dask`): for a million trials or so, not for
     big runs. `client`: a `distributed.Client` (default: the current one).
     """
-    from .limits import check_seed, check_trials
+    from .limits import check_chunk, check_seed, check_trials
 
     try:
         from distributed import get_client
@@ -89,8 +89,7 @@ def run_batch_dask(scenario: Any, trials: int, seed: int = 0, *, client: Any = N
         raise ScenarioError("Dask is not installed: pip install 'hardpoint[dask]'", field="client", rule="FAST-03") from None
     trials, first_trial = check_trials(trials, first_trial)
     seed = check_seed(seed)
-    if not isinstance(chunk, int) or isinstance(chunk, bool) or not 1 <= chunk <= 2**31 - 1:
-        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="chunk", value=chunk, rule="FAST-03")
+    chunk = check_chunk(chunk, rule="FAST-03")
     if keep not in ("summary", "arrays"):
         raise ScenarioError("expected summary or arrays", field="keep", value=keep, rule="FAST-03")
     if end_of_turn is not None:      # the Car Wars batch's older spelling

@@ -178,6 +178,14 @@ def check_seed(seed: Any, field: str = "seed") -> int:
     return seed
 
 
+def check_chunk(chunk: Any, field: str = "chunk", rule: str = "FAST-01") -> int:
+    """Trials a chunk (a task, a kernel call) runs: a whole number from 1 to 2**31-1, what the kernels' int32 counts
+    hold (SAFE-01)."""
+    if not _is_int(chunk) or not 1 <= int(chunk) <= INT32_MAX:
+        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field=field, value=chunk, rule=rule)
+    return int(chunk)
+
+
 def check_threads(threads: Any, field: str = "threads") -> int | None:
     """None (all cores) or a whole number from 1 to MAX_THREADS."""
     if threads is None:

@@ -24,6 +24,7 @@ mmap_mode="r")` opens the files later.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import shutil
@@ -74,10 +75,6 @@ class _Npy:
         self.file.close()
 
 
-def _open_npy(path: Path, dtype: np.dtype, shape: tuple[int, ...]) -> _Npy:
-    return _Npy(path, dtype, shape)
-
-
 def _fix_npy(path: Path, trials: int) -> None:
     """Rewrite the header of a file stopped early to the trials written (the same header length: version 2.0 pads)."""
     with open(path, "r+b") as f:
@@ -85,7 +82,7 @@ def _fix_npy(path: Path, trials: int) -> None:
         shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
         start = f.tell()
         f.seek(0)
-        buf = __import__("io").BytesIO()
+        buf = io.BytesIO()
         np.lib.format.write_array_header_2_0(buf, {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": fortran,
                                                    "shape": (trials,) + tuple(shape[1:])})
         header = buf.getvalue()
@@ -154,7 +151,7 @@ def run_to_files(scenario: Any, trials: int, seed: int, options: Any, out: Any, 
             if first_details is None:
                 first_details = part.details
                 for name, a in arrays.items():
-                    files[name] = _open_npy(path / f"{name}.npy", a.dtype, (trials,) + a.shape[1:])
+                    files[name] = _Npy(path / f"{name}.npy", a.dtype, (trials,) + a.shape[1:])
             for name, a in arrays.items():
                 files[name].write(np.ascontiguousarray(a).tobytes())
             counted = part if counted is None else merge(scenario, [counted, part])

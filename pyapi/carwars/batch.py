@@ -415,6 +415,30 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
         yield phase - 1, b, firer_slot, weapon_slot, wounded
 
 
+
+def _blast_reach(arena, v, radius: float, ped_index: dict[str, int], v_slots: int, p_slots: int) -> tuple[list[int], list[int]]:
+    """Who an explosion of vehicle `v` reaches (CW-FIRE-04): the kernel's rows of (vehicle index, mask of the sides
+    facing the blast: front 1, back 2, left 4, right 8) pairs and of pedestrian indices, padded with -1."""
+    from . import geometry as geo
+
+    centre = (v.x, v.y)
+    vehicles = [-1] * v_slots
+    n = 0
+    for j, o in enumerate(arena.vehicles.values()):
+        if o is v or geo.distance(geo.nearest_point(o.counter.polygon(), centre), centre) > radius + 1e-9:
+            continue
+        facing = geo.facing_sides(o.counter, centre)
+        vehicles[2 * n] = j
+        vehicles[2 * n + 1] = sum(1 << s for s, name in enumerate(("front", "back", "left", "right")) if name in facing)
+        n += 1
+    people = [-1] * p_slots
+    m = 0
+    for p in arena.pedestrians.values():
+        if geo.distance(geo.nearest_point(p.counter.polygon(), centre), centre) <= radius + 1e-9:
+            people[m] = ped_index[p.id]
+            m += 1
+    return vehicles, people
+
 def pack(scenario) -> "Packed | Unpackable":
     """The scenario packed for the kernel, or `Unpackable(reason)`: the one decision of what the kernel runs (ARCH-04).
 
@@ -594,24 +618,7 @@ def _pack(scenario) -> Packed:
     near_p = [[-1] * max(1, len(pids)) for _ in range(max(1, V))]
     end = _moved(scenario, rules["carwars.turn"]["phases"]) if scenario.turns else arena   # where explosions happen
     for i, v in enumerate(end.vehicles.values()):
-        centre = (v.x, v.y)
-        n = 0
-        for j, o in enumerate(end.vehicles.values()):
-            if o is v:
-                continue
-            if geo.distance(geo.nearest_point(o.counter.polygon(), centre), centre) <= radius + 1e-9:
-                mask = 0
-                for s, name in enumerate(("front", "back", "left", "right")):
-                    if name in geo.facing_sides(o.counter, centre):
-                        mask |= 1 << s
-                near_v[i][2 * n] = j
-                near_v[i][2 * n + 1] = mask
-                n += 1
-        m = 0
-        for p in end.pedestrians.values():
-            if geo.distance(geo.nearest_point(p.counter.polygon(), centre), centre) <= radius + 1e-9:
-                near_p[i][m] = pi[p.id]
-                m += 1
+        near_v[i], near_p[i] = _blast_reach(end, v, radius, pi, len(near_v[i]), len(near_p[i]))
 
     def arr(x, shape=None):
         a = np.ascontiguousarray(np.array(x, dtype=np.int32))
@@ -856,7 +863,7 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
     """
     import time
 
-    from ..limits import check_seed, check_threads, check_trials
+    from ..limits import check_chunk, check_seed, check_threads, check_trials
     from ..trials import check_memory
 
     if not _is_carwars(scenario):
@@ -865,8 +872,7 @@ def run_batch(scenario, trials: int, seed: int = 0, *, first_trial: int = 0, bac
     trials, first_trial = check_trials(trials, first_trial)
     seed = check_seed(seed)
     threads = check_threads(threads) or os.cpu_count() or 1
-    if not isinstance(chunk, int) or isinstance(chunk, bool) or not 1 <= chunk <= 2**31 - 1:
-        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="chunk", value=chunk, rule="FAST-01")
+    chunk = check_chunk(chunk)
     choice = backend if backend is not None else _backend.requested()
     if not isinstance(choice, str) or choice.lower() not in ("auto", "compiled", "reference"):
         raise ScenarioError("expected auto, compiled or reference", field="backend", value=backend, rule="ARCH-04")
@@ -943,12 +949,11 @@ def run_batch_dask(scenario, trials: int, seed: int = 0, *, client=None, chunk: 
         from distributed import get_client
     except ImportError:  # pragma: no cover - the optional extra
         raise ScenarioError("Dask is not installed: pip install 'hardpoint[dask]'", field="client", rule="FAST-03") from None
-    from ..limits import check_seed, check_trials
+    from ..limits import check_chunk, check_seed, check_trials
 
     trials, first_trial = check_trials(trials, first_trial)
     seed = check_seed(seed)
-    if not isinstance(chunk, int) or isinstance(chunk, bool) or not 1 <= chunk <= 2**31 - 1:
-        raise ScenarioError("expected a whole number of trials from 1 to 2**31-1", field="chunk", value=chunk, rule="FAST-03")
+    chunk = check_chunk(chunk, rule="FAST-03")
     client = client or get_client()
     bounds = [(lo, min(trials, lo + chunk) - lo) for lo in range(0, trials, chunk)]
     futures = client.map(_dask_chunk, [scenario] * len(bounds), [seed] * len(bounds), [first_trial + lo for lo, _ in bounds],
@@ -1092,6 +1097,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     plan, fight = scenario.plan, scenario.fight
     T, P = int(scenario.turns), rules["carwars.turn"]["phases"]
     vids, pids = list(arena.vehicles), list(arena.pedestrians)
+    ped_index = {p: i for i, p in enumerate(pids)}
     V = len(vids)
     units = vids + pids
     uidx = {u: i for i, u in enumerate(units)}
@@ -1342,24 +1348,8 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
             tp_lo.append(len(ent))
         # where an explosion at the end of this turn reaches (CW-FIRE-04), and who still moves
         for i, v in enumerate(arena.vehicles.values()):
-            centre = (v.x, v.y)
-            n = 0
-            for j, o in enumerate(arena.vehicles.values()):
-                if o is v:
-                    continue
-                if geo.distance(geo.nearest_point(o.counter.polygon(), centre), centre) <= radius + 1e-9:
-                    mask = 0
-                    for s, name in enumerate(("front", "back", "left", "right")):
-                        if name in geo.facing_sides(o.counter, centre):
-                            mask |= 1 << s
-                    near_v[ti * V + i][2 * n] = j
-                    near_v[ti * V + i][2 * n + 1] = mask
-                    n += 1
-            m = 0
-            for p in arena.pedestrians.values():
-                if geo.distance(geo.nearest_point(p.counter.polygon(), centre), centre) <= radius + 1e-9:
-                    near_p[ti * V + i][m] = pids.index(p.id)
-                    m += 1
+            row = ti * V + i
+            near_v[row], near_p[row] = _blast_reach(arena, v, radius, ped_index, len(near_v[row]), len(near_p[row]))
             moving_end[ti * V + i] = int(v.speed != 0)
         expire_counters(rules, arena, arena.counters, arena.turn)     # smoke and flaming oil going (turn._end_of_turn)
         for v in arena.vehicles.values():
