@@ -100,7 +100,12 @@ def _existing_parent(path: Path) -> Path:
 
 def _prepare(out: Any, overwrite: bool) -> Path:
     """The folder's path, checked (a folder, new or empty unless overwrite); nothing is made yet."""
-    path = Path(os.fspath(out))
+    try:
+        path = Path(os.fspath(out))
+    except TypeError:
+        raise ScenarioError("expected a folder's path", field="out", value=repr(out)[:80], rule="FAST-03") from None
+    if "\0" in str(path) or len(str(path)) > 4096:
+        raise ScenarioError("not a usable path", field="out", value=str(path)[:80], rule="FAST-03")
     if path.exists() and not path.is_dir():
         raise ScenarioError("not a folder", field="out", value=str(path), rule="FAST-03")
     if path.is_dir() and any(path.iterdir()):

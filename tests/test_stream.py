@@ -45,7 +45,7 @@ def test_fast_03_the_folder_and_the_disk_are_checked_before_the_run(tmp_path):
     (tmp_path / "full" / "x").write_text("x")
     (tmp_path / "file").write_text("x")
     for out, keep, field in [(tmp_path / "full", "arrays", "out"), (tmp_path / "file", "arrays", "out"),
-                             (tmp_path / "new", "summary", "keep")]:
+                             (tmp_path / "new", "summary", "keep"), (12, "arrays", "out"), ("a\0b", "arrays", "out")]:
         with pytest.raises(ScenarioError) as err:
             hardpoint.run_batch(s, 1000, keep=keep, out=out)
         assert err.value.field == field and err.value.rule == "FAST-03"
