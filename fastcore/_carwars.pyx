@@ -15,6 +15,8 @@ inside the trial loop, which runs without the GIL.
 from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t
 from libc.string cimport memcpy, memset
 
+import numpy as np
+
 cdef extern from "hp_dice.h" nogil:
     uint64_t hp_stream_key(uint64_t seed, uint64_t trial)
     int hp_face(uint64_t key, uint64_t k)
@@ -44,6 +46,8 @@ DEF I_PP = 3
 DEF I_TIRE = 4
 DEF I_CARGO_LOC = 5
 DEF MAXI = 128
+DEF MAX_VEHICLES = 16384   # the largest arena either kernel takes (scratch is sized to the scenario, on the heap)
+DEF MAX_ATTACKS = 65536    # attack rows of one turn (run_phase)
 DEF ATK_COLS = 22     # ... 18: place among an area attack's victims (-1: not one), 19: victims, 20: defender's rank, 21: full damage
 
 cdef struct Ctx:
@@ -699,30 +703,45 @@ def run_phase(
     cdef Py_ssize_t t, a, i, v, j
     cdef Ctx ctx
     cdef int r, hit, dmg, hits, vi, part, side, tire, kind, mode, total, f, band_hi, exploded, before_state, after_state
-    cdef int32_t fire_hits[256]
-    cdef int32_t fire_hit_fiery[256]
-    cdef int32_t taken[256]
-    cdef int32_t fire_total[256]
-    cdef int32_t burning[256]
-    cdef int32_t driver_before[256]
-    cdef int32_t metal_before[256 * 6]
-    cdef int32_t driver_init[256]
-    cdef int32_t metal_init[256 * 6]
+    cdef int32_t* fire_hits
+    cdef int32_t* fire_hit_fiery
+    cdef int32_t* taken
+    cdef int32_t* fire_total
+    cdef int32_t* burning
+    cdef int32_t* driver_before
+    cdef int32_t* metal_before
+    cdef int32_t* driver_init
+    cdef int32_t* metal_init
     cdef int32_t* dbp
     cdef int32_t* mbp
     cdef int32_t a_lo[8]
     cdef int dynamic
-    cdef int32_t pend[512]
-    cdef int32_t pend_dmg[512]
+    cdef int32_t* pend
+    cdef int32_t* pend_dmg
     cdef int area_hits = 0, rk, q, each
-    cdef int32_t cancel[512]
+    cdef int32_t* cancel
     cdef int n_pend, ph, needed
     cdef int32_t* ap
     cdef int32_t* atkp
     cdef int32_t* vdrv
     cdef int32_t* varm
-    if V > 256 or A > 512 or n_phases > 6 or (A > 0 and atk.shape[1] != ATK_COLS):
+    if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6 or (A > 0 and atk.shape[1] != ATK_COLS):
         return -1
+    # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
+    cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
+    cdef int32_t[::1] scratch = np.zeros(19 * Vs + 3 * As_, dtype=np.int32)
+    fire_hits = &scratch[0]
+    fire_hit_fiery = fire_hits + Vs
+    taken = fire_hit_fiery + Vs
+    fire_total = taken + Vs
+    burning = fire_total + Vs
+    driver_before = burning + Vs
+    driver_init = driver_before + Vs
+    metal_before = driver_init + Vs
+    metal_init = metal_before + 6 * Vs
+    pend = metal_init + 6 * Vs
+    pend_dmg = pend + As_
+    cancel = pend_dmg + As_
     atkp = &atk[0, 0] if A > 0 else NULL
     vdrv = &v_driver[0]
     varm = &v_armour[0]
@@ -1076,10 +1095,9 @@ DEF FIRE_RING = 8       # turns a fire modifier can count for: the turn of the h
 DEF ENT_COLS = 9
 DEF FIR_COLS = 3
 DEF FCOL_COLS = 9
-DEF MAXACC = 512
-DEF MAXW = 1024
-DEF MAXU = 512
-DEF MAXCH = 1024
+DEF MAXW = 262144       # weapon keys and mounted weapons of a fight
+DEF MAXU = 65536        # units of a fight (and sides)
+DEF MAXCH = 262144      # crew members and pedestrians
 
 
 cdef inline int sustained(int32_t* rec_t, int32_t* rec_s, int32_t* rec_turn, int wk, int tu, int turn, int sf2, int sf3) noexcept nogil:
@@ -1142,45 +1160,80 @@ def run_fight(
     cdef Ctx ctx
     cdef int r, hit, dmg, hits, vi, side, kind, mode, band_hi, before_state, after_state, f, turn, ph, tp, e, fr, k
     cdef int u, wk, w, ped, ci, best, bestp, needed, tu, ch, n_acc, a, ran, left, s, sides_left, wounded, mv
-    cdef int32_t fire_hits[256]
-    cdef int32_t fire_hit_fiery[256]
-    cdef int32_t taken[256]
-    cdef int32_t fire_total[256]
-    cdef int32_t fire_future[256 * FIRE_RING]    # per vehicle, the fire modifiers that count at turn % FIRE_RING
-    cdef int32_t burning[256]
-    cdef int32_t driver_before[256]
-    cdef int32_t metal_before[256 * 6]
-    cdef int32_t crash[256]
-    cdef int32_t ammo[MAXW]
-    cdef int32_t fired_w[MAXW]
-    cdef int32_t rec_t[MAXW]
-    cdef int32_t rec_s[MAXW]
-    cdef int32_t rec_turn[MAXW]
-    cdef int32_t fired_ch[MAXCH]
-    cdef int32_t outu[MAXU]
-    cdef int32_t alive_side[MAXU]
-    cdef int32_t acc_k[MAXACC]
-    cdef int32_t acc_need[MAXACC]
-    cdef int32_t acc_fs[MAXACC]      # the firer's hits slot
-    cdef int32_t acc_wk[MAXACC]
-    cdef int32_t acc_w[MAXACC]
-    cdef int32_t acc_dmg[MAXACC]
-    cdef int32_t acc_ok[MAXACC]
+    cdef int32_t* fire_hits
+    cdef int32_t* fire_hit_fiery
+    cdef int32_t* taken
+    cdef int32_t* fire_total
+    cdef int32_t* fire_future
+    cdef int32_t* burning
+    cdef int32_t* driver_before
+    cdef int32_t* metal_before
+    cdef int32_t* crash
+    cdef int32_t* ammo
+    cdef int32_t* fired_w
+    cdef int32_t* rec_t
+    cdef int32_t* rec_s
+    cdef int32_t* rec_turn
+    cdef int32_t* fired_ch
+    cdef int32_t* outu
+    cdef int32_t* alive_side
+    cdef int32_t* acc_k
+    cdef int32_t* acc_need
+    cdef int32_t* acc_fs
+    cdef int32_t* acc_wk
+    cdef int32_t* acc_w
+    cdef int32_t* acc_dmg
+    cdef int32_t* acc_ok
     cdef int32_t* cp
     cdef int32_t* ep
     cdef int32_t* varm = &v_armour[0]
     cdef int32_t* vdrv = &v_driver[0]
     cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
-    if V > 256 or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
-            or tp_lo.shape[0] != T * P + 1 or col_lo.shape[0] != T * P + 1 or fc[F_SIDES] > MAXU \
+    if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
+            or tp_lo.shape[0] != T * P + 1 or col_lo.shape[0] != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
             or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U + FIRE_RING * V or known_unc.shape[0] != V \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
             or ent.shape[1] != ENT_COLS or cand.shape[1] != CAND_COLS or ocon.shape[1] != 9:
         return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
-    cdef int32_t acc_atk[MAXACC]
-    cdef int32_t acc_e[MAXACC]      # the entry it came from
-    cdef int32_t acc_ch[MAXACC]     # the character marked as firing it
+    cdef int32_t* acc_atk
+    cdef int32_t* acc_e             # the entry it came from
+    cdef int32_t* acc_ch            # the character marked as firing it
+    # scratch sized to this fight (kept alive by `scratch` until the return): per vehicle, per weapon key and
+    # mounted weapon, per character, per unit and side, and per shot accepted in one phase (at most one an entry)
+    cdef Py_ssize_t Vs = V if V > 0 else 1, Ws = (NW if NW > W else W) + 1, Cs = NC + NP + 1
+    cdef Py_ssize_t Us = (U if U > fc[F_SIDES] else fc[F_SIDES]) + 1, As_ = 1
+    for i in range(T * P):
+        if tp_lo[i + 1] - tp_lo[i] >= As_:
+            As_ = tp_lo[i + 1] - tp_lo[i] + 1
+    cdef int32_t[::1] scratch = np.zeros((7 + FIRE_RING + 6) * Vs + 5 * Ws + Cs + 2 * Us + 10 * As_, dtype=np.int32)
+    fire_hits = &scratch[0]
+    fire_hit_fiery = fire_hits + Vs
+    taken = fire_hit_fiery + Vs
+    fire_total = taken + Vs
+    burning = fire_total + Vs
+    driver_before = burning + Vs
+    crash = driver_before + Vs
+    fire_future = crash + Vs            # per vehicle, the fire modifiers that count at turn % FIRE_RING
+    metal_before = fire_future + FIRE_RING * Vs
+    ammo = metal_before + 6 * Vs
+    fired_w = ammo + Ws
+    rec_t = fired_w + Ws
+    rec_s = rec_t + Ws
+    rec_turn = rec_s + Ws
+    fired_ch = rec_turn + Ws
+    outu = fired_ch + Cs
+    alive_side = outu + Us
+    acc_k = alive_side + Us
+    acc_need = acc_k + As_
+    acc_fs = acc_need + As_             # the firer's hits slot
+    acc_wk = acc_fs + As_
+    acc_w = acc_wk + As_
+    acc_dmg = acc_w + As_
+    acc_ok = acc_dmg + As_
+    acc_atk = acc_ok + As_
+    acc_e = acc_atk + As_
+    acc_ch = acc_e + As_
     cdef int old_ch
     cdef int32_t* sv
     cdef int start

@@ -393,7 +393,7 @@ class CarWarsScenario:
     turns: int | None = None
     plan: "TurnPlan | None" = None
     fight: "Fight | None" = None
-    _breakdowns: list[ToHit] | None = field(default=None, repr=False, compare=False)
+    _packed: tuple | None = field(default=None, repr=False, compare=False)   # batch.pack's (state key, result)
 
     def explain(self) -> list[ToHit]:
         """Every declared attack's to-hit breakdown, without rolling (LOG-02).
@@ -422,14 +422,14 @@ class CarWarsScenario:
             result = run_turns(arena, self.rules, self.plan, self.turns, dice, self.history, seed=seed, fight=self.fight)
             if commit:
                 self.arena = arena
-                self._breakdowns = None
+                self._packed = None
             return result
         result = resolve_phase(arena, self.attacks, self.rules, dice, self.history, self.fired, seed=seed,
                                collisions=self.collisions)
         if commit:
             self.arena = arena
             self.history, _ = update_history(self.history, result.breakdowns, arena.turn)
-            self._breakdowns = None
+            self._packed = None
         return result
 
     def render_explain(self) -> str:
