@@ -313,14 +313,46 @@ def _closing(a: Vehicle | Pedestrian, b: Vehicle | Pedestrian) -> bool:
     return va[0] * dx + va[1] * dy > 0 and vb[0] * -dx + vb[1] * -dy > 0
 
 
-def _blockers(arena: Arena, firer: Vehicle | Pedestrian, target: object, laser: bool) -> list[geo.Polygon]:
-    """CW-LOF-01: buildings, vehicles and pedestrians block; clouds only for lasers (CW-LOF-04)."""
-    out = [b.polygon for b in arena.buildings.values() if b is not target]
-    out += [v.counter.polygon() for v in arena.vehicles.values() if v is not firer and v is not target]
-    out += [p.counter.polygon() for p in arena.pedestrians.values() if p is not firer and p is not target]
-    if laser:
-        out += [c.polygon for c in arena.clouds.values()]
-    return out
+_CULL_FROM = 64   # blockers from which a Scene culls them by their boxes (with fewer, looking at each is faster)
+
+
+class Scene:
+    """An arena's blockers at its current positions (CW-LOF-01): buildings, vehicles and pedestrians, then the
+    clouds, which block lasers only (CW-LOF-04). With many of them, a line of fire looks only at those whose box
+    can hide part of the target (`cull.Blockers`; the same answer). Valid while nothing moves or appears: build one
+    for a phase's positions and pass it to every explain of that phase."""
+
+    def __init__(self, arena: Arena) -> None:
+        owners = [*arena.buildings.values(), *arena.vehicles.values(), *arena.pedestrians.values()]
+        self._index = {id(o): i for i, o in enumerate(owners)}
+        self._solid = [b.polygon for b in arena.buildings.values()]
+        self._solid += [u.counter.polygon() for u in [*arena.vehicles.values(), *arena.pedestrians.values()]]
+        self._all = self._solid + [c.polygon for c in arena.clouds.values()]
+        self._boxes: dict[bool, object] = {}
+
+    def sight(self, origin: geo.Point, part: geo.Polygon, firer: object, target: object, laser: bool) -> geo.Sight:
+        """`geometry.line_of_fire` from `origin` to `part`, past every blocker but the firer and the target: the same
+        clear, range and aim point (with many blockers, `blocked_by` and the intervals may leave out what is beyond
+        the target)."""
+        polys = self._all if laser else self._solid
+        skip = (self._index.get(id(firer)), self._index.get(id(target)))
+        if len(polys) < _CULL_FROM:
+            return geo.line_of_fire(origin, part, [p for i, p in enumerate(polys) if i not in skip])
+        if laser not in self._boxes:
+            from .cull import Blockers
+
+            self._boxes[laser] = Blockers(polys)
+        boxes = self._boxes[laser]
+        # first the blockers near the box around the origin and the target: a blocker that can hide part of the
+        # target meets every segment from the origin to that part, so that box; one beyond the target can hide a
+        # hair at an edge ray by rounding, which matters only when the aim point is on that ray: then all of them
+        xs = [origin[0]] + [v[0] for v in part.vertices]
+        ys = [origin[1]] + [v[1] for v in part.vertices]
+        near = boxes.without(*skip, near=(min(xs), min(ys), max(xs), max(ys)))
+        sight = geo.line_of_fire(origin, part, polys, cull=near)
+        if sight.clear and near.on_edge_ray(sight.aim_point):
+            sight = geo.line_of_fire(origin, part, polys, cull=boxes.without(*skip))
+        return sight
 
 
 def _in_rubble(arena: Arena, target: object) -> bool:
@@ -333,7 +365,8 @@ def _in_rubble(arena: Arena, target: object) -> bool:
 
 
 def explain_attack(arena: Arena, attack: Attack, rules: Rules,
-                   history: dict[tuple[str, str], SustainedRecord] | None = None, where: str = "attack") -> ToHit:
+                   history: dict[tuple[str, str], SustainedRecord] | None = None, where: str = "attack",
+                   scene: Scene | None = None) -> ToHit:
     """Everything about one declared attack short of rolling it (LOG-02).
 
     Raises ScenarioError / RuleViolation for declarations the rules forbid
@@ -341,6 +374,7 @@ def explain_attack(arena: Arena, attack: Attack, rules: Rules,
     the firer, a tire under deep water...). A missing line of fire is not an
     error here: the breakdown says so (LOG-02); a declared attack without one
     is refused when its phase is explained (`phase.check_line_of_fire`).
+    `scene`: the arena's blockers, when the caller explains many attacks at the same positions.
     """
     fire = _firing(arena, attack, rules, where)
     target = _target(arena, attack, where)
@@ -360,10 +394,10 @@ def explain_attack(arena: Arena, attack: Attack, rules: Rules,
                                 field=f"{where}.target", value=attack.target, rule="CW-ARC-02")
         part = part_in_arc
 
-    blockers = _blockers(arena, fire.unit, target, fire.spec.laser)
-    sight = geo.line_of_fire(fire.origin, part, blockers)
+    scene = Scene(arena) if scene is None else scene
+    sight = scene.sight(fire.origin, part, fire.unit, target, fire.spec.laser)
     if fire.spec.laser and not sight.clear and arena.clouds:
-        if geo.line_of_fire(fire.origin, part, _blockers(arena, fire.unit, target, False)).clear:
+        if scene.sight(fire.origin, part, fire.unit, target, False).clear:
             raise RuleViolation(f"weapon {attack.weapon!r} is a laser: it cannot fire through smoke or paint, and no clear line avoids them",
                                 field=f"{where}.target", value=attack.target, rule="CW-LOF-04")
 

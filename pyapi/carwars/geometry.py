@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 __all__ = [
     "EPS",
@@ -823,7 +823,8 @@ def _hides_along(b: _Shape, t: _Shape, wx: float, wy: float, at_vertex: bool) ->
     return bin_ < bout and bin_ < tin - EPS
 
 
-def line_of_fire(origin: Sequence[float], target: Shape, blockers: Sequence[Shape]) -> Sight:
+def line_of_fire(origin: Sequence[float], target: Shape, blockers: Sequence[Shape],
+                 cull: Callable[..., Sequence[int]] | None = None) -> Sight:
     """CW-LOF-01/02/03: exact line of fire from `origin` to a convex target.
 
     LOF exists when some segment from the origin to a point of the target does
@@ -842,13 +843,17 @@ def line_of_fire(origin: Sequence[float], target: Shape, blockers: Sequence[Shap
         origin: the firing point.
         target: the counter or part shot at (Polygon or Counter).
         blockers: buildings, other counters, and for lasers clouds.
+        cull: optional; called as cull(ox, oy, flip, lx, ly, hx, hy) with the
+            origin and the target's bearing range (its witnesses in the frame,
+            `_Shape.span`), returns the indices, ascending, of the blockers to
+            look at: the others must be ones this function would ignore
+            (`carwars.cull.Blockers` is such a cull). The answer is the same.
 
     Returns:
         A Sight; range and aim point are the nearest visible point (CW-LOF-03).
     """
     ox, oy = _point(origin)
     tpoly = _as_polygon(target)
-    bpolys = [_as_polygon(b) for b in blockers]
 
     flip = False
     t = _Shape(tpoly, ox, oy, flip)
@@ -866,8 +871,9 @@ def line_of_fire(origin: Sequence[float], target: Shape, blockers: Sequence[Shap
 
     hidden: list[_Hidden] = []
     blocked_by: list[int] = []
-    for idx, bp in enumerate(bpolys):
-        b = _Shape(bp, ox, oy, flip)
+    looked_at = range(len(blockers)) if cull is None else cull(ox, oy, flip, *tspan[2:6])
+    for idx in looked_at:
+        b = _Shape(_as_polygon(blockers[idx]), ox, oy, flip)
         dmin = min(b.dist)
         if dmin > EPS:
             mine = [(-_INF, _INF, 0.0, 0.0, 0.0, 0.0)]

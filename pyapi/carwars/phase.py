@@ -11,7 +11,7 @@ from ..dice import DiceSource
 from ..errors import RuleViolation, ScenarioError
 from ..events import DiceRolled, Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
-from .attack import Attack, AttackRoll, SustainedRecord, ToHit, attack_weapon, explain_attack, roll_attack
+from .attack import Attack, AttackRoll, Scene, SustainedRecord, ToHit, attack_weapon, explain_attack, roll_attack
 from .collision import collision_damage, collision_hits
 from .crew import damage_pedestrian, driver_consequences
 from .damage import Ledger, Shot, apply_shot, hazard_difficulty
@@ -156,15 +156,17 @@ def _expand(attacks: list[Attack], arena: Arena | None = None) -> list[Attack]:
 
 
 def explain_phase(arena: Arena, attacks: list[Attack], rules: Rules,
-                  history: dict[tuple[str, str], SustainedRecord] | None = None) -> list[ToHit]:
-    """Every declared attack's breakdown, against the same positions (CW-ROF-02)."""
+                  history: dict[tuple[str, str], SustainedRecord] | None = None, scene: Scene | None = None) -> list[ToHit]:
+    """Every declared attack's breakdown, against the same positions (CW-ROF-02). `scene`: the arena's blockers
+    (`attack.Scene`), when the caller explains more attacks at these positions; else one is built."""
+    scene = Scene(arena) if scene is None else scene
     for i, a in enumerate(attacks):
         if a.victims:
             _check_area_attack(arena, a, rules, f"attack[{i}]")
     out: list[ToHit] = []
     first_of_link: dict[tuple[str, str], ToHit] = {}
     for i, a in enumerate(_expand(attacks, arena)):
-        b = explain_attack(arena, a, rules, history, where=f"attack[{i}]")
+        b = explain_attack(arena, a, rules, history, where=f"attack[{i}]", scene=scene)
         check_line_of_fire(b, f"attack[{i}]")
         if a.link is not None and not a.as_automatic:
             # CW-LINK-01: every modifier that affects one linked weapon affects them all
@@ -396,9 +398,10 @@ def _after_collisions(arena: Arena, attacks: list[Attack], rules: Rules, history
 
     kept: list[Attack] = []
     breakdowns: list[ToHit] = []
+    scene = Scene(arena)
     for a in attacks:
         try:
-            breakdowns += explain_phase(arena, [a], rules, history)
+            breakdowns += explain_phase(arena, [a], rules, history, scene)
         except HardpointError as exc:
             events.append(Note(f"{a.id} cancelled: {getattr(exc, 'message', exc)}", exc.rule))
             continue

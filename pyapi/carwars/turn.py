@@ -20,7 +20,7 @@ from ..dice import DiceSource
 from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
-from .attack import Attack, AttackRoll, SustainedRecord
+from .attack import Attack, AttackRoll, Scene, SustainedRecord
 from .dropped import (OIL_KINDS, DroppedCounter, contact, drop_weapon, expire_counters, mines_effect, oil_effect, oil_maneuver,
                       paint_contact, spikes_effect, swept_polygon)
 from .enums import Mount
@@ -359,10 +359,11 @@ def _still_legal(rules: Rules, arena: Arena, attacks: list[Attack], history, fir
     notes: list[Event] = []
     from .validate import check_link_drops
 
+    scene = Scene(arena)
     for a in attacks:
         try:
             check_rate_of_fire(arena, accepted + [a], fired)
-            explain_phase(arena, [a], rules, history)
+            explain_phase(arena, [a], rules, history, scene)
             check_link_drops(arena, a, "attack")     # the dropped weapons of a link it fires (CW-LINK-01)
         except (RuleViolation, ScenarioError) as exc:
             notes.append(Note(f"{a.id} cancelled: {getattr(exc, 'message', exc)}", exc.rule))
@@ -401,9 +402,10 @@ def planned_breakdowns(arena: Arena, rules: Rules, plan: TurnPlan, history=None)
     for phase in range(1, rules["carwars.turn"]["phases"] + 1):
         arena.phase = phase
         move_with_contacts(rules, arena, phase)
+        scene = Scene(arena)
         for a in plan.attacks.get((arena.turn, phase), []):
             try:
-                yield phase, a, explain_phase(arena, [a], rules, history)[0]
+                yield phase, a, explain_phase(arena, [a], rules, history, scene)[0]
             except (RuleViolation, ScenarioError) as exc:
                 yield phase, a, exc
 
