@@ -15,16 +15,20 @@ from hardpoint.ruleset import Unpackable
 fast = pytest.importorskip("hardpoint.fastcore._carwars")
 
 
-def block(n: int, design: str = "hunter", spacing: float = 3.0, burning: bool = False) -> dict:
+def block(n: int, design: str = "hunter", spacing: float = 3.0, burning: bool = False, linked: int = 0) -> dict:
     """n cars in a square block, each firing its front weapon at the next car of its column (the last row turned
     round to fire back), past the cars beside the line of fire; with `burning`, every car on fire, so that some
-    explode at the end of the turn and hit their neighbours (CW-FIRE-04)."""
-    side = math.ceil(math.sqrt(n))
+    explode at the end of the turn and hit their neighbours (CW-FIRE-04); with `linked`, every car fires that many
+    front machine guns linked (CW-LINK-01: one attack, a kernel row per weapon)."""
+    side = max(1, min(math.ceil(math.sqrt(n)), n // 2))
     vehicles, attacks = [], []
     for i in range(n):
         up = i + side < n
         v = {"id": f"v{i}", "design": design, "x": (i % side) * spacing, "y": (i // side) * spacing,
              "facing": 0.0 if up else 180.0, "speed": 0, "computer": "hi_res"}
+        if linked:
+            v["weapon"] = [{"id": f"m{k}", "type": "Machine Gun", "mount": "front"} for k in range(linked)]
+            v["links"] = [{"id": "mg", "weapons": [f"m{k}" for k in range(linked)]}]
         if burning:
             v.update(burning=True, extinguisher="none", armour={s: 2 for s in ("front", "back", "left", "right", "top", "underbody")})
         vehicles.append(v)
@@ -35,6 +39,14 @@ def block(n: int, design: str = "hunter", spacing: float = 3.0, burning: bool = 
             attacks.append({"id": f"l{i}", "attacker": f"v{i}", "weapon": "laser", "firer": "gunner",
                             "target": f"v{i + side if up else i - side}"})
     return {"scenario": {"name": f"{n} cars", "ruleset": "carwars"}, "vehicle": vehicles, "attack": attacks}
+
+
+def in_turns(doc: dict, turns: int) -> dict:
+    """The block's attacks planned for phase 1 of each of `turns` turns (a fight of planned attacks: the fight
+    kernel runs it)."""
+    doc = dict(doc, scenario=dict(doc["scenario"], turns=turns), arena={"turn": 1})
+    doc["attack"] = [dict(a, id=f"{a['id']}t{t}", turn=t, phase=1) for a in doc["attack"] for t in range(1, turns + 1)]
+    return doc
 
 
 def test_fast_03_pack_is_cached_until_the_scenario_changes(monkeypatch):
@@ -69,6 +81,22 @@ def test_fast_03_the_compiled_core_takes_more_than_the_old_fixed_sizes():
             assert np.array_equal(a, b)
         exploded += int((fast_.flags & 2).sum())
     assert exploded > 10
+
+
+def test_fast_03_a_fight_of_300_cars_runs_compiled_as_the_reference():
+    """FAST-03, FIGHT-01, ARCH-03: 300 cars (over the fight kernel's old 256 vehicles) firing at each other for two
+    turns: the fight kernel runs it and every value of every trial equals the reference's."""
+    s = hardpoint.parse_scenario(in_turns(block(300), 2))
+    packed = pack(s)
+    assert not isinstance(packed, Unpackable) and packed.layout is not None
+    fast_ = run_batch(s, 3, 5, backend="compiled")
+    ref = run_batch(s, 3, 5, backend="reference")
+    assert fast_.backend == "compiled" and fast_.hit.any()
+    for a, b in ((fast_.hit, ref.hit), (fast_.damage, ref.damage), (fast_.state, ref.state), (fast_.flags, ref.flags)):
+        assert np.array_equal(a, b)
+    assert (fast_.fight is None) == (ref.fight is None)
+    for key in fast_.fight or {}:
+        assert np.array_equal(fast_.fight[key], ref.fight[key]), key
 
 
 def test_fast_03_blast_rows_hold_only_who_a_blast_reaches():

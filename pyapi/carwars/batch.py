@@ -498,15 +498,17 @@ def pack(scenario) -> "Packed | Unpackable":
 
 
 def _state_key(scenario) -> bytes | None:
-    """A digest of everything `pack` reads (arena, attacks, plan, orders, history, rules...), so that a scenario
+    """A digest of everything `pack` reads (arena, attacks, plan, orders, history, rules, the kernel's limits), so that a scenario
     packed once is not packed again until it changes, however it is changed (FAST-03); None if it cannot be
     digested (then it is packed every time). A few percent of packing's cost: 55 ms at 4,096 vehicles."""
     import hashlib
     import pickle
 
     try:
+        limits = (_KERNEL_VEHICLES, _KERNEL_ATTACKS, _KERNEL_PHASES, _KERNEL_ITEMS, _KERNEL_WEAPON_KEYS, _KERNEL_UNITS,
+                  _KERNEL_CHARACTERS, _KERNEL_FIRE_TURNS)
         state = (scenario.arena, scenario.attacks, scenario.rules, scenario.history, scenario.fired, scenario.collisions,
-                 scenario.turns, scenario.plan, scenario.fight)
+                 scenario.turns, scenario.plan, scenario.fight, limits)
         return hashlib.blake2b(pickle.dumps(state, protocol=5), digest_size=32).digest()
     except Exception:   # noqa: BLE001 - anything unpicklable a caller put in: no cache, never an error
         return None
@@ -1138,6 +1140,8 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     from .enums import CrewRole
     from .fight import TARGET_POLICIES, _weapons_of
     from .model import Pedestrian, Vehicle
+    from .attack import Scene
+    from .boxgrid import BoxGrid
     from .motion import move_with_contacts
     from .phase import _shot_for, explain_phase
     from .tables import weapon_spec
@@ -1208,12 +1212,19 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
 
     where: dict = {}      # per phase: each unit's (pose, box), filled by `place`
+    units_now: list = []  # per phase: the units' (id, pose), and their boxes in a grid
+    now: dict = {}        # per phase: the grid, and the arena's Scene once an explain needs it
 
     def place() -> None:
         where.clear()
+        units_now.clear()
+        now.clear()
+        now["grid"] = grid = BoxGrid()
         for u in [*arena.vehicles.values(), *arena.pedestrians.values()]:
             xs, ys = zip(*u.counter.corners())
             where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), (min(xs), min(ys), max(xs), max(ys)))
+            units_now.append((u.id, where[u.id][0]))
+            grid.add(where[u.id][1])
         for b in arena.buildings.values():     # targets of planned attacks; fixed, and never between (blockers are)
             xs, ys = zip(*b.polygon.vertices)
             where[b.id] = ((b.id,), (min(xs), min(ys), max(xs), max(ys)))
@@ -1224,9 +1235,8 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         (a counter outside the box around both, widened by 2" for a sidecar, cannot block the line of fire)."""
         tgt = arena.vehicles.get(target) or arena.pedestrians.get(target) or arena.buildings[target]
         (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = where[unit.id], where[target]
-        x0, y0, x1, y1 = min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0
-        between = tuple(p for uid, (p, (ox0, oy0, ox1, oy1)) in where.items()
-                        if uid != unit.id and uid != target and len(p) > 1 and ox0 <= x1 and ox1 >= x0 and oy0 <= y1 and oy1 >= y0)
+        box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
+        between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
         key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None),
                getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), between, tuple(c.id for c in arena.counters),
                tuple(arena.clouds))
@@ -1238,7 +1248,9 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         if person is not None:
             person.hits = 0       # the firer's own state is the kernel's: explained as able and unhurt
         try:
-            b = explain_phase(arena, [Attack("order", unit.id, wid, target, aim, firer)], rules, None)[0]
+            if "scene" not in now:
+                now["scene"] = Scene(arena)
+            b = explain_phase(arena, [Attack("order", unit.id, wid, target, aim, firer)], rules, None, now["scene"])[0]
         except HardpointError:
             b = None
         finally:

@@ -642,7 +642,7 @@ def test_safe_04_fuzz_fixtures_of_car_wars_fail_at_load(path):
 # --- D. the kernel's arrays --------------------------------------------------------------------------------
 
 def test_safe_01_attack_rows_count_linked_weapons(monkeypatch):
-    """SAFE-01 / ARCH-04: the kernel holds 512 attack rows; a link counts once per weapon it fires, so the packer's
+    """SAFE-01 / ARCH-04: the kernel holds 65,536 attack rows; a link counts once per weapon it fires, so the packer's
     check counts rows, not declarations (shown here with the bound lowered to 2)."""
     import hardpoint.carwars.batch as batch
 
