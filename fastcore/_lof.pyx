@@ -52,7 +52,7 @@ transcription when it cannot decide):
 `normalize_rows` orients vertex rows as `geometry.Polygon` stores them, for
 the rows it can vouch for; the wrapper gives the others to Polygon itself.
 """
-from libc.math cimport atan2, sqrt, fabs, floor, ceil, INFINITY, NAN, M_PI
+from libc.math cimport atan2, sqrt, fabs, floor, ceil, signbit, INFINITY, NAN, M_PI
 from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.stdint cimport int64_t, uint8_t, int8_t
 
@@ -1363,7 +1363,7 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
                const double[:, :, ::1] blockers, const int64_t[::1] blocker_counts,
                const double[:, :, ::1] clouds, const int64_t[::1] cloud_counts, bint clouds_block,
                uint8_t[::1] out_clear, double[::1] out_range, double[:, ::1] out_aim, double[::1] out_cloud_len,
-               int8_t[::1] out_status, int use_grid=1):
+               int8_t[::1] out_status, int use_grid=1, int64_t[::1] out_penalty=None):
     """Line of fire for Q queries against one set of blockers and clouds (CW-LOF-01..04).
 
     Polygons are counter-clockwise without repeated vertices (as
@@ -1374,7 +1374,8 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
     computed, 1 recompute with the reference). Releases the GIL.
 
     With 192 blockers or more the blockers are found through a grid (the module's docstring); `use_grid=0`
-    keeps the linear cull, for comparisons: the results are the same.
+    keeps the linear cull, for comparisons: the results are the same. With `out_penalty`, the to-hit modifier for
+    the cloud crossed is written too (status 0 queries), as `carwars.lof.cloud_penalty` computes it from the length.
 
     Returns the number of status-1 queries, -1 when scratch memory could not
     be allocated, -2 when the arrays' lengths disagree (nothing written).
@@ -1387,8 +1388,11 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
     if (targets.shape[0] != Q or target_counts.shape[0] != Q or out_clear.shape[0] != Q or out_range.shape[0] != Q
             or out_aim.shape[0] != Q or out_cloud_len.shape[0] != Q or out_status.shape[0] != Q
             or blocker_counts.shape[0] != B or cloud_counts.shape[0] != C or origins.shape[1] != 2
-            or out_aim.shape[1] != 2 or targets.shape[2] != 2 or blockers.shape[2] != 2 or clouds.shape[2] != 2):
+            or out_aim.shape[1] != 2 or targets.shape[2] != 2 or blockers.shape[2] != 2 or clouds.shape[2] != 2
+            or (out_penalty is not None and out_penalty.shape[0] != Q)):
         return -2
+    cdef int64_t* pen = &out_penalty[0] if out_penalty is not None and Q > 0 else NULL
+    cdef double cl
     for i in range(B):
         if blocker_counts[i] < 3 or blocker_counts[i] > MAXV or blocker_counts[i] > blockers.shape[1]:
             bad_shared = 1
@@ -1464,8 +1468,64 @@ def trace_many(const double[:, ::1] origins, const double[:, :, ::1] targets, co
                     out_cloud_len[q] = cloud_length(ox, oy, ax + 0.0, ay + 0.0, w.cv, w.cn, w.nc, w.spans)
                 else:
                     out_cloud_len[q] = 0.0
+            if pen != NULL:
+                cl = out_cloud_len[q]
+                pen[q] = <int64_t>(ceil(cl / 0.5 - 1e-9) * -1.0) if cl > 1e-9 else 0
     free_work(w)
     return n_status
+
+
+cdef int row_plain(const double* r, Py_ssize_t M, double* o) noexcept nogil:
+    """normalize_rows for one row: 0 not plain; else 1 when the row is already as Polygon stores it (counter-clockwise,
+    no negative zero), 2 when it must be rewritten (reversed, or a negative zero made positive). With `o` not NULL,
+    a plain row is written there as Polygon stores it. Rows of more than MAXV vertices are not plain."""
+    cdef Py_ssize_t k, j, src
+    cdef double area2 = 0.0, ax, ay, bx, by, cr
+    cdef double px[MAXV]
+    cdef double py[MAXV]
+    cdef double ex[MAXV]
+    cdef double ey[MAXV]
+    cdef int crossings = 0, rewrite = 0
+    if M > MAXV:
+        return 0
+    for k in range(M):
+        j = k + 1 if k + 1 < M else 0
+        ax = r[2 * k] + 0.0
+        ay = r[2 * k + 1] + 0.0
+        bx = r[2 * j] + 0.0
+        by = r[2 * j + 1] + 0.0
+        if not (fabs(ax) < INF and fabs(ay) < INF) or (ax == bx and ay == by):
+            return 0
+        area2 += ax * by - ay * bx
+    if area2 == 0.0:
+        return 0
+    if area2 < 0.0:
+        rewrite = 1
+    for k in range(M):       # the vertices in Polygon's order
+        src = k if area2 > 0.0 else M - 1 - k
+        px[k] = r[2 * src] + 0.0
+        py[k] = r[2 * src + 1] + 0.0
+    for k in range(M):       # edge k: vertex k to k + 1
+        j = k + 1 if k + 1 < M else 0
+        ex[k] = px[j] - px[k]
+        ey[k] = py[j] - py[k]
+    for k in range(M):       # the turn at vertex k + 1: edge k, then edge k + 1
+        j = k + 1 if k + 1 < M else 0
+        cr = ex[k] * ey[j] - ey[k] * ex[j]
+        if not cr > REL * (fabs(ex[k]) + fabs(ey[k])) * (fabs(ex[j]) + fabs(ey[j])):
+            return 0
+        if ey[k] < 0.0 and ey[j] >= 0.0:
+            crossings += 1
+    if crossings != 1:
+        return 0
+    for k in range(2 * M):
+        if r[k] == 0.0 and signbit(r[k]):
+            rewrite = 1
+    if o != NULL:
+        for k in range(M):
+            o[2 * k] = px[k]
+            o[2 * k + 1] = py[k]
+    return 2 if rewrite else 1
 
 
 def normalize_rows(const double[:, :, ::1] rows, double[:, :, ::1] out, int8_t[::1] plain):
@@ -1480,12 +1540,7 @@ def normalize_rows(const double[:, :, ::1] rows, double[:, :, ::1] out, int8_t[:
     row gets plain[i] = 0: the wrapper hands it to Polygon() itself.
     Returns -2 when the shapes disagree.
     """
-    cdef Py_ssize_t Q = rows.shape[0], M = rows.shape[1], i, k, j, l, src
-    cdef double area2, ax, ay, bx, by, e1x, e1y, e2x, e2y, cr
-    cdef const double* r
-    cdef double* o
-    cdef int crossings
-    cdef bint ok
+    cdef Py_ssize_t Q = rows.shape[0], M = rows.shape[1], i
     if out.shape[0] != Q or out.shape[1] != M or plain.shape[0] != Q or rows.shape[2] != 2 or out.shape[2] != 2:
         return -2
     if M < 3:
@@ -1493,42 +1548,24 @@ def normalize_rows(const double[:, :, ::1] rows, double[:, :, ::1] out, int8_t[:
         return 0
     with nogil:
         for i in range(Q):
-            r = &rows[i, 0, 0]
-            o = &out[i, 0, 0]
-            ok = True
-            area2 = 0.0
-            for k in range(M):
-                j = k + 1 if k + 1 < M else 0
-                ax = r[2 * k] + 0.0
-                ay = r[2 * k + 1] + 0.0
-                bx = r[2 * j] + 0.0
-                by = r[2 * j + 1] + 0.0
-                if not (fabs(ax) < INF and fabs(ay) < INF) or (ax == bx and ay == by):
-                    ok = False
-                    break
-                area2 += ax * by - ay * bx
-            if ok and area2 == 0.0:
-                ok = False
-            if ok:
-                for k in range(M):
-                    src = k if area2 > 0.0 else M - 1 - k
-                    o[2 * k] = r[2 * src] + 0.0
-                    o[2 * k + 1] = r[2 * src + 1] + 0.0
-                crossings = 0
-                for k in range(M):
-                    j = k + 1 if k + 1 < M else 0
-                    l = j + 1 if j + 1 < M else 0
-                    e1x = o[2 * j] - o[2 * k]
-                    e1y = o[2 * j + 1] - o[2 * k + 1]
-                    e2x = o[2 * l] - o[2 * j]
-                    e2y = o[2 * l + 1] - o[2 * j + 1]
-                    cr = e1x * e2y - e1y * e2x
-                    if not cr > REL * (fabs(e1x) + fabs(e1y)) * (fabs(e2x) + fabs(e2y)):
-                        ok = False
-                        break
-                    if e1y < 0.0 and e2y >= 0.0:
-                        crossings += 1
-                if crossings != 1:
-                    ok = False
-            plain[i] = 1 if ok else 0
+            plain[i] = 1 if row_plain(&rows[i, 0, 0], M, &out[i, 0, 0]) else 0
     return 0
+
+
+def check_rows(const double[:, :, ::1] rows, int8_t[::1] plain):
+    """normalize_rows without writing: plain[i] = 0 (not plain: Polygon() must see it), 1 (plain and already as
+    Polygon stores it: the row can be traced as it is) or 2 (plain, but normalize_rows must rewrite it).
+    Returns the number of rows that are not 1, or -2 when the shapes disagree."""
+    cdef Py_ssize_t Q = rows.shape[0], M = rows.shape[1], i
+    cdef int n = 0
+    if plain.shape[0] != Q or rows.shape[2] != 2:
+        return -2
+    if M < 3:
+        plain[:] = 0
+        return <int>Q
+    with nogil:
+        for i in range(Q):
+            plain[i] = row_plain(&rows[i, 0, 0], M, NULL)
+            if plain[i] != 1:
+                n += 1
+    return n

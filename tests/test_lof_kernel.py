@@ -360,6 +360,39 @@ def test_normalize_rows_never_disagrees_with_polygon(pts):
     assert fast.normalize_rows(rows, out, plain) == 0
     if plain[0]:
         assert tuple(map(tuple, out[0])) == Polygon(tuple(pts)).vertices
+    # check_rows (the wrapper's first look, FAST-03): the same verdict, and "as given" only when the row is
+    # already what Polygon() stores, bit for bit (negative zeros included)
+    code = np.zeros(1, np.int8)
+    assert fast.check_rows(rows, code) == int(code[0] != 1)
+    assert bool(code[0]) == bool(plain[0])
+    if code[0] == 1:
+        assert rows[0].tobytes() == out[0].tobytes()
+    elif code[0] == 2:
+        assert rows[0].tobytes() != out[0].tobytes()
+
+
+def test_fast_03_the_wrapper_traces_rows_as_given_and_the_kernel_writes_the_penalty():
+    """FAST-03, CW-LOF-04: rows already stored as Polygon stores them are traced without a copy, reversed rows and
+    rows with a negative zero are rewritten first, and the cloud penalty the kernel writes is the one
+    `cloud_penalty` computes from the crossing length: the batch equals the one of Polygon targets."""
+    smoke = Polygon.box(-1.0, 2.0, 1.0, 3.5)
+    ccw = np.array([Counter(0.3 * k - 3, 6.0, 1.0, 0.5, 11.0 * k).polygon().vertices for k in range(20)])
+    rows = ccw.copy()
+    rows[5] = rows[5, ::-1]                      # clockwise
+    rows[9] = [(-0.0, 5.5), (0.5, 5.5), (0.5, 6.5), (-0.0, 6.5)]   # a negative zero to make positive
+    origins = [(0.1 * k, 0.0) for k in range(20)]
+    as_arrays = trace_many(origins, rows, [], [smoke])
+    as_polygons = trace_many(origins, [Polygon(tuple(map(tuple, r))) for r in rows], [], [smoke])
+    for field in ("clear", "range", "aim", "cloud_length", "cloud_penalty"):
+        assert np.array_equal(getattr(as_arrays, field), getattr(as_polygons, field), equal_nan=field != "clear"), field
+    assert as_arrays.cloud_penalty.min() < 0
+    assert np.array_equal(as_arrays.cloud_penalty, cloud_penalty_of(as_arrays.cloud_length))
+
+
+def cloud_penalty_of(length):
+    from hardpoint.carwars.lof import cloud_penalty
+
+    return cloud_penalty(length)
 
 
 def test_normalize_rows_vouches_for_counters():

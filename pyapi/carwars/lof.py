@@ -138,18 +138,26 @@ def _shared(items: Any, field: str) -> list[geo.Polygon]:
 def _target_rows(arr: np.ndarray, kernel: Any) -> tuple[np.ndarray, np.ndarray]:
     """(Q, M, 2) vertex rows normalised as geometry.Polygon stores them.
 
-    The kernel's `normalize_rows` orients the rows it can vouch for (finite,
-    distinct, convex with every turn clearly to the left, one winding); every
-    other row goes through Polygon itself, which normalises it or says what is
-    wrong with it.
+    The kernel's `check_rows` finds the rows it can vouch for (finite,
+    distinct, convex with every turn clearly to the left, one winding) and
+    which of them are already stored as Polygon stores them: those are traced
+    as given, without a copy; `normalize_rows` orients the others it vouches
+    for; every other row goes through Polygon itself, which normalises it or
+    says what is wrong with it.
     """
     q, m = arr.shape[0], arr.shape[1]
     counts = np.full(q, m, dtype=np.int64)
     if kernel is not None:
-        out = np.empty((q, m, 2), dtype=np.float64)  # the kernel writes every plain row
         plain = np.empty(q, dtype=np.int8)
-        if kernel.normalize_rows(arr, out, plain) != 0:
-            raise RuntimeError("hardpoint.carwars.lof: normalize_rows rejected the packed arrays")
+        if kernel.check_rows(arr, plain) == 0:
+            return arr, counts
+        out = arr.copy()
+        turn = np.flatnonzero(plain == 2)
+        if turn.size:
+            oriented = np.empty((turn.size, m, 2), dtype=np.float64)
+            ok = np.empty(turn.size, dtype=np.int8)
+            kernel.normalize_rows(np.ascontiguousarray(arr[turn]), oriented, ok)
+            out[turn] = oriented
     else:
         out = np.zeros((q, m, 2), dtype=np.float64)
         plain = np.zeros(q, dtype=np.int8)
@@ -259,9 +267,11 @@ def trace_many(origins: Any, targets: Any, blockers: Any = (), clouds: Any = (),
     if kernel is not None:  # the kernel writes every element
         clear, rng, aim, length = np.empty(q, np.uint8), np.empty(q), np.empty((q, 2)), np.empty(q)
         status = np.empty(q, np.int8)
+        penalty = np.empty(q, np.int64)
         barr, bcounts = _pack(bpolys)
         carr, ccounts = _pack(cpolys)
-        r = kernel.trace_many(pts, tarr, tcounts, barr, bcounts, carr, ccounts, laser, clear, rng, aim, length, status)
+        r = kernel.trace_many(pts, tarr, tcounts, barr, bcounts, carr, ccounts, laser, clear, rng, aim, length, status,
+                              out_penalty=penalty)
         if r == -1:
             raise MemoryError("hardpoint.carwars.lof: the compiled kernel could not allocate its scratch memory")
         if r < 0:
@@ -269,6 +279,7 @@ def trace_many(origins: Any, targets: Any, blockers: Any = (), clouds: Any = (),
     else:
         clear, rng, aim, length = np.zeros(q, np.uint8), np.full(q, np.nan), np.full((q, 2), np.nan), np.full(q, np.nan)
         status = np.ones(q, np.int8)  # every query goes to the reference
+        penalty = np.zeros(q, np.int64)
     redo = np.flatnonzero(status != 0)
     if redo.size:
         blocking = bpolys + cpolys if laser else bpolys
@@ -284,5 +295,6 @@ def trace_many(origins: Any, targets: Any, blockers: Any = (), clouds: Any = (),
                 length[i] = 0.0 if laser else geo.cloud_penalty_length(o, sight.aim_point, cpolys)
             else:
                 rng[i] = aim[i, 0] = aim[i, 1] = length[i] = np.nan
-    return LofBatch(clear=clear.astype(bool), range=rng, aim=aim, cloud_length=length, cloud_penalty=cloud_penalty(length),
+        penalty[redo] = cloud_penalty(length[redo])
+    return LofBatch(clear=clear.view(bool), range=rng, aim=aim, cloud_length=length, cloud_penalty=penalty,
                     recomputed=status != 0, backend="compiled" if kernel is not None else "reference", laser=laser)
