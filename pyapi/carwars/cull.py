@@ -86,9 +86,10 @@ class Blockers:
         return out
 
     def on_edge_ray(self, point: tuple[float, float]) -> bool:
-        """Whether `point` lies (within 1e-9, relative) on a ray from the last query's origin through one of the
-        target's extreme vertices: where a blocker beyond the target can hide a hair by rounding (the module's
-        docstring of fastcore/_lof.pyx)."""
+        """Whether `point` lies within 1e-9 (relative) plus 1e-9" of a ray from the last query's origin through one of
+        the target's extreme vertices: where a blocker beyond the target can hide a hair, by rounding or by the
+        separation test's 1e-12" slack (the module's docstring of fastcore/_lof.pyx). The absolute term covers a
+        target within a thousandth of an inch of the origin, where that slack is a wide bearing (found by review)."""
         if self.last is None:
             return False
         ox, oy, flip, lx, ly, hx, hy = self.last
@@ -96,7 +97,7 @@ class Blockers:
         px, py = point[0] - ox, point[1] - oy
         for fx, fy in ((lx, ly), (hx, hy)):
             dx, dy = s * fy, s * fx             # the frame direction (x: north, y: east) in the world
-            if abs(px * dy - py * dx) <= 1e-9 * math.hypot(px, py) * math.hypot(dx, dy) and px * dx + py * dy >= 0.0:
+            if abs(px * dy - py * dx) <= (1e-9 * math.hypot(px, py) + 1e-9) * math.hypot(dx, dy) and px * dx + py * dy >= 0.0:
                 return True
         return False
 

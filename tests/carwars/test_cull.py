@@ -95,6 +95,29 @@ def test_cw_lof_02_a_blocker_in_line_with_an_edge_ray_far_beyond_the_target():
     assert again > 50      # the aim point is on the blocker's ray in many of them: the second pass is exercised
 
 
+def test_cw_lof_02_a_tiny_target_at_the_origin_and_a_blocker_just_beyond():
+    """CW-LOF-02: a 1e-5" target 1e-5" from the origin, a wall 2e-6" beyond it whose edge is 9e-13" across the
+    target's edge ray (the reference's separation test allows 1e-12" of slack, so it counts the wall in front and
+    hides a sliver of bearings that is wide this close), and a screen hiding the rest: the reference says blocked,
+    and so must the scene, which leaves the wall out of its first pass. Found by review."""
+    from types import SimpleNamespace as NS
+
+    a, gam, eps = 1e-5, 9e-13, 1e-13
+    target = Polygon(((a, 0.0), (2 * a, 0.0), (2 * a, a), (a, a)))
+    db = 2 * a + 2e-6
+    wall = Polygon(((db, -1e-4), (db + 1e-4, -1e-4), (db + 1e-4, gam), (db, gam)))
+    origin = (0.0, -eps)
+    c, s = math.cos(3e-8), math.sin(3e-8)
+    screen = Polygon(((0.5 * a * c, -eps + 0.5 * a * s), (0.9 * a * c, -eps + 0.9 * a * s), (0.9 * a, 0.9 * a), (0.5 * a, 0.9 * a)))
+    fillers = [Polygon.box(100 + 3 * i, 100, 101 + 3 * i, 101) for i in range(70)]    # enough for the scene to cull
+    for polys in ([wall, screen] + fillers, [wall] + fillers):
+        arena = NS(buildings={f"b{i}": NS(polygon=p) for i, p in enumerate(polys)}, vehicles={}, pedestrians={}, clouds={})
+        full = line_of_fire(origin, target, polys)
+        got = attack_mod.Scene(arena).sight(origin, target, firer=None, target=None, laser=False)
+        assert (got.clear, got.range, got.aim_point) == (full.clear, full.range, full.aim_point)
+    assert not line_of_fire(origin, target, [wall, screen] + fillers).clear
+
+
 def _arena_doc(n: int) -> dict:
     side = math.ceil(math.sqrt(n))
     vehicles, attacks = [], []
