@@ -27,7 +27,7 @@ extensions = cythonize(
         Extension(
             "hardpoint.fastcore._carwars",
             ["fastcore/_carwars.pyx"],
-            depends=["fastcore/hp_dice.h"],
+            depends=["fastcore/hp_dice.h", "fastcore/_layout.pxi"],   # generated from fastcore/layout.toml
             include_dirs=["fastcore"],
             extra_compile_args=["-O3", "-g0"],
         ),
@@ -56,7 +56,7 @@ setup(
     package_dir={"hardpoint": "pyapi", "hardpoint.fastcore": "fastcore", "hardpoint.seeds": "seeds"},
     package_data={"hardpoint": ["py.typed"], "hardpoint.capi": ["*.h"], "hardpoint.seeds": ["*.toml", "*.json"],
                   **{f"hardpoint.seeds.{name}": ["*.toml", "*.json"] for name in data_folders},
-                  "hardpoint.fastcore": ["*.pyx", "*.h"]},
+                  "hardpoint.fastcore": ["*.pyx", "*.pxi", "*.h", "*.toml"]},
     # the C that Cython generates is a build product, not a source to ship (the .pyx are)
     cmdclass={"build_py": BuildPy},
     ext_modules=extensions,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import hardpoint
-from hardpoint.carwars.batch import _ORDER, pack, reference_trial, run_batch
+from hardpoint.carwars.batch import pack, reference_trial, run_batch
 
 from .conftest import interleaved, scaled
 from .scenarios import stock_car_from_four_sides
@@ -20,8 +20,7 @@ def _kernel_call(scenario, n):
     a = p.arrays
     A, S, V = a["atk"].shape[0], a["init"].shape[0], a["v_armour"].shape[0]
     out = (np.zeros((n, S), np.int32), np.zeros((n, A), np.uint8), np.zeros((n, A), np.int32), np.zeros((n, V), np.uint8))
-    args = [a[k] for k in _ORDER]
-    return lambda: fast.run_phase(1, 0, *args, 0, *out), A
+    return lambda: fast.run_phase(1, 0, a, 0, *out), A
 
 
 def _dice_per_trial(scenario, trials=2000):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import hardpoint
-from hardpoint.carwars.batch import _FIGHT_ORDER, _fight_arrays, pack, run_batch
+from hardpoint.carwars.batch import _fight_arrays, pack, run_batch
 from hardpoint.ruleset import Unpackable
 
 from .conftest import interleaved, scaled
@@ -25,9 +25,8 @@ def _kernel_only(p, n):
     dv, sv, sk = np.zeros(n, np.int16), np.zeros((n, X), np.int32), np.zeros(n, np.uint64)
     start, ids = np.zeros(0, np.int16), np.zeros(0, np.uint64)
     hit, dmg = np.zeros((n, len(p.attacks)), np.uint8), np.zeros((n, len(p.attacks)), np.int32)
-    args = [a[k] for k in _FIGHT_ORDER]
-    return lambda: fast.run_fight(1, 0, *args, st, fl, f["out_turn"], f["result"], f["turns"], f["shots"], f["hits"],
-                                  f["damage"], dv, sv, sk, start, ids, a["known_unc"], hit, dmg), dv
+    return lambda: fast.run_fight(1, 0, a, st, fl, f["out_turn"], f["result"], f["turns"], f["shots"], f["hits"],
+                                  f["damage"], dv, sv, sk, start, ids, hit, dmg), dv
 
 
 def test_perf_01_ten_turn_fight_fights_per_second(benchmark, report):

@@ -8,47 +8,29 @@ Every die comes from the counter-based generator of hp_dice.h, drawn in the
 reference's order, so trial t gives the same result as
 `scenario.resolve(SeededDice(seed, trial=t))`.
 
-The wrapper (`hardpoint.carwars.batch`) packs a scenario into the flat int32 arrays
-described there; this module never raises and never touches Python objects
-inside the trial loop, which runs without the GIL.
+The wrapper (`hardpoint.carwars.batch`) packs a scenario into flat int32 arrays
+whose layout (row columns, codes, the arrays each kernel reads) is declared in
+fastcore/layout.toml and generated into _layout.pxi; each kernel takes one
+mapping of them and fills an `Arrays` struct. This module never touches Python
+objects inside the trial loop, which runs without the GIL.
 """
 from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t
 from libc.string cimport memcpy, memset
 
 import numpy as np
 
+include "_layout.pxi"
+
 cdef extern from "hp_dice.h" nogil:
     uint64_t hp_stream_key(uint64_t seed, uint64_t trial)
     int hp_face(uint64_t key, uint64_t k)
 
-# side codes (hardpoint.carwars.enums.Side)
-DEF FRONT = 0
-DEF BACK = 1
-DEF LEFT = 2
-DEF RIGHT = 3
-DEF TOP = 4
-DEF UNDERBODY = 5
 # mounts (Mount): 0-5 as sides, 6 turret
-DEF TURRET = 6
 # shot parts
-DEF P_SIDE = 0
-DEF P_TIRE = 1
-DEF P_TURRET = 2
-DEF P_RIDER = 3
-DEF P_SIDECAR = 4
-DEF P_TOP = 5
-DEF P_SIDE_SC = 6    # P_SIDE, fired at a cycle as a whole from its sidecar's side of the centre line (CW-TGT-05)
 # item kinds for mixed picks
-DEF I_WEAPON = 0
-DEF I_CREW = 1
-DEF I_CARGO = 2
-DEF I_PP = 3
-DEF I_TIRE = 4
-DEF I_CARGO_LOC = 5
 DEF MAXI = 128
 DEF MAX_VEHICLES = 16384   # the largest arena either kernel takes (scratch is sized to the scenario, on the heap)
 DEF MAX_ATTACKS = 65536    # attack rows of one turn (run_phase)
-DEF ATK_COLS = 22     # ... 18: place among an area attack's victims (-1: not one), 19: victims, 20: defender's rank, 21: full damage
 
 cdef struct Ctx:
     uint64_t key
@@ -304,7 +286,7 @@ cdef int penetrate_flank(Ctx* c, int v, int side, int hits) noexcept nogil:
 cdef int has_cargo_loc(Ctx* c, int v) noexcept nogil:
     cdef int i
     for i in range(3):
-        if c.v_layout[v * 3 + i] == 2:
+        if c.v_layout[v * 3 + i] == LOC_CARGO:
             return 1
     return 0
 
@@ -456,7 +438,7 @@ cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noex
     if part == P_TIRE:
         dmg_slot(c, c.t_slot[tire], hits)
         return
-    if part == P_TURRET or (part == P_TOP and c.v_kind[v] == 2 and c.v_turret[v]):
+    if part == P_TURRET or (part == P_TOP and c.v_kind[v] == KIND_TRIKE and c.v_turret[v]):
         damage_turret(c, v, hits)
         return
     if part == P_RIDER:
@@ -470,7 +452,7 @@ cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noex
         side = TOP
     if c.v_rolled[v] >= 0 and side == c.v_rolled[v]:
         side = UNDERBODY
-    if c.v_kind[v] == 1:
+    if c.v_kind[v] == KIND_CYCLE:
         if c.v_sc_side[v] >= 0 and (side == c.v_sc_side[v] or sc_side):
             r = die(c)
             if c.cyc[10] <= r <= c.cyc[11]:
@@ -483,7 +465,7 @@ cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noex
                 sidecar_hit(c, v, side, rest)
         return
     wheel_end = BACK if c.v_reversed[v] else FRONT
-    if c.v_kind[v] == 2 and side == wheel_end:
+    if c.v_kind[v] == KIND_TRIKE and side == wheel_end:
         trike_end_hit(c, v, side, hits)
     elif side == FRONT or side == BACK:
         penetrate_end(c, v, side, hits)
@@ -659,21 +641,7 @@ DEF DMG_BINS = 64
 
 
 def run_phase(
-    uint64_t seed, uint64_t first_trial, int32_t[::1] init,
-    int32_t[::1] v_armour, int32_t[::1] v_pp, int32_t[::1] v_kind, int32_t[::1] v_reversed, int32_t[::1] v_turret,
-    int32_t[::1] v_rolled, int32_t[::1] v_metal, int32_t[::1] v_layout, int32_t[::1] v_sc_side, int32_t[::1] v_sc_spaces,
-    int32_t[::1] v_sc_armour, int32_t[::1] v_w0, int32_t[::1] v_w1, int32_t[::1] v_c0, int32_t[::1] v_c1,
-    int32_t[::1] v_k0, int32_t[::1] v_k1, int32_t[::1] v_t0, int32_t[::1] v_t1, int32_t[::1] v_driver,
-    int32_t[::1] v_cycle_rider, int32_t[::1] v_fireproof, int32_t[::1] v_extinguisher, int32_t[::1] v_can_explode,
-    int32_t[::1] v_burning, int32_t[::1] v_is_car,
-    int32_t[::1] w_slot, int32_t[::1] w_mount, int32_t[::1] w_sidecar, int32_t[::1] w_fiery,
-    int32_t[::1] c_hits, int32_t[::1] c_ba, int32_t[::1] c_sidecar,
-    int32_t[::1] k_slot, int32_t[::1] k_sidecar, int32_t[::1] t_slot, int32_t[::1] t_pos, int32_t[::1] t_sidecar,
-    int32_t[::1] p_hits, int32_t[::1] p_ba,
-    int32_t[::1] cyc, int32_t[::1] consts,
-    int32_t[:, ::1] col, int32_t[:, ::1] atk,
-    int32_t[:, ::1] near_v, int32_t[:, ::1] near_p,
-    int32_t end_of_turn,
+    uint64_t seed, uint64_t first_trial, dict arrays, int32_t end_of_turn,
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
     Py_ssize_t n_trials=-1, int32_t store=1, int32_t[::1] slot_kind=None, int64_t[::1] acc=None, int32_t n_phases=1,
 ):
@@ -691,7 +659,57 @@ def run_phase(
     vehicle flags (bit 0 burning, 1 exploded, 2 uncontrolled, 3 obstacle dropped).
     Releases the GIL for the whole loop.
     """
-    cdef Py_ssize_t S = init.shape[0], V = v_armour.shape[0], r_, b_
+    cdef Arrays pk
+    if unpack_phase(&pk, arrays) != 0:
+        return -1
+    cdef int32_t* init = pk.init
+    cdef int32_t* v_armour = pk.v_armour
+    cdef int32_t* v_pp = pk.v_pp
+    cdef int32_t* v_kind = pk.v_kind
+    cdef int32_t* v_reversed = pk.v_reversed
+    cdef int32_t* v_turret = pk.v_turret
+    cdef int32_t* v_rolled = pk.v_rolled
+    cdef int32_t* v_metal = pk.v_metal
+    cdef int32_t* v_layout = pk.v_layout
+    cdef int32_t* v_sc_side = pk.v_sc_side
+    cdef int32_t* v_sc_spaces = pk.v_sc_spaces
+    cdef int32_t* v_sc_armour = pk.v_sc_armour
+    cdef int32_t* v_w0 = pk.v_w0
+    cdef int32_t* v_w1 = pk.v_w1
+    cdef int32_t* v_c0 = pk.v_c0
+    cdef int32_t* v_c1 = pk.v_c1
+    cdef int32_t* v_k0 = pk.v_k0
+    cdef int32_t* v_k1 = pk.v_k1
+    cdef int32_t* v_t0 = pk.v_t0
+    cdef int32_t* v_t1 = pk.v_t1
+    cdef int32_t* v_driver = pk.v_driver
+    cdef int32_t* v_cycle_rider = pk.v_cycle_rider
+    cdef int32_t* v_fireproof = pk.v_fireproof
+    cdef int32_t* v_extinguisher = pk.v_extinguisher
+    cdef int32_t* v_can_explode = pk.v_can_explode
+    cdef int32_t* v_burning = pk.v_burning
+    cdef int32_t* v_is_car = pk.v_is_car
+    cdef int32_t* w_slot = pk.w_slot
+    cdef int32_t* w_mount = pk.w_mount
+    cdef int32_t* w_sidecar = pk.w_sidecar
+    cdef int32_t* w_fiery = pk.w_fiery
+    cdef int32_t* c_hits = pk.c_hits
+    cdef int32_t* c_ba = pk.c_ba
+    cdef int32_t* c_sidecar = pk.c_sidecar
+    cdef int32_t* k_slot = pk.k_slot
+    cdef int32_t* k_sidecar = pk.k_sidecar
+    cdef int32_t* t_slot = pk.t_slot
+    cdef int32_t* t_pos = pk.t_pos
+    cdef int32_t* t_sidecar = pk.t_sidecar
+    cdef int32_t* p_hits = pk.p_hits
+    cdef int32_t* p_ba = pk.p_ba
+    cdef int32_t* cyc = pk.cyc
+    cdef int32_t* consts = pk.consts
+    cdef int32_t* col = pk.col
+    cdef int32_t* atk = pk.atk
+    cdef int32_t* near_v = pk.near_v
+    cdef int32_t* near_p = pk.near_p
+    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, r_, b_
     cdef int32_t* skind = NULL
     cdef int64_t* accp = NULL
     if n_trials < 0:
@@ -699,7 +717,7 @@ def run_phase(
     if slot_kind is not None and acc is not None:
         skind = &slot_kind[0]
         accp = &acc[0]
-    cdef Py_ssize_t A = atk.shape[0], C = col.shape[0], P = p_hits.shape[0]
+    cdef Py_ssize_t A = pk.n_atk, C = pk.n_col, P = pk.n_p_hits
     cdef Py_ssize_t t, a, i, v, j
     cdef Ctx ctx
     cdef int r, hit, dmg, hits, vi, part, side, tire, kind, mode, total, f, band_hi, exploded, before_state, after_state
@@ -725,7 +743,7 @@ def run_phase(
     cdef int32_t* atkp
     cdef int32_t* vdrv
     cdef int32_t* varm
-    if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6 or (A > 0 and atk.shape[1] != ATK_COLS):
+    if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6:
         return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
@@ -742,43 +760,43 @@ def run_phase(
     pend = metal_init + 6 * Vs
     pend_dmg = pend + As_
     cancel = pend_dmg + As_
-    atkp = &atk[0, 0] if A > 0 else NULL
-    vdrv = &v_driver[0]
-    varm = &v_armour[0]
-    ctx.v_armour = &v_armour[0]
-    ctx.v_pp = &v_pp[0]
-    ctx.v_kind = &v_kind[0]
-    ctx.v_reversed = &v_reversed[0]
-    ctx.v_turret = &v_turret[0]
-    ctx.v_rolled = &v_rolled[0]
-    ctx.v_metal = &v_metal[0]
-    ctx.v_layout = &v_layout[0]
-    ctx.v_sc_side = &v_sc_side[0]
-    ctx.v_sc_spaces = &v_sc_spaces[0]
-    ctx.v_sc_armour = &v_sc_armour[0]
-    ctx.v_w0 = &v_w0[0]
-    ctx.v_w1 = &v_w1[0]
-    ctx.v_c0 = &v_c0[0]
-    ctx.v_c1 = &v_c1[0]
-    ctx.v_k0 = &v_k0[0]
-    ctx.v_k1 = &v_k1[0]
-    ctx.v_t0 = &v_t0[0]
-    ctx.v_t1 = &v_t1[0]
-    ctx.v_driver = &v_driver[0]
-    ctx.v_cycle_rider = &v_cycle_rider[0]
-    ctx.w_slot = &w_slot[0] if w_slot.shape[0] else NULL
-    ctx.w_mount = &w_mount[0] if w_mount.shape[0] else NULL
-    ctx.w_sidecar = &w_sidecar[0] if w_sidecar.shape[0] else NULL
-    ctx.w_fiery = &w_fiery[0] if w_fiery.shape[0] else NULL
-    ctx.c_hits = &c_hits[0] if c_hits.shape[0] else NULL
-    ctx.c_ba = &c_ba[0] if c_ba.shape[0] else NULL
-    ctx.c_sidecar = &c_sidecar[0] if c_sidecar.shape[0] else NULL
-    ctx.k_slot = &k_slot[0] if k_slot.shape[0] else NULL
-    ctx.k_sidecar = &k_sidecar[0] if k_sidecar.shape[0] else NULL
-    ctx.t_slot = &t_slot[0] if t_slot.shape[0] else NULL
-    ctx.t_pos = &t_pos[0] if t_pos.shape[0] else NULL
-    ctx.t_sidecar = &t_sidecar[0] if t_sidecar.shape[0] else NULL
-    ctx.cyc = &cyc[0]
+    atkp = atk
+    vdrv = v_driver
+    varm = v_armour
+    ctx.v_armour = v_armour
+    ctx.v_pp = v_pp
+    ctx.v_kind = v_kind
+    ctx.v_reversed = v_reversed
+    ctx.v_turret = v_turret
+    ctx.v_rolled = v_rolled
+    ctx.v_metal = v_metal
+    ctx.v_layout = v_layout
+    ctx.v_sc_side = v_sc_side
+    ctx.v_sc_spaces = v_sc_spaces
+    ctx.v_sc_armour = v_sc_armour
+    ctx.v_w0 = v_w0
+    ctx.v_w1 = v_w1
+    ctx.v_c0 = v_c0
+    ctx.v_c1 = v_c1
+    ctx.v_k0 = v_k0
+    ctx.v_k1 = v_k1
+    ctx.v_t0 = v_t0
+    ctx.v_t1 = v_t1
+    ctx.v_driver = v_driver
+    ctx.v_cycle_rider = v_cycle_rider
+    ctx.w_slot = w_slot
+    ctx.w_mount = w_mount
+    ctx.w_sidecar = w_sidecar
+    ctx.w_fiery = w_fiery
+    ctx.c_hits = c_hits
+    ctx.c_ba = c_ba
+    ctx.c_sidecar = c_sidecar
+    ctx.k_slot = k_slot
+    ctx.k_sidecar = k_sidecar
+    ctx.t_slot = t_slot
+    ctx.t_pos = t_pos
+    ctx.t_sidecar = t_sidecar
+    ctx.cyc = cyc
     ctx.fire_hits = fire_hits
     ctx.fire_hit_fiery = fire_hit_fiery
     ctx.taken = taken
@@ -789,9 +807,9 @@ def run_phase(
         for ph in range(n_phases + 1):
             a_lo[ph] = A
         for a in range(A - 1, -1, -1):
-            ap = atkp + a * ATK_COLS
-            a_lo[ap[13]] = a
-            if ap[14] >= 0 or ap[15] >= 0 or ap[17]:
+            ap = atkp + a * ATK_NCOLS
+            a_lo[ap[ATK_PHASE]] = a
+            if ap[ATK_WEAPON_SLOT] >= 0 or ap[ATK_FIRER_SLOT] >= 0 or ap[ATK_CANCELLED]:
                 dynamic = 1
         for ph in range(n_phases - 1, -1, -1):
             if a_lo[ph] > a_lo[ph + 1]:
@@ -799,7 +817,7 @@ def run_phase(
         # a single phase without collisions cannot cancel anything: its declarations were checked on load
         if n_phases == 1 and C == 0:
             dynamic = 0
-        ctx.st = &init[0]
+        ctx.st = init
         for v in range(V):
             driver_init[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
             for j in range(6):
@@ -807,7 +825,7 @@ def run_phase(
         for t in range(n_trials):
             r_ = t if store else 0
             ctx.st = &out_state[r_, 0]
-            memcpy(ctx.st, &init[0], S * sizeof(int32_t))
+            memcpy(ctx.st, init, S * sizeof(int32_t))
             ctx.key = hp_stream_key(seed, first_trial + <uint64_t>t)
             ctx.k = 0
             ctx.cur_fiery = -1
@@ -817,7 +835,7 @@ def run_phase(
             memset(taken, 0, V * sizeof(int32_t))
             memset(&out_flags[r_, 0], 0, V)
             memset(fire_total, 0, V * sizeof(int32_t))
-            memcpy(burning, &v_burning[0], V * sizeof(int32_t))
+            memcpy(burning, v_burning, V * sizeof(int32_t))
             dbp = driver_init        # phase 1 starts from the state every trial starts from
             mbp = metal_init
             for ph in range(n_phases):
@@ -833,66 +851,66 @@ def run_phase(
                     mbp = metal_before
                 # attacks planned for this phase that the state now forbids are cancelled, before any die
                 for a in range(a_lo[ph], a_lo[ph + 1] if dynamic else a_lo[ph]):
-                    ap = atkp + a * ATK_COLS
-                    cancel[a] = ap[17]
-                    if not cancel[a] and ap[14] >= 0 and ctx.st[ap[14]] <= 0:
+                    ap = atkp + a * ATK_NCOLS
+                    cancel[a] = ap[ATK_CANCELLED]
+                    if not cancel[a] and ap[ATK_WEAPON_SLOT] >= 0 and ctx.st[ap[ATK_WEAPON_SLOT]] <= 0:
                         cancel[a] = 1                      # weapon destroyed (CW-VEH-03)
-                    if not cancel[a] and ap[15] >= 0 and ctx.st[ap[15]] >= 2:
+                    if not cancel[a] and ap[ATK_FIRER_SLOT] >= 0 and ctx.st[ap[ATK_FIRER_SLOT]] >= 2:
                         cancel[a] = 1                      # firer unconscious or dead (CW-CREW-01)
                 # collisions during the phase's movement
                 for i in range(C):
-                    if col[i, 7] != ph:
+                    if col[i * COL_NCOLS + COL_PHASE] != ph:
                         continue
-                    vi = col[i, 0]
-                    total = roll(&ctx, col[i, 1], col[i, 2], col[i, 3]) if col[i, 1] > 0 else 0
-                    hits = (total * col[i, 4] + col[i, 5] - 1) // col[i, 5]
-                    collision_damage(&ctx, vi, col[i, 6], hits, consts[0], consts[1], consts[2])
+                    vi = col[i * COL_NCOLS + COL_VEHICLE]
+                    total = roll(&ctx, col[i * COL_NCOLS + COL_COUNT], col[i * COL_NCOLS + COL_BONUS], col[i * COL_NCOLS + COL_FLOOR]) if col[i * COL_NCOLS + COL_COUNT] > 0 else 0
+                    hits = (total * col[i * COL_NCOLS + COL_NUM] + col[i * COL_NCOLS + COL_DEN] - 1) // col[i * COL_NCOLS + COL_DEN]
+                    collision_damage(&ctx, vi, col[i * COL_NCOLS + COL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
                     # combat starts from the state after the movement's collisions (CW-ROF-02)
                     for a in range(a_lo[ph], a_lo[ph + 1] if dynamic else a_lo[ph]):
-                        ap = atkp + a * ATK_COLS
-                        if not cancel[a] and ap[14] >= 0 and ctx.st[ap[14]] <= 0:
+                        ap = atkp + a * ATK_NCOLS
+                        if not cancel[a] and ap[ATK_WEAPON_SLOT] >= 0 and ctx.st[ap[ATK_WEAPON_SLOT]] <= 0:
                             cancel[a] = 1
-                        if not cancel[a] and ap[15] >= 0 and ctx.st[ap[15]] >= 2:
+                        if not cancel[a] and ap[ATK_FIRER_SLOT] >= 0 and ctx.st[ap[ATK_FIRER_SLOT]] >= 2:
                             cancel[a] = 1
                 # attacks: to-hit then damage, in declaration order
                 n_pend = 0
                 for a in range(a_lo[ph], a_lo[ph + 1]):
-                    ap = atkp + a * ATK_COLS
+                    ap = atkp + a * ATK_NCOLS
                     if dynamic and cancel[a]:
                         out_hit[r_, a] = 0
                         out_damage[r_, a] = 0
                         continue
-                    needed = ap[0]
-                    if dynamic and ap[15] >= 0 and ctx.st[ap[15]] == 1:
-                        needed = ap[16]                    # a wounded firer's skills -2 (CW-HIT-08)
+                    needed = ap[ATK_NEEDED]
+                    if dynamic and ap[ATK_FIRER_SLOT] >= 0 and ctx.st[ap[ATK_FIRER_SLOT]] == 1:
+                        needed = ap[ATK_NEEDED_WOUNDED]                    # a wounded firer's skills -2 (CW-HIT-08)
                     r = die(&ctx) + die(&ctx)
-                    hit = ap[1] and r != consts[10] and needed <= consts[11] and r >= needed
+                    hit = ap[ATK_POSSIBLE] and r != consts[K_NATURAL_MISS] and needed <= consts[K_MAX_NEEDED] and r >= needed
                     out_hit[r_, a] = hit
-                    if ap[18] >= 0:
+                    if ap[ATK_AREA_PLACE] >= 0:
                         # an area-effect attack (phase._roll_area, CW-DMG-07): one to-hit roll per intended victim;
                         # after the last, one damage roll if any hit, and the defender's first `hits` victims take
                         # half of it each (rounded up; all of it from a flamethrower)
                         out_damage[r_, a] = 0
-                        if ap[18] == 0:
+                        if ap[ATK_AREA_PLACE] == 0:
                             area_hits = 0
                         area_hits += hit
-                        if ap[18] == ap[19] - 1 and area_hits > 0:
-                            each = roll(&ctx, ap[2], ap[3], 0) if ap[2] > 0 else ap[4]
-                            if not ap[21]:
+                        if ap[ATK_AREA_PLACE] == ap[ATK_AREA_VICTIMS] - 1 and area_hits > 0:
+                            each = roll(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], 0) if ap[ATK_DMG_COUNT] > 0 else ap[ATK_DMG_HITS]
+                            if not ap[ATK_AREA_FULL]:
                                 each = (each + 1) // 2
                             for rk in range(area_hits):
-                                for q in range(a - ap[19] + 1, a + 1):
-                                    if atkp[q * ATK_COLS + 20] == rk:
+                                for q in range(a - ap[ATK_AREA_VICTIMS] + 1, a + 1):
+                                    if atkp[q * ATK_NCOLS + ATK_AREA_RANK] == rk:
                                         pend[n_pend] = q
                                         pend_dmg[n_pend] = each
                                         n_pend += 1
                         continue
                     dmg = 0
                     if hit:
-                        if ap[2] > 0:
-                            dmg = roll(&ctx, ap[2], ap[3], 0)
+                        if ap[ATK_DMG_COUNT] > 0:
+                            dmg = roll(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], 0)
                         else:
-                            dmg = ap[4]
+                            dmg = ap[ATK_DMG_HITS]
                         if dmg:
                             pend[n_pend] = a
                             pend_dmg[n_pend] = dmg
@@ -901,27 +919,27 @@ def run_phase(
                 # all damage at the end of the phase, in declaration order
                 for j in range(n_pend):
                     a = pend[j]
-                    ap = atkp + a * ATK_COLS
+                    ap = atkp + a * ATK_NCOLS
                     dmg = pend_dmg[j]
-                    kind = ap[5]
-                    if kind == 1:          # pedestrian
-                        vi = ap[6]
+                    kind = ap[ATK_KIND]
+                    if kind == TGT_PEDESTRIAN:
+                        vi = ap[ATK_INDEX]
                         dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
                         continue
-                    if kind != 0:          # building: not modelled
+                    if kind != TGT_VEHICLE:      # a building: its damage is not modelled
                         continue
-                    vi = ap[6]
-                    mode = ap[10]
+                    vi = ap[ATK_INDEX]
+                    mode = ap[ATK_MODE]
                     hits = dmg
                     if mode == 1:
                         hits = (dmg + 1) // 2
                     elif mode == 2:
                         hits = 0
-                    if ap[11] >= 0:
-                        fire_total[vi] += ap[11]
+                    if ap[ATK_FIRE_MOD] >= 0:
+                        fire_total[vi] += ap[ATK_FIRE_MOD]
                     ctx.cur_vehicle = vi
-                    ctx.cur_fiery = ap[12]
-                    apply_shot(&ctx, vi, ap[7], ap[8], ap[9], hits)
+                    ctx.cur_fiery = ap[ATK_FIERY]
+                    apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
                     ctx.cur_fiery = -1
                 # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
                 for v in range(V):
@@ -933,13 +951,13 @@ def run_phase(
                             for j in range(6):
                                 if ctx.st[varm[v] + j] < mbp[v * 6 + j]:
                                     f = 1
-                        if taken[v] >= consts[3] or f:
+                        if taken[v] >= consts[K_OBSTACLE_HITS] or f:
                             out_flags[r_, v] |= 8
                     if vdrv[v] >= 0:
                         before_state = dbp[v]
                         after_state = crew_state(&ctx, vdrv[v])
                         if after_state != before_state and after_state >= 2 and before_state < 2:
-                            if v_kind[v] == 1 and v_sc_side[v] < 0:
+                            if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
                                 roll(&ctx, 2, 0, 0)      # Crash Table 1 (reported, not resolved)
                             out_flags[r_, v] |= 4
             if end_of_turn:
@@ -953,14 +971,14 @@ def run_phase(
                             if r <= fire_total[v]:
                                 burning[v] = 1
                         if fire_hits[v] and not burning[v]:
-                            band_hi = consts[5] if fire_hit_fiery[v] else consts[4]
+                            band_hi = consts[K_FIRE_HIT_FIERY_HI] if fire_hit_fiery[v] else consts[K_FIRE_HIT_HI]
                             r = die(&ctx)
                             if r <= band_hi:
                                 burning[v] = 1
                     # extinguisher (CW-FIRE-03)
                     if burning[v] and v_extinguisher[v] > 0:
                         r = die(&ctx)
-                        if r <= consts[5 + v_extinguisher[v]]:
+                        if r <= consts[K_EXT_STANDARD_HI - 1 + v_extinguisher[v]]:
                             burning[v] = 0
                             continue
                     if burning[v]:
@@ -988,22 +1006,22 @@ def run_phase(
                         # explosion (CW-FIRE-03/04)
                         if v_can_explode[v]:
                             r = die(&ctx)
-                            if r <= consts[9]:
+                            if r <= consts[K_EXPLODE_HI]:
                                 out_flags[r_, v] |= 2
                                 burning[v] = 0
                                 for i in range(v_c0[v], v_c1[v]):
                                     if ctx.st[c_hits[i]] < 3:
                                         ctx.st[c_hits[i]] = 3
                                         ctx.st[c_ba[i]] = 0
-                                for j in range(near_v.shape[1] // 2):
-                                    vi = near_v[v, 2 * j]
+                                for j in range(pk.w_near_v // 2):
+                                    vi = near_v[v * pk.w_near_v + 2 * j]
                                     if vi < 0:
                                         break
-                                    side = best_exposed(&ctx, vi, near_v[v, 2 * j + 1])
+                                    side = best_exposed(&ctx, vi, near_v[v * pk.w_near_v + 2 * j + 1])
                                     hits = roll(&ctx, 1, 0, 0)
                                     apply_shot(&ctx, vi, P_SIDE, side, -1, hits)
-                                for j in range(near_p.shape[1]):
-                                    vi = near_p[v, j]
+                                for j in range(pk.w_near_p):
+                                    vi = near_p[v * pk.w_near_p + j]
                                     if vi < 0:
                                         break
                                     dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
@@ -1075,26 +1093,7 @@ def floor_loop(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int nee
 # every phase (movement goes straight and stops where counters collide), so each order's candidate shots are rows
 # of numbers, ordered by range then unit; the kernel walks them, skipping what the dice have put out.
 
-DEF F_T = 0             # fc[]: turn cap
-DEF F_P = 1             # phases a turn
-DEF F_UNTIL = 2         # until decided
-DEF F_WPEN = 3          # to-hit number added for a wounded firer (CW-HIT-08)
-DEF F_NM = 4            # natural miss
-DEF F_MAXN = 5          # highest number that can hit
-DEF F_SF2 = 6           # sustained fire: second shot in a row (CW-HIT-09)
-DEF F_SF3 = 7           # third and later
-DEF F_NODRIVER = 8      # fight.toml [out_of_action] switches
-DEF F_NOWEAPON = 9
-DEF F_DESTROYED = 10
-DEF F_CRASHED = 11
-DEF F_PEDDOWN = 12
-DEF F_SIDES = 13
-DEF F_FIRST = 15        # the arena's turn when the fight starts (the turn numbers recorded)
-DEF CAND_COLS = 15
 DEF FIRE_RING = 8       # turns a fire modifier can count for: the turn of the hit and up to 7 more (CW-FIRE-01)
-DEF ENT_COLS = 9
-DEF FIR_COLS = 3
-DEF FCOL_COLS = 9
 DEF MAXW = 262144       # weapon keys and mounted weapons of a fight
 DEF MAXU = 65536        # units of a fight (and sides)
 DEF MAXCH = 262144      # crew members and pedestrians
@@ -1117,27 +1116,11 @@ cdef inline int streak_of(int32_t* rec_t, int32_t* rec_s, int32_t* rec_turn, int
 
 
 def run_fight(
-    uint64_t seed, uint64_t first_trial, int32_t[::1] init,
-    int32_t[::1] v_armour, int32_t[::1] v_pp, int32_t[::1] v_kind, int32_t[::1] v_reversed, int32_t[::1] v_turret,
-    int32_t[::1] v_rolled, int32_t[::1] v_metal, int32_t[::1] v_layout, int32_t[::1] v_sc_side, int32_t[::1] v_sc_spaces,
-    int32_t[::1] v_sc_armour, int32_t[::1] v_w0, int32_t[::1] v_w1, int32_t[::1] v_c0, int32_t[::1] v_c1,
-    int32_t[::1] v_k0, int32_t[::1] v_k1, int32_t[::1] v_t0, int32_t[::1] v_t1, int32_t[::1] v_driver,
-    int32_t[::1] v_cycle_rider, int32_t[::1] v_fireproof, int32_t[::1] v_extinguisher, int32_t[::1] v_can_explode,
-    int32_t[::1] v_burning, int32_t[::1] v_is_car,
-    int32_t[::1] w_slot, int32_t[::1] w_mount, int32_t[::1] w_sidecar, int32_t[::1] w_fiery,
-    int32_t[::1] c_hits, int32_t[::1] c_ba, int32_t[::1] c_sidecar,
-    int32_t[::1] k_slot, int32_t[::1] k_sidecar, int32_t[::1] t_slot, int32_t[::1] t_pos, int32_t[::1] t_sidecar,
-    int32_t[::1] p_hits, int32_t[::1] p_ba,
-    int32_t[::1] cyc, int32_t[::1] consts,
-    int32_t[::1] fc, int32_t[::1] crash_out, int32_t[::1] prob36, int32_t[::1] u_side,
-    int32_t[::1] w_key, int32_t[::1] w_shots, int32_t[::1] w_ammo0, int32_t[::1] w_usable,
-    int32_t[::1] c_takeover, int32_t[::1] c_hand,
-    int32_t[:, ::1] ent, int32_t[::1] tp_lo, int32_t[:, ::1] fir, int32_t[:, ::1] cand,
-    int32_t[:, ::1] fcol, int32_t[::1] col_lo, int32_t[:, ::1] near_v, int32_t[:, ::1] near_p, int32_t[::1] moving_end,
-    int32_t[:, ::1] ocon, int32_t[:, ::1] out_state, uint8_t[:, ::1] out_flags, int16_t[:, ::1] out_turn, int16_t[::1] out_result,
+    uint64_t seed, uint64_t first_trial, dict arrays,
+    int32_t[:, ::1] out_state, uint8_t[:, ::1] out_flags, int16_t[:, ::1] out_turn, int16_t[::1] out_result,
     int16_t[::1] out_turns, int32_t[:, ::1] out_shots, int32_t[:, ::1] out_hits, int32_t[:, ::1] out_dmg,
     int16_t[::1] diverged, int32_t[:, ::1] saved, uint64_t[::1] saved_k, int16_t[::1] start_turn, uint64_t[::1] trial_ids,
-    int32_t[::1] known_unc, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage,
+    uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage,
 ):
     """Run trials first_trial .. first_trial + N - 1 of a fight (N = out_state's rows), each to its end.
 
@@ -1153,8 +1136,75 @@ def run_fight(
     after that turn from its outputs and `saved` row; `trial_ids` (when not empty) gives each row's trial number.
     Returns -1 (nothing run) if the arrays exceed the kernel's fixed sizes. Releases the GIL.
     """
-    cdef Py_ssize_t S = init.shape[0], V = v_armour.shape[0], NP = p_hits.shape[0], N = out_state.shape[0]
-    cdef Py_ssize_t U = u_side.shape[0], W = out_shots.shape[1], NC = c_hits.shape[0], NW = w_slot.shape[0]
+    cdef Arrays pk
+    if unpack_fight(&pk, arrays) != 0:
+        return -1
+    cdef int32_t* init = pk.init
+    cdef int32_t* v_armour = pk.v_armour
+    cdef int32_t* v_pp = pk.v_pp
+    cdef int32_t* v_kind = pk.v_kind
+    cdef int32_t* v_reversed = pk.v_reversed
+    cdef int32_t* v_turret = pk.v_turret
+    cdef int32_t* v_rolled = pk.v_rolled
+    cdef int32_t* v_metal = pk.v_metal
+    cdef int32_t* v_layout = pk.v_layout
+    cdef int32_t* v_sc_side = pk.v_sc_side
+    cdef int32_t* v_sc_spaces = pk.v_sc_spaces
+    cdef int32_t* v_sc_armour = pk.v_sc_armour
+    cdef int32_t* v_w0 = pk.v_w0
+    cdef int32_t* v_w1 = pk.v_w1
+    cdef int32_t* v_c0 = pk.v_c0
+    cdef int32_t* v_c1 = pk.v_c1
+    cdef int32_t* v_k0 = pk.v_k0
+    cdef int32_t* v_k1 = pk.v_k1
+    cdef int32_t* v_t0 = pk.v_t0
+    cdef int32_t* v_t1 = pk.v_t1
+    cdef int32_t* v_driver = pk.v_driver
+    cdef int32_t* v_cycle_rider = pk.v_cycle_rider
+    cdef int32_t* v_fireproof = pk.v_fireproof
+    cdef int32_t* v_extinguisher = pk.v_extinguisher
+    cdef int32_t* v_can_explode = pk.v_can_explode
+    cdef int32_t* v_burning = pk.v_burning
+    cdef int32_t* v_is_car = pk.v_is_car
+    cdef int32_t* w_slot = pk.w_slot
+    cdef int32_t* w_mount = pk.w_mount
+    cdef int32_t* w_sidecar = pk.w_sidecar
+    cdef int32_t* w_fiery = pk.w_fiery
+    cdef int32_t* c_hits = pk.c_hits
+    cdef int32_t* c_ba = pk.c_ba
+    cdef int32_t* c_sidecar = pk.c_sidecar
+    cdef int32_t* k_slot = pk.k_slot
+    cdef int32_t* k_sidecar = pk.k_sidecar
+    cdef int32_t* t_slot = pk.t_slot
+    cdef int32_t* t_pos = pk.t_pos
+    cdef int32_t* t_sidecar = pk.t_sidecar
+    cdef int32_t* p_hits = pk.p_hits
+    cdef int32_t* p_ba = pk.p_ba
+    cdef int32_t* cyc = pk.cyc
+    cdef int32_t* consts = pk.consts
+    cdef int32_t* fc = pk.fc
+    cdef int32_t* crash_out = pk.crash_out
+    cdef int32_t* prob36 = pk.prob36
+    cdef int32_t* u_side = pk.u_side
+    cdef int32_t* w_key = pk.w_key
+    cdef int32_t* w_shots = pk.w_shots
+    cdef int32_t* w_ammo0 = pk.w_ammo0
+    cdef int32_t* w_usable = pk.w_usable
+    cdef int32_t* c_takeover = pk.c_takeover
+    cdef int32_t* c_hand = pk.c_hand
+    cdef int32_t* ent = pk.ent
+    cdef int32_t* tp_lo = pk.tp_lo
+    cdef int32_t* fir = pk.fir
+    cdef int32_t* cand = pk.cand
+    cdef int32_t* fcol = pk.fcol
+    cdef int32_t* col_lo = pk.col_lo
+    cdef int32_t* near_v = pk.near_v
+    cdef int32_t* near_p = pk.near_p
+    cdef int32_t* moving_end = pk.moving_end
+    cdef int32_t* ocon = pk.ocon
+    cdef int32_t* known_unc = pk.known_unc
+    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, NP = pk.n_p_hits, N = out_state.shape[0]
+    cdef Py_ssize_t U = pk.n_u_side, W = out_shots.shape[1], NC = pk.n_c_hits, NW = pk.n_w_slot
     cdef int T = fc[F_T], P = fc[F_P]
     cdef Py_ssize_t t, i, v, j
     cdef Ctx ctx
@@ -1186,14 +1236,13 @@ def run_fight(
     cdef int32_t* acc_ok
     cdef int32_t* cp
     cdef int32_t* ep
-    cdef int32_t* varm = &v_armour[0]
-    cdef int32_t* vdrv = &v_driver[0]
+    cdef int32_t* varm = v_armour
+    cdef int32_t* vdrv = v_driver
     cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
     if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
-            or tp_lo.shape[0] != T * P + 1 or col_lo.shape[0] != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
-            or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U + FIRE_RING * V or known_unc.shape[0] != V \
-            or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
-            or ent.shape[1] != ENT_COLS or cand.shape[1] != CAND_COLS or ocon.shape[1] != 9:
+            or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
+            or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U + FIRE_RING * V or pk.n_known_unc != V \
+            or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1]:
         return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
     cdef int32_t* acc_atk
@@ -1237,40 +1286,40 @@ def run_fight(
     cdef int old_ch
     cdef int32_t* sv
     cdef int start
-    ctx.v_armour = &v_armour[0]
-    ctx.v_pp = &v_pp[0]
-    ctx.v_kind = &v_kind[0]
-    ctx.v_reversed = &v_reversed[0]
-    ctx.v_turret = &v_turret[0]
-    ctx.v_rolled = &v_rolled[0]
-    ctx.v_metal = &v_metal[0]
-    ctx.v_layout = &v_layout[0]
-    ctx.v_sc_side = &v_sc_side[0]
-    ctx.v_sc_spaces = &v_sc_spaces[0]
-    ctx.v_sc_armour = &v_sc_armour[0]
-    ctx.v_w0 = &v_w0[0]
-    ctx.v_w1 = &v_w1[0]
-    ctx.v_c0 = &v_c0[0]
-    ctx.v_c1 = &v_c1[0]
-    ctx.v_k0 = &v_k0[0]
-    ctx.v_k1 = &v_k1[0]
-    ctx.v_t0 = &v_t0[0]
-    ctx.v_t1 = &v_t1[0]
-    ctx.v_driver = &v_driver[0]
-    ctx.v_cycle_rider = &v_cycle_rider[0]
-    ctx.w_slot = &w_slot[0] if w_slot.shape[0] else NULL
-    ctx.w_mount = &w_mount[0] if w_mount.shape[0] else NULL
-    ctx.w_sidecar = &w_sidecar[0] if w_sidecar.shape[0] else NULL
-    ctx.w_fiery = &w_fiery[0] if w_fiery.shape[0] else NULL
-    ctx.c_hits = &c_hits[0] if c_hits.shape[0] else NULL
-    ctx.c_ba = &c_ba[0] if c_ba.shape[0] else NULL
-    ctx.c_sidecar = &c_sidecar[0] if c_sidecar.shape[0] else NULL
-    ctx.k_slot = &k_slot[0] if k_slot.shape[0] else NULL
-    ctx.k_sidecar = &k_sidecar[0] if k_sidecar.shape[0] else NULL
-    ctx.t_slot = &t_slot[0] if t_slot.shape[0] else NULL
-    ctx.t_pos = &t_pos[0] if t_pos.shape[0] else NULL
-    ctx.t_sidecar = &t_sidecar[0] if t_sidecar.shape[0] else NULL
-    ctx.cyc = &cyc[0]
+    ctx.v_armour = v_armour
+    ctx.v_pp = v_pp
+    ctx.v_kind = v_kind
+    ctx.v_reversed = v_reversed
+    ctx.v_turret = v_turret
+    ctx.v_rolled = v_rolled
+    ctx.v_metal = v_metal
+    ctx.v_layout = v_layout
+    ctx.v_sc_side = v_sc_side
+    ctx.v_sc_spaces = v_sc_spaces
+    ctx.v_sc_armour = v_sc_armour
+    ctx.v_w0 = v_w0
+    ctx.v_w1 = v_w1
+    ctx.v_c0 = v_c0
+    ctx.v_c1 = v_c1
+    ctx.v_k0 = v_k0
+    ctx.v_k1 = v_k1
+    ctx.v_t0 = v_t0
+    ctx.v_t1 = v_t1
+    ctx.v_driver = v_driver
+    ctx.v_cycle_rider = v_cycle_rider
+    ctx.w_slot = w_slot
+    ctx.w_mount = w_mount
+    ctx.w_sidecar = w_sidecar
+    ctx.w_fiery = w_fiery
+    ctx.c_hits = c_hits
+    ctx.c_ba = c_ba
+    ctx.c_sidecar = c_sidecar
+    ctx.k_slot = k_slot
+    ctx.k_sidecar = k_sidecar
+    ctx.t_slot = t_slot
+    ctx.t_pos = t_pos
+    ctx.t_sidecar = t_sidecar
+    ctx.cyc = cyc
     ctx.fire_hits = fire_hits
     ctx.fire_hit_fiery = fire_hit_fiery
     ctx.taken = taken
@@ -1299,10 +1348,10 @@ def run_fight(
                 for i in range(FIRE_RING * V):
                     fire_future[i] = sv[2 * V + NW + 3 * W + U + i]
             else:
-                memcpy(ctx.st, &init[0], S * sizeof(int32_t))
+                memcpy(ctx.st, init, S * sizeof(int32_t))
                 ctx.k = 0
                 memset(&out_flags[t, 0], 0, V)
-                memcpy(burning, &v_burning[0], V * sizeof(int32_t))
+                memcpy(burning, v_burning, V * sizeof(int32_t))
                 for v in range(V):
                     crash[v] = 0
                 for i in range(NW):
@@ -1334,57 +1383,57 @@ def run_fight(
                     tp = (turn - 1) * P + ph
                     # flaming oil driven over in the movement (turn._contacts, CW-DROP-04): damage to the underbody
                     # and each tire, and a fire source; before the orders look for shots
-                    for i in range(ocon.shape[0]):
-                        if ocon[i, 0] != tp:
+                    for i in range(pk.n_ocon):
+                        if ocon[i * OCON_NCOLS + OCON_TP] != tp:
                             continue
-                        vi = ocon[i, 1]
-                        if ocon[i, 2] == 0:
-                            hits = roll(&ctx, ocon[i, 3], ocon[i, 4], ocon[i, 5])
+                        vi = ocon[i * OCON_NCOLS + OCON_VEHICLE]
+                        if ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_DAMAGE:
+                            hits = roll(&ctx, ocon[i * OCON_NCOLS + OCON_A], ocon[i * OCON_NCOLS + OCON_B], ocon[i * OCON_NCOLS + OCON_C])
                             ctx.cur_fiery = -1
-                            apply_shot(&ctx, vi, ocon[i, 6], ocon[i, 7], ocon[i, 8], hits)
+                            apply_shot(&ctx, vi, ocon[i * OCON_NCOLS + OCON_PART], ocon[i * OCON_NCOLS + OCON_SIDE], ocon[i * OCON_NCOLS + OCON_TIRE], hits)
                         else:
-                            for j in range(ocon[i, 4] + 1):
-                                fire_future[vi * FIRE_RING + (turn + j) % FIRE_RING] += ocon[i, 3]
+                            for j in range(ocon[i * OCON_NCOLS + OCON_B] + 1):
+                                fire_future[vi * FIRE_RING + (turn + j) % FIRE_RING] += ocon[i * OCON_NCOLS + OCON_A]
                     # the standing orders' attacks (carwars.fight.order_attacks), chosen after the movement
                     n_acc = 0
                     for e in range(tp_lo[tp], tp_lo[tp + 1]):
-                        ep = &ent[e, 0]
-                        u = ep[1]
-                        wk = ep[2]
-                        w = ep[3]
-                        ped = ep[4]
-                        if ep[7] == 2:
+                        ep = ent + e * ENT_NCOLS
+                        u = ep[ENT_UNIT]
+                        wk = ep[ENT_WKEY]
+                        w = ep[ENT_WEAPON]
+                        ped = ep[ENT_PED]
+                        if ep[ENT_CHOOSE] == CHOOSE_PLANNED:
                             # a planned attack (turn._still_legal): cancelled when the rules forbid it now
                             if w >= 0 and fired_w[wk]:
                                 continue                   # its mounted weapon fired this turn (CW-ROF-01)
                             if ped >= 0:
                                 if ctx.st[p_hits[ped]] >= 2:
                                     continue               # the pedestrian is down (CW-CREW-01)
-                                fr = ep[5]
+                                fr = ep[ENT_FIR_LO]
                                 ch = NC + ped
                             else:
                                 if w >= 0 and (ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0)):
                                     continue               # destroyed or empty (CW-VEH-03); a hand weapon: no check
                                 fr = -1
-                                for i in range(ep[5], ep[6]):
-                                    if ctx.st[c_hits[fir[i, 0]]] < 2:
+                                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+                                    if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
                                         fr = i             # the named firer, or the first able (attack._default_firer)
                                         break
                                 if fr < 0:
                                     continue
-                                ch = fir[fr, 0]
-                            if fired_ch[ch] or fir[fr, 2] == fir[fr, 1]:
+                                ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
+                            if fired_ch[ch] or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
                                 continue                   # the firer has fired; or no line of fire, whatever the dice
-                            k = fir[fr, 1]
+                            k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
                             fired_ch[ch] = 1
                             fired_w[wk] = 1
                             acc_k[n_acc] = k
                             acc_wk[n_acc] = wk
                             acc_w[n_acc] = w
                             acc_fs[n_acc] = p_hits[ped] if ped >= 0 else c_hits[ch]
-                            acc_need[n_acc] = cand[k, 1] - sustained(rec_t, rec_s, rec_turn, wk, cand[k, 0], turn, sf2, sf3)
+                            acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
                             acc_ok[n_acc] = 1
-                            acc_atk[n_acc] = ep[8]
+                            acc_atk[n_acc] = ep[ENT_ATK]
                             acc_e[n_acc] = e
                             acc_ch[n_acc] = ch
                             n_acc += 1
@@ -1396,8 +1445,8 @@ def run_fight(
                                 continue
                         elif ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
                             continue
-                        for fr in range(ep[5], ep[6]):
-                            ci = fir[fr, 0]
+                        for fr in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+                            ci = fir[fr * FIR_NCOLS + FIR_CHARACTER]
                             if ped >= 0:
                                 wounded = ctx.st[p_hits[ped]]
                                 if wounded >= 2:
@@ -1410,17 +1459,17 @@ def run_fight(
                                 ch = ci
                             best = -1
                             bestp = -1
-                            for k in range(fir[fr, 1], fir[fr, 2]):
-                                cp = &cand[k, 0]
-                                tu = cp[0]
+                            for k in range(fir[fr * FIR_NCOLS + FIR_CAND_LO], fir[fr * FIR_NCOLS + FIR_CAND_HI]):
+                                cp = cand + k * CAND_NCOLS
+                                tu = cp[CAND_UNIT]
                                 if outu[tu]:
                                     continue
-                                needed = cp[1] - sustained(rec_t, rec_s, rec_turn, wk, tu, turn, sf2, sf3)
+                                needed = cp[CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, tu, turn, sf2, sf3)
                                 if wounded == 1:
                                     needed += wpen
                                 if needed > maxn:
                                     continue               # no hit possible: not a candidate (FIGHT-02)
-                                if ep[7] == 0:             # nearest enemy: the first, by range then unit order
+                                if ep[ENT_CHOOSE] == CHOOSE_NEAREST:             # nearest enemy: the first, by range then unit order
                                     best = k
                                     break
                                 f = prob36[needed if needed > nm else nm + 1]
@@ -1437,7 +1486,7 @@ def run_fight(
                             acc_wk[n_acc] = wk
                             acc_w[n_acc] = w
                             acc_fs[n_acc] = p_hits[ped] if ped >= 0 else c_hits[ci]
-                            acc_need[n_acc] = cand[best, 1] - sustained(rec_t, rec_s, rec_turn, wk, cand[best, 0], turn, sf2, sf3)
+                            acc_need[n_acc] = cand[best * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[best * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
                             acc_ok[n_acc] = 1
                             acc_atk[n_acc] = -1
                             acc_e[n_acc] = e
@@ -1453,37 +1502,37 @@ def run_fight(
                                 metal_before[v * 6 + j] = ctx.st[varm[v] + j]
                     # collisions of the movement, then each attack explained again: one made impossible is cancelled
                     for i in range(col_lo[tp], col_lo[tp + 1]):
-                        vi = fcol[i, 0]
-                        hits = roll(&ctx, fcol[i, 1], fcol[i, 2], fcol[i, 3]) if fcol[i, 1] > 0 else 0
-                        hits = (hits * fcol[i, 4] + fcol[i, 5] - 1) // fcol[i, 5]
-                        if fcol[i, 8]:
+                        vi = fcol[i * FCOL_NCOLS + FCOL_INDEX]
+                        hits = roll(&ctx, fcol[i * FCOL_NCOLS + FCOL_COUNT], fcol[i * FCOL_NCOLS + FCOL_BONUS], fcol[i * FCOL_NCOLS + FCOL_FLOOR]) if fcol[i * FCOL_NCOLS + FCOL_COUNT] > 0 else 0
+                        hits = (hits * fcol[i * FCOL_NCOLS + FCOL_NUM] + fcol[i * FCOL_NCOLS + FCOL_DEN] - 1) // fcol[i * FCOL_NCOLS + FCOL_DEN]
+                        if fcol[i * FCOL_NCOLS + FCOL_IS_PED]:
                             dmg_ped(ctx.st, p_hits[vi], p_ba[vi], hits)
                         else:
-                            collision_damage(&ctx, vi, fcol[i, 6], hits, consts[0], consts[1], consts[2])
+                            collision_damage(&ctx, vi, fcol[i * FCOL_NCOLS + FCOL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
                     if col_lo[tp + 1] > col_lo[tp]:
                         for a in range(n_acc):
                             e = acc_e[a]
-                            if ent[e, 7] == 2 and ent[e, 4] < 0:
+                            if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_PLANNED and ent[e * ENT_NCOLS + ENT_PED] < 0:
                                 # a planned vehicle attack: explained again, its default firer the first able now
                                 # (attack._default_firer), who is the one who fires it (CW-ROF-01)
                                 fr = -1
-                                for i in range(ent[e, 5], ent[e, 6]):
-                                    if ctx.st[c_hits[fir[i, 0]]] < 2:
+                                for i in range(ent[e * ENT_NCOLS + ENT_FIR_LO], ent[e * ENT_NCOLS + ENT_FIR_HI]):
+                                    if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
                                         fr = i
                                         break
                                 old_ch = acc_ch[a]
-                                ch = fir[fr, 0] if fr >= 0 else fir[ent[e, 5], 0]
+                                ch = fir[fr * FIR_NCOLS + FIR_CHARACTER] if fr >= 0 else fir[ent[e * ENT_NCOLS + ENT_FIR_LO] * FIR_NCOLS + FIR_CHARACTER]
                                 if ch != old_ch:
                                     fired_ch[old_ch] = 0
                                     fired_ch[ch] = 1
                                     acc_ch[a] = ch
-                                if fr < 0 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0) or fir[fr, 2] == fir[fr, 1]:
+                                if fr < 0 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0) or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
                                     acc_ok[a] = 0
                                     continue
-                                k = fir[fr, 1]
+                                k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
                                 acc_k[a] = k
                                 acc_fs[a] = c_hits[ch]
-                                acc_need[a] = cand[k, 1] - sustained(rec_t, rec_s, rec_turn, acc_wk[a], cand[k, 0], turn, sf2, sf3)
+                                acc_need[a] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[a], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
                             elif ctx.st[acc_fs[a]] >= 2 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0):
                                 acc_ok[a] = 0
                     # to hit, then damage, in the order the attacks were given
@@ -1491,18 +1540,18 @@ def run_fight(
                         acc_dmg[a] = 0
                         if not acc_ok[a]:
                             continue
-                        cp = &cand[acc_k[a], 0]
+                        cp = cand + acc_k[a] * CAND_NCOLS
                         needed = acc_need[a]
                         if ctx.st[acc_fs[a]] == 1:
                             needed += wpen                 # a wounded firer's skills -2 (CW-HIT-08)
                         r = die(&ctx) + die(&ctx)
-                        hit = cp[13] and r != nm and needed <= maxn and r >= needed
+                        hit = cp[CAND_POSSIBLE] and r != nm and needed <= maxn and r >= needed
                         dmg = 0
                         if hit:
-                            if cp[2] > 0:
-                                dmg = roll(&ctx, cp[2], cp[3], 0)
+                            if cp[CAND_DMG_COUNT] > 0:
+                                dmg = roll(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], 0)
                             else:
-                                dmg = cp[4]
+                                dmg = cp[CAND_DMG_HITS]
                         acc_dmg[a] = dmg
                         w = acc_w[a]
                         if w >= 0 and w_shots[w]:
@@ -1519,7 +1568,7 @@ def run_fight(
                     for a in range(n_acc):
                         if acc_ok[a]:
                             wk = acc_wk[a]
-                            tu = cand[acc_k[a], 0]
+                            tu = cand[acc_k[a] * CAND_NCOLS + CAND_UNIT]
                             s = streak_of(rec_t, rec_s, rec_turn, wk, tu, turn)
                             rec_t[wk] = tu
                             rec_s[wk] = s
@@ -1529,27 +1578,27 @@ def run_fight(
                         dmg = acc_dmg[a]
                         if not acc_ok[a] or dmg == 0:
                             continue
-                        cp = &cand[acc_k[a], 0]
-                        kind = cp[5]
-                        vi = cp[6]
-                        if kind == 1:
+                        cp = cand + acc_k[a] * CAND_NCOLS
+                        kind = cp[CAND_KIND]
+                        vi = cp[CAND_INDEX]
+                        if kind == TGT_PEDESTRIAN:
                             dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
                             continue
-                        if kind != 0:
+                        if kind != TGT_VEHICLE:      # a building: its damage is not modelled
                             continue
-                        mode = cp[10]
+                        mode = cp[CAND_MODE]
                         hits = dmg
                         if mode == 1:
                             hits = (dmg + 1) // 2
                         elif mode == 2:
                             hits = 0
-                        if cp[11] >= 0:
-                            # a fire source: its modifier counts this turn and the next cp[14] (FireSource.active)
-                            for j in range(cp[14] + 1):
-                                fire_future[vi * FIRE_RING + (turn + j) % FIRE_RING] += cp[11]
+                        if cp[CAND_FIRE_MOD] >= 0:
+                            # a fire source: its modifier counts this turn and the next cp[CAND_BURN] (FireSource.active)
+                            for j in range(cp[CAND_BURN] + 1):
+                                fire_future[vi * FIRE_RING + (turn + j) % FIRE_RING] += cp[CAND_FIRE_MOD]
                         ctx.cur_vehicle = vi
-                        ctx.cur_fiery = cp[12]
-                        apply_shot(&ctx, vi, cp[7], cp[8], cp[9], hits)
+                        ctx.cur_fiery = cp[CAND_FIERY]
+                        apply_shot(&ctx, vi, cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], hits)
                         ctx.cur_fiery = -1
                     # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
                     for v in range(V):
@@ -1561,13 +1610,13 @@ def run_fight(
                                 for j in range(6):
                                     if ctx.st[varm[v] + j] < metal_before[v * 6 + j]:
                                         f = 1
-                            if taken[v] >= consts[3] or f:
+                            if taken[v] >= consts[K_OBSTACLE_HITS] or f:
                                 out_flags[t, v] |= 8
                         if vdrv[v] >= 0:
                             before_state = driver_before[v]
                             after_state = crew_state(&ctx, vdrv[v])
                             if after_state != before_state and after_state >= 2 and before_state < 2:
-                                if v_kind[v] == 1 and v_sc_side[v] < 0:
+                                if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
                                     r = roll(&ctx, 2, 0, 0)      # Crash Table 1 at +4 (CW-CREW-03)
                                     crash[v] = crash_out[r]
                                 out_flags[t, v] |= 4
@@ -1584,13 +1633,13 @@ def run_fight(
                             if r <= fire_total[v]:
                                 burning[v] = 1
                         if fire_hits[v] and not burning[v]:
-                            band_hi = consts[5] if fire_hit_fiery[v] else consts[4]
+                            band_hi = consts[K_FIRE_HIT_FIERY_HI] if fire_hit_fiery[v] else consts[K_FIRE_HIT_HI]
                             r = die(&ctx)
                             if r <= band_hi:
                                 burning[v] = 1
                     if burning[v] and v_extinguisher[v] > 0:
                         r = die(&ctx)
-                        if r <= consts[5 + v_extinguisher[v]]:
+                        if r <= consts[K_EXT_STANDARD_HI - 1 + v_extinguisher[v]]:
                             burning[v] = 0
                             continue
                     if burning[v]:
@@ -1616,7 +1665,7 @@ def run_fight(
                                     dmg_slot(&ctx, v_sc_armour[v] + j, 1)
                         if v_can_explode[v]:
                             r = die(&ctx)
-                            if r <= consts[9]:
+                            if r <= consts[K_EXPLODE_HI]:
                                 out_flags[t, v] |= 2
                                 burning[v] = 0
                                 for i in range(v_c0[v], v_c1[v]):
@@ -1624,15 +1673,15 @@ def run_fight(
                                         ctx.st[c_hits[i]] = 3
                                         ctx.st[c_ba[i]] = 0
                                 mv = (turn - 1) * V + v
-                                for j in range(near_v.shape[1] // 2):
-                                    vi = near_v[mv, 2 * j]
+                                for j in range(pk.w_near_v // 2):
+                                    vi = near_v[mv * pk.w_near_v + 2 * j]
                                     if vi < 0:
                                         break
-                                    side = best_exposed(&ctx, vi, near_v[mv, 2 * j + 1])
+                                    side = best_exposed(&ctx, vi, near_v[mv * pk.w_near_v + 2 * j + 1])
                                     hits = roll(&ctx, 1, 0, 0)
                                     apply_shot(&ctx, vi, P_SIDE, side, -1, hits)
-                                for j in range(near_p.shape[1]):
-                                    vi = near_p[mv, j]
+                                for j in range(pk.w_near_p):
+                                    vi = near_p[mv * pk.w_near_p + j]
                                     if vi < 0:
                                         break
                                     dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
@@ -1702,8 +1751,8 @@ def run_fight(
     return 0
 
 
-cdef int vehicle_out(Ctx* c, int v, int32_t[::1] fc, int32_t* crash, int flags, int32_t[::1] w_usable, int32_t[::1] w_shots,
-                     int32_t* ammo, int32_t[::1] c_takeover, int32_t[::1] c_hand) noexcept nogil:
+cdef int vehicle_out(Ctx* c, int v, int32_t* fc, int32_t* crash, int flags, int32_t* w_usable, int32_t* w_shots,
+                     int32_t* ammo, int32_t* c_takeover, int32_t* c_hand) noexcept nogil:
     """carwars.fight.out_of_action for a vehicle (FIGHT-03), in its order of conditions."""
     cdef int i, conscious = 0, can = 0
     for i in range(c.v_c0[v], c.v_c1[v]):

@@ -28,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import backend as _backend
+from . import _layout
 from ..dice import MASK64, SeededDice
 from ..errors import ScenarioError
 from ..ruleset import Unpackable
@@ -37,9 +38,10 @@ __all__ = ["BatchResult", "run_batch", "run_batch_dask", "concat", "reference_tr
 _SIDES = ("front", "back", "left", "right", "top", "underbody")
 DMG_BINS = 64          # damage histogram bins per attack in counted mode (fastcore/_carwars.pyx DMG_BINS); the last holds 63+
 _SC_SIDES = ("front", "back", "left", "right", "underbody")
-_TIRE_POS = {"front": 0, "back": 1, "front_left": 2, "front_right": 3, "back_left": 4, "back_right": 5, "sidecar": 6}
-_PARTS = {"side": 0, "tire": 1, "turret": 2, "rider": 3, "sidecar": 4, "top": 5}
-_P_SIDE_SC = 6     # a side shot at a cycle as a whole from its sidecar's side of the centre line (CW-TGT-05)
+# the kernel's codes (fastcore/layout.toml) for a tire's place and for what a shot hits
+_TIRE_POS = {name: getattr(_layout, f"TIRE_{name.upper()}") for name in
+             ("front", "back", "front_left", "front_right", "back_left", "back_right", "sidecar")}
+_PARTS = {name: getattr(_layout, f"P_{name.upper()}") for name in ("side", "tire", "turret", "rider", "sidecar", "top")}
 
 
 @dataclass
@@ -417,6 +419,36 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
 
 
 
+def _row(columns: tuple[str, ...], **values: int) -> list[int]:
+    """A kernel row (or vector) by its column names (fastcore/layout.toml): every column given, and no other."""
+    if values.keys() != set(columns):
+        missing, extra = set(columns) - values.keys(), values.keys() - set(columns)
+        raise AssertionError(f"kernel row: missing {sorted(missing)}, unknown {sorted(extra)}")
+    return [int(values[c]) for c in columns]
+
+
+def _shot_columns(b, spec, target, ped_index: dict[str, int], veh_index: dict[str, int], tire_index: dict) -> dict[str, int]:
+    """What a shot (a breakdown `b` of weapon `spec` at `target`) is, in the columns attack and candidate rows share:
+    to hit, damage, what it hits (fastcore/layout.toml, rows.atk and rows.cand)."""
+    from .model import Building, Pedestrian
+    from .phase import _shot_for
+
+    out = dict(needed=b.needed, possible=int(b.possible), dmg_count=spec.damage.count if spec.damage else 0,
+               dmg_bonus=spec.damage.bonus if spec.damage else 0, dmg_hits=spec.damage_hits or 0)
+    if isinstance(target, Building):       # hit, but building damage is not modelled (CW-DMG-01)
+        return out | dict(kind=_layout.TGT_BUILDING, index=-1, part=_layout.P_SIDE, side=-1, tire=-1, mode=0)
+    if isinstance(target, Pedestrian):
+        return out | dict(kind=_layout.TGT_PEDESTRIAN, index=ped_index[target.id], part=_layout.P_SIDE, side=-1, tire=-1, mode=0)
+    shot = _shot_for(b, 1)
+    mode = 0
+    if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
+        mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
+    tire = tire_index[(target.id, shot.tire)] if shot.part == "tire" else -1
+    part = _layout.P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
+    return out | dict(kind=_layout.TGT_VEHICLE, index=veh_index[target.id], part=part,
+                      side=-1 if shot.side is None else int(shot.side), tire=tire, mode=mode)
+
+
 def _blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[list[int]], list[list[int]]]:
     """Per vehicle of `arena`, in its order, whom an explosion of it reaches (CW-FIRE-04): the kernel's row of
     (vehicle index, mask of the sides facing the blast: front 1, back 2, left 4, right 8) pairs, and the row of
@@ -516,7 +548,6 @@ def _state_key(scenario) -> bytes | None:
 
 def _pack(scenario) -> Packed:
     from . import geometry as geo
-    from .enums import Location
     from .fire import can_explode
     from .phase import _shot_for
 
@@ -545,13 +576,13 @@ def _pack(scenario) -> Packed:
             slot += 1
         else:
             A["v_pp"].append(-1)
-        A["v_kind"].append({"car": 0, "cycle": 1, "trike": 2}[v.kind])
+        A["v_kind"].append(getattr(_layout, f"KIND_{v.kind.upper()}"))
         A["v_is_car"].append(1 if v.kind == "car" else 0)
         A["v_reversed"].append(int(v.reversed_trike))
         A["v_turret"].append(int(v.turret))
         A["v_rolled"].append(-1 if v.rolled_onto is None else int(v.rolled_onto))
         A["v_metal"].append(int(v.metal_armour))
-        layout = [{Location.CREW: 0, Location.POWER_PLANT: 1, Location.CARGO: 2}[x] for x in v.layout]
+        layout = [getattr(_layout, f"LOC_{x.name}") for x in v.layout]
         A["v_layout"] += layout + [-1] * (3 - len(layout))
         A["v_w0"].append(len(A["w_slot"]))
         for w in v.all_weapons():
@@ -597,7 +628,7 @@ def _pack(scenario) -> Packed:
         rider = next((c for c in v.crew if c.seat == "cycle"), driver)
         A["v_cycle_rider"].append(crew_index[(v.id, rider.id)] if rider is not None else -1)
         A["v_fireproof"].append(int(v.fireproof))
-        A["v_extinguisher"].append({"none": 0, "standard": 1, "improved": 2, "portable": 3}[v.extinguisher])
+        A["v_extinguisher"].append(getattr(_layout, f"EXT_{v.extinguisher.upper()}"))
         A["v_can_explode"].append(int(can_explode(v)))
         A["v_burning"].append(int(arena.fires[v.id].burning) if v.id in arena.fires else 0)
     for p in arena.pedestrians.values():
@@ -607,17 +638,20 @@ def _pack(scenario) -> Packed:
     assert slot == len(init)
 
     dmg = rules["carwars.damage"]
-    cyc = [*dmg["cycle"]["end_armour"], *dmg["cycle"]["end_wheel"], *dmg["cycle"]["side_driver"], *dmg["cycle"]["side_power_plant"],
-           *dmg["cycle"]["side_weapon"], *dmg["sidecar"]["sidecar"], *dmg["trike"]["wheel"]]
+    band = {"end_armour": dmg["cycle"]["end_armour"], "end_wheel": dmg["cycle"]["end_wheel"],
+            "side_driver": dmg["cycle"]["side_driver"], "side_pp": dmg["cycle"]["side_power_plant"],
+            "side_weapon": dmg["cycle"]["side_weapon"], "sidecar": dmg["sidecar"]["sidecar"], "trike_wheel": dmg["trike"]["wheel"]}
+    cyc = _row(_layout.CYC_NAMES, **{f"{k}_lo": lo for k, (lo, _) in band.items()}, **{f"{k}_hi": hi for k, (_, hi) in band.items()})
     fire = rules["carwars.fire"]
     col_t = rules["carwars.collisions"]
     cap = Fraction(col_t["metal_loss_cap_fraction"]).limit_denominator(1000)
     th = rules["carwars.tohit"]["to_hit"]
-    consts = [col_t["metal_armour_factor"], cap.numerator, cap.denominator, dmg["obstacle"]["hits_in_phase"],
-              fire["start"]["component_hit"][1], fire["start"]["component_hit_fiery"][1],
-              fire["extinguisher"]["standard"][1], fire["extinguisher"]["improved"][1], fire["extinguisher"]["portable"][1],
-              fire["explosion"]["roll"][1], th["natural_miss"], th["max_needed"]]
-    assert len(cyc) == 14 and len(consts) == 12     # the kernel's fixed layout (_kernel_limits checked the bands)
+    consts = _row(_layout.CONSTS_NAMES, metal_factor=col_t["metal_armour_factor"], cap_num=cap.numerator, cap_den=cap.denominator,
+                  obstacle_hits=dmg["obstacle"]["hits_in_phase"], fire_hit_hi=fire["start"]["component_hit"][1],
+                  fire_hit_fiery_hi=fire["start"]["component_hit_fiery"][1],
+                  ext_standard_hi=fire["extinguisher"]["standard"][1], ext_improved_hi=fire["extinguisher"]["improved"][1],
+                  ext_portable_hi=fire["extinguisher"]["portable"][1], explode_hi=fire["explosion"]["roll"][1],
+                  natural_miss=th["natural_miss"], max_needed=th["max_needed"])
 
     from .collision import ram_dice, weight_factor
     col_rows = []
@@ -627,47 +661,35 @@ def _pack(scenario) -> Packed:
     for phase, c in collisions:
         expr = ram_dice(rules, c.speed)
         f = weight_factor(rules, c.weight_lb, c.pedestrian)
-        col_rows.append([vi[c.vehicle], expr.count if expr else 0, expr.bonus if expr else 0, expr.floor if expr else 0,
-                         f.numerator, f.denominator, int(c.side), phase])
+        col_rows.append(_row(_layout.COL_COLUMNS, vehicle=vi[c.vehicle], count=expr.count if expr else 0,
+                             bonus=expr.bonus if expr else 0, floor=expr.floor if expr else 0, num=f.numerator,
+                             den=f.denominator, side=int(c.side), phase=phase))
 
     atk_rows: list[list[int]] = []
     names: list[str] = []
-    area: dict[str, list[int]] = {}    # an area-effect attack's rows (CW-DMG-07): place, victims, defender's rank, full damage
+    area: dict[str, dict] = {}    # an area-effect attack's rows (CW-DMG-07): place, victims, defender's rank, full damage
     for a in ([] if scenario.turns else scenario.attacks):
         if a.victims:
             order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
             full = int(bool(_attack_spec(scenario, a).flamethrower))
             for i, v in enumerate(a.victims):
-                area[f"{a.id}@{v}"] = [i, len(a.victims), order.index(v), full]
+                area[f"{a.id}@{v}"] = dict(area_place=i, area_victims=len(a.victims), area_rank=order.index(v), area_full=full)
+    not_area = dict(area_place=-1, area_victims=0, area_rank=0, area_full=0)
     wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
     for phase, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
         if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
-            atk_rows.append([0] * 13 + [phase, -1, -1, 0, 1] + area.get(b, [-1, 0, 0, 0]))
+            atk_rows.append(_row(_layout.ATK_COLUMNS, **dict.fromkeys(_layout.ATK_COLUMNS[:13], 0), phase=phase, weapon_slot=-1,
+                                 firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area)))
             names.append(b)
             continue
         spec = _attack_spec(scenario, b)
         target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
-        from .model import Building, Pedestrian
-
-        row = [b.needed, int(b.possible), spec.damage.count if spec.damage else 0, spec.damage.bonus if spec.damage else 0,
-               spec.damage_hits or 0]
-        if isinstance(target, Building):
-            row += [2, -1, 0, -1, -1, 0]
-        elif isinstance(target, Pedestrian):
-            row += [1, pi[target.id], 0, -1, -1, 0]
-        else:
-            shot = _shot_for(b, 1)
-            mode = 0
-            if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
-                mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
-            tire = tire_index[(target.id, shot.tire)] if shot.part == "tire" else -1
-            part = _P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
-            row += [0, vi[target.id], part, -1 if shot.side is None else int(shot.side), tire, mode]
-        fiery = int(spec.fiery)
-        row += [spec.fire_modifier if spec.fire_modifier is not None else -1, fiery]
-        # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
-        row += [phase, weapon_slot, firer_slot, b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty, 0]
-        atk_rows.append(row + area.get(b.attack, [-1, 0, 0, 0]))
+        atk_rows.append(_row(_layout.ATK_COLUMNS, **_shot_columns(b, spec, target, pi, vi, tire_index),
+                             fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1, fiery=int(spec.fiery),
+                             phase=phase, weapon_slot=weapon_slot, firer_slot=firer_slot,
+                             # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
+                             needed_wounded=b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty,
+                             cancelled=0, **area.get(b.attack, not_area)))
         names.append(b.attack)
 
     radius = fire["explosion"]["radius"]
@@ -683,19 +705,14 @@ def _pack(scenario) -> Packed:
     arrays["init"] = arr(init)
     arrays["cyc"] = arr(cyc)
     arrays["consts"] = arr(consts)
-    arrays["col"] = arr(col_rows, (len(col_rows), 8))
-    arrays["atk"] = arr(atk_rows, (len(atk_rows), 22))
+    arrays["col"] = arr(col_rows, (len(col_rows), _layout.COL_NCOLS))
+    arrays["atk"] = arr(atk_rows, (len(atk_rows), _layout.ATK_NCOLS))
     arrays["near_v"] = arr(near_v)
     arrays["near_p"] = arr(near_p)
     return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
                   tire_index=tire_index)
 
 
-_ORDER = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side",
-          "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver",
-          "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount",
-          "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar",
-          "p_hits", "p_ba", "cyc", "consts", "col", "atk", "near_v", "near_p")
 
 
 # --- the two backends ------------------------------------------------------------------------------
@@ -857,7 +874,6 @@ def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, en
 
     a = packed.arrays
     A, S, V = a["atk"].shape[0], a["init"].shape[0], a["v_armour"].shape[0]
-    args = [a[k] for k in _ORDER]
     if keep == "arrays":
         hit = np.zeros((trials, A), dtype=np.uint8)
         dmg = np.zeros((trials, A), dtype=np.int32)
@@ -865,7 +881,7 @@ def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, en
         flags = np.zeros((trials, max(V, 1)), dtype=np.uint8)
 
         def work(lo: int, hi: int):
-            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), state[lo:hi], hit[lo:hi], dmg[lo:hi], flags[lo:hi],
+            rc = kernel.run_phase(seed, first + lo, a, int(end_of_turn), state[lo:hi], hit[lo:hi], dmg[lo:hi], flags[lo:hi],
                                   n_phases=packed.phases)
             if progress is not None:
                 progress(hi - lo)
@@ -876,7 +892,7 @@ def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, en
         def work(lo: int, hi: int):
             scratch = (np.zeros((1, S), np.int32), np.zeros((1, A), np.uint8), np.zeros((1, A), np.int32), np.zeros((1, max(V, 1)), np.uint8))
             acc = np.zeros(3 * A + S + 4 * V + DMG_BINS * A, dtype=np.int64)
-            rc = kernel.run_phase(seed, first + lo, *args, int(end_of_turn), *scratch, hi - lo, 0, kinds, acc, packed.phases)
+            rc = kernel.run_phase(seed, first + lo, a, int(end_of_turn), *scratch, hi - lo, 0, kinds, acc, packed.phases)
             if progress is not None:
                 progress(hi - lo)
             return rc, acc
@@ -1193,12 +1209,14 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     from .tohit import hit_probability
 
     prob36 = [int(hit_probability(rules, n) * 36) for n in range(13)]
-    fc = [T, P, int(bool(fight is not None and fight.until_decided)), -th["firer"]["wounded_skill"], th["to_hit"]["natural_miss"],
-          th["to_hit"]["max_needed"], sf["second"], sf["third_and_later"], int(t["no_driver"]), int(t["no_weapon"]),
-          int(t["destroyed"]), int(t["crashed"]), int(t["pedestrian_down"]), len(sides), 0, int(arena.turn)]
+    fc = _row(_layout.FC_NAMES, t=T, p=P, until=bool(fight is not None and fight.until_decided), wpen=-th["firer"]["wounded_skill"],
+              nm=th["to_hit"]["natural_miss"], maxn=th["to_hit"]["max_needed"], sf2=sf["second"], sf3=sf["third_and_later"],
+              nodriver=t["no_driver"], noweapon=t["no_weapon"], destroyed=t["destroyed"], crashed=t["crashed"],
+              peddown=t["pedestrian_down"], sides=len(sides), reserved=0, first=arena.turn)
     max_needed = th["to_hit"]["max_needed"]
 
     names = [a.id for key in sorted(plan.attacks) for a in plan.attacks[key]]   # as the reference's batch names them
+    name_pos = {n: i for i, n in reversed(list(enumerate(names)))}
     ent: list[list[int]] = []
     fir: list[list[int]] = []
     cand: list[list[int]] = []
@@ -1260,34 +1278,24 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         possible = b is not None and (b.possible or (b.lof and b.reason.startswith("needs ") and b.needed > max_needed))
         if b is not None and not possible and not planned:
             b = None
-        row = None if b is None else row_of(unit, wid, target, b)
-        found = None if b is None else (b.range, row[:13] + [int(possible), row[13]])    # cand: ..., possible, burn duration
+        found = None if b is None else (b.range, row_of(unit, wid, target, b, possible))
         cache[key] = found
         return found
 
-    def row_of(unit, wid, target, b) -> list[int]:
-        """A candidate shot as the kernel reads it (fastcore/_carwars.pyx run_fight, cand)."""
+    vpos = {v: i for i, v in enumerate(vids)}
+    ppos = {p: i for i, p in enumerate(pids)}
+
+    def row_of(unit, wid, target, b, possible: bool) -> list[int]:
+        """A candidate shot as the kernel reads it (fastcore/layout.toml, rows.cand)."""
         from .attack import attack_weapon
 
         spec = attack_weapon(arena, unit, wid, rules)
-        if target in arena.buildings:     # hit, but building damage is not modelled (CW-DMG-01)
-            row = [len(units) + list(arena.buildings).index(target), b.needed, spec.damage.count if spec.damage else 0,
-                   spec.damage.bonus if spec.damage else 0, spec.damage_hits or 0, 2, -1, 0, -1, -1, 0]
-            return row + [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery), spec.burn_duration or 0]
-        tgt = arena.unit(target, "orders.target")
-        row = [uidx[target], b.needed, spec.damage.count if spec.damage else 0, spec.damage.bonus if spec.damage else 0,
-               spec.damage_hits or 0]
-        if isinstance(tgt, Pedestrian):
-            row += [1, pids.index(tgt.id), 0, -1, -1, 0]
-        else:
-            shot = _shot_for(b, 1)
-            mode = 0
-            if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
-                mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
-            tire = base.tire_index[(tgt.id, shot.tire)] if shot.part == "tire" else -1
-            part = _P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
-            row += [0, vids.index(tgt.id), part, -1 if shot.side is None else int(shot.side), tire, mode]
-        return row + [spec.fire_modifier if spec.fire_modifier is not None else -1, int(spec.fiery), spec.burn_duration or 0]
+        tgt = arena.buildings.get(target) or arena.unit(target, "orders.target")
+        shot = _shot_columns(b, spec, tgt, ppos, vpos, base.tire_index)
+        shot["possible"] = int(possible)
+        unit_col = len(units) + list(arena.buildings).index(target) if target in arena.buildings else uidx[target]
+        return _row(_layout.CAND_COLUMNS, unit=unit_col, **shot, fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1,
+                    fiery=int(spec.fiery), burn=spec.burn_duration or 0)
 
     def rows_for(unit, wid, firer, targets, aim):
         """The candidate rows of one firer's weapon, in the order `carwars.fight._choose` weighs them: by range, then
@@ -1330,9 +1338,11 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                     shots = [(_PARTS["side"], int(Side.UNDERBODY), -1)]
                     shots += [(_PARTS["tire"], -1, base.tire_index[(v.id, t.id)]) for t in v.tires]
                     for part, side, tire in shots:
-                        ocon.append([tp, vi_, 0, spec.damage.count, spec.damage.bonus, spec.damage.floor, part, side, tire])
+                        ocon.append(_row(_layout.OCON_COLUMNS, tp=tp, vehicle=vi_, kind=_layout.CONTACT_DAMAGE, a=spec.damage.count,
+                                         b=spec.damage.bonus, c=spec.damage.floor, part=part, side=side, tire=tire))
                 if oil_spec.fire_modifier is not None:
-                    ocon.append([tp, vi_, 1, oil_spec.fire_modifier, oil_spec.burn_duration or 0, 0, 0, 0, 0])
+                    ocon.append(_row(_layout.OCON_COLUMNS, tp=tp, vehicle=vi_, kind=_layout.CONTACT_FIRE, a=oil_spec.fire_modifier,
+                                     b=oil_spec.burn_duration or 0, c=0, part=0, side=0, tire=0))
         touching.clear()
         touching.update(now)
 
@@ -1349,9 +1359,10 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                 expr = ram_dice(rules, c.speed)
                 f = weight_factor(rules, c.weight_lb, c.pedestrian)
                 is_ped = c.vehicle in arena.pedestrians
-                fcol.append([pids.index(c.vehicle) if is_ped else vids.index(c.vehicle), expr.count if expr else 0,
-                             expr.bonus if expr else 0, expr.floor if expr else 0, f.numerator, f.denominator,
-                             0 if is_ped else int(c.side), ti * P + phase - 1, int(is_ped)])
+                fcol.append(_row(_layout.FCOL_COLUMNS, index=ppos[c.vehicle] if is_ped else vpos[c.vehicle],
+                                 count=expr.count if expr else 0, bonus=expr.bonus if expr else 0,
+                                 floor=expr.floor if expr else 0, num=f.numerator, den=f.denominator,
+                                 side=0 if is_ped else int(c.side), tp=ti * P + phase - 1, is_ped=int(is_ped)))
             col_lo.append(len(fcol))
             place()
             for a in plan.attacks.get((turn, phase), []):
@@ -1372,11 +1383,13 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                 f0 = len(fir)
                 for firer in firers:
                     found = explained(unit, a.weapon, firer, a.target, a.aim, planned=True)
-                    fir.append([-1 if firer is None else crew_index[(unit.id, firer)], len(cand), len(cand) + (found is not None)])
+                    fir.append(_row(_layout.FIR_COLUMNS, character=-1 if firer is None else crew_index[(unit.id, firer)],
+                                    cand_lo=len(cand), cand_hi=len(cand) + (found is not None)))
                     if found is not None:
                         cand.append(found[1])
-                ent.append([ti * P + phase - 1, uidx[unit.id], wkey[(unit.id, a.weapon)], w_global, ped, f0, len(fir), 2,
-                            names.index(a.id)])
+                ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)],
+                                weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_PLANNED,
+                                atk=name_pos[a.id]))
             for order in (fight.orders if fight is not None else []):
                 if not order.holds(turn, phase):
                     continue
@@ -1402,10 +1415,13 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                     f0 = len(fir)
                     for firer in firers:
                         rows = rows_for(unit, wid, firer, targets, order.aim)
-                        fir.append([-1 if firer is None else crew_index[(unit.id, firer)], len(cand), len(cand) + len(rows)])
+                        fir.append(_row(_layout.FIR_COLUMNS, character=-1 if firer is None else crew_index[(unit.id, firer)],
+                                        cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
                         cand.extend(rows)
-                    ent.append([ti * P + phase - 1, uidx[unit.id], wkey[(unit.id, wid)], w_global, ped, f0, len(fir),
-                                int(order.target == "best_odds"), -1])
+                    ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, wid)],
+                                    weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir),
+                                    choose=_layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
+                                    atk=-1))
             tp_lo.append(len(ent))
         # where an explosion at the end of this turn reaches (CW-FIRE-04), and who still moves
         reach_v, reach_p = _blast_rows(arena, radius, ped_index)
@@ -1429,15 +1445,12 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     arrays = dict(base.arrays)
     arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
                   w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
-                  c_hand=arr(c_hand), ent=arr(ent, 9), tp_lo=arr(tp_lo), fir=arr(fir, 3), cand=arr(cand, 15),
-                  fcol=arr(fcol, 9), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
-                  moving_end=arr(moving_end), ocon=arr(ocon, 9) if ocon else np.zeros((0, 9), np.int32), known_unc=arr([int(any(vi == i for vi, _ in losses)) for i in range(V)]))
+                  c_hand=arr(c_hand), ent=arr(ent, _layout.ENT_NCOLS), tp_lo=arr(tp_lo), fir=arr(fir, _layout.FIR_NCOLS),
+                  cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
+                  moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(any(vi == i for vi, _ in losses)) for i in range(V)]))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base)
 
 
-_FIGHT_ORDER = _ORDER[:_ORDER.index("col")] + ("fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable",
-                                              "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v",
-                                              "near_p", "moving_end", "ocon")   # then the outputs, and known_unc
 
 
 def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: int, first: int, threads: int, chunk: int,
@@ -1474,10 +1487,8 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
 
     def run(p: "Packed", rows: np.ndarray | None, n: int, state, flags, fight, saved, saved_k, start, ids, hit, dmg):
         diverged = np.zeros(n, np.int16)
-        args = [p.arrays[k] for k in _FIGHT_ORDER]
-        rc = kernel.run_fight(seed, first, *args, state, flags, fight["out_turn"], fight["result"], fight["turns"],
-                              fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids,
-                              p.arrays["known_unc"], hit, dmg)
+        rc = kernel.run_fight(seed, first, p.arrays, state, flags, fight["out_turn"], fight["result"], fight["turns"],
+                              fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids, hit, dmg)
         if rc != 0:
             raise RuntimeError("compiled kernel refused the scenario")
         return diverged
