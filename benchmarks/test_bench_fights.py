@@ -10,7 +10,7 @@ import hardpoint
 from hardpoint.carwars.batch import _fight_arrays, pack, run_batch
 from hardpoint.ruleset import Unpackable
 
-from .conftest import interleaved, scaled
+from .conftest import SCALE, interleaved, scaled
 from .scenarios import default_fight
 
 fast = pytest.importorskip("hardpoint.fastcore._carwars")
@@ -67,3 +67,48 @@ def test_perf_01_builtin_multi_turn_compiled_against_reference(benchmark, report
     benchmark.pedantic(lambda: run_batch(s, n, 1, backend="compiled", threads=1, keep="summary"), rounds=1, iterations=1)
     report(f"{name} multi-turn", speedup=(t_ref / ref_n) / (t_com / n), reference_trials_per_s=ref_n / t_ref,
            compiled_trials_per_s=n / t_com)
+
+
+@pytest.mark.parametrize("name", ["default", "fight"])
+def test_perf_01_batch_against_its_floors(benchmark, report, name):
+    """PERF-01 (issue 14): the batch on one thread (the default scenario: one turn; or the 10-turn fight), counted
+    mode against a floor loop that draws as many dice a trial with one key per trial (the reference's mean, counted)
+    and adds them up; arrays mode against allocating and writing the bytes it returns (state, flags, hits, damage,
+    a fight's columns). Targets: counted within 5x of its floor, arrays within 4x of writing the same bytes."""
+    import hardpoint.dice as d
+    from hardpoint.carwars.batch import reference_trial
+
+    s = default_fight(10) if name == "fight" else hardpoint.load_scenario("builtin:default")
+    n = scaled(500_000 if name == "fight" else 2_000_000)
+    fights = (100 if name == "fight" else 2000) if SCALE >= 1 else 5
+    count = [0]
+    original = d.SeededDice.d6
+
+    def counting(self):
+        count[0] += 1
+        return original(self)
+
+    d.SeededDice.d6 = counting
+    try:
+        for t in range(fights):
+            reference_trial(s, 1, t)
+    finally:
+        d.SeededDice.d6 = original
+    per_fight = count[0] / fights
+    run_batch(s, 1000, 1, backend="compiled", threads=1, keep="summary")    # packed once, cached on the scenario
+    t_counted, t_floor = interleaved(lambda: run_batch(s, n, 1, backend="compiled", threads=1, keep="summary"),
+                                     lambda: fast.dice_floor(1, 0, n, round(per_fight)), rounds=2, reps=1)
+    out = run_batch(s, n, 1, backend="compiled", threads=1, keep="arrays")
+    shapes = [(a.shape, a.dtype) for a in (out.state, out.flags, out.hit, out.damage, *(out.fight or {}).values())]
+
+    def write_bytes():
+        for shape, dtype in shapes:
+            np.ones(shape, dtype)
+
+    t_arrays, t_write = interleaved(lambda: run_batch(s, n, 1, backend="compiled", threads=1, keep="arrays"), write_bytes,
+                                    rounds=2, reps=1)
+    benchmark.pedantic(lambda: run_batch(s, n, 1, backend="compiled", threads=1, keep="summary"), rounds=1, iterations=1)
+    report(f"{name} against its floors", dice_per_trial=per_fight, counted_fights_per_s=n / t_counted,
+           floor_fights_per_s=n / t_floor, counted_over_floor=t_counted / t_floor, arrays_fights_per_s=n / t_arrays,
+           bytes_per_fight=sum(int(np.prod(sh)) * np.dtype(dt).itemsize for sh, dt in shapes) / n,
+           arrays_over_writing=t_arrays / t_write)

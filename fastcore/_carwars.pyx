@@ -1084,6 +1084,20 @@ def floor_loop(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int nee
     return acc
 
 
+def dice_floor(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int per_trial):
+    """A floor for PERF-01 (fights): per trial one key, `per_trial` faces drawn from it and added up."""
+    cdef Py_ssize_t t
+    cdef uint64_t key
+    cdef int i
+    cdef int64_t acc = 0
+    with nogil:
+        for t in range(n_trials):
+            key = hp_stream_key(seed, first_trial + <uint64_t>t)
+            for i in range(per_trial):
+                acc += hp_face(key, <uint64_t>i)
+    return acc
+
+
 # --- whole fights: many turns, standing orders, out of action (FIGHT-01..05) ----------------------------------
 # Must agree bit for bit with `hardpoint.carwars.turn.run_turns(..., fight=...)`: each turn's phases (the
 # collisions of the movement, the standing orders' attacks chosen as `carwars.fight.order_attacks` chooses them,
