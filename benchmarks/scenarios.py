@@ -30,3 +30,24 @@ def default_fight(turns: int = 10):
     units = [v["id"] for v in doc["vehicle"]] + [p["id"] for p in doc.get("pedestrian", [])]
     doc["orders"] = [{"id": f"{u}_fires", "unit": u, "target": "best_odds"} for u in units]
     return hardpoint.parse_scenario(doc)
+
+
+def dice_per_trial(scenario, trials: int) -> float:
+    """How many d6 the reference draws a trial, on average over the first `trials` (a floor draws as many)."""
+    import hardpoint.dice as d
+    from hardpoint.carwars.batch import reference_trial
+
+    count = [0]
+    original = d.SeededDice.d6
+
+    def counting(self):
+        count[0] += 1
+        return original(self)
+
+    d.SeededDice.d6 = counting
+    try:
+        for t in range(trials):
+            reference_trial(scenario, 1, t)
+    finally:
+        d.SeededDice.d6 = original
+    return count[0] / trials

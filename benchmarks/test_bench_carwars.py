@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import hardpoint
-from hardpoint.carwars.batch import pack, reference_trial, run_batch
+from hardpoint.carwars.batch import pack, run_batch
 
 from .conftest import interleaved, scaled
-from .scenarios import stock_car_from_four_sides
+from .scenarios import dice_per_trial, stock_car_from_four_sides
 
 fast = pytest.importorskip("hardpoint.fastcore._carwars")
 N = scaled(200_000)
@@ -24,23 +24,7 @@ def _kernel_call(scenario, n):
 
 
 def _dice_per_trial(scenario, trials=2000):
-    """How many d6 the reference draws per trial, on average (the floor draws as many)."""
-    import hardpoint.dice as d
-
-    count = [0]
-    original = d.SeededDice.d6
-
-    def counting(self):
-        count[0] += 1
-        return original(self)
-
-    d.SeededDice.d6 = counting
-    try:
-        for t in range(trials):
-            reference_trial(scenario, 1, t)
-    finally:
-        d.SeededDice.d6 = original
-    return count[0] / trials
+    return dice_per_trial(scenario, trials)
 
 
 def test_perf_01_hit_and_damage_against_the_floor(benchmark, report):

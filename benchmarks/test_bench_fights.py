@@ -11,7 +11,7 @@ from hardpoint.carwars.batch import _fight_arrays, pack, run_batch
 from hardpoint.ruleset import Unpackable
 
 from .conftest import SCALE, interleaved, scaled
-from .scenarios import default_fight
+from .scenarios import default_fight, dice_per_trial
 
 fast = pytest.importorskip("hardpoint.fastcore._carwars")
 
@@ -75,26 +75,9 @@ def test_perf_01_batch_against_its_floors(benchmark, report, name):
     mode against a floor loop that draws as many dice a trial with one key per trial (the reference's mean, counted)
     and adds them up; arrays mode against allocating and writing the bytes it returns (state, flags, hits, damage,
     a fight's columns). Targets: counted within 5x of its floor, arrays within 4x of writing the same bytes."""
-    import hardpoint.dice as d
-    from hardpoint.carwars.batch import reference_trial
-
     s = default_fight(10) if name == "fight" else hardpoint.load_scenario("builtin:default")
     n = scaled(500_000 if name == "fight" else 2_000_000)
-    fights = (100 if name == "fight" else 2000) if SCALE >= 1 else 5
-    count = [0]
-    original = d.SeededDice.d6
-
-    def counting(self):
-        count[0] += 1
-        return original(self)
-
-    d.SeededDice.d6 = counting
-    try:
-        for t in range(fights):
-            reference_trial(s, 1, t)
-    finally:
-        d.SeededDice.d6 = original
-    per_fight = count[0] / fights
+    per_fight = dice_per_trial(s, (100 if name == "fight" else 2000) if SCALE >= 1 else 5)
     run_batch(s, 1000, 1, backend="compiled", threads=1, keep="summary")    # packed once, cached on the scenario
     t_counted, t_floor = interleaved(lambda: run_batch(s, n, 1, backend="compiled", threads=1, keep="summary"),
                                      lambda: fast.dice_floor(1, 0, n, round(per_fight)), rounds=2, reps=1)

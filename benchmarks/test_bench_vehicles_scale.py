@@ -42,28 +42,38 @@ def _timed(fn):
     return out, time.perf_counter() - t
 
 
-@pytest.mark.parametrize("n,design", CASES, ids=[f"{n}-{d}" for n, d in CASES])
-def test_fast_03_vehicles_scale(benchmark, report, n, design):
-    doc = block(n, linked=4) if design == "linked" else block(n, design)
+def _measure(benchmark, doc: dict, trials_budget: int, fight: bool):
+    """Load, pack (twice: the second from the cache) and run the batch in counted mode on one thread: the scenario,
+    the packing, the figures in seconds, and the compiled seconds a trial."""
     s, load = _timed(lambda: hardpoint.parse_scenario(doc))
     packed, first = _timed(lambda: pack(s))
     assert not isinstance(packed, Unpackable), packed
+    assert (packed.layout is not None) == fight
     _, second = _timed(lambda: pack(s))
-    attacks = len(packed.attacks)      # kernel rows: a link's weapons one by one
-    trials = max(200, int(4_000_000 * SCALE) // attacks)
+    trials = max(100, trials_budget)
+
     def batch():
         return run_batch(s, trials, 1, backend="compiled", keep="summary", threads=1)
 
     assert batch().backend == "compiled"
     per_trial = best_of(batch, 2) / trials
     benchmark.pedantic(batch, rounds=1, iterations=1)
+    return s, packed, dict(load_s=load, pack_s=first, pack_again_s=second), per_trial
+
+
+@pytest.mark.parametrize("n,design", CASES, ids=[f"{n}-{d}" for n, d in CASES])
+def test_fast_03_vehicles_scale(benchmark, report, n, design):
+    doc = block(n, linked=4) if design == "linked" else block(n, design)
+    rows = len(doc["attack"]) * (4 if design == "linked" else 1)      # kernel rows: a link's weapons one by one
+    s, packed, t, per_trial = _measure(benchmark, doc, int(4_000_000 * SCALE) // rows, fight=False)
+    attacks = len(packed.attacks)
     ref = None
     if n <= 512:
         few = 3 if n > 100 else 20
         _, t_ref = _timed(lambda: run_batch(s, few, 1, backend="reference", keep="summary"))
         ref = t_ref / few
-    report(f"{n} {design}s", units=n, attacks=attacks, load_s=load, load_us_per_unit=load / n * 1e6, pack_s=first,
-           pack_us_per_unit=first / n * 1e6, pack_again_s=second, compiled_trials_per_s=1.0 / per_trial,
+    report(f"{n} {design}s", units=n, attacks=attacks, **t, load_us_per_unit=t["load_s"] / n * 1e6,
+           pack_us_per_unit=t["pack_s"] / n * 1e6, compiled_trials_per_s=1.0 / per_trial,
            compiled_ns_per_attack=per_trial / attacks * 1e9, reference_s_per_trial=ref if ref is not None else float("nan"))
 
 
@@ -72,18 +82,7 @@ FIGHT_SIZES = [16, 512, 4096] if SCALE >= 1 else [16]
 
 @pytest.mark.parametrize("n", FIGHT_SIZES)
 def test_fast_03_fights_scale(benchmark, report, n):
-    doc = in_turns(block(n), 2)
-    s, load = _timed(lambda: hardpoint.parse_scenario(doc))
-    packed, first = _timed(lambda: pack(s))
-    assert not isinstance(packed, Unpackable) and packed.layout is not None, packed
-    _, second = _timed(lambda: pack(s))
-    trials = max(100, int(1_000_000 * SCALE) // n)
-    def batch():
-        return run_batch(s, trials, 1, backend="compiled", keep="summary", threads=1)
-
-    assert batch().backend == "compiled"
-    per_trial = best_of(batch, 2) / trials
-    benchmark.pedantic(batch, rounds=1, iterations=1)
-    report(f"{n} cars, 2 turns", units=n, attacks=2 * n, load_s=load, load_us_per_unit=load / n * 1e6, pack_s=first,
-           pack_us_per_unit=first / n * 1e6, pack_again_s=second, compiled_fights_per_s=1.0 / per_trial,
+    _, _, t, per_trial = _measure(benchmark, in_turns(block(n), 2), int(1_000_000 * SCALE) // n, fight=True)
+    report(f"{n} cars, 2 turns", units=n, attacks=2 * n, **t, load_us_per_unit=t["load_s"] / n * 1e6,
+           pack_us_per_unit=t["pack_s"] / n * 1e6, compiled_fights_per_s=1.0 / per_trial,
            compiled_ns_per_attack=per_trial / (2 * n) * 1e9)

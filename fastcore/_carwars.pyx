@@ -640,6 +640,43 @@ cdef int crew_state(Ctx* c, int ci) noexcept nogil:
 DEF DMG_BINS = 64
 
 
+cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
+    """Point the damage code's context at the packed vehicle, weapon, crew, cargo and tire arrays."""
+    ctx.v_armour = pk.v_armour
+    ctx.v_pp = pk.v_pp
+    ctx.v_kind = pk.v_kind
+    ctx.v_reversed = pk.v_reversed
+    ctx.v_turret = pk.v_turret
+    ctx.v_rolled = pk.v_rolled
+    ctx.v_metal = pk.v_metal
+    ctx.v_layout = pk.v_layout
+    ctx.v_sc_side = pk.v_sc_side
+    ctx.v_sc_spaces = pk.v_sc_spaces
+    ctx.v_sc_armour = pk.v_sc_armour
+    ctx.v_w0 = pk.v_w0
+    ctx.v_w1 = pk.v_w1
+    ctx.v_c0 = pk.v_c0
+    ctx.v_c1 = pk.v_c1
+    ctx.v_k0 = pk.v_k0
+    ctx.v_k1 = pk.v_k1
+    ctx.v_t0 = pk.v_t0
+    ctx.v_t1 = pk.v_t1
+    ctx.v_driver = pk.v_driver
+    ctx.v_cycle_rider = pk.v_cycle_rider
+    ctx.w_slot = pk.w_slot
+    ctx.w_mount = pk.w_mount
+    ctx.w_sidecar = pk.w_sidecar
+    ctx.w_fiery = pk.w_fiery
+    ctx.c_hits = pk.c_hits
+    ctx.c_ba = pk.c_ba
+    ctx.c_sidecar = pk.c_sidecar
+    ctx.k_slot = pk.k_slot
+    ctx.k_sidecar = pk.k_sidecar
+    ctx.t_slot = pk.t_slot
+    ctx.t_pos = pk.t_pos
+    ctx.t_sidecar = pk.t_sidecar
+
+
 def run_phase(
     uint64_t seed, uint64_t first_trial, dict arrays, int32_t end_of_turn,
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
@@ -763,39 +800,7 @@ def run_phase(
     atkp = atk
     vdrv = v_driver
     varm = v_armour
-    ctx.v_armour = v_armour
-    ctx.v_pp = v_pp
-    ctx.v_kind = v_kind
-    ctx.v_reversed = v_reversed
-    ctx.v_turret = v_turret
-    ctx.v_rolled = v_rolled
-    ctx.v_metal = v_metal
-    ctx.v_layout = v_layout
-    ctx.v_sc_side = v_sc_side
-    ctx.v_sc_spaces = v_sc_spaces
-    ctx.v_sc_armour = v_sc_armour
-    ctx.v_w0 = v_w0
-    ctx.v_w1 = v_w1
-    ctx.v_c0 = v_c0
-    ctx.v_c1 = v_c1
-    ctx.v_k0 = v_k0
-    ctx.v_k1 = v_k1
-    ctx.v_t0 = v_t0
-    ctx.v_t1 = v_t1
-    ctx.v_driver = v_driver
-    ctx.v_cycle_rider = v_cycle_rider
-    ctx.w_slot = w_slot
-    ctx.w_mount = w_mount
-    ctx.w_sidecar = w_sidecar
-    ctx.w_fiery = w_fiery
-    ctx.c_hits = c_hits
-    ctx.c_ba = c_ba
-    ctx.c_sidecar = c_sidecar
-    ctx.k_slot = k_slot
-    ctx.k_sidecar = k_sidecar
-    ctx.t_slot = t_slot
-    ctx.t_pos = t_pos
-    ctx.t_sidecar = t_sidecar
+    ctx_arrays(&ctx, &pk)
     ctx.cyc = cyc
     ctx.fire_hits = fire_hits
     ctx.fire_hit_fiery = fire_hit_fiery
@@ -1300,39 +1305,7 @@ def run_fight(
     cdef int old_ch
     cdef int32_t* sv
     cdef int start
-    ctx.v_armour = v_armour
-    ctx.v_pp = v_pp
-    ctx.v_kind = v_kind
-    ctx.v_reversed = v_reversed
-    ctx.v_turret = v_turret
-    ctx.v_rolled = v_rolled
-    ctx.v_metal = v_metal
-    ctx.v_layout = v_layout
-    ctx.v_sc_side = v_sc_side
-    ctx.v_sc_spaces = v_sc_spaces
-    ctx.v_sc_armour = v_sc_armour
-    ctx.v_w0 = v_w0
-    ctx.v_w1 = v_w1
-    ctx.v_c0 = v_c0
-    ctx.v_c1 = v_c1
-    ctx.v_k0 = v_k0
-    ctx.v_k1 = v_k1
-    ctx.v_t0 = v_t0
-    ctx.v_t1 = v_t1
-    ctx.v_driver = v_driver
-    ctx.v_cycle_rider = v_cycle_rider
-    ctx.w_slot = w_slot
-    ctx.w_mount = w_mount
-    ctx.w_sidecar = w_sidecar
-    ctx.w_fiery = w_fiery
-    ctx.c_hits = c_hits
-    ctx.c_ba = c_ba
-    ctx.c_sidecar = c_sidecar
-    ctx.k_slot = k_slot
-    ctx.k_sidecar = k_sidecar
-    ctx.t_slot = t_slot
-    ctx.t_pos = t_pos
-    ctx.t_sidecar = t_sidecar
+    ctx_arrays(&ctx, &pk)
     ctx.cyc = cyc
     ctx.fire_hits = fire_hits
     ctx.fire_hit_fiery = fire_hit_fiery
