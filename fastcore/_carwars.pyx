@@ -1389,6 +1389,27 @@ def run_fight(
                         wk = ep[ENT_WKEY]
                         w = ep[ENT_WEAPON]
                         ped = ep[ENT_PED]
+                        if ep[ENT_CHOOSE] == CHOOSE_AUTOMATIC:
+                            # a weapon on automatic (special.automatic_attacks): fires by itself, if not destroyed
+                            # or empty and something crosses its line with a line of fire
+                            if ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
+                                continue
+                            fr = ep[ENT_FIR_LO]
+                            if fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+                                continue
+                            k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
+                            fired_w[wk] = 1
+                            acc_k[n_acc] = k
+                            acc_wk[n_acc] = wk
+                            acc_w[n_acc] = w
+                            acc_fs[n_acc] = -1             # no firer: no wounded skill, no sustained fire
+                            acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED]
+                            acc_ok[n_acc] = 1
+                            acc_atk[n_acc] = -1
+                            acc_e[n_acc] = e
+                            acc_ch[n_acc] = -1
+                            n_acc += 1
+                            continue
                         if ep[ENT_CHOOSE] == CHOOSE_PLANNED:
                             # a planned attack (turn._still_legal): cancelled when the rules forbid it now
                             if w >= 0 and fired_w[wk]:
@@ -1520,7 +1541,7 @@ def run_fight(
                                 acc_k[a] = k
                                 acc_fs[a] = c_hits[ch]
                                 acc_need[a] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[a], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                            elif ctx.st[acc_fs[a]] >= 2 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0):
+                            elif (acc_fs[a] >= 0 and ctx.st[acc_fs[a]] >= 2) or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0):
                                 acc_ok[a] = 0
                     # to hit, then damage, in the order the attacks were given
                     for a in range(n_acc):
@@ -1529,7 +1550,7 @@ def run_fight(
                             continue
                         cp = cand + acc_k[a] * CAND_NCOLS
                         needed = acc_need[a]
-                        if ctx.st[acc_fs[a]] == 1:
+                        if acc_fs[a] >= 0 and ctx.st[acc_fs[a]] == 1:
                             needed += wpen                 # a wounded firer's skills -2 (CW-HIT-08)
                         r = die(&ctx) + die(&ctx)
                         hit = cp[CAND_POSSIBLE] and r != nm and needed <= maxn and r >= needed
@@ -1556,7 +1577,7 @@ def run_fight(
                         if acc_ok[a]:
                             wk = acc_wk[a]
                             tu = cand[acc_k[a] * CAND_NCOLS + CAND_UNIT]
-                            s = streak_of(rec_t, rec_s, rec_turn, wk, tu, turn)
+                            s = streak_of(rec_t, rec_s, rec_turn, wk, tu, turn) if acc_fs[a] >= 0 else 0   # automatic: no streak
                             rec_t[wk] = tu
                             rec_s[wk] = s
                             rec_turn[wk] = turn

@@ -69,6 +69,7 @@ cdef enum:
     CHOOSE_NEAREST = 0
     CHOOSE_BEST_ODDS = 1
     CHOOSE_PLANNED = 2
+    CHOOSE_AUTOMATIC = 3
 
 # contact
 cdef enum:

@@ -36,7 +36,7 @@ def random_fight(rng: random.Random) -> dict:
     """A random fight document: 2-5 vehicles and 0-3 pedestrians on 2-3 sides, standing orders of every kind
     (nearest enemy, best odds, a named target; some weapons only, a named firer, some phases, a window of
     turns), planned attacks in some turns, moving or parked, armour, metal, fire, flamethrowers (fire modifiers
-    lasting several turns), limited ammunition, extinguishers, oil and flaming oil slicks, buildings
+    lasting several turns), machine guns on automatic, limited ammunition, extinguishers, oil and flaming oil slicks, buildings
     and smoke, declared collisions, up to 20 turns, until decided or not."""
     n_sides = rng.choice([2, 2, 3])
     vehicles, pedestrians = [], []
@@ -61,6 +61,10 @@ def random_fight(rng: random.Random) -> dict:
             # a flamethrower: a fire modifier that counts for three more turns (CW-FIRE-01), limited ammunition
             v["weapon"] = [{"id": "mg", "type": "Machine Gun", "mount": "front", "ammo": rng.choice([2, 5, 20])},
                            {"id": "ft", "type": "Flamethrower", "mount": rng.choice(["front", "left"]), "ammo": rng.choice([1, 3, 10])}]
+            if rng.random() < 0.5:
+                # a machine gun on automatic: fires at the end of each turn's movement at what crosses its line (CW-AUTO-01)
+                v["weapon"].append({"id": "auto", "type": "Machine Gun", "mount": rng.choice(["front", "back", "left", "right"]),
+                                    "automatic": True, "ammo": rng.choice([1, 3, 20])})
         vehicles.append(v)
     for i in range(rng.choice([0, 0, 1, 2, 3])):
         p = {"id": f"p{i}", "side": f"s{rng.randrange(n_sides)}", "x": round(rng.uniform(-6, 6), 2), "y": round(rng.uniform(-6, 6), 2),
@@ -114,7 +118,8 @@ def random_fight(rng: random.Random) -> dict:
         attacks = []
         for k in range(rng.randint(1, 6)):
             u = rng.choice(units)
-            weapon = rng.choice([w["id"] for w in u["weapon"]] if "weapon" in u else weapons[u["design"]]) if "design" in u \
+            weapon = rng.choice([w["id"] for w in u["weapon"] if not w.get("automatic")] if "weapon" in u else weapons[u["design"]]) \
+                if "design" in u \
                 else u["weapons"][0]
             a = {"id": f"a{k}", "turn": rng.randint(1, data["scenario"]["turns"]), "phase": rng.randint(1, 5), "attacker": u["id"],
                  "weapon": weapon, "target": rng.choice([x["id"] for x in units if x is not u] + (["wall"] if "building" in data else []))}
@@ -458,3 +463,30 @@ def test_safe_01_fire_modifiers_longer_than_the_kernel_keeps_are_refused(monkeyp
     monkeypatch.setattr(batch, "_KERNEL_FIRE_TURNS", 3)
     p = pack(s)
     assert isinstance(p, Unpackable) and "Flamethrower: a fire modifier that lasts 3 more turns" in p.reason
+
+
+def test_cw_auto_01_weapons_on_automatic_fire_in_the_fight_kernel_as_in_the_reference():
+    """CW-AUTO-01, FIGHT-01, ARCH-03: machine guns on automatic (front, back, a side) fire at the end of each turn's
+    movement at whatever crosses their line: a car ahead, a pedestrian on a side's line, a wall
+    behind; no firer, no firer modifiers, no sustained fire, ammunition spent, silent once destroyed or empty. A
+    gunner's orders fire besides. 40 trials of 6 turns: the fight kernel runs it (no fallback) and every value of
+    every trial equals the reference's; the automatic guns fire."""
+    auto = [{"id": "mg", "type": "Machine Gun", "mount": "front"},
+            {"id": "af", "type": "Machine Gun", "mount": "front", "automatic": True, "ammo": 4},
+            {"id": "ab", "type": "Machine Gun", "mount": "back", "automatic": True, "ammo": 20},
+            {"id": "ar", "type": "Machine Gun", "mount": "right", "automatic": True, "ammo": 20}]
+    data = {"scenario": {"name": "automatic fire", "ruleset": "carwars", "turns": 6},
+            "vehicle": [{"id": "a", "design": "hunter", "side": "red", "x": 0.0, "y": 0.0, "facing": 0.0, "speed": 0,
+                         "weapon": auto, "armour": {s: 3 for s in SIDES}},
+                        {"id": "b", "design": "shogun", "side": "blue", "x": 0.0, "y": 4.0, "facing": 180.0, "speed": 0}],
+            "pedestrian": [{"id": "p", "side": "blue", "x": 3.0, "y": 0.1, "weapons": ["Rifle"]}],
+            "building": [{"id": "wall", "x": 0.0, "y": -3.0, "width": 4.0, "length": 1.0, "facing": 90.0}],
+            "orders": [{"id": "ob", "unit": "b", "target": "a"}, {"id": "oa", "unit": "a", "target": "b", "weapons": ["mg"]}]}
+    s = hardpoint.parse_scenario(data)
+    packed = pack(s)
+    assert not isinstance(packed, Unpackable), packed.reason
+    assert packed.layout is not None
+    assert _compare(s, 40, 7) == []
+    r = run_batch(s, 40, 7, backend="compiled")
+    fired = {k[1]: int(r.fight["shots"][:, i].sum()) for i, k in enumerate(r.fight_layout.weapons) if k[0] == "a"}
+    assert fired["af"] > 0 and fired["ab"] > 0 and fired["ar"] > 0 and fired["af"] <= 4 * 40, fired

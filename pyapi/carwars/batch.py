@@ -1089,8 +1089,8 @@ def _fight_unsupported(scenario) -> str | None:
     for v in arena.vehicles.values():
         if v.off_road:
             return "off-road driving"
-        if any(w.automatic for w in v.all_weapons()):
-            return "weapons on automatic in a turn"
+        if any(w.automatic and (w.spec.dropped or not w.spec.needs_to_hit) for w in v.all_weapons()):
+            return "dropped weapons on automatic in a turn"
         if v.uncontrolled or getattr(v, "crash", None) or v.substitute is not None or v.paint_until_turn is not None \
                 or v.blinded:
             return "a vehicle out of control, crashed, blinded, painted or with a substitute driver at the start"
@@ -1159,6 +1159,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     from .attack import Scene
     from .boxgrid import BoxGrid
     from .motion import move_with_contacts
+    from .special import automatic_target
     from .phase import _shot_for, explain_phase
     from .tables import weapon_spec
     from .dropped import contact, expire_counters, swept_polygon
@@ -1390,6 +1391,24 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                 ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)],
                                 weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_PLANNED,
                                 atk=name_pos[a.id]))
+            if phase == P:
+                # weapons on automatic fire at the end of the turn's movement at what crosses their line
+                # (special.automatic_attacks; destroyed or empty ones are skipped in the kernel, by the dice)
+                for unit in arena.vehicles.values():
+                    for w in unit.all_weapons():
+                        if not w.automatic or w.spec.dropped or not w.spec.needs_to_hit:
+                            continue
+                        target = automatic_target(arena, unit, w)
+                        if target is None:
+                            continue
+                        found = explained(unit, w.id, None, target, "auto", planned=True)
+                        f0 = len(fir)
+                        fir.append(_row(_layout.FIR_COLUMNS, character=-1, cand_lo=len(cand), cand_hi=len(cand) + (found is not None)))
+                        if found is not None:
+                            cand.append(found[1])
+                        ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)],
+                                        weapon=weapon_index[(unit.id, w.id)], ped=-1, fir_lo=f0, fir_hi=len(fir),
+                                        choose=_layout.CHOOSE_AUTOMATIC, atk=-1))
             for order in (fight.orders if fight is not None else []):
                 if not order.holds(turn, phase):
                     continue
