@@ -25,7 +25,7 @@ def test_arch_03_generated_layout_files_are_up_to_date():
 
 def test_arch_03_the_generator_writes_both_files(tmp_path):
     """ARCH-03: the generator's command writes the two files under the root it is given (and says when there is no
-    layout there)."""
+    layout there, or it is malformed, writing nothing)."""
     (tmp_path / "fastcore").mkdir()
     (tmp_path / "pyapi" / "carwars").mkdir(parents=True)
     shutil.copy(ROOT / "fastcore" / "layout.toml", tmp_path / "fastcore" / "layout.toml")
@@ -33,6 +33,9 @@ def test_arch_03_the_generator_writes_both_files(tmp_path):
     assert (tmp_path / "fastcore" / "_layout.pxi").read_text() == (ROOT / "fastcore" / "_layout.pxi").read_text()
     assert (tmp_path / "pyapi" / "carwars" / "_layout.py").read_text() == (ROOT / "pyapi" / "carwars" / "_layout.py").read_text()
     assert kernel_layout.main([str(tmp_path / "nowhere")]) == 2
+    (tmp_path / "fastcore" / "layout.toml").write_text("[enums.side\n")        # malformed: nothing written
+    (tmp_path / "fastcore" / "_layout.pxi").unlink()
+    assert kernel_layout.main([str(tmp_path)]) == 2 and not (tmp_path / "fastcore" / "_layout.pxi").exists()
 
 
 def test_arch_03_layout_codes_are_the_rule_sets_enums():

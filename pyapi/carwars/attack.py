@@ -338,6 +338,8 @@ class Scene:
         skip = (self._index.get(id(firer)), self._index.get(id(target)))
         if len(polys) < _CULL_FROM:
             return geo.line_of_fire(origin, part, [p for i, p in enumerate(polys) if i not in skip])
+        from .boxgrid import bounds
+
         if laser not in self._boxes:
             from .cull import Blockers
 
@@ -346,9 +348,7 @@ class Scene:
         # first the blockers near the box around the origin and the target: a blocker that can hide part of the
         # target meets every segment from the origin to that part, so that box; one beyond the target can hide a
         # hair at an edge ray by rounding, which matters only when the aim point is on that ray: then all of them
-        xs = [origin[0]] + [v[0] for v in part.vertices]
-        ys = [origin[1]] + [v[1] for v in part.vertices]
-        near = boxes.without(*skip, near=(min(xs), min(ys), max(xs), max(ys)))
+        near = boxes.without(*skip, near=bounds([origin, *part.vertices]))
         sight = geo.line_of_fire(origin, part, polys, cull=near)
         if sight.clear and near.on_edge_ray(sight.aim_point):
             sight = geo.line_of_fire(origin, part, polys, cull=boxes.without(*skip))

@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
@@ -29,7 +28,7 @@ import numpy as np
 
 from .. import backend as _backend
 from . import _layout
-from ..dice import MASK64, SeededDice
+from ..dice import SeededDice
 from ..errors import ScenarioError
 from ..ruleset import Unpackable
 
@@ -547,16 +546,13 @@ def _state_key(scenario) -> bytes | None:
 
 
 def _pack(scenario) -> Packed:
-    from . import geometry as geo
     from .fire import can_explode
-    from .phase import _shot_for
 
     rules = scenario.rules
     arena = scenario.arena
     labels, kinds, read = _slots(scenario)
     init = read(arena)
     vids = list(arena.vehicles)
-    V = len(vids)
     vi = {v: i for i, v in enumerate(vids)}
     pids = list(arena.pedestrians)
     pi = {p: i for i, p in enumerate(pids)}
@@ -711,8 +707,6 @@ def _pack(scenario) -> Packed:
     arrays["near_p"] = arr(near_p)
     return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
                   tire_index=tire_index)
-
-
 
 
 # --- the two backends ------------------------------------------------------------------------------
@@ -1062,10 +1056,11 @@ def _fight_unsupported(scenario) -> str | None:
     stops where counters collide (FIGHT-04), which no die changes, except a vehicle going out of control (it
     slows down at the end of the turn): the kernel hands such a trial back to the reference."""
     from .model import Pedestrian
+    from .model import Vehicle as _Vehicle
+    from .special import fires_on_automatic
     from .tables import weapon_spec
 
     arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
-    from .model import Vehicle as _Vehicle
 
     for (turn, phase), planned in plan.attacks.items():
         for a in planned:
@@ -1089,7 +1084,7 @@ def _fight_unsupported(scenario) -> str | None:
     for v in arena.vehicles.values():
         if v.off_road:
             return "off-road driving"
-        if any(w.automatic and (w.spec.dropped or not w.spec.needs_to_hit) for w in v.all_weapons()):
+        if any(w.automatic and not fires_on_automatic(w) for w in v.all_weapons()):
             return "dropped weapons on automatic in a turn"
         if v.uncontrolled or getattr(v, "crash", None) or v.substitute is not None or v.paint_until_turn is not None \
                 or v.blinded:
@@ -1150,17 +1145,15 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     `losses` ((vehicle index, turn) pairs) packs the movement of trials in which those vehicles went out of
     control in those turns (counted from 1): from the end of that turn each slows down as `turn._end_of_turn`
     slows it (CW-CREW-03). `cache` keeps the explained shots between packings of one scenario."""
-    from . import geometry as geo
-    from .attack import Attack
+    from .attack import Attack, Scene
     from .collision import ram_dice, weight_factor
     from .enums import CrewRole
     from .fight import TARGET_POLICIES, _weapons_of
-    from .model import Pedestrian, Vehicle
-    from .attack import Scene
-    from .boxgrid import BoxGrid
+    from .model import Pedestrian
+    from .boxgrid import BoxGrid, bounds
     from .motion import move_with_contacts
-    from .special import automatic_target
-    from .phase import _shot_for, explain_phase
+    from .special import automatic_target, fires_on_automatic
+    from .phase import explain_phase
     from .tables import weapon_spec
     from .dropped import contact, expire_counters, swept_polygon
     from .enums import Side
@@ -1240,19 +1233,16 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         now.clear()
         now["grid"] = grid = BoxGrid()
         for u in [*arena.vehicles.values(), *arena.pedestrians.values()]:
-            xs, ys = zip(*u.counter.corners())
-            where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), (min(xs), min(ys), max(xs), max(ys)))
+            where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), bounds(u.counter.corners()))
             units_now.append((u.id, where[u.id][0]))
             grid.add(where[u.id][1])
         for b in arena.buildings.values():     # targets of planned attacks; fixed, and never between (blockers are)
-            xs, ys = zip(*b.polygon.vertices)
-            where[b.id] = ((b.id,), (min(xs), min(ys), max(xs), max(ys)))
+            where[b.id] = ((b.id,), bounds(b.polygon.vertices))
 
     def explained(unit, wid, firer, target, aim, planned: bool = False):
         """The shot's range and kernel row (None: not a candidate), cached by what it depends on: the firer's and the target's
         places and speeds, the firer's handling, and the places of the counters that could stand between them
         (a counter outside the box around both, widened by 2" for a sidecar, cannot block the line of fire)."""
-        tgt = arena.vehicles.get(target) or arena.pedestrians.get(target) or arena.buildings[target]
         (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = where[unit.id], where[target]
         box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
         between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
@@ -1396,7 +1386,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                 # (special.automatic_attacks; destroyed or empty ones are skipped in the kernel, by the dice)
                 for unit in arena.vehicles.values():
                     for w in unit.all_weapons():
-                        if not w.automatic or w.spec.dropped or not w.spec.needs_to_hit:
+                        if not fires_on_automatic(w):
                             continue
                         target = automatic_target(arena, unit, w)
                         if target is None:
@@ -1468,8 +1458,6 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
                   cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(any(vi == i for vi, _ in losses)) for i in range(V)]))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base)
-
-
 
 
 def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: int, first: int, threads: int, chunk: int,

@@ -134,7 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     if not (root / "fastcore" / "layout.toml").is_file():
         print(f"kernel_layout: no fastcore/layout.toml under {root} (give the project root)", file=sys.stderr)
         return 2
-    for path, text in outputs(root).items():
+    try:
+        files = outputs(root)
+    except (tomllib.TOMLDecodeError, KeyError, ValueError) as exc:   # nothing written: the layout is not one
+        print(f"kernel_layout: fastcore/layout.toml: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    for path, text in files.items():
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path}")
     return 0

@@ -422,14 +422,12 @@ class CarWarsScenario:
             result = run_turns(arena, self.rules, self.plan, self.turns, dice, self.history, seed=seed, fight=self.fight)
             if commit:
                 self.arena = arena
-                self._packed = None
             return result
         result = resolve_phase(arena, self.attacks, self.rules, dice, self.history, self.fired, seed=seed,
                                collisions=self.collisions)
         if commit:
             self.arena = arena
             self.history, _ = update_history(self.history, result.breakdowns, arena.turn)
-            self._packed = None
         return result
 
     def render_explain(self) -> str:

@@ -98,13 +98,19 @@ def automatic_target(arena: Arena, vehicle: Vehicle, weapon: Weapon) -> str | No
     return best[1] if best else None
 
 
+def fires_on_automatic(weapon: Weapon) -> bool:
+    """CW-AUTO-01: an aimed weapon on automatic, which fires by itself at the end of the turn's movement (a dropped
+    one on automatic lays its counters instead, turn._automatic_drops)."""
+    return weapon.automatic and not weapon.spec.dropped and weapon.spec.needs_to_hit
+
+
 def automatic_attacks(arena: Arena, turn: int) -> tuple[list[Attack], list[Event]]:
     """CW-AUTO-01: at the end of the turn's movement every aimed weapon on automatic with ammunition fires
     at whatever crosses its line (no specific target, no computer, no sustained fire)."""
     attacks, events = [], []
     for v in arena.vehicles.values():
         for w in v.all_weapons():
-            if not w.automatic or w.spec.dropped or not w.spec.needs_to_hit or w.destroyed:
+            if not fires_on_automatic(w) or w.destroyed:
                 continue
             if w.spec.shots > 0 and w.ammo <= 0:
                 events.append(Note(f"{v.id} {w.id} on automatic is out of ammunition", "CW-AUTO-01"))

@@ -119,23 +119,29 @@ def test_cw_lof_02_a_tiny_target_at_the_origin_and_a_blocker_just_beyond():
 
 
 def _arena_doc(n: int) -> dict:
+    """n cars in a square block 3" apart, every other row shifted 0.2" to the right; each fires at the car two rows
+    on in its column (the last two rows turned round to fire back), past the car between, which hides part of it."""
     side = math.ceil(math.sqrt(n))
     vehicles, attacks = [], []
     for i in range(n):
-        up = i + side < n
-        vehicles.append({"id": f"v{i}", "design": "hunter", "x": (i % side) * 3.0, "y": (i // side) * 3.0,
-                         "facing": 0.0 if up else 180.0, "speed": 0})
-        attacks.append({"id": f"a{i}", "attacker": f"v{i}", "weapon": "mg", "target": f"v{i + side if up else i - side}"})
+        up = i + 2 * side < n
+        vehicles.append({"id": f"v{i}", "design": "hunter", "x": (i % side) * 3.0 + 0.2 * ((i // side) % 2),
+                         "y": (i // side) * 3.0, "facing": 0.0 if up else 180.0, "speed": 0})
+        attacks.append({"id": f"a{i}", "attacker": f"v{i}", "weapon": "mg", "target": f"v{i + 2 * side if up else i - 2 * side}"})
     return {"scenario": {"name": f"{n} cars", "ruleset": "carwars"}, "vehicle": vehicles, "attack": attacks}
 
 
 def test_cw_lof_01_a_big_arena_explains_as_without_the_cull(monkeypatch):
-    """CW-LOF-01, FAST-03: 100 cars in a 10 x 10 block, each firing at the next in its column past the others:
-    every breakdown (line of fire, range, aim point, modifiers, needed) is the same with the scene's cull as with
-    every blocker looked at."""
+    """CW-LOF-01, FAST-03: 100 cars in a 10 x 10 block, each firing at a car two rows on past the one between, which
+    hides part of it: every breakdown (line of fire, range, aim point, modifiers, needed) is the same with the
+    scene's cull as with every blocker looked at, and the blockers matter (ignoring them changes breakdowns)."""
     import hardpoint
+    from hardpoint.carwars import geometry as geo
 
     culled = hardpoint.parse_scenario(_arena_doc(100)).explain()
     monkeypatch.setattr(attack_mod, "_CULL_FROM", 10 ** 9)
     plain = hardpoint.parse_scenario(_arena_doc(100)).explain()
+    monkeypatch.setattr(attack_mod.Scene, "sight", lambda self, origin, part, firer, target, laser: geo.line_of_fire(origin, part, []))
+    open_field = hardpoint.parse_scenario(_arena_doc(100)).explain()
+    assert sum(a != b for a, b in zip(plain, open_field)) >= 50
     assert len(plain) == 100 and culled == plain
