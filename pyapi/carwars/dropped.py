@@ -14,7 +14,7 @@ from .enums import Mount, Side
 from .model import Arena, Cloud, Tire, Vehicle, Weapon
 from .tables import check_usable
 
-__all__ = ["DroppedCounter", "placement_counter", "drop_weapon", "contact", "spikes_effect", "mines_effect", "oil_effect",
+__all__ = ["DroppedCounter", "placement_counter", "drop_weapon", "counter_id", "contact", "spikes_effect", "mines_effect", "oil_effect",
            "OIL_KINDS", "on_oil", "oil_extra_difficulty", "oil_maneuver", "paint_contact", "expire_counters", "swept_polygon"]
 
 OIL_KINDS = ("oil", "flaming_oil")
@@ -126,6 +126,22 @@ def drop_weapon(rules: Rules, arena: Arena, vehicle: Vehicle, weapon: Weapon, co
             out.append(Note(f"{spec.name} in water: hidden under the surface", "CW-DROP-06"))
     out.append(Note(f"{vehicle.id} drops {spec.name} ({counter_id}) at ({place.cx:.2f}, {place.cy:.2f})", "CW-DROP-01"))
     return out, counter
+
+
+def counter_id(arena: Arena, vehicle: Vehicle, weapon: Weapon) -> str:
+    """The id of what a drop lays now: <weapon>.t<turn>p<phase> ("md.t1p3"). Another vehicle's weapon of the same
+    id, or the same weapon dropped by a declared action and on automatic in one phase, would lay a second counter
+    of that id (a second cloud would replace the first): the later one takes <vehicle>.<weapon>.t<turn>p<phase>,
+    then <vehicle>.<weapon>.<n>.t<turn>p<phase>. Every form ends as validate reserves (CLI-02)."""
+    taken = {c.id for c in arena.counters} | set(arena.clouds)
+    when = f"t{arena.turn}p{arena.phase}"
+    for ident in (f"{weapon.id}.{when}", f"{vehicle.id}.{weapon.id}.{when}"):
+        if ident not in taken:
+            return ident
+    n = 2
+    while f"{vehicle.id}.{weapon.id}.{n}.{when}" in taken:
+        n += 1
+    return f"{vehicle.id}.{weapon.id}.{n}.{when}"
 
 
 def _kind(spec) -> str:

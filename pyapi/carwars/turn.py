@@ -21,7 +21,7 @@ from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
 from .attack import Attack, AttackRoll, Scene, SustainedRecord
-from .dropped import (OIL_KINDS, DroppedCounter, contact, drop_weapon, expire_counters, mines_effect, oil_effect, oil_maneuver,
+from .dropped import (OIL_KINDS, DroppedCounter, contact, counter_id, drop_weapon, expire_counters, mines_effect, oil_effect, oil_maneuver,
                       paint_contact, spikes_effect, swept_polygon)
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
@@ -174,7 +174,7 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
         as_mount = Mount.parse(a.placement) if a.placement else None
         for w in members:
             fired.weapons.add((v.id, w.id))
-            events, counter = drop_weapon(rules, arena, v, w, f"{w.id}.t{arena.turn}p{arena.phase}", dice, as_mount)
+            events, counter = drop_weapon(rules, arena, v, w, counter_id(arena, v, w), dice, as_mount)
             out += events
             if counter is not None:
                 arena.counters.append(counter)
@@ -294,7 +294,7 @@ def _automatic_drops(rules: Rules, arena: Arena, moved: dict[str, float], phase:
                 continue
             if w.spec.shots > 0 and w.ammo <= 0:
                 continue
-            events, counter = drop_weapon(rules, arena, v, w, f"{w.id}.t{arena.turn}p{phase}", dice)
+            events, counter = drop_weapon(rules, arena, v, w, counter_id(arena, v, w), dice)
             out += events
             if counter is not None:
                 arena.counters.append(counter)

@@ -529,8 +529,8 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
                 for w in members:
                     check_drop(w, act_obj.placement, f"{path}.weapon")
                     use_weapon(turn, v.id, w.id, path, wid)
-                    if (w.spec.dropped_kind or "") == "mines":
-                        mines_laid.add(f"{w.id}.t{turn}p{phase}")
+                    if (w.spec.dropped_kind or "") == "mines":     # dropped.counter_id: either form
+                        mines_laid |= {f"{w.id}.t{turn}p{phase}", f"{v.id}.{w.id}.t{turn}p{phase}"}
                 act(turn, driver, path, wid)
             elif kind == "detonate":
                 if act_obj.counter not in mines_laid and not _laid_on_automatic(v, act_obj.counter or "", key):
@@ -580,5 +580,7 @@ def _laid_on_automatic(vehicle: "Vehicle", counter: str, before: tuple[int, int]
     if not m:
         return False
     wid, turn, phase = m.group(1), int(m.group(2)), int(m.group(3))
+    if wid.startswith(f"{vehicle.id}."):      # dropped.counter_id when the plain id was taken
+        wid = wid[len(vehicle.id) + 1:]
     w = next((w for w in vehicle.all_weapons() if w.id == wid), None)
     return w is not None and (w.spec.dropped_kind or "") == "mines" and (turn, phase) < before

@@ -280,6 +280,22 @@ def test_cw_drop_01_on_automatic_a_stopped_car_drops_once_a_turn_in_phase_1():
     assert [c.id for c in s.arena.counters] == ["md.t1p1", "md.t2p1"]
 
 
+def test_cw_drop_01_05_two_vehicles_dropping_a_weapon_of_the_same_id_lay_two_counters():
+    """CW-DROP-01 / CW-DROP-05: two cars whose minedroppers (both "md") are on automatic, and whose smokescreens
+    (both "smoke") are dropped by declared actions in the same phase, lay two mines counters and two smoke clouds
+    each time, with ids of their own: the second takes the vehicle's id in front (a shared id made the second
+    cloud replace the first, and a vehicle touching one counter skip the other)."""
+    car = {"design": "hunter", "speed": 30,
+           "weapon": [{"id": "md", "type": "Minedropper", "mount": "back", "ammo": 10, "automatic": True},
+                      {"id": "smoke", "type": "Smokescreen", "mount": "back", "ammo": 5}]}
+    s = scenario(vehicle=[{"id": "a", **car}, {"id": "b", "x": 5.0, **car}],
+                 action=[{"turn": 1, "phase": 2, "kind": "drop", "vehicle": v, "weapon": "smoke"} for v in ("a", "b")])
+    s.resolve(ScriptedDice([]), commit=True)
+    assert [c.id for c in s.arena.counters] == ["md.t1p1", "b.md.t1p1", "md.t1p3", "b.md.t1p3", "md.t1p5", "b.md.t1p5"]
+    assert sorted(s.arena.clouds) == ["b.smoke.t1p2", "smoke.t1p2"]
+    assert [c.owner for c in s.arena.counters] == ["a", "b"] * 3
+
+
 def test_cw_drop_01_on_automatic_until_the_ammunition_runs_out():
     """CW-DROP-01: with one shot left, the dropper on automatic at 50 mph lays one counter (phase 1) and then nothing:
     out of ammunition, it is skipped, not an error. Source: SPEC CW-AUTO-01 (until out of ammo)."""
