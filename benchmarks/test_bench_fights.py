@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import hardpoint
+from hardpoint.carwars import _layout
 from hardpoint.carwars.batch import _fight_arrays, pack, run_batch
 from hardpoint.ruleset import Unpackable
 
@@ -20,13 +21,13 @@ def _kernel_only(p, n):
     """The fight kernel alone on n trials (no variants: a trial it hands back stops where it diverged)."""
     a = p.arrays
     S, V, L = a["init"].shape[0], len(p.vehicles), p.layout
-    X = 2 * V + a["w_key"].shape[0] + 3 * len(L.weapons) + len(L.units) + 8 * V
+    X = 2 * V + a["w_key"].shape[0] + 3 * len(L.weapons) + len(L.units) + 8 * V + int(a["fc"][_layout.F_COUNTERS])
     st, fl, f = np.zeros((n, S), np.int32), np.zeros((n, max(V, 1)), np.uint8), _fight_arrays(n, L)
     dv, sv, sk = np.zeros(n, np.int16), np.zeros((n, X), np.int32), np.zeros(n, np.uint64)
     start, ids = np.zeros(0, np.int16), np.zeros(0, np.uint64)
     hit, dmg = np.zeros((n, len(p.attacks)), np.uint8), np.zeros((n, len(p.attacks)), np.int32)
     return lambda: fast.run_fight(1, 0, a, st, fl, f["out_turn"], f["result"], f["turns"], f["shots"], f["hits"],
-                                  f["damage"], dv, sv, sk, start, ids, hit, dmg), dv
+                                  f["damage"], dv, sv, sk, start, ids, hit, dmg, np.zeros(n, np.int32)), dv
 
 
 def test_perf_01_ten_turn_fight_fights_per_second(benchmark, report):

@@ -1139,7 +1139,7 @@ def run_fight(
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_flags, int16_t[:, ::1] out_turn, int16_t[::1] out_result,
     int16_t[::1] out_turns, int32_t[:, ::1] out_shots, int32_t[:, ::1] out_hits, int32_t[:, ::1] out_dmg,
     int16_t[::1] diverged, int32_t[:, ::1] saved, uint64_t[::1] saved_k, int16_t[::1] start_turn, uint64_t[::1] trial_ids,
-    uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage,
+    uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, int32_t[::1] redo,
 ):
     """Run trials first_trial .. first_trial + N - 1 of a fight (N = out_state's rows), each to its end.
 
@@ -1153,6 +1153,11 @@ def run_fight(
     fire, who is out, the dice drawn). The wrapper packs the movement with that vehicle slowing (`known_unc` marks
     the vehicles a packing already slows) and runs the trial on from there: a row with `start_turn[t] > 0` resumes
     after that turn from its outputs and `saved` row; `trial_ids` (when not empty) gives each row's trial number.
+
+    A drop or an automatic switch (drop rows) the packing has happen and the dice prevent, or the other way round,
+    stops the trial where it is: `redo[t]` gets the drop row + 1 and the outputs are left as they are. The wrapper
+    packs the fight with that outcome (the row's FACT) and runs the trial again from its start: the same dice give
+    the same turns up to that row.
     Returns -1 (nothing run) if the arrays exceed the kernel's fixed sizes. Releases the GIL.
     """
     cdef Arrays pk
@@ -1222,6 +1227,12 @@ def run_fight(
     cdef int32_t* moving_end = pk.moving_end
     cdef int32_t* ocon = pk.ocon
     cdef int32_t* known_unc = pk.known_unc
+    cdef int32_t* ocon_lo = pk.ocon_lo
+    cdef int32_t* drp = pk.drop
+    cdef int32_t* drop_lo = pk.drop_lo
+    cdef int32_t* dp
+    cdef int32_t* gone
+    cdef int armed, acting, happened, stop
     cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, NP = pk.n_p_hits, N = out_state.shape[0]
     cdef Py_ssize_t U = pk.n_u_side, W = out_shots.shape[1], NC = pk.n_c_hits, NW = pk.n_w_slot
     cdef int T = fc[F_T], P = fc[F_P]
@@ -1260,9 +1271,21 @@ def run_fight(
     cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
     if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
             or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
-            or saved.shape[0] != N or saved.shape[1] != 2 * V + NW + 3 * W + U + FIRE_RING * V or pk.n_known_unc != V \
+            or saved.shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
+            or saved.shape[1] < 2 * V + NW + 3 * W + U + FIRE_RING * V + fc[F_COUNTERS] \
+            or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1]:
         return -1
+    for i in range(pk.n_ocon):
+        if ocon[i * OCON_NCOLS + OCON_COUNTER] >= fc[F_COUNTERS] or ocon[i * OCON_NCOLS + OCON_VEHICLE] < 0 \
+                or (ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_TRIGGER and ocon[i * OCON_NCOLS + OCON_C] and ocon[i * OCON_NCOLS + OCON_COUNTER] < 0) \
+                or ocon[i * OCON_NCOLS + OCON_VEHICLE] >= V:
+            return -1
+    for i in range(pk.n_drop):
+        if drp[i * DROP_NCOLS + DROP_WEAPON] >= NW or drp[i * DROP_NCOLS + DROP_WKEY] >= W or drp[i * DROP_NCOLS + DROP_DRIVER] >= NC \
+                or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and drp[i * DROP_NCOLS + DROP_COUNTER] >= fc[F_COUNTERS]) \
+                or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and (drp[i * DROP_NCOLS + DROP_WEAPON] < 0 or drp[i * DROP_NCOLS + DROP_WKEY] < 0)):
+            return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
     cdef int32_t* acc_atk
     cdef int32_t* acc_e             # the entry it came from
@@ -1274,7 +1297,8 @@ def run_fight(
     for i in range(T * P):
         if tp_lo[i + 1] - tp_lo[i] >= As_:
             As_ = tp_lo[i + 1] - tp_lo[i] + 1
-    cdef int32_t[::1] scratch = np.zeros((7 + FIRE_RING + 6) * Vs + 5 * Ws + Cs + 2 * Us + 10 * As_, dtype=np.int32)
+    cdef Py_ssize_t NK = fc[F_COUNTERS]
+    cdef int32_t[::1] scratch = np.zeros((7 + FIRE_RING + 6) * Vs + 5 * Ws + Cs + 2 * Us + 10 * As_ + NK + 1, dtype=np.int32)
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
@@ -1302,6 +1326,7 @@ def run_fight(
     acc_atk = acc_ok + As_
     acc_e = acc_atk + As_
     acc_ch = acc_e + As_
+    gone = acc_ch + As_                 # per mines counter: exploded (the counter is gone)
     cdef int old_ch
     cdef int32_t* sv
     cdef int start
@@ -1334,6 +1359,8 @@ def run_fight(
                     outu[i] = sv[2 * V + NW + 3 * W + i]
                 for i in range(FIRE_RING * V):
                     fire_future[i] = sv[2 * V + NW + 3 * W + U + i]
+                for i in range(NK):
+                    gone[i] = sv[2 * V + NW + 3 * W + U + FIRE_RING * V + i]
             else:
                 memcpy(ctx.st, init, S * sizeof(int32_t))
                 ctx.k = 0
@@ -1357,7 +1384,10 @@ def run_fight(
                     out_damage[t, i] = 0
                 for i in range(FIRE_RING * V):
                     fire_future[i] = 0
+                for i in range(NK):
+                    gone[i] = 0
             diverged[t] = 0
+            redo[t] = 0
             ran = start
             for turn in range(start + 1, T + 1):
                 memset(fire_hits, 0, V * sizeof(int32_t))
@@ -1368,17 +1398,70 @@ def run_fight(
                     fired_ch[i] = 0
                 for ph in range(P):
                     tp = (turn - 1) * P + ph
-                    # flaming oil driven over in the movement (turn._contacts, CW-DROP-04): damage to the underbody
-                    # and each tire, and a fire source; before the orders look for shots
-                    for i in range(pk.n_ocon):
-                        if ocon[i * OCON_NCOLS + OCON_TP] != tp:
-                            continue
+                    # declared drops and automatic switches (before the movement), then dropped weapons on automatic
+                    # (after it): turn._do_action and turn._automatic_drops
+                    acting = 0
+                    for i in range(drop_lo[tp], drop_lo[tp + 1]):
+                        dp = drp + i * DROP_NCOLS
+                        kind = dp[DROP_KIND]
+                        if kind == DR_ACTION or kind == DR_SWITCH:
+                            happened = 0 if dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]] else 1
+                            if kind == DR_ACTION:
+                                j = i + 1
+                                while happened and j < drop_lo[tp + 1] and drp[j * DROP_NCOLS + DROP_KIND] == DR_MEMBER:
+                                    if fired_w[drp[j * DROP_NCOLS + DROP_WKEY]]:
+                                        happened = 0       # one of its weapons has fired this turn (CW-ROF-01)
+                                    j += 1
+                                acting = happened
+                            if happened and dp[DROP_DRIVER] >= 0:
+                                fired_ch[dp[DROP_DRIVER]] = 1    # the driver's firing action (CW-AUTO-01, CW-ROF-01)
+                        else:
+                            w = dp[DROP_WEAPON]
+                            if kind == DR_MEMBER and not acting:
+                                happened = 0               # the action was cancelled, or an earlier member failed
+                            else:
+                                if kind == DR_MEMBER:
+                                    fired_w[dp[DROP_WKEY]] = 1
+                                happened = ctx.st[w_slot[w]] > 0 and not (w_shots[w] and ammo[w] <= 0)
+                                if happened and w_shots[w]:
+                                    ammo[w] -= 1
+                                if kind == DR_MEMBER and not happened:
+                                    acting = 0             # the rest of the link is not dropped
+                        if happened != dp[DROP_ASSUMED]:
+                            if happened or dp[DROP_COUNTER] < 0:
+                                redo[t] = i + 1
+                                break
+                            if kind == DR_MEMBER or kind == DR_AUTO:
+                                gone[dp[DROP_COUNTER]] = 1     # not laid: its contact rows are skipped
+                    if redo[t]:
+                        break
+                    # counters and slicks driven over in the movement (turn._contacts, CW-DROP-02..04): damage to
+                    # the underbody and tires, fire sources; before the orders look for shots
+                    armed = 0
+                    for i in range(ocon_lo[tp], ocon_lo[tp + 1]):
                         vi = ocon[i * OCON_NCOLS + OCON_VEHICLE]
-                        if ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_DAMAGE:
+                        kind = ocon[i * OCON_NCOLS + OCON_KIND]
+                        k = ocon[i * OCON_NCOLS + OCON_COUNTER]
+                        if kind == CONTACT_TRIGGER:
+                            armed = 0
+                            if k >= 0 and gone[k]:
+                                continue                   # mines gone off earlier, or a drop that did not happen
+                            r = die(&ctx)
+                            armed = ocon[i * OCON_NCOLS + OCON_A] <= r <= ocon[i * OCON_NCOLS + OCON_B]
+                            if armed and ocon[i * OCON_NCOLS + OCON_C]:
+                                gone[k] = 1
+                        elif kind == CONTACT_DAMAGE:
+                            if ocon[i * OCON_NCOLS + OCON_ARMED]:
+                                if not armed:
+                                    continue               # its trigger did not go off (or its counter is gone)
+                            elif k >= 0 and gone[k]:
+                                continue
                             hits = roll(&ctx, ocon[i * OCON_NCOLS + OCON_A], ocon[i * OCON_NCOLS + OCON_B], ocon[i * OCON_NCOLS + OCON_C])
+                            if ocon[i * OCON_NCOLS + OCON_HALF]:
+                                hits = (hits + 1) // 2
                             ctx.cur_fiery = -1
                             apply_shot(&ctx, vi, ocon[i * OCON_NCOLS + OCON_PART], ocon[i * OCON_NCOLS + OCON_SIDE], ocon[i * OCON_NCOLS + OCON_TIRE], hits)
-                        else:
+                        elif not (k >= 0 and gone[k]):
                             for j in range(ocon[i * OCON_NCOLS + OCON_B] + 1):
                                 fire_future[vi * FIRE_RING + (turn + j) % FIRE_RING] += ocon[i * OCON_NCOLS + OCON_A]
                     # the standing orders' attacks (carwars.fight.order_attacks), chosen after the movement
@@ -1628,6 +1711,8 @@ def run_fight(
                                     r = roll(&ctx, 2, 0, 0)      # Crash Table 1 at +4 (CW-CREW-03)
                                     crash[v] = crash_out[r]
                                 out_flags[t, v] |= 4
+                if redo[t]:
+                    break                          # run again from the start under another packing
                 # the end of the turn: fire (carwars.fire.end_of_turn_fire); the modifiers active this turn
                 for v in range(V):
                     fire_total[v] = fire_future[v * FIRE_RING + turn % FIRE_RING]
@@ -1721,6 +1806,8 @@ def run_fight(
                             diverged[t] = turn
                     if diverged[t]:
                         break
+            if redo[t]:
+                continue
             if diverged[t]:
                 for v in range(V):
                     sv[v] = burning[v]
@@ -1735,6 +1822,8 @@ def run_fight(
                     sv[2 * V + NW + 3 * W + i] = outu[i]
                 for i in range(FIRE_RING * V):
                     sv[2 * V + NW + 3 * W + U + i] = fire_future[i]
+                for i in range(NK):
+                    sv[2 * V + NW + 3 * W + U + FIRE_RING * V + i] = gone[i]
                 saved_k[t] = ctx.k
                 continue
             for v in range(V):

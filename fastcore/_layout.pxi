@@ -75,6 +75,14 @@ cdef enum:
 cdef enum:
     CONTACT_DAMAGE = 0
     CONTACT_FIRE = 1
+    CONTACT_TRIGGER = 2
+
+# drop
+cdef enum:
+    DR_ACTION = 0
+    DR_MEMBER = 1
+    DR_AUTO = 2
+    DR_SWITCH = 3
 
 # rows.atk
 cdef enum:
@@ -177,7 +185,22 @@ cdef enum:
     OCON_PART = 6
     OCON_SIDE = 7
     OCON_TIRE = 8
-    OCON_NCOLS = 9
+    OCON_ARMED = 9
+    OCON_HALF = 10
+    OCON_COUNTER = 11
+    OCON_NCOLS = 12
+
+# rows.drop
+cdef enum:
+    DROP_TP = 0
+    DROP_KIND = 1
+    DROP_WEAPON = 2
+    DROP_WKEY = 3
+    DROP_DRIVER = 4
+    DROP_ASSUMED = 5
+    DROP_FACT = 6
+    DROP_COUNTER = 7
+    DROP_NCOLS = 8
 
 # vectors.consts
 cdef enum:
@@ -229,7 +252,7 @@ cdef enum:
     F_CRASHED = 11
     F_PEDDOWN = 12
     F_SIDES = 13
-    F_RESERVED = 14
+    F_COUNTERS = 14
     F_FIRST = 15
     F_LEN = 16
 
@@ -376,6 +399,13 @@ cdef struct Arrays:
     Py_ssize_t w_ocon
     int32_t* known_unc
     Py_ssize_t n_known_unc
+    int32_t* ocon_lo
+    Py_ssize_t n_ocon_lo
+    int32_t* drop
+    Py_ssize_t n_drop
+    Py_ssize_t w_drop
+    int32_t* drop_lo
+    Py_ssize_t n_drop_lo
 
 
 cdef int unpack_phase(Arrays* a, dict arrays) except -2:
@@ -758,4 +788,16 @@ cdef int unpack_fight(Arrays* a, dict arrays) except -2:
     v = arrays["known_unc"]
     a.known_unc = &v[0] if v.shape[0] else NULL
     a.n_known_unc = v.shape[0]
+    v = arrays["ocon_lo"]
+    a.ocon_lo = &v[0] if v.shape[0] else NULL
+    a.n_ocon_lo = v.shape[0]
+    m = arrays["drop"]
+    a.drop = &m[0, 0] if m.shape[0] and m.shape[1] else NULL
+    a.n_drop = m.shape[0]
+    a.w_drop = m.shape[1]
+    if m.shape[0] and m.shape[1] != DROP_NCOLS:
+        return -1
+    v = arrays["drop_lo"]
+    a.drop_lo = &v[0] if v.shape[0] else NULL
+    a.n_drop_lo = v.shape[0]
     return 0

@@ -194,10 +194,15 @@ def test_fast_01_summary_and_arrays(backend):
 
 
 def test_fast_01_uncovered_scenarios_fall_back_with_one_warning():
-    """FAST-01 / ARCH-04: a scenario the kernel does not cover (declared actions: drops, a weapon put on automatic)
-    runs on the reference, with one warning saying why; forcing the compiled core on it is an error naming the
-    reason."""
-    s = hardpoint.load_scenario("builtin:cw_chase")
+    """FAST-01 / ARCH-04: a scenario the kernel does not cover (the chase, with the pursuer's front gun, which fires
+    planned attacks, also switched to automatic) runs on the reference, with one warning saying why; forcing the
+    compiled core on it is an error naming the reason."""
+    import tomllib
+    from importlib import resources
+
+    data = tomllib.loads(resources.files("hardpoint.seeds").joinpath("scenarios/cw_chase.toml").read_text(encoding="utf-8"))
+    data["action"].append({"turn": 2, "phase": 2, "kind": "automatic_on", "vehicle": "pursuer", "weapon": "mg"})
+    s = hardpoint.parse_scenario(data)
     import hardpoint.carwars.batch as hb
 
     hb._warned.clear()
@@ -206,8 +211,9 @@ def test_fast_01_uncovered_scenarios_fall_back_with_one_warning():
         run_batch(s, 1, 1)
         run_batch(s, 1, 2)
     assert [str(w.message) for w in caught if issubclass(w.category, BackendWarning)] == [
-        "hardpoint.carwars.batch: declared actions (maneuvers, drops, automatic switches) in a turn; running the reference"]
-    with pytest.raises(hardpoint.ScenarioError, match="declared actions"):
+        "hardpoint.carwars.batch: a weapon switched to or from automatic that a planned attack or an order also fires; "
+        "running the reference"]
+    with pytest.raises(hardpoint.ScenarioError, match="switched to or from automatic"):
         run_batch(s, 1, 1, backend="compiled")
 
 
@@ -240,9 +246,7 @@ def test_fast_03_dask_local_cluster_matches_one_process():
 def test_fast_01_multi_turn_reference_batch():
     """FAST-01: a multi-turn scenario batch runs every trial through the turns on the reference."""
     s = hardpoint.load_scenario("builtin:cw_chase")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", BackendWarning)
-        b = run_batch(s, 3, 4)
+    b = run_batch(s, 3, 4, backend="reference")
     assert b.backend == "reference" and b.hit.shape == (3, 4)
     from hardpoint.carwars.batch import _slots, reference_trial
 

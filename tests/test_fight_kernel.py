@@ -11,7 +11,9 @@ import hashlib
 import json
 import os
 import random
+import tomllib
 import warnings
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +32,7 @@ FIXTURES = Path(__file__).parent / "fight_kernel_fixtures"
 DESIGNS = ["hunter", "shogun", "razor", "outrider", "stinger"]
 SIDES = ["front", "back", "left", "right", "top", "underbody"]
 HAND = ["Rifle", "Rifle", "Light Pistol", "Shotgun", "Submachine Gun"]
+DROPPED = ["Spikedropper", "Minedropper", "Oil Jet", "Flaming Oil Jet", "Smokescreen", "Paint Spray", "Junk Dropper", "Drop Spike Plate"]
 
 
 def random_fight(rng: random.Random) -> dict:
@@ -37,14 +40,22 @@ def random_fight(rng: random.Random) -> dict:
     (nearest enemy, best odds, a named target; some weapons only, a named firer, some phases, a window of
     turns), planned attacks in some turns, moving or parked, armour, metal, fire, flamethrowers (fire modifiers
     lasting several turns), machine guns on automatic, limited ammunition, extinguishers, oil and flaming oil slicks, buildings
-    and smoke, declared collisions, up to 20 turns, until decided or not."""
+    and smoke, declared collisions, up to 20 turns, until decided or not; dropped weapons (mines, spikes, oil, smoke,
+    paint, junk) dropped by declared actions, by links and on automatic, switched on and off, maneuvers, solid and
+    plasticore tires, and chases in a column so that what is dropped is driven over."""
     n_sides = rng.choice([2, 2, 3])
     vehicles, pedestrians = [], []
+    column = rng.random() < 0.3          # a chase: one behind the other, all moving the same way
     for i in range(rng.randint(2, 5)):
         design = rng.choice(DESIGNS)
         v = {"id": f"v{i}", "design": design, "side": f"s{i % n_sides}", "x": round(rng.uniform(-5, 5), 2),
              "y": round(rng.uniform(-5, 5), 2), "facing": float(rng.choice([0, 45, 90, 135, 180, 225, 270, 315, 10, 200])),
              "speed": rng.choice([0, 0, 0, 10, 20, 30, 50])}
+        if column:
+            v.update(x=round(rng.uniform(-0.6, 0.6), 2), y=round(-6.0 * i + rng.uniform(-0.5, 0.5), 2), facing=0.0,
+                     speed=rng.choice([20, 30, 40, 50, 60]))
+        if rng.random() < 0.2:
+            v["tire_type"] = rng.choice(["solid", "plasticore", "standard"])
         if rng.random() < 0.4:
             v["armour"] = {s: rng.randint(0, 5) for s in SIDES}
         if design in ("hunter", "shogun") and rng.random() < 0.2:
@@ -65,6 +76,17 @@ def random_fight(rng: random.Random) -> dict:
                 # a machine gun on automatic: fires at the end of each turn's movement at what crosses its line (CW-AUTO-01)
                 v["weapon"].append({"id": "auto", "type": "Machine Gun", "mount": rng.choice(["front", "back", "left", "right"]),
                                     "automatic": True, "ammo": rng.choice([1, 3, 20])})
+        if design == "hunter" and rng.random() < 0.5:
+            # dropped weapons (CW-DROP-01..05): the minedropper and one more, maybe on automatic, maybe linked
+            v["weapon"] = v.get("weapon", [{"id": "mg", "type": "Machine Gun", "mount": "front", "ammo": 20}])
+            v["weapon"].append({"id": "md", "type": "Minedropper", "mount": "back", "ammo": rng.choice([1, 3, 10])})
+            v["weapon"].append({"id": "d2", "type": rng.choice(DROPPED), "mount": rng.choice(["back", "back", "left", "right"]),
+                                "ammo": rng.choice([1, 2, 5])})
+            for w in v["weapon"][-2:]:
+                if rng.random() < 0.3:
+                    w["automatic"] = True
+            if rng.random() < 0.4:
+                v["links"] = [{"id": "drop_all", "weapons": ["md", "d2"]}]
         vehicles.append(v)
     for i in range(rng.choice([0, 0, 1, 2, 3])):
         p = {"id": f"p{i}", "side": f"s{rng.randrange(n_sides)}", "x": round(rng.uniform(-6, 6), 2), "y": round(rng.uniform(-6, 6), 2),
@@ -136,6 +158,23 @@ def random_fight(rng: random.Random) -> dict:
     if rng.random() < 0.15:
         data["collision"] = [{"id": "c0", "turn": 1, "phase": rng.randint(1, 5), "vehicle": rng.choice(vehicles)["id"],
                               "side": rng.choice(SIDES), "speed": rng.choice([10, 30, 60])}]
+    actions = []
+    for v in vehicles:
+        # declared actions (turn._do_action): drops of a weapon or a link, automatic on and off, maneuvers
+        droppers = [w["id"] for w in v.get("weapon", []) if w["id"] in ("md", "d2")] + [ln["id"] for ln in v.get("links", [])]
+        for _ in range(rng.randint(0, 4) if droppers else (1 if rng.random() < 0.2 else 0)):
+            turn, phase = rng.randint(1, min(3, data["scenario"]["turns"])), rng.randint(1, 5)
+            kind = rng.choice(["drop", "drop", "automatic_on", "automatic_off", "maneuver"]) if droppers else "maneuver"
+            a = {"turn": turn, "phase": phase, "kind": kind, "vehicle": v["id"]}
+            if kind == "maneuver":
+                a["difficulty"] = rng.randint(1, 4)
+            elif kind == "drop":
+                a["weapon"] = rng.choice(droppers)
+            else:
+                a["weapon"] = rng.choice([d for d in droppers if d != "drop_all"])
+            actions.append(a)
+    if actions:
+        data["action"] = actions
     return data
 
 
@@ -158,6 +197,13 @@ def _load(data: dict):
                 attacks.remove(hit[0])
                 if not attacks:
                     data.pop("attack")
+                continue
+            acts = data.get("action", [])
+            hit = [a for i, a in enumerate(acts) if f"action[{i}]" in text or f"turn {a['turn']}, phase {a['phase']}" in text]
+            if hit or (acts and "action" in text):
+                acts.remove(hit[0] if hit else acts[-1])
+                if not acts:
+                    data.pop("action")
                 continue
             if "attack" in data:
                 data.pop("attack")
@@ -278,22 +324,23 @@ def test_arch_04_pack_is_the_one_decision():
     """ARCH-04: `pack` returns the packed scenario or `Unpackable(reason)`; `supports_compiled` reads the same
     reason; `backend="compiled"` raises a ScenarioError naming it; `auto` falls back with a BackendWarning
     naming it."""
-    s = hardpoint.load_scenario("builtin:cw_chase")
+    data = tomllib.loads(resources.files("hardpoint.seeds").joinpath("scenarios/cw_chase.toml").read_text(encoding="utf-8"))
+    data["action"].append({"turn": 2, "phase": 2, "kind": "automatic_on", "vehicle": "pursuer", "weapon": "mg"})
+    s = hardpoint.parse_scenario(data)
     p = pack(s)
-    assert isinstance(p, Unpackable) and p.reason == supports_compiled(s) == STILL_REFERENCE["cw_chase"]
-    with pytest.raises(ScenarioError, match="declared actions"):
+    reason = "a weapon switched to or from automatic that a planned attack or an order also fires"
+    assert isinstance(p, Unpackable) and p.reason == supports_compiled(s) == reason
+    with pytest.raises(ScenarioError, match="switched to or from automatic"):
         run_batch(s, 2, 1, backend="compiled")
     import hardpoint.carwars.batch as batch
 
     batch._warned.discard(p.reason)
-    with pytest.warns(BackendWarning, match="declared actions"):
+    with pytest.warns(BackendWarning, match="switched to or from automatic"):
         assert run_batch(s, 2, 1, backend="auto").backend == "reference"
 
 
-# What still falls back to the reference, with the reason (docs/architecture.md lists the same).
-STILL_REFERENCE = {
-    "cw_chase": "declared actions (maneuvers, drops, automatic switches) in a turn",
-}
+# What still falls back to the reference, with the reason (docs/architecture.md lists the same): nothing.
+STILL_REFERENCE: dict[str, str] = {}
 
 
 def test_arch_04_which_builtins_still_print_a_backend_warning():
@@ -490,3 +537,62 @@ def test_cw_auto_01_weapons_on_automatic_fire_in_the_fight_kernel_as_in_the_refe
     r = run_batch(s, 40, 7, backend="compiled")
     fired = {k[1]: int(r.fight["shots"][:, i].sum()) for i, k in enumerate(r.fight_layout.weapons) if k[0] == "a"}
     assert fired["af"] > 0 and fired["ab"] > 0 and fired["ar"] > 0 and fired["af"] <= 4 * 40, fired
+
+
+def _smoky_chase() -> dict:
+    """The chase, with the runner's smokescreen put on automatic in turn 2 instead of its minedropper: a cloud
+    every phase it moves, which the pursuer's laser must shoot through."""
+    data = tomllib.loads(resources.files("hardpoint.seeds").joinpath("scenarios/cw_chase.toml").read_text(encoding="utf-8"))
+    data["action"][1]["weapon"] = "smoke"
+    return data
+
+
+def _counting_packings(monkeypatch, fail_on=()) -> list:
+    """Record the facts of every packing the fight wrapper makes; fail those holding a fact of a kind in `fail_on`."""
+    import hardpoint.carwars.batch as batch
+
+    original, made = batch._pack_fight, []
+
+    def packing(scenario, base, facts=frozenset(), cache=None):
+        made.append(facts)
+        if any(f[0] in fail_on for f in facts):
+            raise RuntimeError("no packing for this variant")
+        return original(scenario, base, facts, cache)
+
+    monkeypatch.setattr(batch, "_pack_fight", packing)
+    return made
+
+
+def test_cw_drop_01_05_the_chase_runs_compiled_and_agrees_bit_for_bit(monkeypatch):
+    """CW-DROP-01..05 / CW-LINK-01 / CW-AUTO-01 / ARCH-03 (Source: builtin:cw_chase): a link of a minedropper and a
+    smokescreen dropped by a declared action, the minedropper switched to automatic, mines driven over, a laser
+    through the smoke: the kernel runs it (no BackendWarning) and agrees with the reference on every value of 300
+    trials. When the laser destroys the minedropper, the mines it would have laid are flagged gone in the kernel:
+    no trial runs again, only those in which the pursuer goes out of control get another packing."""
+    made = _counting_packings(monkeypatch)
+    s = hardpoint.load_scenario("builtin:cw_chase")
+    assert isinstance(pack(s), Packed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BackendWarning)
+        assert run_batch(s, 20, 1, threads=1).backend == "compiled"
+    assert _compare(s, 300, 5) == []
+    assert {f[0] for key in made for f in key} == {"slow"}
+
+
+def test_cw_drop_05_a_smokescreen_the_laser_destroys_runs_again_under_its_own_packing(monkeypatch):
+    """CW-DROP-05 / ARCH-03: smoke changes the shots through it, so a smokescreen on automatic that the laser
+    destroys stops the trial; it runs again from its start under a packing in which the smokescreen lays nothing
+    from then on, and agrees with the reference on every value of 300 trials."""
+    made = _counting_packings(monkeypatch)
+    s = hardpoint.parse_scenario(_smoky_chase())
+    assert _compare(s, 300, 5) == []
+    assert "gone" in {f[0] for key in made for f in key}
+
+
+def test_fast_01_a_trial_whose_drop_the_packer_cannot_follow_runs_on_the_reference(monkeypatch):
+    """FAST-01 / ARCH-04: when the packing for a drop the dice prevented fails, that trial runs on the reference:
+    the batch is still identical to the reference's."""
+    made = _counting_packings(monkeypatch, fail_on=("gone", "cancel"))
+    s = hardpoint.parse_scenario(_smoky_chase())
+    assert _compare(s, 150, 5) == []
+    assert any(f[0] == "gone" for key in made for f in key), "some trials of the chase destroy the smokescreen"

@@ -65,6 +65,13 @@ CHOOSE_AUTOMATIC = 3
 # contact
 CONTACT_DAMAGE = 0
 CONTACT_FIRE = 1
+CONTACT_TRIGGER = 2
+
+# drop
+DR_ACTION = 0
+DR_MEMBER = 1
+DR_AUTO = 2
+DR_SWITCH = 3
 
 # rows.atk
 ATK_NEEDED = 0
@@ -160,7 +167,21 @@ OCON_C = 5
 OCON_PART = 6
 OCON_SIDE = 7
 OCON_TIRE = 8
-OCON_NCOLS = 9
+OCON_ARMED = 9
+OCON_HALF = 10
+OCON_COUNTER = 11
+OCON_NCOLS = 12
+
+# rows.drop
+DROP_TP = 0
+DROP_KIND = 1
+DROP_WEAPON = 2
+DROP_WKEY = 3
+DROP_DRIVER = 4
+DROP_ASSUMED = 5
+DROP_FACT = 6
+DROP_COUNTER = 7
+DROP_NCOLS = 8
 
 # vectors.consts
 K_METAL_FACTOR = 0
@@ -209,7 +230,7 @@ F_DESTROYED = 10
 F_CRASHED = 11
 F_PEDDOWN = 12
 F_SIDES = 13
-F_RESERVED = 14
+F_COUNTERS = 14
 F_FIRST = 15
 F_LEN = 16
 
@@ -220,11 +241,12 @@ CAND_COLUMNS = ("unit", "needed", "dmg_count", "dmg_bonus", "dmg_hits", "kind", 
 ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk",)
 FIR_COLUMNS = ("character", "cand_lo", "cand_hi",)
 FCOL_COLUMNS = ("index", "count", "bonus", "floor", "num", "den", "side", "tp", "is_ped",)
-OCON_COLUMNS = ("tp", "vehicle", "kind", "a", "b", "c", "part", "side", "tire",)
+OCON_COLUMNS = ("tp", "vehicle", "kind", "a", "b", "c", "part", "side", "tire", "armed", "half", "counter",)
+DROP_COLUMNS = ("tp", "kind", "weapon", "wkey", "driver", "assumed", "fact", "counter",)
 CONSTS_NAMES = ("metal_factor", "cap_num", "cap_den", "obstacle_hits", "fire_hit_hi", "fire_hit_fiery_hi", "ext_standard_hi", "ext_improved_hi", "ext_portable_hi", "explode_hi", "natural_miss", "max_needed",)
 CYC_NAMES = ("end_armour_lo", "end_armour_hi", "end_wheel_lo", "end_wheel_hi", "side_driver_lo", "side_driver_hi", "side_pp_lo", "side_pp_hi", "side_weapon_lo", "side_weapon_hi", "sidecar_lo", "sidecar_hi", "trike_wheel_lo", "trike_wheel_hi",)
-FC_NAMES = ("t", "p", "until", "wpen", "nm", "maxn", "sf2", "sf3", "nodriver", "noweapon", "destroyed", "crashed", "peddown", "sides", "reserved", "first",)
+FC_NAMES = ("t", "p", "until", "wpen", "nm", "maxn", "sf2", "sf3", "nodriver", "noweapon", "destroyed", "crashed", "peddown", "sides", "counters", "first",)
 
 # the arrays each kernel takes (the keys of the mapping passed to it)
 PHASE_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "col", "atk", "near_v", "near_p",)
-FIGHT_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable", "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v", "near_p", "moving_end", "ocon", "known_unc",)
+FIGHT_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable", "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v", "near_p", "moving_end", "ocon", "known_unc", "ocon_lo", "drop", "drop_lo",)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
@@ -82,23 +83,36 @@ class BatchResult:
             return self.tallies
         flags = self.flags if self.flags is not None else np.zeros((0, len(self.vehicles)), np.uint8)
         return {"hit": self.hit.sum(axis=0, dtype=np.int64), "damage_sum": self.damage.sum(axis=0, dtype=np.int64),
-                "damage_sq": (self.damage.astype(np.int64) ** 2).sum(axis=0),
+                "damage_sq": np.einsum("ij,ij->j", self.damage, self.damage, dtype=np.int64),
                 "damage_hist": np.stack([np.bincount(np.minimum(self.damage[:, j], DMG_BINS - 1), minlength=DMG_BINS)
                                          for j in range(self.damage.shape[1])]).astype(np.int64)
                 if self.damage.shape[1] else np.zeros((0, DMG_BINS), np.int64),
                 **(_fight_counts(self.fight, self.fight_layout) if self.fight is not None else {}),
-                "destroyed": self.destroyed().sum(axis=0, dtype=np.int64),
+                "destroyed": self._destroyed_counts(),
                 "flags": np.stack([((flags & (1 << b)) != 0).sum(axis=0) for b in range(4)], axis=1).astype(np.int64)
                 if len(self.vehicles) else np.zeros((0, 4), np.int64)}
 
+    def _slot_kinds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The slots that die at 3 hits (crew, pedestrians), and those destroyed at 0 that start above it."""
+        kinds = np.array(self.kinds, dtype=object)
+        lives = np.flatnonzero(np.isin(kinds, ("crew_hits", "ped_hits")))
+        parts = np.flatnonzero(np.isin(kinds, ("dp", "armour")) & (np.asarray(self.initial) > 0))
+        return lives, parts
+
     def destroyed(self) -> np.ndarray:
         """(N, S) bool: the slot ends at 0 (dp, armour) or dead (crew or pedestrian with 3 hits)."""
+        lives, parts = self._slot_kinds()
         out = np.zeros_like(self.state, dtype=bool)
-        for j, kind in enumerate(self.kinds):
-            if kind in ("crew_hits", "ped_hits"):
-                out[:, j] = self.state[:, j] >= 3
-            elif kind in ("dp", "armour"):
-                out[:, j] = (self.state[:, j] == 0) & (self.initial[j] > 0)
+        out[:, lives] = self.state[:, lives] >= 3
+        out[:, parts] = self.state[:, parts] == 0
+        return out
+
+    def _destroyed_counts(self) -> np.ndarray:
+        """`destroyed().sum(axis=0)`, without the (N, S) array."""
+        lives, parts = self._slot_kinds()
+        out = np.zeros(self.state.shape[1], np.int64)
+        out[lives] = (self.state[:, lives] >= 3).sum(axis=0)
+        out[parts] = (self.state[:, parts] == 0).sum(axis=0)
         return out
 
     def summary(self) -> dict[str, float]:
@@ -138,6 +152,11 @@ class Packed:
     layout: Any = None                # a fight (carwars.fight.FightLayout of its columns): the fight kernel runs it
     tire_index: dict | None = None    # (vehicle, tire id) -> tire row
     base: Any = None                  # a fight: the packing its variants (vehicles out of control) start from
+    facts: list | None = None         # a fight: the `_Fact` each drop row stands for (its FACT column)
+    variants: dict | None = None      # a fight: its packings per set of facts, made as trials need them (not pickled)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "variants": None}
 
 
 def _slots(scenario) -> tuple[list[str], list[str], Callable]:
@@ -1052,12 +1071,13 @@ def _fight_unsupported(scenario) -> str | None:
     """What the fight kernel does not run (docs/architecture.md lists each with its reason), or None.
 
     Everything in it must be the same in every trial but what the dice decide in the kernel: damage, crew,
-    fire, ammunition, sustained fire, who is out of action, whom the orders shoot. Movement goes straight and
-    stops where counters collide (FIGHT-04), which no die changes, except a vehicle going out of control (it
-    slows down at the end of the turn): the kernel hands such a trial back to the reference."""
+    fire, ammunition, sustained fire, who is out of action, whom the orders shoot, which mines go off. Movement
+    goes straight and stops where counters collide (FIGHT-04), which no die changes. Two things the dice decide
+    change what later phases are: a vehicle going out of control (it slows down at the end of the turn), and a
+    drop or automatic switch the packing has happen that the dice prevent (a weapon destroyed, a driver who
+    has fired): the wrapper packs the fight again for such a trial (`_Fact`), and runs it on from there."""
     from .model import Pedestrian
     from .model import Vehicle as _Vehicle
-    from .special import fires_on_automatic
     from .tables import weapon_spec
 
     arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
@@ -1072,11 +1092,18 @@ def _fight_unsupported(scenario) -> str | None:
                     return "a vehicle weapon with nobody aboard to fire it"
             if a.victims:
                 return "area-effect attacks"
-    if any(plan.actions.values()):
-        return "declared actions (maneuvers, drops, automatic switches) in a turn"
-    if any(c.kind not in ("oil", "flaming_oil") or c.still_on for c in arena.counters) \
-            or any(c.kind == "paint" for c in arena.clouds.values()):
-        return "dropped counters other than oil slicks, or paint clouds, in a turn"
+    switched: set = set()
+    for actions in plan.actions.values():
+        for a in actions:
+            if a.kind not in _FIGHT_ACTIONS:
+                return f"the declared action {a.kind!r} in a turn"
+            if a.kind in ("automatic_on", "automatic_off"):
+                switched.add((a.vehicle, a.weapon))
+    fight = scenario.fight
+    used = {(a.attacker, a.weapon) for planned in plan.attacks.values() for a in planned}
+    used |= {(o.unit, w) for o in (fight.orders if fight is not None else []) for w in _fight_weapons(o, arena)}
+    if switched & used:
+        return "a weapon switched to or from automatic that a planned attack or an order also fires"
     if scenario.history:
         return "sustained fire carried in from before the scenario (history)"
     if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
@@ -1084,12 +1111,10 @@ def _fight_unsupported(scenario) -> str | None:
     for v in arena.vehicles.values():
         if v.off_road:
             return "off-road driving"
-        if any(w.automatic and not fires_on_automatic(w) for w in v.all_weapons()):
-            return "dropped weapons on automatic in a turn"
-        if v.uncontrolled or getattr(v, "crash", None) or v.substitute is not None or v.paint_until_turn is not None \
-                or v.blinded:
-            return "a vehicle out of control, crashed, blinded, painted or with a substitute driver at the start"
-    fight = scenario.fight
+        if v.water_depth_ft > 0 and any(w.spec.dropped for w in v.all_weapons()):
+            return "dropped weapons in water (a die decides whether water backs up into them)"
+        if v.uncontrolled or getattr(v, "crash", None) or v.substitute is not None or v.blinded:
+            return "a vehicle out of control, crashed, blinded or with a substitute driver at the start"
     for o in (fight.orders if fight is not None else []):
         unit = arena.unit(o.unit, "orders.unit")
         from .fight import _weapons_of
@@ -1123,6 +1148,16 @@ def _fight_unsupported(scenario) -> str | None:
     return None
 
 
+_FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop")   # the declared actions the fight kernel runs
+
+
+def _fight_weapons(order, arena) -> list[str]:
+    from .fight import _weapons_of
+
+    unit = arena.vehicles.get(order.unit) or arena.pedestrians.get(order.unit)
+    return [] if unit is None else list(_weapons_of(order, unit))
+
+
 def _layout_of(scenario):
     from .fight import Fight, FightLayout
 
@@ -1137,14 +1172,18 @@ def _layout_of(scenario):
         scenario.fight = saved
 
 
-def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache: dict | None = None) -> "Packed | Unpackable":
+def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache: dict | None = None) -> "Packed | Unpackable":
     """Add to the packed arrays what the fight kernel needs: the orders' candidate shots at every phase of every
     turn (in the order `carwars.fight.order_attacks` weighs them), the collisions of the movement, where
     explosions reach at each turn's end, the out-of-action switches (FIGHT-03) and the sides (FIGHT-01).
 
-    `losses` ((vehicle index, turn) pairs) packs the movement of trials in which those vehicles went out of
-    control in those turns (counted from 1): from the end of that turn each slows down as `turn._end_of_turn`
-    slows it (CW-CREW-03). `cache` keeps the explained shots between packings of one scenario."""
+    `facts` (`_Fact` tuples) are what the dice decided in the trials this packing is for, where the default
+    packing guessed otherwise: ("slow", vehicle index, turn): that vehicle went out of control in that turn
+    (counted from 1) and slows down from its end as `turn._end_of_turn` slows it (CW-CREW-03); ("gone",
+    vehicle, weapon, turn, phase): the weapon was destroyed by then, so it drops nothing more; ("cancel", turn,
+    phase, action index): that drop or switch was cancelled (its driver or weapon had fired). Otherwise every
+    drop and switch happens and no mines go off (the kernel skips mines that did). `cache` keeps the explained
+    shots between packings of one scenario."""
     from .attack import Attack, Scene
     from .collision import ram_dice, weight_factor
     from .enums import CrewRole
@@ -1155,10 +1194,16 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     from .special import automatic_target, fires_on_automatic
     from .phase import explain_phase
     from .tables import weapon_spec
-    from .dropped import contact, expire_counters, swept_polygon
-    from .enums import Side
-    from .turn import end_handling
-    from ..errors import HardpointError
+    from .dropped import _kind as _dropped_kind
+    from .dropped import (OIL_KINDS, _grown, _intersects, _tire_polys, contact, counter_id, drop_weapon, expire_counters, oil_maneuver,
+                          paint_contact, swept_polygon)
+    from .enums import Mount, Side
+    from . import geometry as geo
+    from .special import _flatten, set_automatic
+    from .tables import check_usable
+    from .turn import FiredThisTurn, _do_action, _touch, end_handling, phase_distances
+    from ..dice import parse_dice
+    from ..errors import HardpointError, RuleViolation, ScenarioError
 
     rules = scenario.rules
     arena = scenario.arena.copy()
@@ -1206,7 +1251,7 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
     fc = _row(_layout.FC_NAMES, t=T, p=P, until=bool(fight is not None and fight.until_decided), wpen=-th["firer"]["wounded_skill"],
               nm=th["to_hit"]["natural_miss"], maxn=th["to_hit"]["max_needed"], sf2=sf["second"], sf3=sf["third_and_later"],
               nodriver=t["no_driver"], noweapon=t["no_weapon"], destroyed=t["destroyed"], crashed=t["crashed"],
-              peddown=t["pedestrian_down"], sides=len(sides), reserved=0, first=arena.turn)
+              peddown=t["pedestrian_down"], sides=len(sides), counters=0, first=arena.turn)
     max_needed = th["to_hit"]["max_needed"]
 
     names = [a.id for key in sorted(plan.attacks) for a in plan.attacks[key]]   # as the reference's batch names them
@@ -1232,6 +1277,8 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         units_now.clear()
         now.clear()
         now["grid"] = grid = BoxGrid()
+        now["counters"] = (tuple((c.id, c.polygon.vertices, c.inert, frozenset(c.still_on)) for c in arena.counters),
+                           tuple((c.id, c.kind, c.polygon.vertices) for c in arena.clouds.values()))
         for u in [*arena.vehicles.values(), *arena.pedestrians.values()]:
             where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), bounds(u.counter.corners()))
             units_now.append((u.id, where[u.id][0]))
@@ -1246,9 +1293,10 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = where[unit.id], where[target]
         box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
         between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
+        paint = getattr(unit, "paint_until_turn", None)
         key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None),
-               getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), between, tuple(c.id for c in arena.counters),
-               tuple(arena.clouds))
+               getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), paint is not None and arena.turn <= paint, between,
+               now["counters"])
         if key in cache:
             return cache[key]
         shooter = None if isinstance(unit, Pedestrian) else (unit.crew_member(firer) if firer else None)
@@ -1299,53 +1347,236 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         scored.sort(key=lambda s: (s[0], s[1]))
         return [row for _, _, row in scored]
 
-    ocon: list[list[int]] = []        # flaming oil driven over (turn._contacts, CW-DROP-04): damage rolls and fire sources
+    ocon: list[list[int]] = []        # counters driven over (turn._contacts, CW-DROP-02..04): dice, damage, fire
+    ocon_lo = [0]
     touching: set = set()
     o_t = rules["carwars.dropped"]["oil"]
     oil_spec = weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])
+    d_t = rules["carwars.dropped"]
+    one_die = parse_dice("1d")
+    counter_of: dict[int, int] = {}   # the counters with rows, by object: the kernel's `gone` flags (mines gone off, drops
+    counter_objs: list = []           # that did not happen); the objects are kept so that no id is reused
 
-    def contacts_of(before_move: dict, tp: int) -> None:
-        """Which vehicle first runs over which slick this phase, as `turn._contacts` finds it (no die decides it):
-        flaming oil is a hazard that phase (the to-hit of the vehicle's own shots), damage rolls on its underbody
-        and tires, and a fire source (CW-FIRE-01)."""
+    def index_of(counter) -> int:
+        if id(counter) not in counter_of:
+            counter_of[id(counter)] = len(counter_objs)
+            counter_objs.append(counter)
+        return counter_of[id(counter)]
+
+    def damage_row(vi_: int, expr, part: str, side: int, tire: int, counter: int, armed: int = 0, half: int = 0) -> list[int]:
+        return _row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_DAMAGE, a=expr.count, b=expr.bonus,
+                    c=expr.floor, part=_PARTS[part], side=side, tire=tire, armed=armed, half=half, counter=counter)
+
+    def trigger_row(vi_: int, band, counter: int, goes: bool) -> list[int]:
+        return _row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_TRIGGER, a=band[0], b=band[1],
+                    c=int(goes), part=0, side=0, tire=0, armed=0, half=0, counter=counter)
+
+    def contacts_of(before_move: dict) -> None:
+        """The counters and clouds each vehicle touches in this phase's movement, as `turn._contacts` finds them
+        (no die decides it), as rows for the kernel: flaming oil (a hazard that phase, damage to the underbody and
+        tires, a fire source), spikes and mines (a die, then damage to tires and underbody if they go off);
+        paint on the windows. Mines stay in the packing: the kernel skips rows of mines that went off."""
         now: set = set()
+        vids_ = {v.id: i for i, v in enumerate(arena.vehicles.values())}
         for vi_, v in enumerate(arena.vehicles.values()):
-            swept = swept_polygon(before_move[v.id], v.counter)
+            area = swept_polygon(before_move[v.id], v.counter)
             for counter in list(arena.counters):
                 if counter.inert and counter.kind != "oil":
                     continue
-                where_ = contact(rules, swept, counter)
+                ck = ("contact", area.vertices, counter.polygon.vertices)     # the same in every packing of the fight
+                if ck not in cache:
+                    cache[ck] = contact(rules, area, counter)
+                where_ = cache[ck]
+                if v.id in counter.still_on:
+                    if where_ is None:
+                        counter.still_on.discard(v.id)   # it has left the counter it laid
+                    continue
                 if where_ is None:
                     continue
-                if where_ == "on" and not counter.inert:
+                if counter.kind in OIL_KINDS and where_ == "on" and not counter.inert:
                     v.on_oil = True       # every phase it crosses a slick, not only the first: firing from it (CW-HIT-08)
                 key = (v.id, counter.id)
                 now.add(key)
-                if key in touching or where_ != "on" or counter.kind != "flaming_oil" or counter.inert:
+                if key in touching:
                     continue
-                v.hazard_difficulty += o_t["flaming_hazard"]
                 spec = weapon_spec(rules, counter.weapon)
-                if spec.damage is not None:
-                    shots = [(_PARTS["side"], int(Side.UNDERBODY), -1)]
-                    shots += [(_PARTS["tire"], -1, base.tire_index[(v.id, t.id)]) for t in v.tires]
-                    for part, side, tire in shots:
-                        ocon.append(_row(_layout.OCON_COLUMNS, tp=tp, vehicle=vi_, kind=_layout.CONTACT_DAMAGE, a=spec.damage.count,
-                                         b=spec.damage.bonus, c=spec.damage.floor, part=part, side=side, tire=tire))
-                if oil_spec.fire_modifier is not None:
-                    ocon.append(_row(_layout.OCON_COLUMNS, tp=tp, vehicle=vi_, kind=_layout.CONTACT_FIRE, a=oil_spec.fire_modifier,
-                                     b=oil_spec.burn_duration or 0, c=0, part=0, side=0, tire=0))
+                if counter.kind == "spikes":          # dropped.spikes_effect
+                    band = d_t["spikes"]["on_counter"] if where_ == "on" else d_t["spikes"]["adjacent"]
+                    ci = index_of(counter)
+                    ocon.append(trigger_row(vi_, band, ci, False))
+                    tires = _tire_polys(v, before_move[v.id])
+                    if where_ == "adjacent":
+                        grown = _grown(rules, counter.polygon)
+                        tires = [(tr, p) for tr, p in tires if _intersects(p, grown) and not _intersects(p, counter.polygon)] or \
+                                [(tr, p) for tr, p in tires if _intersects(p, grown)]
+                    expr = spec.tire_damage or spec.damage or one_die
+                    for tire, _ in tires:
+                        ocon.append(damage_row(vi_, expr, "tire", -1, base.tire_index[(v.id, tire.id)], ci, armed=1,
+                                               half=int(tire.type in d_t["spikes"]["half_for"])))
+                elif counter.kind == "mines":         # dropped.mines_effect
+                    band = d_t["mines"]["on_counter"] if where_ == "on" else d_t["mines"]["adjacent"]
+                    ci = index_of(counter)
+                    ocon.append(trigger_row(vi_, band, ci, True))
+                    for other in arena.vehicles.values():
+                        for tire in other.tires:
+                            tp_ = other.tire_counter(tire).polygon()
+                            gap = min(geo.distance(geo.nearest_point(counter.polygon, q), q) for q in tp_.vertices)
+                            if (_intersects(tp_, counter.polygon) or gap <= d_t["mines"]["tire_radius"] + 1e-9) \
+                                    and spec.tire_damage is not None:
+                                ocon.append(damage_row(vids_[other.id], spec.tire_damage, "tire", -1,
+                                                       base.tire_index[(other.id, tire.id)], ci, armed=1))
+                    if spec.underbody_damage is not None:
+                        ocon.append(damage_row(vi_, spec.underbody_damage, "side", int(Side.UNDERBODY), -1, ci, armed=1))
+                elif counter.kind in OIL_KINDS and where_ == "on" and counter.kind == "flaming_oil" and not counter.inert:
+                    v.hazard_difficulty += o_t["flaming_hazard"]          # dropped.oil_effect
+                    ci = index_of(counter)
+                    if spec.damage is not None:
+                        ocon.append(damage_row(vi_, spec.damage, "side", int(Side.UNDERBODY), -1, ci))
+                        for tire in v.tires:
+                            ocon.append(damage_row(vi_, spec.damage, "tire", -1, base.tire_index[(v.id, tire.id)], ci))
+                    if oil_spec.fire_modifier is not None:
+                        ocon.append(_row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_FIRE,
+                                         a=oil_spec.fire_modifier, b=oil_spec.burn_duration or 0, c=0, part=0, side=0, tire=0,
+                                         armed=0, half=0, counter=ci))
+            for cloud in arena.clouds.values():
+                if cloud.kind == "paint" and _touch(area, cloud.polygon):
+                    paint_contact(rules, v, cloud, arena.turn)
         touching.clear()
         touching.update(now)
 
+    drops: list[list[int]] = []       # drops and automatic switches (turn._do_action, turn._automatic_drops)
+    drop_lo = [0]
+    fact_list: list = []
+    fact_at: dict = {}
+    slow_from = {(f[0], f[1]): f[2] for f in facts if f[0] == "slow"}
+
+    def fact_id(f: tuple) -> int:
+        if f not in fact_at:
+            fact_at[f] = len(fact_list)
+            fact_list.append(f)
+        return fact_at[f]
+
+    class _NoDice:            # a drop rolls only in water, which the fight kernel refuses
+        def roll(self, *args, **kwargs):
+            raise RuntimeError("no die in the packer")
+
+        def chance(self, *args, **kwargs):
+            raise RuntimeError("no die in the packer")
+
+    no_dice = _NoDice()
+
+    def drop_row(kind: int, v, w, assumed: bool, fact: tuple, counter: int = -1) -> None:
+        driver = v.driver
+        drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=kind,
+                          weapon=weapon_index[(v.id, w.id)] if w is not None else -1, wkey=wkey[(v.id, w.id)] if w is not None else -1,
+                          driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(assumed), fact=fact_id(fact),
+                          counter=counter))
+
+    def followed(w) -> bool:
+        """Whether what the weapon lays matters only where it is driven over (mines, spikes, junk...): a drop of
+        it that does not happen the kernel follows by itself (the counter is gone); smoke, paint and oil change the
+        shots (line of fire, firing from a slick), so the packing must change."""
+        kind = _dropped_kind(w.spec)
+        return kind != "cloud" and kind not in OIL_KINDS
+
+    def dropped(v, w, as_mount=None) -> int:
+        """Drop the weapon on the packer's map (`dropped.drop_weapon`): the index of what it laid, if followed."""
+        _, counter = drop_weapon(rules, arena, v, w, counter_id(arena, v, w), no_dice, as_mount)
+        if counter is None:
+            return -1
+        arena.counters.append(counter)
+        return index_of(counter) if followed(w) else -1
+
+    def declared(turn: int, phase: int, fired: FiredThisTurn) -> None:
+        """The phase's declared actions as `turn._do_action` does them, each a drop row the kernel checks against
+        the dice: a maneuver changes no die; a switch or drop happens unless a fact says it was cancelled, and a
+        drop's weapon is dropped unless a fact says it was destroyed (or it is empty)."""
+        for i, a in enumerate(plan.actions.get((turn, phase), [])):
+            where_ = f"action(turn {a.turn}, phase {a.phase})[{i}]"
+            v = arena.vehicles[a.vehicle]
+            if a.kind == "maneuver":
+                _do_action(rules, arena, a, no_dice, fired, where_)
+                continue
+            cancel = ("cancel", turn, phase, i)
+            driver = v.driver
+            drv_fired = driver is not None and fired.characters.get((v.id, driver.id), 0) >= 1
+            if a.kind in ("automatic_on", "automatic_off"):
+                w = v.weapon(a.weapon or "", f"{where_}.weapon")
+                try:
+                    if a.kind == "automatic_on":
+                        check_usable(w.spec, f"{where_}.weapon", w.id)
+                        if w.mount is Mount.TURRET:
+                            raise RuleViolation("turret weapons cannot go on automatic", field=where_, value=w.id, rule="CW-AUTO-01")
+                except (RuleViolation, ScenarioError):
+                    continue                      # cancelled before anything, whatever the dice
+                ok = cancel not in facts and not drv_fired
+                drop_row(_layout.DR_SWITCH, v, None, ok, cancel)
+                if ok:
+                    set_automatic(v, w, a.kind == "automatic_on")
+                    if driver is not None:
+                        fired.characters[(v.id, driver.id)] = 1
+                continue
+            linked = a.weapon in v.links
+            members = _flatten(v, a.weapon, f"{where_}.weapon") if linked else [v.weapon(a.weapon or "", f"{where_}.weapon")]
+            try:
+                from .validate import check_drop
+
+                for w in members:
+                    if not w.spec.dropped:
+                        raise RuleViolation("not a dropped weapon", field=where_, value=w.id, rule="CW-DROP-01")
+                    check_drop(w, a.placement, f"{where_}.weapon")
+            except (RuleViolation, ScenarioError):
+                continue
+            ok = cancel not in facts and not drv_fired and not any((v.id, w.id) in fired.weapons for w in members)
+            drop_row(_layout.DR_ACTION, v, None, ok, cancel, 0 if all(followed(w) for w in members) else -1)
+            if ok and driver is not None:
+                fired.characters[(v.id, driver.id)] = 1
+            acting = ok
+            as_mount = Mount.parse(a.placement) if a.placement else None
+            for w in members:
+                happens = acting and not w.destroyed and not (w.spec.shots > 0 and w.ammo <= 0)
+                if acting:
+                    fired.weapons.add((v.id, w.id))
+                drop_row(_layout.DR_MEMBER, v, w, happens, ("gone", v.id, w.id, turn, phase), dropped(v, w, as_mount) if happens else -1)
+                acting = happens
+
+    def automatic_drops(moved: dict, phase: int) -> None:
+        """`turn._automatic_drops`: a dropped weapon on automatic lays a counter every phase its vehicle moves; one
+        destroyed (a fact) or empty drops nothing and has no row."""
+        for v in arena.vehicles.values():
+            for w in v.all_weapons():
+                if not (w.automatic and w.spec.dropped) or w.destroyed:
+                    continue
+                if moved.get(v.id, 0) <= 0 and not (v.speed == 0 and phase == 1):
+                    continue
+                if w.spec.shots > 0 and w.ammo <= 0:
+                    continue
+                drop_row(_layout.DR_AUTO, v, w, True, ("gone", v.id, w.id, arena.turn, phase), dropped(v, w))
+
+    gone_at: dict = {}
+    for f in facts:
+        if f[0] == "gone":
+            gone_at.setdefault((f[3], f[4]), []).append((f[1], f[2]))
+
     for ti in range(T):
         turn = arena.turn
+        fired_by_actions = FiredThisTurn()
         for phase in range(1, P + 1):
             arena.phase = phase
+            for vid, wid in gone_at.get((turn, phase), []):
+                arena.vehicles[vid].weapon(wid, "facts").dp = 0      # destroyed by then in these trials
             for v in arena.vehicles.values():
                 v.hazard_difficulty, v.on_oil, v.maneuvered = 0, False, False
+            declared(turn, phase, fired_by_actions)
             before_move = {v.id: v.counter for v in arena.vehicles.values()}
+            moved = {v.id: phase_distances(rules, v.speed)[phase - 1] for v in arena.vehicles.values()}
             _, found = move_with_contacts(rules, arena, phase)
-            contacts_of(before_move, ti * P + phase - 1)
+            automatic_drops(moved, phase)
+            drop_lo.append(len(drops))
+            contacts_of(before_move)
+            ocon_lo.append(len(ocon))
+            for v in arena.vehicles.values():
+                oil_maneuver(rules, arena, v)
             for c in list(plan.collisions.get((turn, phase), [])) + found:
                 expr = ram_dice(rules, c.speed)
                 f = weight_factor(rules, c.weight_lb, c.pedestrian)
@@ -1440,9 +1671,12 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
             moving_end[ti * V + i] = int(v.speed != 0)
         expire_counters(rules, arena, arena.counters, arena.turn)     # smoke and flaming oil going (turn._end_of_turn)
         for v in arena.vehicles.values():
+            if v.paint_until_turn is not None and v.paint_until_turn <= arena.turn:
+                v.paint_until_turn = None
+        for v in arena.vehicles.values():
             end_handling(v)
         for i, v in enumerate(arena.vehicles.values()):
-            if any(vi == i and ti + 1 >= lt for vi, lt in losses) and v.speed != 0:
+            if ("slow", i) in slow_from and ti + 1 >= slow_from[("slow", i)] and v.speed != 0:
                 v.speed = max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1)
         arena.turn += 1
         arena.phase = 1
@@ -1451,38 +1685,42 @@ def _pack_fight(scenario, base: "Packed", losses: frozenset = frozenset(), cache
         a = np.ascontiguousarray(np.array(x, dtype=np.int32))
         return a.reshape((len(x), cols)) if cols is not None else a
 
+    fc[_layout.F_COUNTERS] = len(counter_objs)
     arrays = dict(base.arrays)
     arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
                   w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
                   c_hand=arr(c_hand), ent=arr(ent, _layout.ENT_NCOLS), tp_lo=arr(tp_lo), fir=arr(fir, _layout.FIR_NCOLS),
                   cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
-                  moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(any(vi == i for vi, _ in losses)) for i in range(V)]))
-    return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base)
+                  moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
+                  ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo))
+    return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base,
+                  facts=fact_list)
 
 
 def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: int, first: int, threads: int, chunk: int,
                         progress, keep: str, cancel=None) -> tuple:
     """A batch of fights in the kernel. A trial in which a moving vehicle goes out of control goes on under a
-    packing of the movement with that vehicle slowing down (one packing per set of such vehicles and turns,
-    made when first needed and kept for the batch); if that packing fails, the trial runs on the reference."""
-    import threading
-
+    packing of the movement with that vehicle slowing down; one in which a drop or switch went otherwise than
+    packed runs again from its start under a packing with that outcome (`_pack_fight`'s facts). One packing per
+    set of facts, made when first needed and kept for the batch; if that packing fails, or a trial asks for a
+    fact its packing already has, the trial runs on the reference."""
     from ..trials import run_chunks
 
     a = packed.arrays
     layout = packed.layout
     S, V = a["init"].shape[0], len(packed.vehicles)
     U, W, NW = len(layout.units), len(layout.weapons), a["w_key"].shape[0]
-    X = 2 * V + NW + 3 * W + U + _KERNEL_FIRE_TURNS * V
+    X = 2 * V + NW + 3 * W + U + _KERNEL_FIRE_TURNS * V     # `saved`, then a flag per mines counter of the packing
     labels, kinds, read = _slots(scenario)
     vids = list(scenario.arena.vehicles)
     fight_on = scenario.fight is not None and _is_fight(scenario)
-    variants: dict = {frozenset(): packed}
-    cache: dict = {}
-    lock = threading.Lock()
+    with _VARIANTS_LOCK:
+        if packed.variants is None:           # kept with the packing (cached on the scenario) for the next batch
+            packed.variants = {"packings": {frozenset(): packed}, "explained": {}}
+    variants, cache = packed.variants["packings"], packed.variants["explained"]
 
     def variant(key: frozenset):
-        with lock:
+        with _VARIANTS_LOCK:
             if key not in variants:
                 try:
                     variants[key] = _pack_fight(scenario, packed.base, key, cache)
@@ -1492,41 +1730,73 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
 
     A = len(packed.attacks)
 
-    def run(p: "Packed", rows: np.ndarray | None, n: int, state, flags, fight, saved, saved_k, start, ids, hit, dmg):
+    def run(p: "Packed", n: int, state, flags, fight, saved, saved_k, start, ids, hit, dmg):
         diverged = np.zeros(n, np.int16)
+        redo = np.zeros(n, np.int32)
         rc = kernel.run_fight(seed, first, p.arrays, state, flags, fight["out_turn"], fight["result"], fight["turns"],
-                              fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids, hit, dmg)
+                              fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids, hit, dmg, redo)
         if rc != 0:
             raise RuntimeError("compiled kernel refused the scenario")
-        return diverged
+        return diverged, redo
+
+    def counters(p: "Packed") -> int:
+        return int(p.arrays["fc"][_layout.F_COUNTERS])
 
     def work(lo: int, hi: int):
         n = hi - lo
         state = np.zeros((n, S), np.int32)
         flags = np.zeros((n, max(V, 1)), np.uint8)
         fight = _fight_arrays(n, layout)
-        saved = np.zeros((n, X), np.int32)
+        saved = np.zeros((n, X + counters(packed)), np.int32)
         saved_k = np.zeros(n, np.uint64)
         hit, dmg = np.zeros((n, A), np.uint8), np.zeros((n, A), np.int32)
-        diverged = run(packed, None, n, state, flags, fight, saved, saved_k, np.zeros(n, np.int16),
-                       np.arange(first + lo, first + hi, dtype=np.uint64), hit, dmg)
-        keys = [frozenset()] * n
-        todo = np.flatnonzero(diverged)
+        diverged, redo = run(packed, n, state, flags, fight, saved, saved_k, np.zeros(n, np.int16),
+                             np.arange(first + lo, first + hi, dtype=np.uint64), hit, dmg)
+        key_list: list = [frozenset()]       # the trials' sets of facts, by number (`kid`)
+        key_ids: dict = {frozenset(): 0}
+        kid = np.zeros(n, np.int64)
+        start = np.zeros(n, np.int16)
+        todo = np.flatnonzero((diverged != 0) | (redo != 0))
         while len(todo):
             groups: dict = {}
-            for i in todo:
-                d = int(diverged[i])
-                cur = variants[keys[i]]
-                moving = cur.arrays["moving_end"][(d - 1) * V:d * V]
-                known = cur.arrays["known_unc"]
-                new = frozenset((v, d) for v in range(V) if flags[i, v] & 4 and moving[v] and not known[v])
-                keys[i] = keys[i] | new
-                groups.setdefault(keys[i], []).append(int(i))
+
+            def add(key, rows, at) -> None:
+                start[rows] = at
+                groups.setdefault(key, []).append(rows)
+
+            again = todo[redo[todo] != 0]
+            if len(again):
+                # a drop or switch went otherwise than packed: run the trial again from its start, with that fact
+                pairs, inv = _pairs(kid[again], redo[again])
+                for j, (k, r) in enumerate(pairs):
+                    row = variants[key_list[k]].arrays["drop"][int(r) - 1]
+                    fact = variants[key_list[k]].facts[int(row[_layout.DROP_FACT])]
+                    known = not row[_layout.DROP_ASSUMED] or fact in key_list[k]   # no packing says what happened
+                    add(None if known else key_list[k] | {fact}, again[inv == j], 0)
+            on = todo[redo[todo] == 0]
+            if len(on):
+                # moving vehicles out of control: on from the end of that turn, with them slowing
+                pairs, inv = _pairs(kid[on], diverged[on])
+                unc = (flags[on, :V] & 4) != 0
+                for j, (k, d) in enumerate(pairs):
+                    cur = variants[key_list[k]]
+                    moving = (cur.arrays["moving_end"][(d - 1) * V:d * V] != 0) & (cur.arrays["known_unc"] == 0)
+                    masks, inv2 = _rows(unc[inv == j] & moving)
+                    rows_j = on[inv == j]
+                    for q, mask in enumerate(masks):
+                        new = frozenset(("slow", int(v), int(d)) for v in np.flatnonzero(mask))
+                        add(key_list[k] | new, rows_j[inv2 == q], int(d))
+            groups = {key: np.concatenate(parts) for key, parts in groups.items()}
+            for key, rows in groups.items():
+                if key is not None:
+                    if key not in key_ids:
+                        key_ids[key] = len(key_list)
+                        key_list.append(key)
+                    kid[rows] = key_ids[key]
             todo_next = []
             for key, rows in groups.items():
-                rows = np.array(rows)
-                p = variant(key)
-                if isinstance(p, Unpackable):
+                p = variant(key) if key is not None else None
+                if p is None or isinstance(p, Unpackable):
                     for i in rows:
                         h_, d_, st_, fl_, fi_ = _reference_rows(scenario, packed.attacks, read, vids, lo + int(i), lo + int(i) + 1,
                                                                 seed, first, True, layout if fight_on else None)
@@ -1537,20 +1807,21 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
                             for k in fight:
                                 fight[k][i] = fi_[k][0]
                     continue
+                if saved.shape[1] < X + counters(p):
+                    saved = np.pad(saved, ((0, 0), (0, X + counters(p) - saved.shape[1])))
                 sub_state, sub_flags = np.ascontiguousarray(state[rows]), np.ascontiguousarray(flags[rows])
                 sub_fight = {k: np.ascontiguousarray(v[rows]) for k, v in fight.items()}
                 sub_saved, sub_k = np.ascontiguousarray(saved[rows]), np.ascontiguousarray(saved_k[rows])
-                start = np.ascontiguousarray(diverged[rows])
                 sub_hit, sub_dmg = np.ascontiguousarray(hit[rows]), np.ascontiguousarray(dmg[rows])
-                d2 = run(p, rows, len(rows), sub_state, sub_flags, sub_fight, sub_saved, sub_k, start,
-                         (first + lo + rows).astype(np.uint64), sub_hit, sub_dmg)
+                d2, r2 = run(p, len(rows), sub_state, sub_flags, sub_fight, sub_saved, sub_k, np.ascontiguousarray(start[rows]),
+                             (first + lo + rows).astype(np.uint64), sub_hit, sub_dmg)
                 state[rows], flags[rows], saved[rows], saved_k[rows] = sub_state, sub_flags, sub_saved, sub_k
                 hit[rows], dmg[rows] = sub_hit, sub_dmg
                 for k in fight:
                     fight[k][rows] = sub_fight[k]
-                diverged[rows] = d2
-                todo_next += [int(r) for r, d in zip(rows, d2) if d]
-            todo = np.array(todo_next, dtype=np.int64)
+                diverged[rows], redo[rows] = d2, r2
+                todo_next.append(rows[(d2 != 0) | (r2 != 0)])
+            todo = np.concatenate(todo_next) if todo_next else np.zeros(0, np.int64)
         if progress is not None:
             progress(n)
         if keep == "arrays":
@@ -1571,6 +1842,26 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
     tallies = _sum_counts(result.results, A, S, V)
     return (list(packed.attacks), labels, kinds, vids, None, None, None, None, a["init"].copy(), tallies, done, result.interrupted,
             None, layout if fight_on else None)
+
+
+_VARIANTS_LOCK = threading.RLock()
+
+
+def _pairs(a: np.ndarray, b: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The distinct (a, b) pairs of two non-negative int columns, and each row's pair (np.unique on one int64)."""
+    joined = a.astype(np.int64) << 32 | b.astype(np.int64)
+    uniq, inv = np.unique(joined, return_inverse=True)
+    return [(int(u >> 32), int(u & 0xFFFFFFFF)) for u in uniq], inv.ravel()
+
+
+def _rows(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a boolean matrix, and each row's (np.unique, on one int64 per row up to 62 columns)."""
+    if m.shape[1] > 62:
+        uniq, inv = np.unique(m, axis=0, return_inverse=True)
+        return uniq, inv.ravel()
+    code = m.astype(np.int64) @ (np.int64(1) << np.arange(m.shape[1], dtype=np.int64))
+    uniq, inv = np.unique(code, return_inverse=True)
+    return ((uniq[:, None] >> np.arange(m.shape[1])) & 1).astype(bool), inv.ravel()
 
 
 def _is_fight(scenario) -> bool:
