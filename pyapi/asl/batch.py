@@ -13,7 +13,10 @@ serial against parallel.
     >>> sorted(b.summary())[:2]
     ['counter cycle removed', 'crew broken']
 
-What the kernel covers: scenarios with no moves whose attacks (ordnance with
+What the kernel covers: scenarios whose moves come before their attacks and
+roll no die (walking, mounting, Start, riding, Stop: the packer runs them once
+on the reference's chain, `_after_moves`, and every trial starts from there),
+and whose attacks (ordnance with
 the Infantry or Area Target Type, small arms, overrun) are resolved on the
 Locations they target, in the order of the turn (`ASLScenario.attack_order`):
 To Hit (one Original DR, each unit's own number, Case J and the mounted DRM),
@@ -26,7 +29,8 @@ failing it, two SMC on one machine, single-machine counters for SMC left
 behind), one attack after another.
 
 What falls back to the reference (one `hardpoint.backend.BackendWarning` per
-reason): moves (the MF/MP ledger, Wreck Checks, Manhandling DRs); attacks
+reason): moves that roll dice (Wreck Checks, Manhandling DRs, Recovery) or
+come after an attack; attacks
 whose firers, directing leader or overrunning riders (or those who share
 their counter) are themselves targets of an attack (their FP, cowering and
 legality would change from trial to trial); more than 100 units or 40
@@ -126,9 +130,12 @@ def _pack(scenario) -> tuple[PackedASL | None, str | None]:
 
     if not isinstance(scenario, ASLScenario):
         return None, "only ASL scenarios have a compiled fire-chain kernel"
+    sit = scenario.situation
     if scenario.moves:
-        return None, "moves (the MF/MP ledger, Wreck Checks, Manhandling DRs) run on the reference"
-    rules, board, sit = scenario.rules, scenario.board, scenario.situation
+        sit, reason = _after_moves(scenario)
+        if sit is None:
+            return None, reason
+    rules, board = scenario.rules, scenario.board
     units, machines, fires = list(sit.units), list(sit.machines), scenario.attack_order()
     if len(units) > _MAX_UNITS or len(machines) > _MAX_COUNTERS:
         return None, f"more than {_MAX_UNITS} units or {_MAX_COUNTERS} counters"
@@ -247,6 +254,41 @@ def _pack(scenario) -> tuple[PackedASL | None, str | None]:
     packed = PackedASL(arrays, [u.id for u in units], [m.id for m in machines], [f.id for f in fires],
                        [f.kind is FireKind.ORDNANCE for f in fires], slots, hit_keys, new_ids)
     return packed, None
+
+
+class _Rolled(Exception):
+    """A move asked for a die."""
+
+
+class _NoDice:
+    """The dice of the moves the packer runs: any die asked for (a Wreck Check, a Manhandling DR, a Recovery dr)
+    means the moves are not the same in every trial."""
+
+    def __getattr__(self, name: str):
+        raise _Rolled(name)
+
+
+def _after_moves(scenario):
+    """(the situation the attacks meet, None) when every move and end of phase comes before the first attack and
+    no die decides them (D15.41: walk, mount, Start, ride, Stop, a refused dismount): the packer runs them once,
+    on the reference's own chain, and every trial of the kernel starts from there. Else (None, the reason)."""
+    from .fire import DoFire
+
+    chain, state = scenario.chain(), scenario.initial()
+    try:
+        while state.pending and not isinstance(state.pending[0], DoFire):
+            state, _ = chain.step(state, _NoDice())
+    except _Rolled:
+        return None, "moves that roll dice (Wreck Checks, Manhandling DRs, Recovery) run on the reference"
+    except HardpointError as exc:
+        return None, f"the moves are refused ({exc})"
+    if any(not isinstance(step, DoFire) for step in state.pending):
+        return None, "moves, or the end of a phase, after an attack run on the reference (they meet what its dice did)"
+    before, after = scenario.situation, state.situation
+    if [(u.id, u.type) for u in before.units] != [(u.id, u.type) for u in after.units] \
+            or [m.id for m in before.machines] != [m.id for m in after.machines]:
+        return None, "moves that make, remove or change units or counters run on the reference"
+    return after, None
 
 
 def supports_kernel(scenario) -> str | None:

@@ -354,20 +354,61 @@ def test_arch_03_counter_substitution_into_single_machine_counters_equals_the_re
 
 # --- coverage, fallback and the backend switch (ARCH-04) ------------------------------------------
 
-def test_arch_04_moves_run_on_the_reference_with_one_warning():
-    """ARCH-04: a scenario with moves is not covered; auto runs the reference with a single BackendWarning naming
-    the reason, and its rows are the reference's; asking for the compiled core is a ScenarioError."""
+def _mount_and_ride() -> dict:
+    return tomllib.loads(resources.files("hardpoint.seeds").joinpath("scenarios/asl_d15_41_mount_and_ride.toml").read_text(encoding="utf-8"))
+
+
+def test_arch_03_moves_no_die_decides_run_in_the_kernel():
+    """ARCH-03 / ARCH-04 (Source: D15.41 example): the leader's walk, mount, Start, eleven road hexes, Stop and
+    refused dismount roll no die, so the packer runs them once on the reference's chain and the kernel starts
+    every trial from there: no BackendWarning, and the reference's rows. With a 75mm gun firing at N5 in the
+    DFPh, the kernel resolves it against the leader where the ride left him (mounted, stopped) and agrees with
+    the reference on 4,000 trials."""
     s = hardpoint.load_scenario("builtin:asl_d15_41_mount_and_ride")
+    assert supports_kernel(s) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BackendWarning)
+        b = run_asl_batch(s, 20, seed=1)
+    assert b.backend == "compiled"
+    assert [b.outcome(i) for i in range(20)] == [s.trial_outcome(SeededDice(1, i)) for i in range(20)]
+    assert b.outcome(0)["leader mounted"] == 1.0
+    data = _mount_and_ride()
+    data["fire"] = [{"id": "gun", "kind": "ordnance", "weapon": "75mm Gun", "target": "N5", "range": 6, "fp": 12,
+                     "firer_row": "other", "phase": "dfph"}]
+    s = hardpoint.parse_scenario(data)
+    assert supports_kernel(s) is None
+    compiled = run_asl_batch(s, 4000, seed=3, backend="compiled", parallel=False)
+    assert_same_rows(compiled, reference_rows(s, pack_asl(s), 3, 4000), "ride then fire")
+    summary = compiled.summary()
+    assert 0 < summary["leader broken"] < 1 and 0 < summary["leader mounted"] < 1
+
+
+def test_arch_04_moves_the_dice_decide_run_on_the_reference_with_one_warning():
+    """ARCH-04: moves a die decides (here a Wreck Check crossing a Double Crest hexside, D15.46) and moves after an
+    attack are not covered; auto runs the reference with a single BackendWarning naming the reason, and its rows are
+    the reference's; asking for the compiled core is a ScenarioError."""
+    data = _mount_and_ride()
+    for h in data["hex"]:
+        if h["id"] == "D5":
+            h["motorcycle_mp"] = 1
+    data["hexside"].append({"hexes": ["C5", "D5"], "kind": "double_crest"})
+    s = hardpoint.parse_scenario(data)
     reason = supports_kernel(s)
-    assert reason and "moves" in reason
+    assert reason == "moves that roll dice (Wreck Checks, Manhandling DRs, Recovery) run on the reference"
     _warned.clear()
-    with pytest.warns(BackendWarning, match="moves") as record:
-        b = run_asl_batch(s, 5, seed=1, backend="auto")
+    with pytest.warns(BackendWarning, match="moves that roll dice") as record:
+        b = run_asl_batch(s, 30, seed=1, backend="auto")
         run_asl_batch(s, 5, seed=1, backend="auto")
     assert len([w for w in record if issubclass(w.category, BackendWarning)]) == 1
-    assert b.backend == "reference" and b.outcome(0) == s.trial_outcome(SeededDice(1, 0))
+    assert b.backend == "reference" and [b.outcome(i) for i in range(30)] == [s.trial_outcome(SeededDice(1, i)) for i in range(30)]
+    assert 0 < b.summary()["leader broken"] < 1         # the Wreck Check's 6 breaks him in some trials
     with pytest.raises(HardpointError):
         run_asl_batch(s, 5, seed=1, backend="compiled")
+    data = _mount_and_ride()
+    data["fire"] = [{"id": "gun", "kind": "ordnance", "weapon": "75mm Gun", "target": "N5", "range": 6, "fp": 12,
+                     "firer_row": "other", "phase": "mph"}]
+    assert supports_kernel(hardpoint.parse_scenario(data)) == \
+        "moves, or the end of a phase, after an attack run on the reference (they meet what its dice did)"
 
 
 def test_arch_04_firers_under_fire_fall_back():
