@@ -1230,6 +1230,11 @@ def run_fight(
     cdef int32_t* ocon_lo = pk.ocon_lo
     cdef int32_t* drp = pk.drop
     cdef int32_t* drop_lo = pk.drop_lo
+    cdef int32_t* v_off = pk.v_off
+    cdef int32_t* t_immune = pk.t_immune
+    cdef int32_t* offr = pk.offr
+    cdef int32_t* offr_lo = pk.offr_lo
+    cdef int32_t* op
     cdef int32_t* dp
     cdef int32_t* gone
     cdef int armed, acting, happened, stop
@@ -1274,12 +1279,16 @@ def run_fight(
             or saved.shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
             or saved.shape[1] < 2 * V + NW + 3 * W + U + FIRE_RING * V + fc[F_COUNTERS] \
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
+            or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1]:
         return -1
     for i in range(pk.n_ocon):
         if ocon[i * OCON_NCOLS + OCON_COUNTER] >= fc[F_COUNTERS] or ocon[i * OCON_NCOLS + OCON_VEHICLE] < 0 \
                 or (ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_TRIGGER and ocon[i * OCON_NCOLS + OCON_C] and ocon[i * OCON_NCOLS + OCON_COUNTER] < 0) \
                 or ocon[i * OCON_NCOLS + OCON_VEHICLE] >= V:
+            return -1
+    for i in range(pk.n_offr):
+        if offr[i * OFFR_NCOLS + OFFR_VEHICLE] < 0 or offr[i * OFFR_NCOLS + OFFR_VEHICLE] >= V:
             return -1
     for i in range(pk.n_drop):
         if drp[i * DROP_NCOLS + DROP_WEAPON] >= NW or drp[i * DROP_NCOLS + DROP_WKEY] >= W or drp[i * DROP_NCOLS + DROP_DRIVER] >= NC \
@@ -1396,6 +1405,19 @@ def run_fight(
                     fired_w[i] = 0
                 for i in range(NC + NP):
                     fired_ch[i] = 0
+                # off-road damage at the start of the turn (turn._start_of_turn, terrain.offroad_damage, CW-OFF-02)
+                for i in range(offr_lo[turn - 1], offr_lo[turn]):
+                    op = offr + i * OFFR_NCOLS
+                    v = op[OFFR_VEHICLE]
+                    for j in range(op[OFFR_ROLLS]):
+                        r = roll(&ctx, fc[F_OFF_COUNT], fc[F_OFF_BONUS], fc[F_OFF_FLOOR])
+                        if fc[F_OFF_UB_LO] <= r <= fc[F_OFF_UB_HI]:
+                            if not op[OFFR_HIGH]:
+                                dmg_slot(&ctx, varm[v] + UNDERBODY, fc[F_OFF_POINTS])   # what armour cannot stop is lost
+                        elif fc[F_OFF_T_LO] <= r <= fc[F_OFF_T_HI] and ctx.v_t1[v] > ctx.v_t0[v]:
+                            k = ctx.v_t0[v] + pick(&ctx, ctx.v_t1[v] - ctx.v_t0[v])
+                            if not t_immune[k] and ctx.st[t_slot[k]] > 0:
+                                dmg_slot(&ctx, t_slot[k], fc[F_OFF_POINTS])
                 for ph in range(P):
                     tp = (turn - 1) * P + ph
                     # declared drops and automatic switches (before the movement), then dropped weapons on automatic
@@ -1708,8 +1730,8 @@ def run_fight(
                             after_state = crew_state(&ctx, vdrv[v])
                             if after_state != before_state and after_state >= 2 and before_state < 2:
                                 if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
-                                    r = roll(&ctx, 2, 0, 0)      # Crash Table 1 at +4 (CW-CREW-03)
-                                    crash[v] = crash_out[r]
+                                    r = roll(&ctx, 2, 0, 0)      # Crash Table 1 at +4, off-road -3 (CW-CREW-03, CW-OFF-01)
+                                    crash[v] = crash_out[13 * v_off[v] + r]
                                 out_flags[t, v] |= 4
                 if redo[t]:
                     break                          # run again from the start under another packing

@@ -202,6 +202,14 @@ cdef enum:
     DROP_COUNTER = 7
     DROP_NCOLS = 8
 
+# rows.offr
+cdef enum:
+    OFFR_TURN = 0
+    OFFR_VEHICLE = 1
+    OFFR_ROLLS = 2
+    OFFR_HIGH = 3
+    OFFR_NCOLS = 4
+
 # vectors.consts
 cdef enum:
     K_METAL_FACTOR = 0
@@ -254,7 +262,15 @@ cdef enum:
     F_SIDES = 13
     F_COUNTERS = 14
     F_FIRST = 15
-    F_LEN = 16
+    F_OFF_COUNT = 16
+    F_OFF_BONUS = 17
+    F_OFF_FLOOR = 18
+    F_OFF_UB_LO = 19
+    F_OFF_UB_HI = 20
+    F_OFF_T_LO = 21
+    F_OFF_T_HI = 22
+    F_OFF_POINTS = 23
+    F_LEN = 24
 
 cdef struct Arrays:
     # per array: its data (NULL when empty) and its length; a two-dimensional one, its rows and columns
@@ -406,6 +422,15 @@ cdef struct Arrays:
     Py_ssize_t w_drop
     int32_t* drop_lo
     Py_ssize_t n_drop_lo
+    int32_t* v_off
+    Py_ssize_t n_v_off
+    int32_t* t_immune
+    Py_ssize_t n_t_immune
+    int32_t* offr
+    Py_ssize_t n_offr
+    Py_ssize_t w_offr
+    int32_t* offr_lo
+    Py_ssize_t n_offr_lo
 
 
 cdef int unpack_phase(Arrays* a, dict arrays) except -2:
@@ -800,4 +825,19 @@ cdef int unpack_fight(Arrays* a, dict arrays) except -2:
     v = arrays["drop_lo"]
     a.drop_lo = &v[0] if v.shape[0] else NULL
     a.n_drop_lo = v.shape[0]
+    v = arrays["v_off"]
+    a.v_off = &v[0] if v.shape[0] else NULL
+    a.n_v_off = v.shape[0]
+    v = arrays["t_immune"]
+    a.t_immune = &v[0] if v.shape[0] else NULL
+    a.n_t_immune = v.shape[0]
+    m = arrays["offr"]
+    a.offr = &m[0, 0] if m.shape[0] and m.shape[1] else NULL
+    a.n_offr = m.shape[0]
+    a.w_offr = m.shape[1]
+    if m.shape[0] and m.shape[1] != OFFR_NCOLS:
+        return -1
+    v = arrays["offr_lo"]
+    a.offr_lo = &v[0] if v.shape[0] else NULL
+    a.n_offr_lo = v.shape[0]
     return 0

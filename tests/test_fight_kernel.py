@@ -42,7 +42,7 @@ def random_fight(rng: random.Random) -> dict:
     lasting several turns), machine guns on automatic, limited ammunition, extinguishers, oil and flaming oil slicks, buildings
     and smoke, declared collisions, up to 20 turns, until decided or not; dropped weapons (mines, spikes, oil, smoke,
     paint, junk) dropped by declared actions, by links and on automatic, switched on and off, maneuvers, solid and
-    plasticore tires, and chases in a column so that what is dropped is driven over."""
+    plasticore tires, chases in a column so that what is dropped is driven over, and off-road driving."""
     n_sides = rng.choice([2, 2, 3])
     vehicles, pedestrians = [], []
     column = rng.random() < 0.3          # a chase: one behind the other, all moving the same way
@@ -56,6 +56,11 @@ def random_fight(rng: random.Random) -> dict:
                      speed=rng.choice([20, 30, 40, 50, 60]))
         if rng.random() < 0.2:
             v["tire_type"] = rng.choice(["solid", "plasticore", "standard"])
+        if rng.random() < 0.15:
+            # off-road (CW-OFF-01/02): damage rolls at the start of each turn, the Crash Table at -3
+            v["off_road"] = True
+            if design in ("hunter", "shogun") and rng.random() < 0.5:
+                v["off_road_suspension"] = True
         if rng.random() < 0.4:
             v["armour"] = {s: rng.randint(0, 5) for s in SIDES}
         if design in ("hunter", "shogun") and rng.random() < 0.2:
@@ -359,6 +364,21 @@ def test_arch_04_which_builtins_still_print_a_backend_warning():
     assert found == STILL_REFERENCE
 
 
+def test_arch_04_no_builtin_scenario_prints_a_backend_warning(capsys):
+    """ARCH-04 (issue 14's target): `hardpoint run` on every built-in scenario, Car Wars and ASL, runs on the
+    compiled backend and prints no BackendWarning."""
+    from hardpoint.cli import main
+    from hardpoint.scenario import builtin_scenarios
+
+    for name in builtin_scenarios():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", BackendWarning)
+            assert main(["run", f"builtin:{name}", "--trials", "300", "--no-progress", "--json"]) == 0, name
+        out = capsys.readouterr()
+        assert json.loads(out.out)["backend"] == "compiled", name
+        assert "BackendWarning" not in out.err and "running the reference" not in out.err, (name, out.err)
+
+
 def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypatch):
     """FAST-01 / ARCH-04: when the packing of a trial's movement with a vehicle out of control fails, that trial
     runs on the reference: the batch is still identical to the reference's, never silently wrong."""
@@ -596,3 +616,30 @@ def test_fast_01_a_trial_whose_drop_the_packer_cannot_follow_runs_on_the_referen
     s = hardpoint.parse_scenario(_smoky_chase())
     assert _compare(s, 150, 5) == []
     assert any(f[0] == "gone" for key in made for f in key), "some trials of the chase destroy the smokescreen"
+
+
+def test_cw_off_02_off_road_driving_runs_in_the_fight_kernel_as_in_the_reference():
+    """CW-OFF-01 / CW-OFF-02 / ARCH-03: off-road driving in the fight kernel: at the start of every turn each vehicle
+    off-road above 10 mph rolls 2d6 once per band of its speed (2-3: a point on the underbody, unless off-road
+    suspension or a cycle or trike rides high; 4-5: a point on a tire picked at random, none on a solid tire); a
+    cycle's Crash Table roll off-road takes -3. A car with suspension, one without on solid tires, a cycle and a
+    trike, all off-road, shooting it out over 8 turns, agree with the reference on every value of 60 trials; one
+    turn of the same runs in the fight kernel too."""
+    data = {"scenario": {"name": "off-road", "ruleset": "carwars", "turns": 8, "until": "decided"},
+            "vehicle": [{"id": "jeep", "design": "hunter", "side": "a", "x": 0.0, "y": 0.0, "speed": 60, "off_road": True,
+                         "off_road_suspension": True},
+                        {"id": "van", "design": "shogun", "side": "b", "x": 3.0, "y": 0.0, "speed": 40, "off_road": True,
+                         "tire_type": "solid"},
+                        {"id": "bike", "design": "razor", "side": "a", "x": -3.0, "y": 0.0, "speed": 70, "off_road": True},
+                        {"id": "trike", "design": "stinger", "side": "b", "x": 6.0, "y": 0.0, "speed": 20, "off_road": True}],
+            "orders": [{"id": f"o{i}", "unit": u, "target": "nearest_enemy"} for i, u in enumerate(("jeep", "van", "bike", "trike"))]}
+    s = hardpoint.parse_scenario(copy.deepcopy(data))
+    assert isinstance(pack(s), Packed)
+    assert _compare(s, 60, 21) == []
+    data["scenario"]["turns"] = 1
+    data.pop("orders")
+    data["attack"] = [{"id": "a1", "attacker": "van", "weapon": "laser", "firer": "gunner", "target": "jeep"}]
+    s = hardpoint.parse_scenario(data)
+    p = pack(s)
+    assert isinstance(p, Packed) and p.layout is not None      # the fight kernel runs the one turn
+    assert _compare(s, 200, 4) == []

@@ -1109,8 +1109,6 @@ def _fight_unsupported(scenario) -> str | None:
     if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
         return "fire sources carried over from earlier turns"
     for v in arena.vehicles.values():
-        if v.off_road:
-            return "off-road driving"
         if v.water_depth_ft > 0 and any(w.spec.dropped for w in v.all_weapons()):
             return "dropped weapons in water (a die decides whether water backs up into them)"
         if v.uncontrolled or getattr(v, "crash", None) or v.substitute is not None or v.blinded:
@@ -1201,6 +1199,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from . import geometry as geo
     from .special import _flatten, set_automatic
     from .tables import check_usable
+    from .terrain import offroad_rolls
     from .turn import FiredThisTurn, _do_action, _touch, end_handling, phase_distances
     from ..dice import parse_dice
     from ..errors import HardpointError, RuleViolation, ScenarioError
@@ -1244,14 +1243,23 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     crew_t = rules["carwars.damage"]["crew"]
     from .crew import crash_table_band
 
-    crash_out = [int(r >= 2 and crash_table_band(rules, r + crew_t["crash_table_bonus"]) in t["crash_results_out"]) for r in range(13)]
+    off_t = rules["carwars.terrain"]
+    crash_out = [int(r >= 2 and crash_table_band(rules, r + crew_t["crash_table_bonus"] + off) in t["crash_results_out"])
+                 for off in (0, off_t["offroad"]["crash_modifier"]) for r in range(13)]     # on the road, off-road (CW-OFF-01)
+    off_dice = parse_dice(off_t["damage"]["dice"])
+    v_off = [int(v.off_road) for v in arena.vehicles.values()]
+    t_immune = [int(t.type in off_t["damage"]["immune_tire_types"]) for v in arena.vehicles.values()
+                for t in v.tires + ([v.sidecar.tire] if v.sidecar else [])]
     from .tohit import hit_probability
 
     prob36 = [int(hit_probability(rules, n) * 36) for n in range(13)]
     fc = _row(_layout.FC_NAMES, t=T, p=P, until=bool(fight is not None and fight.until_decided), wpen=-th["firer"]["wounded_skill"],
               nm=th["to_hit"]["natural_miss"], maxn=th["to_hit"]["max_needed"], sf2=sf["second"], sf3=sf["third_and_later"],
               nodriver=t["no_driver"], noweapon=t["no_weapon"], destroyed=t["destroyed"], crashed=t["crashed"],
-              peddown=t["pedestrian_down"], sides=len(sides), counters=0, first=arena.turn)
+              peddown=t["pedestrian_down"], sides=len(sides), counters=0, first=arena.turn, off_count=off_dice.count,
+              off_bonus=off_dice.bonus, off_floor=off_dice.floor, off_ub_lo=off_t["damage"]["underbody"][0],
+              off_ub_hi=off_t["damage"]["underbody"][1], off_t_lo=off_t["damage"]["tire"][0], off_t_hi=off_t["damage"]["tire"][1],
+              off_points=off_t["damage"]["points"])
     max_needed = th["to_hit"]["max_needed"]
 
     names = [a.id for key in sorted(plan.attacks) for a in plan.attacks[key]]   # as the reference's batch names them
@@ -1558,8 +1566,16 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         if f[0] == "gone":
             gone_at.setdefault((f[3], f[4]), []).append((f[1], f[2]))
 
+    offr: list[list[int]] = []        # off-road damage rolls at the start of each turn (turn._start_of_turn, CW-OFF-02)
+    offr_lo = [0]
     for ti in range(T):
         turn = arena.turn
+        for i, v in enumerate(arena.vehicles.values()):
+            rolls = offroad_rolls(v.speed, rules) if v.off_road else 0
+            if rolls:
+                offr.append(_row(_layout.OFFR_COLUMNS, turn=ti, vehicle=i, rolls=rolls,
+                                 high=int(v.off_road_suspension or v.kind in off_t["damage"]["no_underbody_kinds"])))
+        offr_lo.append(len(offr))
         fired_by_actions = FiredThisTurn()
         for phase in range(1, P + 1):
             arena.phase = phase
@@ -1692,7 +1708,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                   c_hand=arr(c_hand), ent=arr(ent, _layout.ENT_NCOLS), tp_lo=arr(tp_lo), fir=arr(fir, _layout.FIR_NCOLS),
                   cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
-                  ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo))
+                  ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),
+                  t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base,
                   facts=fact_list)
 
