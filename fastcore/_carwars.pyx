@@ -1235,6 +1235,7 @@ def run_fight(
     cdef int32_t* offr = pk.offr
     cdef int32_t* offr_lo = pk.offr_lo
     cdef int32_t* op
+    cdef int32_t* brst = pk.brst
     cdef int32_t* dp
     cdef int32_t* gone
     cdef int armed, acting, happened, stop
@@ -1286,6 +1287,13 @@ def run_fight(
         if ocon[i * OCON_NCOLS + OCON_COUNTER] >= fc[F_COUNTERS] or ocon[i * OCON_NCOLS + OCON_VEHICLE] < 0 \
                 or (ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_TRIGGER and ocon[i * OCON_NCOLS + OCON_C] and ocon[i * OCON_NCOLS + OCON_COUNTER] < 0) \
                 or ocon[i * OCON_NCOLS + OCON_VEHICLE] >= V:
+            return -1
+    for i in range(pk.n_cand):
+        if cand[i * CAND_NCOLS + CAND_BURST_LO] < 0 or cand[i * CAND_NCOLS + CAND_BURST_HI] > pk.n_brst \
+                or cand[i * CAND_NCOLS + CAND_BURST_LO] > cand[i * CAND_NCOLS + CAND_BURST_HI]:
+            return -1
+    for i in range(pk.n_brst):
+        if brst[i * BRST_NCOLS + BRST_PED] < 0 or brst[i * BRST_NCOLS + BRST_PED] >= NP:
             return -1
     for i in range(pk.n_offr):
         if offr[i * OFFR_NCOLS + OFFR_VEHICLE] < 0 or offr[i * OFFR_NCOLS + OFFR_VEHICLE] >= V:
@@ -1694,10 +1702,14 @@ def run_fight(
                         cp = cand + acc_k[a] * CAND_NCOLS
                         kind = cp[CAND_KIND]
                         vi = cp[CAND_INDEX]
-                        if kind == TGT_PEDESTRIAN:
-                            dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
-                            continue
-                        if kind != TGT_VEHICLE:      # a building: its damage is not modelled
+                        if kind != TGT_VEHICLE:
+                            if kind == TGT_PEDESTRIAN:
+                                dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
+                            # (a building: its damage is not modelled)
+                            for j in range(cp[CAND_BURST_LO], cp[CAND_BURST_HI]):
+                                vi = brst[j * BRST_NCOLS + BRST_PED]     # the burst on pedestrians near (CW-DMG-06)
+                                dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, brst[j * BRST_NCOLS + BRST_COUNT],
+                                        brst[j * BRST_NCOLS + BRST_BONUS], brst[j * BRST_NCOLS + BRST_FLOOR]))
                             continue
                         mode = cp[CAND_MODE]
                         hits = dmg
@@ -1713,6 +1725,10 @@ def run_fight(
                         ctx.cur_fiery = cp[CAND_FIERY]
                         apply_shot(&ctx, vi, cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], hits)
                         ctx.cur_fiery = -1
+                        for j in range(cp[CAND_BURST_LO], cp[CAND_BURST_HI]):
+                            vi = brst[j * BRST_NCOLS + BRST_PED]         # the burst on pedestrians near (CW-DMG-06)
+                            dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, brst[j * BRST_NCOLS + BRST_COUNT],
+                                    brst[j * BRST_NCOLS + BRST_BONUS], brst[j * BRST_NCOLS + BRST_FLOOR]))
                     # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
                     for v in range(V):
                         if taken[v] == 0:

@@ -139,7 +139,17 @@ cdef enum:
     CAND_FIERY = 12
     CAND_POSSIBLE = 13
     CAND_BURN = 14
-    CAND_NCOLS = 15
+    CAND_BURST_LO = 15
+    CAND_BURST_HI = 16
+    CAND_NCOLS = 17
+
+# rows.brst
+cdef enum:
+    BRST_PED = 0
+    BRST_COUNT = 1
+    BRST_BONUS = 2
+    BRST_FLOOR = 3
+    BRST_NCOLS = 4
 
 # rows.ent
 cdef enum:
@@ -431,6 +441,9 @@ cdef struct Arrays:
     Py_ssize_t w_offr
     int32_t* offr_lo
     Py_ssize_t n_offr_lo
+    int32_t* brst
+    Py_ssize_t n_brst
+    Py_ssize_t w_brst
 
 
 cdef int unpack_phase(Arrays* a, dict arrays) except -2:
@@ -840,4 +853,10 @@ cdef int unpack_fight(Arrays* a, dict arrays) except -2:
     v = arrays["offr_lo"]
     a.offr_lo = &v[0] if v.shape[0] else NULL
     a.n_offr_lo = v.shape[0]
+    m = arrays["brst"]
+    a.brst = &m[0, 0] if m.shape[0] and m.shape[1] else NULL
+    a.n_brst = m.shape[0]
+    a.w_brst = m.shape[1]
+    if m.shape[0] and m.shape[1] != BRST_NCOLS:
+        return -1
     return 0

@@ -125,7 +125,16 @@ CAND_FIRE_MOD = 11
 CAND_FIERY = 12
 CAND_POSSIBLE = 13
 CAND_BURN = 14
-CAND_NCOLS = 15
+CAND_BURST_LO = 15
+CAND_BURST_HI = 16
+CAND_NCOLS = 17
+
+# rows.brst
+BRST_PED = 0
+BRST_COUNT = 1
+BRST_BONUS = 2
+BRST_FLOOR = 3
+BRST_NCOLS = 4
 
 # rows.ent
 ENT_TP = 0
@@ -252,7 +261,8 @@ F_LEN = 24
 # column names, in order (lower case), per row kind; names per vector
 ATK_COLUMNS = ("needed", "possible", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "phase", "weapon_slot", "firer_slot", "needed_wounded", "cancelled", "area_place", "area_victims", "area_rank", "area_full",)
 COL_COLUMNS = ("vehicle", "count", "bonus", "floor", "num", "den", "side", "phase",)
-CAND_COLUMNS = ("unit", "needed", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "possible", "burn",)
+CAND_COLUMNS = ("unit", "needed", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "possible", "burn", "burst_lo", "burst_hi",)
+BRST_COLUMNS = ("ped", "count", "bonus", "floor",)
 ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk",)
 FIR_COLUMNS = ("character", "cand_lo", "cand_hi",)
 FCOL_COLUMNS = ("index", "count", "bonus", "floor", "num", "den", "side", "tp", "is_ped",)
@@ -265,4 +275,4 @@ FC_NAMES = ("t", "p", "until", "wpen", "nm", "maxn", "sf2", "sf3", "nodriver", "
 
 # the arrays each kernel takes (the keys of the mapping passed to it)
 PHASE_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "col", "atk", "near_v", "near_p",)
-FIGHT_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable", "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v", "near_p", "moving_end", "ocon", "known_unc", "ocon_lo", "drop", "drop_lo", "v_off", "t_immune", "offr", "offr_lo",)
+FIGHT_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable", "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v", "near_p", "moving_end", "ocon", "known_unc", "ocon_lo", "drop", "drop_lo", "v_off", "t_immune", "offr", "offr_lo", "brst",)

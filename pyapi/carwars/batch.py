@@ -255,8 +255,8 @@ def _unsupported(scenario) -> str | None:
             spec = _attack_spec(scenario, a)
         except HardpointError:
             continue    # a planned attack the rules cancel when its phase comes fires nothing (a cancelled row)
-        if spec.burst_radius > 0 and arena.pedestrians:
-            return "burst weapons near pedestrians"
+        if spec.burst_radius > 0 and arena.pedestrians and not scenario.turns:
+            return "burst weapons near pedestrians in a single phase (turns run them in the fight kernel)"
     return None
 
 
@@ -373,6 +373,14 @@ def _turn_unsupported(scenario) -> str | None:
                 return "a weapon or a firer used twice in a turn"
             weapons.add((a.attacker, a.weapon))
             firers.add((a.attacker, firer))
+            if arena.pedestrians:
+                from ..errors import HardpointError
+
+                try:
+                    if _attack_spec(scenario, a).burst_radius > 0:
+                        return "burst weapons near pedestrians in a turn"
+                except HardpointError:
+                    pass
     return None
 
 
@@ -1113,20 +1121,6 @@ def _fight_unsupported(scenario) -> str | None:
             return "dropped weapons in water (a die decides whether water backs up into them)"
         if v.uncontrolled or getattr(v, "crash", None) or v.substitute is not None or v.blinded:
             return "a vehicle out of control, crashed, blinded or with a substitute driver at the start"
-    for o in (fight.orders if fight is not None else []):
-        unit = arena.unit(o.unit, "orders.unit")
-        from .fight import _weapons_of
-
-        for wid in _weapons_of(o, unit):
-            if isinstance(unit, Pedestrian):
-                spec = weapon_spec(rules, wid, hand=True)
-            else:
-                w = next((x for x in unit.all_weapons() if x.id == wid), None)
-                if w is None:
-                    continue
-                spec = w.spec
-            if spec.burst_radius > 0 and arena.pedestrians:
-                return "burst weapons near pedestrians"
     specs = [w.spec for v in arena.vehicles.values() for w in v.all_weapons()]
     specs += [weapon_spec(rules, h, hand=True) for v in arena.vehicles.values() for c in v.all_crew() for h in c.hand_weapons]
     specs += [weapon_spec(rules, h, hand=True) for p in arena.pedestrians.values() for h in p.weapons]
@@ -1197,6 +1191,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                           paint_contact, swept_polygon)
     from .enums import Mount, Side
     from . import geometry as geo
+    from .attack import attack_weapon
     from .special import _flatten, set_automatic
     from .tables import check_usable
     from .terrain import offroad_rolls
@@ -1305,8 +1300,15 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None),
                getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), paint is not None and arena.turn <= paint, between,
                now["counters"])
-        if key in cache:
-            return cache[key]
+        if key not in cache:
+            cache[key] = explain_one(unit, wid, firer, target, aim, planned)
+        found = cache[key]
+        if found is None or found[2] is None:
+            return None if found is None else found[:2]
+        return found[0], burst_of(found[1], *found[2], target)
+
+    def explain_one(unit, wid, firer, target, aim, planned: bool):
+        """`explained` once: (range, row, (aim point, burst radius, burst dice) or None), or None."""
         shooter = None if isinstance(unit, Pedestrian) else (unit.crew_member(firer) if firer else None)
         person = unit if isinstance(unit, Pedestrian) else shooter
         saved = person.hits if person is not None else 0
@@ -1325,9 +1327,32 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         possible = b is not None and (b.possible or (b.lof and b.reason.startswith("needs ") and b.needed > max_needed))
         if b is not None and not possible and not planned:
             b = None
-        found = None if b is None else (b.range, row_of(unit, wid, target, b, possible))
-        cache[key] = found
-        return found
+        if b is None:
+            return None
+        spec = attack_weapon(arena, unit, wid, rules)
+        burst = None
+        if spec.burst_radius > 0 and b.aim_point is not None and arena.pedestrians:
+            burst = (b.aim_point, spec.burst_radius, spec.damage if spec.hand and spec.damage is not None else one_die)
+        return b.range, row_of(unit, wid, target, b, possible), burst
+
+    brst: list[list[int]] = []
+
+    def burst_of(row: list[int], centre, radius: float, expr, target: str) -> list[int]:
+        """The row with the pedestrians its burst reaches now (`phase._burst`, CW-DMG-06): within the radius of the
+        point hit, with a line from it to some part of them past the buildings and vehicles; not the target."""
+        blockers = [x.polygon for x in arena.buildings.values()] + [v.counter.polygon() for v in arena.vehicles.values()]
+        lo = len(brst)
+        for pi, p in enumerate(arena.pedestrians.values()):
+            if p.id == target:
+                continue
+            poly = p.counter.polygon()
+            if geo.distance(geo.nearest_point(poly, centre), centre) > radius + 1e-9:
+                continue
+            if geo.line_of_fire(centre, poly, blockers).clear:
+                brst.append(_row(_layout.BRST_COLUMNS, ped=pi, count=expr.count, bonus=expr.bonus, floor=expr.floor))
+        out = list(row)
+        out[_layout.CAND_BURST_LO], out[_layout.CAND_BURST_HI] = lo, len(brst)
+        return out
 
     vpos = {v: i for i, v in enumerate(vids)}
     ppos = {p: i for i, p in enumerate(pids)}
@@ -1342,7 +1367,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         shot["possible"] = int(possible)
         unit_col = len(units) + list(arena.buildings).index(target) if target in arena.buildings else uidx[target]
         return _row(_layout.CAND_COLUMNS, unit=unit_col, **shot, fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1,
-                    fiery=int(spec.fiery), burn=spec.burn_duration or 0)
+                    fiery=int(spec.fiery), burn=spec.burn_duration or 0, burst_lo=0, burst_hi=0)
 
     def rows_for(unit, wid, firer, targets, aim):
         """The candidate rows of one firer's weapon, in the order `carwars.fight._choose` weighs them: by range, then
@@ -1709,7 +1734,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                   cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
                   ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),
-                  t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo))
+                  t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo), brst=arr(brst, _layout.BRST_NCOLS))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base,
                   facts=fact_list)
 
