@@ -317,3 +317,29 @@ def test_fast_01_a_planned_attack_the_rules_cancel_runs_on_both_backends():
     assert not ref.hit[:, a].any() and ref.hit[:, b].any()
     np.testing.assert_array_equal(ref.hit, com.hit)
     np.testing.assert_array_equal(ref.state, com.state)
+
+
+def test_cw_link_01_a_link_fired_over_turns_has_a_column_per_weapon():
+    """CW-LINK-01 / FIGHT-05: in a scenario of turns a planned attack with a link rolls once per weapon it fires,
+    and the batch has a column per weapon (<attack>/<weapon>, as a single phase names them), with its hits and
+    damage; a fight counts each weapon's shots against that weapon. (The columns were the link's one id, never
+    hit, and the fight counted no shot.)"""
+    data = {"scenario": {"name": "link", "ruleset": "carwars", "turns": 2, "until": "decided"},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "side": "a",
+                         "weapon": [{"id": "mg1", "type": "Machine Gun", "mount": "front", "ammo": 20},
+                                    {"id": "mg2", "type": "Machine Gun", "mount": "front", "ammo": 20}],
+                         "links": [{"id": "both", "weapons": ["mg1", "mg2"]}]},
+                        {"id": "bike", "design": "razor", "x": 0.0, "y": 4.0, "side": "b"}],
+            "attack": [{"id": "a1", "turn": 1, "phase": 1, "attacker": "car", "weapon": "both", "firer": "driver", "target": "bike"}]}
+    s = hardpoint.parse_scenario(data)
+    b = run_batch(s, 200, 1, backend="reference")
+    assert b.attacks == ["a1/mg1", "a1/mg2"]
+    assert 0.2 < b.hit[:, 0].mean() < 0.8 and 0.2 < b.hit[:, 1].mean() < 0.8
+    assert (b.damage[b.hit == 1] > 0).all() and (b.damage[b.hit == 0] == 0).all()
+    from hardpoint.carwars.batch import reference_trial
+
+    result, _, _ = reference_trial(s, 1, 0)
+    rolls = {r.attack: r for r in result.rolls}
+    assert [b.hit[0, 0], b.hit[0, 1]] == [rolls["a1/mg1"].hit, rolls["a1/mg2"].hit]
+    shots = dict(zip(b.fight_layout.weapons, b.fight["shots"].sum(axis=0)))
+    assert shots[("car", "mg1")] == shots[("car", "mg2")] == 200

@@ -321,6 +321,24 @@ def _attack_rows(scenario) -> int:
         return len(scenario.attacks)
 
 
+def _turn_names(scenario) -> list[str]:
+    """The batch's attack columns in a scenario of turns: every attack planned, in the order they come; a link's,
+    one per weapon it aims or fires as if on automatic (`special.expand_link` names them <attack>/<weapon>; its
+    dropped, smoke and paint weapons roll nothing), as a single phase names them (CW-LINK-01)."""
+    arena = scenario.arena
+    names: list[str] = []
+    for key in sorted(scenario.plan.attacks):
+        for a in scenario.plan.attacks[key]:
+            unit = arena.vehicles.get(a.attacker)
+            if unit is not None and a.weapon in unit.links:
+                from .special import _flatten
+
+                names += [f"{a.id}/{w.id}" for w in _flatten(unit, a.weapon, "attack") if not (w.spec.dropped or not w.spec.needs_to_hit)]
+            else:
+                names.append(a.id)
+    return names
+
+
 def _movement_collides(scenario) -> bool:
     """Whether the turn's movement brings two counters together (FIGHT-04): a collision, or a counter stopped short
     of where straight-line movement would take it. In one turn it does not depend on the dice (speeds change only
@@ -842,9 +860,7 @@ def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bo
     from ..trials import run_chunks
 
     labels, kinds, read = _slots(scenario)
-    names = [b.attack for b in scenario.explain()]
-    if scenario.turns:   # every attack planned over the turns, in the order they come
-        names = [a.id for key in sorted(scenario.plan.attacks) for a in scenario.plan.attacks[key]]
+    names = _turn_names(scenario) if scenario.turns else [b.attack for b in scenario.explain()]
     vids = list(scenario.arena.vehicles)
     initial = np.array(read(scenario.arena), dtype=np.int32)
     chunk = max(1, min(1000, trials // 100 or 1))
@@ -1257,7 +1273,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
               off_points=off_t["damage"]["points"])
     max_needed = th["to_hit"]["max_needed"]
 
-    names = [a.id for key in sorted(plan.attacks) for a in plan.attacks[key]]   # as the reference's batch names them
+    names = _turn_names(scenario)    # as the reference's batch names them
     name_pos = {n: i for i, n in reversed(list(enumerate(names)))}
     ent: list[list[int]] = []
     fir: list[list[int]] = []

@@ -501,5 +501,13 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
 
 
 def _weapon_keys(arena: Arena, attacks: list[Attack]) -> dict[str, tuple[str, str]]:
-    """Each attack's (unit, weapon) for the fight's per-weapon counts (a link's members are its own attacks)."""
-    return {a.id: (a.attacker, a.weapon) for a in attacks}
+    """Each attack's (unit, weapon) for the fight's per-weapon counts: a link's members are its own attacks
+    (`special.expand_link` names them <attack>/<weapon>), each counted against its own weapon (CW-LINK-01)."""
+    out: dict[str, tuple[str, str]] = {}
+    for a in attacks:
+        unit = arena.vehicles.get(a.attacker)
+        if unit is not None and a.weapon in unit.links:
+            out.update({f"{a.id}/{w.id}": (a.attacker, w.id) for w in _flatten(unit, a.weapon, "attack")})
+        else:
+            out[a.id] = (a.attacker, a.weapon)
+    return out
