@@ -1307,6 +1307,9 @@ def run_fight(
     cdef int32_t* acc_atk
     cdef int32_t* acc_e             # the entry it came from
     cdef int32_t* acc_ch            # the character marked as firing it
+    cdef int32_t* acc_off           # a link's shot: its candidate in the firer row's range (ENT_SHOT)
+    cdef int32_t* mp
+    cdef int link_ok, wk0
     # scratch sized to this fight (kept alive by `scratch` until the return): per vehicle, per weapon key and
     # mounted weapon, per character, per unit and side, and per shot accepted in one phase (at most one an entry)
     cdef Py_ssize_t Vs = V if V > 0 else 1, Ws = (NW if NW > W else W) + 1, Cs = NC + NP + 1
@@ -1315,7 +1318,7 @@ def run_fight(
         if tp_lo[i + 1] - tp_lo[i] >= As_:
             As_ = tp_lo[i + 1] - tp_lo[i] + 1
     cdef Py_ssize_t NK = fc[F_COUNTERS]
-    cdef int32_t[::1] scratch = np.zeros((7 + FIRE_RING + 6) * Vs + 5 * Ws + Cs + 2 * Us + 10 * As_ + NK + 1, dtype=np.int32)
+    cdef int32_t[::1] scratch = np.zeros((7 + FIRE_RING + 6) * Vs + 5 * Ws + Cs + 2 * Us + 11 * As_ + NK + 1, dtype=np.int32)
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
@@ -1343,7 +1346,8 @@ def run_fight(
     acc_atk = acc_ok + As_
     acc_e = acc_atk + As_
     acc_ch = acc_e + As_
-    gone = acc_ch + As_                 # per mines counter: exploded (the counter is gone)
+    acc_off = acc_ch + As_
+    gone = acc_off + As_                # per counter: mines gone off, or a drop that did not happen
     cdef int old_ch
     cdef int32_t* sv
     cdef int start
@@ -1437,26 +1441,27 @@ def run_fight(
                         if kind == DR_ACTION or kind == DR_SWITCH:
                             happened = 0 if dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]] else 1
                             if kind == DR_ACTION:
+                                # cancelled whole if one of its weapons has fired this turn (CW-ROF-01), is destroyed
+                                # or is empty (validate.check_drop, asked of every weapon before anything is dropped)
                                 j = i + 1
                                 while happened and j < drop_lo[tp + 1] and drp[j * DROP_NCOLS + DROP_KIND] == DR_MEMBER:
-                                    if fired_w[drp[j * DROP_NCOLS + DROP_WKEY]]:
-                                        happened = 0       # one of its weapons has fired this turn (CW-ROF-01)
+                                    w = drp[j * DROP_NCOLS + DROP_WEAPON]
+                                    if fired_w[drp[j * DROP_NCOLS + DROP_WKEY]] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
+                                        happened = 0
                                     j += 1
                                 acting = happened
                             if happened and dp[DROP_DRIVER] >= 0:
                                 fired_ch[dp[DROP_DRIVER]] = 1    # the driver's firing action (CW-AUTO-01, CW-ROF-01)
                         else:
                             w = dp[DROP_WEAPON]
-                            if kind == DR_MEMBER and not acting:
-                                happened = 0               # the action was cancelled, or an earlier member failed
-                            else:
-                                if kind == DR_MEMBER:
+                            if kind == DR_MEMBER:
+                                happened = acting          # its action went ahead (every weapon of it can drop)
+                                if happened:
                                     fired_w[dp[DROP_WKEY]] = 1
+                            else:
                                 happened = ctx.st[w_slot[w]] > 0 and not (w_shots[w] and ammo[w] <= 0)
-                                if happened and w_shots[w]:
-                                    ammo[w] -= 1
-                                if kind == DR_MEMBER and not happened:
-                                    acting = 0             # the rest of the link is not dropped
+                            if happened and w_shots[w]:
+                                ammo[w] -= 1
                         if happened != dp[DROP_ASSUMED]:
                             if happened or dp[DROP_COUNTER] < 0:
                                 redo[t] = i + 1
@@ -1522,6 +1527,57 @@ def run_fight(
                             acc_e[n_acc] = e
                             acc_ch[n_acc] = -1
                             n_acc += 1
+                            continue
+                        if ep[ENT_CHOOSE] == CHOOSE_MEMBER:
+                            continue                       # its link's entry fires it
+                        if ep[ENT_CHOOSE] == CHOOSE_LINK:
+                            # a planned link (turn._still_legal, special.expand_link): cancelled whole if one of its
+                            # weapons has fired this turn, one that shoots now is destroyed or empty, or its firer
+                            # cannot fire; else every weapon that shoots rolls, the aimed ones with the first's modifiers
+                            link_ok = 1
+                            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+                                mp = ent + j * ENT_NCOLS
+                                if fired_w[mp[ENT_WKEY]]:
+                                    link_ok = 0
+                                elif mp[ENT_SHOT] >= 0 and (ctx.st[w_slot[mp[ENT_WEAPON]]] <= 0
+                                                            or (w_shots[mp[ENT_WEAPON]] and ammo[mp[ENT_WEAPON]] <= 0)):
+                                    link_ok = 0
+                            if not link_ok:
+                                continue
+                            fr = -1
+                            for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+                                if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
+                                    fr = i
+                                    break
+                            if fr < 0:
+                                continue
+                            ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
+                            if fired_ch[ch] or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+                                continue
+                            fired_ch[ch] = 1
+                            wk0 = ent[(e + 1) * ENT_NCOLS + ENT_WKEY]       # the first weapon's streak counts for the group
+                            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+                                mp = ent + j * ENT_NCOLS
+                                fired_w[mp[ENT_WKEY]] = 1
+                                if mp[ENT_SHOT] < 0:
+                                    continue
+                                k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
+                                acc_k[n_acc] = k
+                                acc_wk[n_acc] = mp[ENT_WKEY]
+                                acc_w[n_acc] = mp[ENT_WEAPON]
+                                if mp[ENT_SHOT] == 0:
+                                    acc_fs[n_acc] = c_hits[ch]
+                                    acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk0, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
+                                    acc_ch[n_acc] = ch
+                                else:                      # as if on automatic: no firer, no sustained fire
+                                    acc_fs[n_acc] = -1
+                                    acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED]
+                                    acc_ch[n_acc] = -1
+                                acc_ok[n_acc] = 1
+                                acc_atk[n_acc] = mp[ENT_ATK]
+                                acc_e[n_acc] = e
+                                acc_off[n_acc] = mp[ENT_SHOT]
+                                n_acc += 1
                             continue
                         if ep[ENT_CHOOSE] == CHOOSE_PLANNED:
                             # a planned attack (turn._still_legal): cancelled when the rules forbid it now
@@ -1654,6 +1710,42 @@ def run_fight(
                                 acc_k[a] = k
                                 acc_fs[a] = c_hits[ch]
                                 acc_need[a] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[a], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
+                            elif ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_LINK:
+                                if a > 0 and acc_e[a - 1] == e:
+                                    continue               # done with its link's first shot
+                                # the link explained again: its default firer the first able now; cancelled whole
+                                # if he cannot fire or a weapon that shoots is destroyed (phase._after_collisions)
+                                fr = -1
+                                for i in range(ent[e * ENT_NCOLS + ENT_FIR_LO], ent[e * ENT_NCOLS + ENT_FIR_HI]):
+                                    if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
+                                        fr = i
+                                        break
+                                old_ch = acc_ch[a]
+                                ch = fir[fr * FIR_NCOLS + FIR_CHARACTER] if fr >= 0 else fir[ent[e * ENT_NCOLS + ENT_FIR_LO] * FIR_NCOLS + FIR_CHARACTER]
+                                if ch != old_ch:
+                                    fired_ch[old_ch] = 0
+                                    fired_ch[ch] = 1
+                                link_ok = fr >= 0 and fir[fr * FIR_NCOLS + FIR_CAND_HI] > fir[fr * FIR_NCOLS + FIR_CAND_LO]
+                                j = a
+                                while j < n_acc and acc_e[j] == e:
+                                    if ctx.st[w_slot[acc_w[j]]] <= 0:
+                                        link_ok = 0
+                                    j += 1
+                                wk0 = ent[(e + 1) * ENT_NCOLS + ENT_WKEY]
+                                j = a
+                                while j < n_acc and acc_e[j] == e:
+                                    if not link_ok:
+                                        acc_ok[j] = 0
+                                    else:
+                                        k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + acc_off[j]
+                                        acc_k[j] = k
+                                        if acc_off[j] == 0:
+                                            acc_fs[j] = c_hits[ch]
+                                            acc_ch[j] = ch
+                                            acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk0, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
+                                        else:
+                                            acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED]
+                                    j += 1
                             elif (acc_fs[a] >= 0 and ctx.st[acc_fs[a]] >= 2) or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0):
                                 acc_ok[a] = 0
                     # to hit, then damage, in the order the attacks were given

@@ -70,6 +70,8 @@ cdef enum:
     CHOOSE_BEST_ODDS = 1
     CHOOSE_PLANNED = 2
     CHOOSE_AUTOMATIC = 3
+    CHOOSE_LINK = 4
+    CHOOSE_MEMBER = 5
 
 # contact
 cdef enum:
@@ -162,7 +164,9 @@ cdef enum:
     ENT_FIR_HI = 6
     ENT_CHOOSE = 7
     ENT_ATK = 8
-    ENT_NCOLS = 9
+    ENT_LINK = 9
+    ENT_SHOT = 10
+    ENT_NCOLS = 11
 
 # rows.fir
 cdef enum:

@@ -61,6 +61,8 @@ CHOOSE_NEAREST = 0
 CHOOSE_BEST_ODDS = 1
 CHOOSE_PLANNED = 2
 CHOOSE_AUTOMATIC = 3
+CHOOSE_LINK = 4
+CHOOSE_MEMBER = 5
 
 # contact
 CONTACT_DAMAGE = 0
@@ -146,7 +148,9 @@ ENT_FIR_LO = 5
 ENT_FIR_HI = 6
 ENT_CHOOSE = 7
 ENT_ATK = 8
-ENT_NCOLS = 9
+ENT_LINK = 9
+ENT_SHOT = 10
+ENT_NCOLS = 11
 
 # rows.fir
 FIR_CHARACTER = 0
@@ -263,7 +267,7 @@ ATK_COLUMNS = ("needed", "possible", "dmg_count", "dmg_bonus", "dmg_hits", "kind
 COL_COLUMNS = ("vehicle", "count", "bonus", "floor", "num", "den", "side", "phase",)
 CAND_COLUMNS = ("unit", "needed", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "possible", "burn", "burst_lo", "burst_hi",)
 BRST_COLUMNS = ("ped", "count", "bonus", "floor",)
-ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk",)
+ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk", "link", "shot",)
 FIR_COLUMNS = ("character", "cand_lo", "cand_hi",)
 FCOL_COLUMNS = ("index", "count", "bonus", "floor", "num", "den", "side", "tp", "is_ped",)
 OCON_COLUMNS = ("tp", "vehicle", "kind", "a", "b", "c", "part", "side", "tire", "armed", "half", "counter",)

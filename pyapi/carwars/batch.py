@@ -1106,23 +1106,30 @@ def _fight_unsupported(scenario) -> str | None:
 
     arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
 
+    switched = {(a.vehicle, a.weapon) for actions in plan.actions.values() for a in actions
+                if a.kind in ("automatic_on", "automatic_off")}
     for (turn, phase), planned in plan.attacks.items():
         for a in planned:
             unit = arena.unit(a.attacker, "attack")
             if isinstance(unit, _Vehicle):
                 if a.weapon in unit.links:
-                    return "linked weapons in a turn"
+                    from .special import _flatten
+
+                    members = _flatten(unit, a.weapon, "attack")
+                    if any(w.spec.dropped or not w.spec.needs_to_hit for w in members):
+                        return "a link with dropped, smoke or paint weapons fired as an attack in a turn"
+                    if any(w.automatic for w in members) or any((a.attacker, w.id) in switched for w in members):
+                        return "a link with a weapon on automatic fired as an attack in a turn"
+                    if unit.sidecar and any(w in unit.sidecar.weapons for w in members):
+                        return "a link with a sidecar weapon fired as an attack in a turn"
                 if not a.firer and not unit.crew and not (unit.sidecar and unit.sidecar.crew):
                     return "a vehicle weapon with nobody aboard to fire it"
             if a.victims:
                 return "area-effect attacks"
-    switched: set = set()
     for actions in plan.actions.values():
         for a in actions:
             if a.kind not in _FIGHT_ACTIONS:
                 return f"the declared action {a.kind!r} in a turn"
-            if a.kind in ("automatic_on", "automatic_off"):
-                switched.add((a.vehicle, a.weapon))
     fight = scenario.fight
     used = {(a.attacker, a.weapon) for planned in plan.attacks.values() for a in planned}
     used |= {(o.unit, w) for o in (fight.orders if fight is not None else []) for w in _fight_weapons(o, arena)}
@@ -1568,30 +1575,31 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             linked = a.weapon in v.links
             members = _flatten(v, a.weapon, f"{where_}.weapon") if linked else [v.weapon(a.weapon or "", f"{where_}.weapon")]
             try:
-                from .validate import check_drop
+                from .validate import check_drop_static
 
                 for w in members:
                     if not w.spec.dropped:
                         raise RuleViolation("not a dropped weapon", field=where_, value=w.id, rule="CW-DROP-01")
-                    check_drop(w, a.placement, f"{where_}.weapon")
+                    check_drop_static(w, a.placement, f"{where_}.weapon")
             except (RuleViolation, ScenarioError):
-                continue
-            ok = cancel not in facts and not drv_fired and not any((v.id, w.id) in fired.weapons for w in members)
+                continue                      # cancelled whatever the dice: no row
+            # cancelled whole (validate.check_drop) if a weapon of it has fired, is destroyed or is empty, or the
+            # driver has fired: the packer knows only what the facts and its own drops say, the kernel checks
+            ok = cancel not in facts and not drv_fired and not any((v.id, w.id) in fired.weapons or w.destroyed
+                                                                   or (w.spec.shots > 0 and w.ammo <= 0) for w in members)
             drop_row(_layout.DR_ACTION, v, None, ok, cancel, 0 if all(followed(w) for w in members) else -1)
             if ok and driver is not None:
                 fired.characters[(v.id, driver.id)] = 1
-            acting = ok
             as_mount = Mount.parse(a.placement) if a.placement else None
             for w in members:
-                happens = acting and not w.destroyed and not (w.spec.shots > 0 and w.ammo <= 0)
-                if acting:
+                if ok:
                     fired.weapons.add((v.id, w.id))
-                drop_row(_layout.DR_MEMBER, v, w, happens, ("gone", v.id, w.id, turn, phase), dropped(v, w, as_mount) if happens else -1)
-                acting = happens
+                drop_row(_layout.DR_MEMBER, v, w, ok, ("gone", v.id, w.id, turn, phase), dropped(v, w, as_mount) if ok else -1)
 
     def automatic_drops(moved: dict, phase: int) -> None:
         """`turn._automatic_drops`: a dropped weapon on automatic lays a counter every phase its vehicle moves; one
-        destroyed (a fact) or empty drops nothing and has no row."""
+        destroyed (a fact) drops nothing and has no row. One the packer finds empty has a row all the same: a drop
+        the kernel followed as not made left it ammunition the packer spent."""
         for v in arena.vehicles.values():
             for w in v.all_weapons():
                 if not (w.automatic and w.spec.dropped) or w.destroyed:
@@ -1599,8 +1607,77 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 if moved.get(v.id, 0) <= 0 and not (v.speed == 0 and phase == 1):
                     continue
                 if w.spec.shots > 0 and w.ammo <= 0:
+                    drop_row(_layout.DR_AUTO, v, w, False, ("gone", v.id, w.id, arena.turn, phase))
                     continue
                 drop_row(_layout.DR_AUTO, v, w, True, ("gone", v.id, w.id, arena.turn, phase), dropped(v, w))
+
+    def linked(unit, a, tp: int) -> None:
+        """A planned attack with a link (CW-LINK-01) as the kernel reads it: a LINK entry whose firer rows (the named
+        firer, or the default firer of the link's first weapon: the first able when the phase comes) each hold the
+        candidate of the aimed group (`special.expand_link`: identical weapons, aimed together with the first one's
+        modifiers, `phase.explain_phase`) then one per other weapon firing as if on automatic at what crosses its
+        line now; then a MEMBER entry per weapon of the link. No candidate: the rules cancel it whatever the dice."""
+        from .special import expand_link
+
+        members = _flatten(unit, a.weapon, "attack")
+        try:
+            subs, _ = expand_link(arena, a, "attack")
+        except HardpointError:
+            subs = []
+        sub_of = {s.weapon: s for s in subs}
+        order = [m for m in members if m.id in sub_of and not sub_of[m.id].as_automatic] + \
+                [m for m in members if not (m.id in sub_of and not sub_of[m.id].as_automatic)]
+        autos = [m.id for m in order if m.id in sub_of and sub_of[m.id].as_automatic]
+        if a.firer:
+            firers = [a.firer]
+        else:     # attack._default_firer of the link's first weapon
+            w0 = members[0]
+            pool = list(unit.sidecar.crew) if unit.sidecar and w0 in unit.sidecar.weapons else []
+            pool += [c for c in unit.crew if c.role is CrewRole.GUNNER] + [c for c in unit.crew if c.role is CrewRole.DRIVER]
+            firers = [c.id for c in pool]
+        f0 = len(fir)
+        for firer in firers:
+            rows = link_rows(unit, a, firer, sub_of, autos) if subs and not sub_of[order[0].id].as_automatic else []
+            fir.append(_row(_layout.FIR_COLUMNS, character=crew_index[(unit.id, firer)], cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
+            cand.extend(rows)
+        ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=-1, weapon=-1, ped=-1, fir_lo=f0, fir_hi=len(fir),
+                        choose=_layout.CHOOSE_LINK, atk=-1, link=len(order), shot=-1))
+        for m in order:
+            sub = sub_of.get(m.id)
+            shot = -1 if sub is None else (0 if not sub.as_automatic else 1 + autos.index(m.id))
+            ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, m.id)], weapon=weapon_index[(unit.id, m.id)],
+                            ped=-1, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos.get(f"{a.id}/{m.id}", -1),
+                            link=0, shot=shot))
+
+    def link_rows(unit, a, firer, sub_of, autos) -> list[list[int]]:
+        """The candidate rows of a link for one firer (explained able and unhurt, as `explained` does): the aimed
+        group's (one row: its weapons are identical and share the first one's modifiers), then each automatic one's;
+        none if the rules cancel the link whatever the dice."""
+        import dataclasses
+
+        person = unit.crew_member(firer)
+        saved, person.hits = person.hits, 0
+        try:
+            if "scene" not in now:
+                now["scene"] = Scene(arena)
+            bs = explain_phase(arena, [dataclasses.replace(a, firer=firer)], rules, None, now["scene"])
+        except HardpointError:
+            return []
+        finally:
+            person.hits = saved
+        by_weapon = {b.weapon: b for b in bs}
+        rows = []
+        for wid in [next(w for w, s in sub_of.items() if not s.as_automatic)] + autos:
+            b = by_weapon[wid]
+            possible = b.possible or (b.lof and b.reason.startswith("needs ") and b.needed > max_needed)
+            target = sub_of[wid].target
+            row = row_of(unit, wid, target, b, possible)
+            spec = attack_weapon(arena, unit, wid, rules)
+            if spec.burst_radius > 0 and b.aim_point is not None and arena.pedestrians:
+                row = burst_of(row, b.aim_point, spec.burst_radius, spec.damage if spec.hand and spec.damage is not None else one_die,
+                               target)
+            rows.append(row)
+        return rows
 
     gone_at: dict = {}
     for f in facts:
@@ -1646,6 +1723,9 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             place()
             for a in plan.attacks.get((turn, phase), []):
                 unit = arena.vehicles.get(a.attacker) or arena.pedestrians[a.attacker]
+                if not isinstance(unit, Pedestrian) and a.weapon in unit.links:
+                    linked(unit, a, ti * P + phase - 1)
+                    continue
                 if isinstance(unit, Pedestrian):
                     firers, w_global, ped = [None], -1, pids.index(unit.id)
                 elif not any(x.id == a.weapon for x in unit.all_weapons()):
@@ -1668,7 +1748,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                         cand.append(found[1])
                 ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)],
                                 weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_PLANNED,
-                                atk=name_pos[a.id]))
+                                atk=name_pos[a.id], link=0, shot=-1))
             if phase == P:
                 # weapons on automatic fire at the end of the turn's movement at what crosses their line
                 # (special.automatic_attacks; destroyed or empty ones are skipped in the kernel, by the dice)
@@ -1686,7 +1766,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                             cand.append(found[1])
                         ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)],
                                         weapon=weapon_index[(unit.id, w.id)], ped=-1, fir_lo=f0, fir_hi=len(fir),
-                                        choose=_layout.CHOOSE_AUTOMATIC, atk=-1))
+                                        choose=_layout.CHOOSE_AUTOMATIC, atk=-1, link=0, shot=-1))
             for order in (fight.orders if fight is not None else []):
                 if not order.holds(turn, phase):
                     continue
@@ -1718,7 +1798,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                     ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, wid)],
                                     weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir),
                                     choose=_layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
-                                    atk=-1))
+                                    atk=-1, link=0, shot=-1))
             tp_lo.append(len(ent))
         # where an explosion at the end of this turn reaches (CW-FIRE-04), and who still moves
         reach_v, reach_p = _blast_rows(arena, radius, ped_index)

@@ -271,6 +271,15 @@ def _as_mount(placement: str | None):
 def check_drop(weapon, placement: str | None, field: str) -> None:
     """CW-DROP-01/05, CW-VEH-03, CW-VEH-06: what `dropped.drop_weapon` would refuse, asked before anything is dropped.
     Static (the weapon list, the mount) and of the moment (destroyed, out of ammunition) alike."""
+    check_drop_static(weapon, placement, field)
+    if weapon.destroyed:
+        raise RuleViolation(f"weapon {weapon.id!r} is destroyed", field=field, value=weapon.id, rule="CW-VEH-03")
+    if weapon.spec.shots > 0 and weapon.ammo <= 0:
+        raise RuleViolation(f"weapon {weapon.id!r} is out of ammunition", field=field, value=weapon.id, rule="CW-VEH-03")
+
+
+def check_drop_static(weapon, placement: str | None, field: str) -> None:
+    """The part of `check_drop` that no die changes: the weapon list and the mount."""
     from .enums import Mount
     from .tables import check_usable
 
@@ -283,10 +292,6 @@ def check_drop(weapon, placement: str | None, field: str) -> None:
     kind = spec.dropped_kind or ("cloud" if spec.cloud else "junk")
     if kind == "cloud" and (as_mount or weapon.mount) not in (Mount.BACK, Mount.LEFT, Mount.RIGHT):
         raise RuleViolation("smoke and paint are laid by rear or side mounts", field=field, value=weapon.id, rule="CW-DROP-05")
-    if weapon.destroyed:
-        raise RuleViolation(f"weapon {weapon.id!r} is destroyed", field=field, value=weapon.id, rule="CW-VEH-03")
-    if spec.shots > 0 and weapon.ammo <= 0:
-        raise RuleViolation(f"weapon {weapon.id!r} is out of ammunition", field=field, value=weapon.id, rule="CW-VEH-03")
 
 
 def check_link_drops(arena: "Arena", attack: "Attack", path: str) -> None:
