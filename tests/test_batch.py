@@ -343,3 +343,22 @@ def test_cw_link_01_a_link_fired_over_turns_has_a_column_per_weapon():
     assert [b.hit[0, 0], b.hit[0, 1]] == [rolls["a1/mg1"].hit, rolls["a1/mg2"].hit]
     shots = dict(zip(b.fight_layout.weapons, b.fight["shots"].sum(axis=0)))
     assert shots[("car", "mg1")] == shots[("car", "mg2")] == 200
+
+
+def test_cw_dmg_07_an_area_attack_over_turns_has_a_column_per_victim():
+    """CW-DMG-07 / FIGHT-05: in a scenario of turns an area-effect attack rolls to hit once per intended victim, and
+    the batch has a column per victim (<attack>@<victim>, as a single phase names them); a fight counts each roll as
+    a shot of the weapon. (The column was the attack's one id, never hit.)"""
+    data = {"scenario": {"name": "area", "ruleset": "carwars", "turns": 2, "until": "decided"},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "side": "a",
+                         "weapon": [{"id": "mg", "type": "Machine Gun", "mount": "front", "ammo": 20}]}],
+            "pedestrian": [{"id": "p1", "x": 0.0, "y": 4.0, "side": "b", "weapons": ["Rifle"]},
+                           {"id": "p2", "x": 0.6, "y": 4.0, "side": "b", "weapons": ["Rifle"]}],
+            "attack": [{"id": "a1", "turn": 1, "phase": 1, "attacker": "car", "weapon": "mg", "firer": "driver", "target": "p1",
+                        "victims": ["p1", "p2"]}]}
+    s = hardpoint.parse_scenario(data)
+    b = run_batch(s, 300, 1, backend="reference")
+    assert b.attacks == ["a1@p1", "a1@p2"]
+    assert 0.2 < b.hit[:, 0].mean() < 0.8 and 0.2 < b.hit[:, 1].mean() < 0.8
+    shots = dict(zip(b.fight_layout.weapons, b.fight["shots"].sum(axis=0)))
+    assert shots[("car", "mg")] == 600

@@ -324,7 +324,8 @@ def _attack_rows(scenario) -> int:
 def _turn_names(scenario) -> list[str]:
     """The batch's attack columns in a scenario of turns: every attack planned, in the order they come; a link's,
     one per weapon it aims or fires as if on automatic (`special.expand_link` names them <attack>/<weapon>; its
-    dropped, smoke and paint weapons roll nothing), as a single phase names them (CW-LINK-01)."""
+    dropped, smoke and paint weapons roll nothing); an area-effect attack's, one per intended victim
+    (<attack>@<victim>): as a single phase names them (CW-LINK-01, CW-DMG-07)."""
     arena = scenario.arena
     names: list[str] = []
     for key in sorted(scenario.plan.attacks):
@@ -334,6 +335,8 @@ def _turn_names(scenario) -> list[str]:
                 from .special import _flatten
 
                 names += [f"{a.id}/{w.id}" for w in _flatten(unit, a.weapon, "attack") if not (w.spec.dropped or not w.spec.needs_to_hit)]
+            elif a.victims:
+                names += [f"{a.id}@{v}" for v in a.victims]
             else:
                 names.append(a.id)
     return names

@@ -508,6 +508,8 @@ def _weapon_keys(arena: Arena, attacks: list[Attack]) -> dict[str, tuple[str, st
         unit = arena.vehicles.get(a.attacker)
         if unit is not None and a.weapon in unit.links:
             out.update({f"{a.id}/{w.id}": (a.attacker, w.id) for w in _flatten(unit, a.weapon, "attack")})
+        elif a.victims:      # an area-effect attack rolls once per intended victim, <attack>@<victim> (CW-DMG-07)
+            out.update({f"{a.id}@{v}": (a.attacker, a.weapon) for v in a.victims})
         else:
             out[a.id] = (a.attacker, a.weapon)
     return out
