@@ -421,6 +421,7 @@ def _roll_area(arena: Arena, a: Attack, rules: Rules, dice: DiceSource, by_id: d
         r = AttackRoll(attack=b.attack, target=v, aimed_at="pedestrian", side=None, roll=roll, needed=b.needed, hit=hit)
         events.append(r)
         rolls.append(r)
+    events += _use_ammo(arena, a.attacker, a.weapon)      # one firing of the weapon, whatever the number of victims
     hits = sum(1 for r in rolls if r.hit)
     order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
     victims_hit = tuple(order[:hits])

@@ -163,3 +163,20 @@ def test_cw_dmg_06_the_pedestrian_hit_takes_the_shot_and_the_others_nearby_the_b
     assert [(e.why, e.total) for e in r.events if e.kind == "dice" and e.rule == "CW-DMG-06"] == [("burst on beside", 2)]
     assert [(e.target, e.component, e.hits, e.before, e.after) for e in r.events if e.kind == "damage"] == [
         ("target", "person", 1, 3, 2), ("beside", "person", 2, 3, 1)]
+
+
+def test_cw_dmg_07_an_area_attack_spends_one_shot_of_ammunition():
+    """CW-DMG-07 / CW-VEH-03: an area-effect attack is one firing of the weapon, however many victims it tries to
+    hit: the machine gun spends one shot (it spent none, and could sweep for ever)."""
+    import hardpoint
+    from hardpoint import SeededDice
+
+    data = {"scenario": {"name": "sweep", "ruleset": "carwars"},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0,
+                         "weapon": [{"id": "mg", "type": "Machine Gun", "mount": "front", "ammo": 20}]}],
+            "pedestrian": [{"id": f"p{i}", "x": 0.5 * i, "y": 4.0, "weapons": ["Rifle"]} for i in range(3)],
+            "attack": [{"id": "a1", "attacker": "car", "weapon": "mg", "firer": "driver", "target": "p0",
+                        "victims": ["p0", "p1", "p2"]}]}
+    s = hardpoint.parse_scenario(data)
+    s.resolve(SeededDice(1, 0), commit=True)
+    assert s.arena.vehicles["car"].weapon("mg").ammo == 19
