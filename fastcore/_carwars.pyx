@@ -1309,7 +1309,7 @@ def run_fight(
     cdef int32_t* acc_ch            # the character marked as firing it
     cdef int32_t* acc_off           # a link's shot: its candidate in the firer row's range (ENT_SHOT)
     cdef int32_t* mp
-    cdef int link_ok, wk0
+    cdef int link_ok, wk0, area_hits = 0, each
     # scratch sized to this fight (kept alive by `scratch` until the return): per vehicle, per weapon key and
     # mounted weapon, per character, per unit and side, and per shot accepted in one phase (at most one an entry)
     cdef Py_ssize_t Vs = V if V > 0 else 1, Ws = (NW if NW > W else W) + 1, Cs = NC + NP + 1
@@ -1530,6 +1530,39 @@ def run_fight(
                             continue
                         if ep[ENT_CHOOSE] == CHOOSE_MEMBER:
                             continue                       # its link's entry fires it
+                        if ep[ENT_CHOOSE] == CHOOSE_AREA:
+                            # a planned area-effect attack (turn._still_legal, phase._roll_area): cancelled if its weapon
+                            # has fired this turn, is destroyed or empty, or the firer cannot fire; else one to-hit roll
+                            # per intended victim
+                            if fired_w[wk] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
+                                continue
+                            fr = -1
+                            for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+                                if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
+                                    fr = i
+                                    break
+                            if fr < 0:
+                                continue
+                            ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
+                            if fired_ch[ch] or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+                                continue
+                            fired_ch[ch] = 1
+                            fired_w[wk] = 1
+                            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+                                mp = ent + j * ENT_NCOLS
+                                k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
+                                acc_k[n_acc] = k
+                                acc_wk[n_acc] = wk
+                                acc_w[n_acc] = w
+                                acc_fs[n_acc] = c_hits[ch]
+                                acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
+                                acc_ok[n_acc] = 1
+                                acc_atk[n_acc] = mp[ENT_ATK]
+                                acc_e[n_acc] = e
+                                acc_ch[n_acc] = ch
+                                acc_off[n_acc] = mp[ENT_SHOT]
+                                n_acc += 1
+                            continue
                         if ep[ENT_CHOOSE] == CHOOSE_LINK:
                             # a planned link (turn._still_legal, special.expand_link): cancelled whole if one of its
                             # weapons has fired this turn, one that shoots now is destroyed or empty, or its firer
@@ -1710,9 +1743,9 @@ def run_fight(
                                 acc_k[a] = k
                                 acc_fs[a] = c_hits[ch]
                                 acc_need[a] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[a], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                            elif ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_LINK:
+                            elif ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_LINK or ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
                                 if a > 0 and acc_e[a - 1] == e:
-                                    continue               # done with its link's first shot
+                                    continue               # done with its link's (or area attack's) first shot
                                 # the link explained again: its default firer the first able now; cancelled whole
                                 # if he cannot fire or a weapon that shoots is destroyed (phase._after_collisions)
                                 fr = -1
@@ -1739,7 +1772,11 @@ def run_fight(
                                     else:
                                         k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + acc_off[j]
                                         acc_k[j] = k
-                                        if acc_off[j] == 0:
+                                        if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
+                                            acc_fs[j] = c_hits[ch]
+                                            acc_ch[j] = ch
+                                            acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[j], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
+                                        elif acc_off[j] == 0:
                                             acc_fs[j] = c_hits[ch]
                                             acc_ch[j] = ch
                                             acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk0, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
@@ -1759,6 +1796,31 @@ def run_fight(
                             needed += wpen                 # a wounded firer's skills -2 (CW-HIT-08)
                         r = die(&ctx) + die(&ctx)
                         hit = cp[CAND_POSSIBLE] and r != nm and needed <= maxn and r >= needed
+                        e = acc_e[a]
+                        if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
+                            # an area-effect attack (phase._roll_area): the victims' to-hit rolls, then one shot of
+                            # ammunition, then one damage roll if any hit; the first `hits` in the defender's order
+                            # take half of it each, rounded up (all of it from a flamethrower)
+                            if acc_off[a] == 0:
+                                area_hits = 0
+                            area_hits += hit
+                            out_hit[t, acc_atk[a]] = hit
+                            out_damage[t, acc_atk[a]] = 0
+                            wk = acc_wk[a]
+                            out_shots[t, wk] += 1
+                            out_hits[t, wk] += hit
+                            if a + 1 == n_acc or acc_e[a + 1] != e:
+                                w = acc_w[a]
+                                if w_shots[w]:
+                                    ammo[w] -= 1
+                                if area_hits:
+                                    each = roll(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], 0) if cp[CAND_DMG_COUNT] > 0 else cp[CAND_DMG_HITS]
+                                    if not ent[e * ENT_NCOLS + ENT_RANK]:
+                                        each = (each + 1) // 2
+                                    for j in range(a - ent[e * ENT_NCOLS + ENT_LINK] + 1, a + 1):
+                                        if ent[(e + 1 + acc_off[j]) * ENT_NCOLS + ENT_RANK] < area_hits:
+                                            acc_dmg[j] = each
+                            continue
                         dmg = 0
                         if hit:
                             if cp[CAND_DMG_COUNT] > 0:
@@ -1780,6 +1842,8 @@ def run_fight(
                     # sustained fire records (update_history): every attack rolled this phase
                     for a in range(n_acc):
                         if acc_ok[a]:
+                            if ent[acc_e[a] * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA and a + 1 < n_acc and acc_e[a + 1] == acc_e[a]:
+                                continue                   # an area attack's last victim's record is the one kept
                             wk = acc_wk[a]
                             tu = cand[acc_k[a] * CAND_NCOLS + CAND_UNIT]
                             s = streak_of(rec_t, rec_s, rec_turn, wk, tu, turn) if acc_fs[a] >= 0 else 0   # automatic: no streak

@@ -72,6 +72,7 @@ cdef enum:
     CHOOSE_AUTOMATIC = 3
     CHOOSE_LINK = 4
     CHOOSE_MEMBER = 5
+    CHOOSE_AREA = 6
 
 # contact
 cdef enum:
@@ -166,7 +167,8 @@ cdef enum:
     ENT_ATK = 8
     ENT_LINK = 9
     ENT_SHOT = 10
-    ENT_NCOLS = 11
+    ENT_RANK = 11
+    ENT_NCOLS = 12
 
 # rows.fir
 cdef enum:

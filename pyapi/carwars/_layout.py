@@ -63,6 +63,7 @@ CHOOSE_PLANNED = 2
 CHOOSE_AUTOMATIC = 3
 CHOOSE_LINK = 4
 CHOOSE_MEMBER = 5
+CHOOSE_AREA = 6
 
 # contact
 CONTACT_DAMAGE = 0
@@ -150,7 +151,8 @@ ENT_CHOOSE = 7
 ENT_ATK = 8
 ENT_LINK = 9
 ENT_SHOT = 10
-ENT_NCOLS = 11
+ENT_RANK = 11
+ENT_NCOLS = 12
 
 # rows.fir
 FIR_CHARACTER = 0
@@ -267,7 +269,7 @@ ATK_COLUMNS = ("needed", "possible", "dmg_count", "dmg_bonus", "dmg_hits", "kind
 COL_COLUMNS = ("vehicle", "count", "bonus", "floor", "num", "den", "side", "phase",)
 CAND_COLUMNS = ("unit", "needed", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "possible", "burn", "burst_lo", "burst_hi",)
 BRST_COLUMNS = ("ped", "count", "bonus", "floor",)
-ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk", "link", "shot",)
+ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk", "link", "shot", "rank",)
 FIR_COLUMNS = ("character", "cand_lo", "cand_hi",)
 FCOL_COLUMNS = ("index", "count", "bonus", "floor", "num", "den", "side", "tp", "is_ped",)
 OCON_COLUMNS = ("tp", "vehicle", "kind", "a", "b", "c", "part", "side", "tire", "armed", "half", "counter",)

@@ -1127,8 +1127,8 @@ def _fight_unsupported(scenario) -> str | None:
                         return "a link with a sidecar weapon fired as an attack in a turn"
                 if not a.firer and not unit.crew and not (unit.sidecar and unit.sidecar.crew):
                     return "a vehicle weapon with nobody aboard to fire it"
-            if a.victims:
-                return "area-effect attacks"
+            if a.victims and (not isinstance(unit, _Vehicle) or not any(w.id == a.weapon for w in unit.all_weapons())):
+                return "an area-effect attack by a pedestrian or with a hand weapon in a turn"
     for actions in plan.actions.values():
         for a in actions:
             if a.kind not in _FIGHT_ACTIONS:
@@ -1644,13 +1644,54 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             fir.append(_row(_layout.FIR_COLUMNS, character=crew_index[(unit.id, firer)], cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
             cand.extend(rows)
         ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=-1, weapon=-1, ped=-1, fir_lo=f0, fir_hi=len(fir),
-                        choose=_layout.CHOOSE_LINK, atk=-1, link=len(order), shot=-1))
+                        choose=_layout.CHOOSE_LINK, atk=-1, link=len(order), shot=-1, rank=0))
         for m in order:
             sub = sub_of.get(m.id)
             shot = -1 if sub is None else (0 if not sub.as_automatic else 1 + autos.index(m.id))
             ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, m.id)], weapon=weapon_index[(unit.id, m.id)],
                             ped=-1, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos.get(f"{a.id}/{m.id}", -1),
-                            link=0, shot=shot))
+                            link=0, shot=shot, rank=0))
+
+    def area_attack(unit, a, tp: int) -> None:
+        """A planned area-effect attack (CW-DMG-07) as the kernel reads it: an AREA entry with the firer rows (the
+        named firer, or the weapon's default firers), each holding one candidate per intended victim (explained
+        able and unhurt; none if the rules cancel it whatever the dice); then a MEMBER entry per victim, with its
+        place in the defender's order."""
+        import dataclasses
+
+        w = unit.weapon(a.weapon, "attack")
+        if a.firer:
+            firers = [a.firer]
+        else:     # attack._default_firer
+            pool = list(unit.sidecar.crew) if unit.sidecar and w in unit.sidecar.weapons else []
+            pool += [c for c in unit.crew if c.role is CrewRole.GUNNER] + [c for c in unit.crew if c.role is CrewRole.DRIVER]
+            firers = [c.id for c in pool]
+        f0 = len(fir)
+        for firer in firers:
+            person = unit.crew_member(firer)
+            saved, person.hits = person.hits, 0
+            rows: list[list[int]] = []
+            try:
+                if "scene" not in now:
+                    now["scene"] = Scene(arena)
+                bs = explain_phase(arena, [dataclasses.replace(a, firer=firer)], rules, None, now["scene"])
+                for v, b in zip(a.victims, bs):
+                    possible = b.possible or (b.lof and b.reason.startswith("needs ") and b.needed > max_needed)
+                    rows.append(row_of(unit, a.weapon, v, b, possible))
+            except HardpointError:
+                rows = []
+            finally:
+                person.hits = saved
+            fir.append(_row(_layout.FIR_COLUMNS, character=crew_index[(unit.id, firer)], cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
+            cand.extend(rows)
+        order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
+        ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)], weapon=weapon_index[(unit.id, w.id)],
+                        ped=-1, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_AREA, atk=-1, link=len(a.victims), shot=-1,
+                        rank=int(bool(attack_weapon(arena, unit, a.weapon, rules).flamethrower))))
+        for i, v in enumerate(a.victims):
+            ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)], weapon=weapon_index[(unit.id, w.id)],
+                            ped=-1, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos[f"{a.id}@{v}"], link=0, shot=i,
+                            rank=order.index(v)))
 
     def link_rows(unit, a, firer, sub_of, autos) -> list[list[int]]:
         """The candidate rows of a link for one firer (explained able and unhurt, as `explained` does): the aimed
@@ -1729,6 +1770,9 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 if not isinstance(unit, Pedestrian) and a.weapon in unit.links:
                     linked(unit, a, ti * P + phase - 1)
                     continue
+                if a.victims:
+                    area_attack(unit, a, ti * P + phase - 1)
+                    continue
                 if isinstance(unit, Pedestrian):
                     firers, w_global, ped = [None], -1, pids.index(unit.id)
                 elif not any(x.id == a.weapon for x in unit.all_weapons()):
@@ -1751,7 +1795,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                         cand.append(found[1])
                 ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)],
                                 weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_PLANNED,
-                                atk=name_pos[a.id], link=0, shot=-1))
+                                atk=name_pos[a.id], link=0, shot=-1, rank=0))
             if phase == P:
                 # weapons on automatic fire at the end of the turn's movement at what crosses their line
                 # (special.automatic_attacks; destroyed or empty ones are skipped in the kernel, by the dice)
@@ -1769,7 +1813,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                             cand.append(found[1])
                         ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)],
                                         weapon=weapon_index[(unit.id, w.id)], ped=-1, fir_lo=f0, fir_hi=len(fir),
-                                        choose=_layout.CHOOSE_AUTOMATIC, atk=-1, link=0, shot=-1))
+                                        choose=_layout.CHOOSE_AUTOMATIC, atk=-1, link=0, shot=-1, rank=0))
             for order in (fight.orders if fight is not None else []):
                 if not order.holds(turn, phase):
                     continue
@@ -1801,7 +1845,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                     ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, wid)],
                                     weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir),
                                     choose=_layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
-                                    atk=-1, link=0, shot=-1))
+                                    atk=-1, link=0, shot=-1, rank=0))
             tp_lo.append(len(ent))
         # where an explosion at the end of this turn reaches (CW-FIRE-04), and who still moves
         reach_v, reach_p = _blast_rows(arena, radius, ped_index)
