@@ -1301,6 +1301,7 @@ def run_fight(
     for i in range(pk.n_drop):
         if drp[i * DROP_NCOLS + DROP_WEAPON] >= NW or drp[i * DROP_NCOLS + DROP_WKEY] >= W or drp[i * DROP_NCOLS + DROP_DRIVER] >= NC \
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and drp[i * DROP_NCOLS + DROP_COUNTER] >= fc[F_COUNTERS]) \
+                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_DETONATE and not 0 <= drp[i * DROP_NCOLS + DROP_COUNTER] < fc[F_COUNTERS]) \
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and (drp[i * DROP_NCOLS + DROP_WEAPON] < 0 or drp[i * DROP_NCOLS + DROP_WKEY] < 0)):
             return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
@@ -1438,6 +1439,16 @@ def run_fight(
                     for i in range(drop_lo[tp], drop_lo[tp + 1]):
                         dp = drp + i * DROP_NCOLS
                         kind = dp[DROP_KIND]
+                        if kind == DR_DETONATE:
+                            happened = not (dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]]) and not gone[dp[DROP_COUNTER]]
+                            if happened:
+                                if dp[DROP_DRIVER] >= 0:
+                                    fired_ch[dp[DROP_DRIVER]] = 1
+                                gone[dp[DROP_COUNTER]] = 1
+                            if happened and not dp[DROP_ASSUMED]:
+                                redo[t] = i + 1
+                                break
+                            continue                       # cancelled: nothing changes, as the packing has it
                         if kind == DR_ACTION or kind == DR_SWITCH:
                             happened = 0 if dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]] else 1
                             if kind == DR_ACTION:

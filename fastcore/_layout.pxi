@@ -86,6 +86,7 @@ cdef enum:
     DR_MEMBER = 1
     DR_AUTO = 2
     DR_SWITCH = 3
+    DR_DETONATE = 4
 
 # rows.atk
 cdef enum:

@@ -75,6 +75,7 @@ DR_ACTION = 0
 DR_MEMBER = 1
 DR_AUTO = 2
 DR_SWITCH = 3
+DR_DETONATE = 4
 
 # rows.atk
 ATK_NEEDED = 0

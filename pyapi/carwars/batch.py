@@ -1166,7 +1166,7 @@ def _fight_unsupported(scenario) -> str | None:
     return None
 
 
-_FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop")   # the declared actions the fight kernel runs
+_FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop", "detonate")   # the declared actions the fight kernel runs
 
 
 def _fight_weapons(order, arena) -> list[str]:
@@ -1504,6 +1504,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         touching.update(now)
 
     drops: list[list[int]] = []       # drops and automatic switches (turn._do_action, turn._automatic_drops)
+    detonations = any(a.kind == "detonate" for xs in plan.actions.values() for a in xs)
     drop_lo = [0]
     fact_list: list = []
     fact_at: dict = {}
@@ -1536,7 +1537,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         it that does not happen the kernel follows by itself (the counter is gone); smoke, paint and oil change the
         shots (line of fire, firing from a slick), so the packing must change."""
         kind = _dropped_kind(w.spec)
-        return kind != "cloud" and kind not in OIL_KINDS
+        return kind != "cloud" and kind not in OIL_KINDS and not detonations     # (ids must then be the reference's)
 
     def dropped(v, w, as_mount=None) -> int:
         """Drop the weapon on the packer's map (`dropped.drop_weapon`): the index of what it laid, if followed."""
@@ -1559,6 +1560,19 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             cancel = ("cancel", turn, phase, i)
             driver = v.driver
             drv_fired = driver is not None and fired.characters.get((v.id, driver.id), 0) >= 1
+            if a.kind == "detonate":
+                # mines set off by remote control (turn._do_action): they stay on the packer's map; the kernel
+                # flags them gone unless the driver has fired or they are gone already (then nothing happens)
+                counter = next((c for c in arena.counters if c.id == a.counter), None)
+                if counter is None or counter.kind != "mines":
+                    continue                  # cancelled whatever the dice
+                ok = cancel not in facts and not drv_fired
+                drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=_layout.DR_DETONATE, weapon=-1, wkey=-1,
+                                  driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(ok),
+                                  fact=fact_id(cancel), counter=index_of(counter)))
+                if ok and driver is not None:
+                    fired.characters[(v.id, driver.id)] = 1
+                continue
             if a.kind in ("automatic_on", "automatic_off"):
                 w = v.weapon(a.weapon or "", f"{where_}.weapon")
                 try:
