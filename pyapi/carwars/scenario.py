@@ -359,6 +359,14 @@ SCHEMA_PARTS: dict[str, Any] = {
 }
 
 
+def _whole(value: Any, field_name: str) -> Any:
+    """A count the Car Wars checks want as an integer: a float (2.0 passes the schema's integer type, and turns are
+    counted with range() and written into ids) is refused naming the field, as every other count is."""
+    if isinstance(value, float):
+        raise ScenarioError("expected a whole number", field=field_name, value=value, rule="CLI-02")
+    return value
+
+
 def _polygon(entry: dict, path: str) -> Polygon:
     if "corners" in entry:
         try:
@@ -535,7 +543,7 @@ def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
         raise ScenarioError(f"more than {MAX_UNITS:,} vehicles and pedestrians", field="pedestrian" if data.get("pedestrian") else "vehicle",
                             value=units, rule="SAFE-01")
     meta = data["scenario"]
-    turns = meta.get("turns")
+    turns = _whole(meta.get("turns"), "scenario.turns")
     arena_data = data.get("arena", {})
     arena = Arena(weather=parse_enum(Weather, arena_data.get("weather", "clear"), "arena.weather", "CW-HIT-07"),
                   light=parse_enum(Light, arena_data.get("light", "day"), "arena.light", "CW-HIT-07"),

@@ -653,3 +653,15 @@ def test_safe_01_attack_rows_count_linked_weapons(monkeypatch):
     monkeypatch.setattr(batch, "_KERNEL_ATTACKS", 1)
     assert "more than 1 attacks" in supports_compiled(s)
     assert isinstance(pack(s), Unpackable) and "more than 1 attacks" in pack(s).reason
+
+
+def test_safe_04_a_number_of_turns_written_as_a_float_is_refused_naming_the_field():
+    """SAFE-04 / CLI-02 (found by the schema fuzzer): `turns = 1.0` passed the schema (its integer type takes 1.0)
+    and then crashed the turn loop with a TypeError; it is refused as every other count written as a float is
+    (arena.phase = 1.0 already was), with a ScenarioError naming scenario.turns."""
+    doc = {"scenario": {"name": "a", "ruleset": "carwars", "turns": 1.0}, "vehicle": [{"id": "car", "design": "hunter"}]}
+    with pytest.raises(ScenarioError) as err:
+        hardpoint.parse_scenario(doc)
+    assert err.value.field == "scenario.turns" and err.value.value == 1.0
+    doc["scenario"]["turns"] = 1
+    assert hardpoint.parse_scenario(doc).resolve(SeededDice(1)).turns == 1
