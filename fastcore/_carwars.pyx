@@ -1118,6 +1118,28 @@ DEF MAXU = 65536        # units of a fight (and sides)
 DEF MAXCH = 262144      # crew members and pedestrians
 
 
+cdef inline int first_able(int32_t* st, int32_t* c_hits, int32_t* fir, int lo, int hi) noexcept nogil:
+    """The first of an entry's firer rows lo .. hi-1 whose character can act (fewer than 2 hits), or -1: the named
+    firer, or attack._default_firer's first able one."""
+    cdef int i
+    for i in range(lo, hi):
+        if st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
+            return i
+    return -1
+
+
+cdef inline int group_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t* ep, int32_t* fired_ch) noexcept nogil:
+    """The firer row a planned link or area attack fires with: the first able of its firer rows, if he has not fired
+    this turn and the rules let it go ahead (a candidate); he is then marked as firing. -1: it is cancelled."""
+    cdef int fr = first_able(st, c_hits, fir, ep[ENT_FIR_LO], ep[ENT_FIR_HI])
+    if fr < 0:
+        return -1
+    if fired_ch[fir[fr * FIR_NCOLS + FIR_CHARACTER]] or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+        return -1
+    fired_ch[fir[fr * FIR_NCOLS + FIR_CHARACTER]] = 1
+    return fr
+
+
 cdef inline int sustained(int32_t* rec_t, int32_t* rec_s, int32_t* rec_turn, int wk, int tu, int turn, int sf2, int sf3) noexcept nogil:
     """CW-HIT-09: the modifier of this weapon's shot at unit tu this turn (the streak it would make)."""
     cdef int n = 1
@@ -1547,17 +1569,10 @@ def run_fight(
                             # per intended victim
                             if fired_w[wk] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
                                 continue
-                            fr = -1
-                            for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                                if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
-                                    fr = i
-                                    break
+                            fr = group_firer(ctx.st, c_hits, fir, ep, fired_ch)
                             if fr < 0:
                                 continue
                             ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            if fired_ch[ch] or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
-                                continue
-                            fired_ch[ch] = 1
                             fired_w[wk] = 1
                             for j in range(e + 1, e + 1 + ep[ENT_LINK]):
                                 mp = ent + j * ENT_NCOLS
@@ -1588,17 +1603,10 @@ def run_fight(
                                     link_ok = 0
                             if not link_ok:
                                 continue
-                            fr = -1
-                            for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                                if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
-                                    fr = i
-                                    break
+                            fr = group_firer(ctx.st, c_hits, fir, ep, fired_ch)
                             if fr < 0:
                                 continue
                             ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            if fired_ch[ch] or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
-                                continue
-                            fired_ch[ch] = 1
                             wk0 = ent[(e + 1) * ENT_NCOLS + ENT_WKEY]       # the first weapon's streak counts for the group
                             for j in range(e + 1, e + 1 + ep[ENT_LINK]):
                                 mp = ent + j * ENT_NCOLS
@@ -1635,11 +1643,7 @@ def run_fight(
                             else:
                                 if w >= 0 and (ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0)):
                                     continue               # destroyed or empty (CW-VEH-03); a hand weapon: no check
-                                fr = -1
-                                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                                    if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
-                                        fr = i             # the named firer, or the first able (attack._default_firer)
-                                        break
+                                fr = first_able(ctx.st, c_hits, fir, ep[ENT_FIR_LO], ep[ENT_FIR_HI])   # the named firer, or the first able
                                 if fr < 0:
                                     continue
                                 ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
@@ -1736,11 +1740,7 @@ def run_fight(
                             if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_PLANNED and ent[e * ENT_NCOLS + ENT_PED] < 0:
                                 # a planned vehicle attack: explained again, its default firer the first able now
                                 # (attack._default_firer), who is the one who fires it (CW-ROF-01)
-                                fr = -1
-                                for i in range(ent[e * ENT_NCOLS + ENT_FIR_LO], ent[e * ENT_NCOLS + ENT_FIR_HI]):
-                                    if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
-                                        fr = i
-                                        break
+                                fr = first_able(ctx.st, c_hits, fir, ent[e * ENT_NCOLS + ENT_FIR_LO], ent[e * ENT_NCOLS + ENT_FIR_HI])
                                 old_ch = acc_ch[a]
                                 ch = fir[fr * FIR_NCOLS + FIR_CHARACTER] if fr >= 0 else fir[ent[e * ENT_NCOLS + ENT_FIR_LO] * FIR_NCOLS + FIR_CHARACTER]
                                 if ch != old_ch:
@@ -1759,11 +1759,7 @@ def run_fight(
                                     continue               # done with its link's (or area attack's) first shot
                                 # the link explained again: its default firer the first able now; cancelled whole
                                 # if he cannot fire or a weapon that shoots is destroyed (phase._after_collisions)
-                                fr = -1
-                                for i in range(ent[e * ENT_NCOLS + ENT_FIR_LO], ent[e * ENT_NCOLS + ENT_FIR_HI]):
-                                    if ctx.st[c_hits[fir[i * FIR_NCOLS + FIR_CHARACTER]]] < 2:
-                                        fr = i
-                                        break
+                                fr = first_able(ctx.st, c_hits, fir, ent[e * ENT_NCOLS + ENT_FIR_LO], ent[e * ENT_NCOLS + ENT_FIR_HI])
                                 old_ch = acc_ch[a]
                                 ch = fir[fr * FIR_NCOLS + FIR_CHARACTER] if fr >= 0 else fir[ent[e * ENT_NCOLS + ENT_FIR_LO] * FIR_NCOLS + FIR_CHARACTER]
                                 if ch != old_ch:

@@ -1103,7 +1103,6 @@ def _fight_unsupported(scenario) -> str | None:
     change what later phases are: a vehicle going out of control (it slows down at the end of the turn), and a
     drop or automatic switch the packing has happen that the dice prevent (a weapon destroyed, a driver who
     has fired): the wrapper packs the fight again for such a trial (`_Fact`), and runs it on from there."""
-    from .model import Pedestrian
     from .model import Vehicle as _Vehicle
     from .tables import weapon_spec
 
@@ -1213,15 +1212,15 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from .phase import explain_phase
     from .tables import weapon_spec
     from .dropped import _kind as _dropped_kind
-    from .dropped import (OIL_KINDS, _grown, _intersects, _tire_polys, contact, counter_id, drop_weapon, expire_counters, oil_maneuver,
-                          paint_contact, swept_polygon)
+    from .dropped import (OIL_KINDS, _intersects, contact, counter_id, drop_weapon, expire_counters, oil_maneuver, paint_contact,
+                          spiked_tires, swept_polygon)
     from .enums import Mount, Side
     from . import geometry as geo
     from .attack import attack_weapon
     from .special import _flatten, set_automatic
     from .tables import check_usable
     from .terrain import offroad_rolls
-    from .turn import FiredThisTurn, _do_action, _touch, end_handling, phase_distances
+    from .turn import FiredThisTurn, _do_action, _touch, drops_now, end_handling, phase_distances
     from ..dice import parse_dice
     from ..errors import HardpointError, RuleViolation, ScenarioError
 
@@ -1463,13 +1462,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                     band = d_t["spikes"]["on_counter"] if where_ == "on" else d_t["spikes"]["adjacent"]
                     ci = index_of(counter)
                     ocon.append(trigger_row(vi_, band, ci, False))
-                    tires = _tire_polys(v, before_move[v.id])
-                    if where_ == "adjacent":
-                        grown = _grown(rules, counter.polygon)
-                        tires = [(tr, p) for tr, p in tires if _intersects(p, grown) and not _intersects(p, counter.polygon)] or \
-                                [(tr, p) for tr, p in tires if _intersects(p, grown)]
                     expr = spec.tire_damage or spec.damage or one_die
-                    for tire, _ in tires:
+                    for tire in spiked_tires(rules, v, counter, where_, before_move[v.id]):
                         ocon.append(damage_row(vi_, expr, "tire", -1, base.tire_index[(v.id, tire.id)], ci, armed=1,
                                                half=int(tire.type in d_t["spikes"]["half_for"])))
                 elif counter.kind == "mines":         # dropped.mines_effect
@@ -1619,9 +1613,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         the kernel followed as not made left it ammunition the packer spent."""
         for v in arena.vehicles.values():
             for w in v.all_weapons():
-                if not (w.automatic and w.spec.dropped) or w.destroyed:
-                    continue
-                if moved.get(v.id, 0) <= 0 and not (v.speed == 0 and phase == 1):
+                if not drops_now(v, w, moved, phase):
                     continue
                 if w.spec.shots > 0 and w.ammo <= 0:
                     drop_row(_layout.DR_AUTO, v, w, False, ("gone", v.id, w.id, arena.turn, phase))

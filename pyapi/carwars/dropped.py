@@ -221,6 +221,17 @@ def _tire_polys(vehicle: Vehicle, before: geo.Counter | None) -> list[tuple[Tire
     return out
 
 
+def spiked_tires(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, where: str, before: geo.Counter | None = None) -> list[Tire]:
+    """CW-DROP-02: the tires spikes bite when they go off: every tire crossing the counter ("on"); crossing only its
+    adjacent squares, those that crossed them and not the counter (or, if none, those that crossed them)."""
+    tires = _tire_polys(vehicle, before)
+    if where == "adjacent":
+        grown = _grown(rules, counter.polygon)
+        tires = [(tr, p) for tr, p in tires if _intersects(p, grown) and not _intersects(p, counter.polygon)] or \
+                [(tr, p) for tr, p in tires if _intersects(p, grown)]
+    return [tr for tr, _ in tires]
+
+
 def spikes_effect(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, where: str, spec, dice: DiceSource,
                   before: geo.Counter | None = None) -> list[Event]:
     """CW-DROP-02: crossing spikes: 1d, 1-4 each tire takes the spike damage; crossing only the adjacent squares:
@@ -232,13 +243,8 @@ def spikes_effect(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, where
     out: list[Event] = list(rolls)
     if not band[0] <= r.total <= band[1]:
         return out
-    tires = [tp for tp in _tire_polys(vehicle, before)]
-    if where == "adjacent":
-        grown = _grown(rules, counter.polygon)
-        tires = [(tr, p) for tr, p in tires if _intersects(p, grown) and not _intersects(p, counter.polygon)] or \
-                [(tr, p) for tr, p in tires if _intersects(p, grown)]
     expr = spec.tire_damage or spec.damage or _D1
-    for tire, _ in tires:
+    for tire in spiked_tires(rules, vehicle, counter, where, before):
         d = dice.roll(expr, f"spikes on tire {tire.id}", "CW-DROP-02")
         hits = math.ceil(d.total / 2) if tire.type in t["half_for"] else d.total
         ledger = Ledger(vehicle.id, dealt=hits)

@@ -288,17 +288,19 @@ def _automatic_drops(rules: Rules, arena: Arena, moved: dict[str, float], phase:
     out: list[Event] = []
     for v in arena.vehicles.values():
         for w in v.all_weapons():
-            if not (w.automatic and w.spec.dropped) or w.destroyed:
-                continue
-            if moved.get(v.id, 0) <= 0 and not (v.speed == 0 and phase == 1):
-                continue
-            if w.spec.shots > 0 and w.ammo <= 0:
+            if not drops_now(v, w, moved, phase) or (w.spec.shots > 0 and w.ammo <= 0):
                 continue
             events, counter = drop_weapon(rules, arena, v, w, counter_id(arena, v, w), dice)
             out += events
             if counter is not None:
                 arena.counters.append(counter)
     return out
+
+
+def drops_now(v: Vehicle, w, moved: dict[str, float], phase: int) -> bool:
+    """CW-DROP-01: a dropped weapon on automatic, not destroyed, is due to lay a counter this phase: its vehicle
+    moved in it (or, stationary, it is phase 1). Its ammunition is the caller's to check."""
+    return w.automatic and w.spec.dropped and not w.destroyed and (moved.get(v.id, 0) > 0 or (v.speed == 0 and phase == 1))
 
 
 def _end_of_turn(rules: Rules, arena: Arena, dice: DiceSource) -> list[Event]:
