@@ -1176,10 +1176,12 @@ def run_fight(
     the vehicles a packing already slows) and runs the trial on from there: a row with `start_turn[t] > 0` resumes
     after that turn from its outputs and `saved` row; `trial_ids` (when not empty) gives each row's trial number.
 
-    A drop or an automatic switch (drop rows) the packing has happen and the dice prevent, or the other way round,
-    stops the trial where it is: `redo[t]` gets the drop row + 1 and the outputs are left as they are. The wrapper
-    packs the fight with that outcome (the row's FACT) and runs the trial again from its start: the same dice give
-    the same turns up to that row.
+    A drop the packing has happen and the dice prevent, of mines, spikes or junk (drop row COUNTER >= 0), is
+    followed here: what it would have laid is flagged gone and the trial goes on. Any other drop, switch or
+    detonation that goes otherwise than packed stops the trial where it is: `redo[t]` gets the drop row + 1 and the
+    outputs are left as they are. When the packing had it happen, the wrapper packs the fight with it not happening
+    (the row's FACT) and runs the trial again from its start: the same dice give the same turns up to that row;
+    when the packing had it not happen, no packing says otherwise and the trial runs on the reference.
     Returns -1 (nothing run) if the arrays exceed the kernel's fixed sizes. Releases the GIL.
     """
     cdef Arrays pk
@@ -1257,6 +1259,7 @@ def run_fight(
     cdef int32_t* offr = pk.offr
     cdef int32_t* offr_lo = pk.offr_lo
     cdef int32_t* op
+    cdef int32_t* mp
     cdef int32_t* brst = pk.brst
     cdef int32_t* dp
     cdef int32_t* gone
@@ -1320,6 +1323,39 @@ def run_fight(
     for i in range(pk.n_offr):
         if offr[i * OFFR_NCOLS + OFFR_VEHICLE] < 0 or offr[i * OFFR_NCOLS + OFFR_VEHICLE] >= V:
             return -1
+    # the row ranges of each phase and turn, and what the link and area entries point at (the packer's work,
+    # checked here so that no row read below is out of bounds)
+    if drop_lo[0] != 0 or ocon_lo[0] != 0 or offr_lo[0] != 0 or drop_lo[T * P] != pk.n_drop or ocon_lo[T * P] != pk.n_ocon \
+            or offr_lo[T] != pk.n_offr:
+        return -1
+    for i in range(T * P):
+        if drop_lo[i] > drop_lo[i + 1] or ocon_lo[i] > ocon_lo[i + 1]:
+            return -1
+    for i in range(T):
+        if offr_lo[i] > offr_lo[i + 1]:
+            return -1
+    for v in range(V):
+        if v_off[v] != 0 and v_off[v] != 1:
+            return -1
+    for i in range(pk.n_ocon):
+        if ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_DAMAGE and ocon[i * OCON_NCOLS + OCON_PART] == P_TIRE \
+                and not 0 <= ocon[i * OCON_NCOLS + OCON_TIRE] < pk.n_t_slot:
+            return -1
+    for e in range(pk.n_ent):
+        ep = ent + e * ENT_NCOLS
+        if ep[ENT_CHOOSE] != CHOOSE_LINK and ep[ENT_CHOOSE] != CHOOSE_AREA:
+            continue
+        if ep[ENT_LINK] < 1 or e + ep[ENT_LINK] >= pk.n_ent or ep[ENT_FIR_LO] < 0 or ep[ENT_FIR_HI] > pk.n_fir:
+            return -1
+        for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+            mp = ent + j * ENT_NCOLS
+            if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W or not 0 <= mp[ENT_WEAPON] < NW \
+                    or mp[ENT_ATK] >= out_hit.shape[1] or (ep[ENT_CHOOSE] == CHOOSE_AREA and not 0 <= mp[ENT_RANK] < ep[ENT_LINK]):
+                return -1
+            for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+                if fir[i * FIR_NCOLS + FIR_CAND_HI] > fir[i * FIR_NCOLS + FIR_CAND_LO] and mp[ENT_SHOT] >= 0 \
+                        and fir[i * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT] >= fir[i * FIR_NCOLS + FIR_CAND_HI]:
+                    return -1
     for i in range(pk.n_drop):
         if drp[i * DROP_NCOLS + DROP_WEAPON] >= NW or drp[i * DROP_NCOLS + DROP_WKEY] >= W or drp[i * DROP_NCOLS + DROP_DRIVER] >= NC \
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and drp[i * DROP_NCOLS + DROP_COUNTER] >= fc[F_COUNTERS]) \
@@ -1331,7 +1367,6 @@ def run_fight(
     cdef int32_t* acc_e             # the entry it came from
     cdef int32_t* acc_ch            # the character marked as firing it
     cdef int32_t* acc_off           # a link's shot: its candidate in the firer row's range (ENT_SHOT)
-    cdef int32_t* mp
     cdef int link_ok, wk0, area_hits = 0, each
     # scratch sized to this fight (kept alive by `scratch` until the return): per vehicle, per weapon key and
     # mounted weapon, per character, per unit and side, and per shot accepted in one phase (at most one an entry)

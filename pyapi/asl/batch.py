@@ -210,7 +210,8 @@ def _pack(scenario) -> tuple[PackedASL | None, str | None]:
         for uid in exclude:
             excl[a, uidx[uid]] = 1
         if f.kind is FireKind.ORDNANCE:
-            hit_keys += [(a, uidx[u.id]) for u in sit.units_in(f.target)]
+            # the outcome keys `ASLScenario.outcome_values` gives: the units in the target hex at the start
+            hit_keys += [(a, uidx[u.id]) for u in scenario.situation.units_in(f.target)]
         for u in sit.units_in(f.target, alive=False):
             i = uidx[u.id]
             # Each unit's To Hit number and IFT DRM for each way it may be mounted when the attack comes, from

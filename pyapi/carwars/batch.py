@@ -1126,12 +1126,17 @@ def _fight_unsupported(scenario) -> str | None:
                         return "a link with a sidecar weapon fired as an attack in a turn"
                 if not a.firer and not unit.crew and not (unit.sidecar and unit.sidecar.crew):
                     return "a vehicle weapon with nobody aboard to fire it"
+                if any(w.id == a.weapon and w.automatic for w in unit.all_weapons()):
+                    return "a planned attack with a weapon on automatic (it fires by itself, aimed by no one) in a turn"
             if a.victims and (not isinstance(unit, _Vehicle) or not any(w.id == a.weapon for w in unit.all_weapons())):
                 return "an area-effect attack by a pedestrian or with a hand weapon in a turn"
     for actions in plan.actions.values():
         for a in actions:
             if a.kind not in _FIGHT_ACTIONS:
                 return f"the declared action {a.kind!r} in a turn"
+    reason = _detonation_ids_unsure(arena, plan)
+    if reason:
+        return reason
     fight = scenario.fight
     used = {(a.attacker, a.weapon) for planned in plan.attacks.values() for a in planned}
     used |= {(o.unit, w) for o in (fight.orders if fight is not None else []) for w in _fight_weapons(o, arena)}
@@ -1166,6 +1171,25 @@ def _fight_unsupported(scenario) -> str | None:
 
 
 _FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop", "detonate")   # the declared actions the fight kernel runs
+
+
+def _detonation_ids_unsure(arena, plan) -> str | None:
+    """A counter a drop lays takes another id when its plain one is taken (`dropped.counter_id`); mines set off by
+    remote control leave the reference's map but stay on the packer's, so mines laid and set off in one phase, with
+    a weapon of the same id that may drop later in that phase, could leave the next counter named otherwise than in
+    the reference: the kernel does not run it."""
+    auto = {(a.vehicle, a.weapon) for xs in plan.actions.values() for a in xs if a.kind == "automatic_on"}
+    for (turn, phase), actions in plan.actions.items():
+        for a in actions:
+            if a.kind != "detonate" or not (a.counter or "").endswith(f".t{turn}p{phase}"):
+                continue                      # laid in an earlier phase: no drop of this phase can take its id
+            base = a.counter.rsplit(".t", 1)[0]
+            dropping = {w.id for v in arena.vehicles.values() for w in v.all_weapons()
+                        if w.spec.dropped and (w.automatic or (v.id, w.id) in auto)}
+            dropping |= {x.weapon for x in actions if x.kind == "drop" and x.weapon}
+            if any(base == wid or base.endswith(f".{wid}") for wid in dropping):
+                return "a detonation in a phase in which a weapon of the same id may drop (the new counter's id would depend on the dice)"
+    return None
 
 
 def _fight_weapons(order, arena) -> list[str]:
@@ -1499,6 +1523,21 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
 
     drops: list[list[int]] = []       # drops and automatic switches (turn._do_action, turn._automatic_drops)
     detonations = any(a.kind == "detonate" for xs in plan.actions.values() for a in xs)
+    # a declared drop the kernel may follow as cancelled must leave the packer nothing to get wrong later: its
+    # weapons are dropped by no other action and never on automatic (the packer has spent their ammunition), and
+    # its driver makes no other action that turn (the packer has him fire)
+    drop_uses: dict = {}
+    later_actions: dict = {}
+    for (t_, p_), xs in plan.actions.items():
+        for a in xs:
+            v_ = arena.vehicles.get(a.vehicle)
+            if a.kind != "maneuver":
+                later_actions[(a.vehicle, t_)] = later_actions.get((a.vehicle, t_), 0) + 1
+            if a.kind == "drop" and v_ is not None:
+                for w in (_flatten(v_, a.weapon, "action") if a.weapon in v_.links else [v_.weapon(a.weapon or "", "action")]):
+                    drop_uses[(v_.id, w.id)] = drop_uses.get((v_.id, w.id), 0) + 1
+            if a.kind == "automatic_on":
+                drop_uses[(a.vehicle, a.weapon)] = drop_uses.get((a.vehicle, a.weapon), 0) + 2
     drop_lo = [0]
     fact_list: list = []
     fact_at: dict = {}
@@ -1598,7 +1637,9 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             # driver has fired: the packer knows only what the facts and its own drops say, the kernel checks
             ok = cancel not in facts and not drv_fired and not any((v.id, w.id) in fired.weapons or w.destroyed
                                                                    or (w.spec.shots > 0 and w.ammo <= 0) for w in members)
-            drop_row(_layout.DR_ACTION, v, None, ok, cancel, 0 if all(followed(w) for w in members) else -1)
+            alone = later_actions.get((v.id, turn), 0) == 1 and all(drop_uses.get((v.id, w.id), 0) == 1 and not w.automatic
+                                                                     for w in members)
+            drop_row(_layout.DR_ACTION, v, None, ok, cancel, 0 if alone and all(followed(w) for w in members) else -1)
             if ok and driver is not None:
                 fired.characters[(v.id, driver.id)] = 1
             as_mount = Mount.parse(a.placement) if a.placement else None

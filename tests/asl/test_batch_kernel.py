@@ -381,6 +381,8 @@ def test_arch_03_moves_no_die_decides_run_in_the_kernel():
     assert_same_rows(compiled, reference_rows(s, pack_asl(s), 3, 4000), "ride then fire")
     summary = compiled.summary()
     assert 0 < summary["leader broken"] < 1 and 0 < summary["leader mounted"] < 1
+    # the same outcome keys as the reference's (`trial_outcome`, keyed on the situation at the start)
+    assert [compiled.outcome(i) for i in range(50)] == [s.trial_outcome(SeededDice(3, i)) for i in range(50)]
 
 
 def test_arch_04_moves_the_dice_decide_run_on_the_reference_with_one_warning():
