@@ -280,12 +280,20 @@ def test_safe_02_standard_input_is_a_scenario(tmp_path):
 
 
 def _interrupt_run(*extra):
-    p = _hardpoint("run", "builtin:default", "--trials", "1000000000000", "--no-progress", *extra)
-    line = p.stderr.readline()            # the run has started once it says so
-    assert b"running" in line, line
-    time.sleep(1.5)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=120)
+    # Ctrl-C reaches the command with SIGINT at its default even when these tests run as a background job (whose
+    # children a shell starts with SIGINT ignored: Python then never raises KeyboardInterrupt)
+    p = _hardpoint("run", "builtin:default", "--trials", "1000000000000", "--no-progress", *extra,
+                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        line = p.stderr.readline()            # the run has started once it says so
+        assert b"running" in line, line
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:                  # never leave a run of 10**12 trials behind
+            p.kill()
+            p.wait()
     return p.returncode, out.decode(), err.decode()
 
 
