@@ -262,7 +262,7 @@ def prepare(request: Any, limits: Limits = DEFAULT_LIMITS) -> Prepared:
     scenario = None
     if op == "schema":
         name = request.get("name", "scenario")
-        if name != "scenario" and name not in protocol_schemas():
+        if name != "scenario" and (not isinstance(name, str) or name not in protocol_schemas()):
             raise RequestError(f"expected scenario or one of {', '.join(protocol_schemas())}", field="name",
                                value=_plain(name), rule="PROTO-01")
         args["name"] = name

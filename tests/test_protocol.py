@@ -267,3 +267,11 @@ def test_proto_01_a_run_cancelled_before_it_starts_claims_nothing():
     assert answer["result"]["trials"] == 0 and rows and valid("response", answer) == []
     for row in rows:
         assert row["interval"] == [None, None] and row.get("probability", None) is None and row.get("mean", None) is None
+
+
+def test_proto_01_a_schema_name_that_is_not_a_string_is_a_request_error():
+    """PROTO-01 (found by the property test above): `{"op": "schema", "name": []}` raised a TypeError inside (a
+    list is not hashable) and answered an internal error; a name that is not a string is a RequestError naming it."""
+    for name in ([], {}, 3, None):
+        response = handle({"op": "schema", "name": name})
+        assert response["error"]["type"] == "RequestError" and response["error"]["field"] == "name", response
