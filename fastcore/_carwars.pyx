@@ -1128,6 +1128,20 @@ cdef inline int first_able(int32_t* st, int32_t* c_hits, int32_t* fir, int lo, i
     return -1
 
 
+cdef inline int repick_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t* ep, int32_t* fired_ch, int old_ch,
+                             int* ch_out) noexcept nogil:
+    """After the phase's collisions (phase._after_collisions): a planned entry's default firer is the first able now
+    (none able: the first of its rows, as attack._default_firer), and he, not `old_ch`, is the one marked as firing
+    (CW-ROF-01). Writes him to `ch_out`; returns his row, or -1 when none can fire."""
+    cdef int fr = first_able(st, c_hits, fir, ep[ENT_FIR_LO], ep[ENT_FIR_HI])
+    cdef int ch = fir[fr * FIR_NCOLS + FIR_CHARACTER] if fr >= 0 else fir[ep[ENT_FIR_LO] * FIR_NCOLS + FIR_CHARACTER]
+    if ch != old_ch:
+        fired_ch[old_ch] = 0
+        fired_ch[ch] = 1
+    ch_out[0] = ch
+    return fr
+
+
 cdef inline int group_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t* ep, int32_t* fired_ch) noexcept nogil:
     """The firer row a planned link or area attack fires with: the first able of its firer rows, if he has not fired
     this turn and the rules let it go ahead (a candidate); he is then marked as firing. -1: it is cancelled."""
@@ -1406,7 +1420,6 @@ def run_fight(
     acc_ch = acc_e + As_
     acc_off = acc_ch + As_
     gone = acc_off + As_                # per counter: mines gone off, or a drop that did not happen
-    cdef int old_ch
     cdef int32_t* sv
     cdef int start
     ctx_arrays(&ctx, &pk)
@@ -1775,13 +1788,8 @@ def run_fight(
                             if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_PLANNED and ent[e * ENT_NCOLS + ENT_PED] < 0:
                                 # a planned vehicle attack: explained again, its default firer the first able now
                                 # (attack._default_firer), who is the one who fires it (CW-ROF-01)
-                                fr = first_able(ctx.st, c_hits, fir, ent[e * ENT_NCOLS + ENT_FIR_LO], ent[e * ENT_NCOLS + ENT_FIR_HI])
-                                old_ch = acc_ch[a]
-                                ch = fir[fr * FIR_NCOLS + FIR_CHARACTER] if fr >= 0 else fir[ent[e * ENT_NCOLS + ENT_FIR_LO] * FIR_NCOLS + FIR_CHARACTER]
-                                if ch != old_ch:
-                                    fired_ch[old_ch] = 0
-                                    fired_ch[ch] = 1
-                                    acc_ch[a] = ch
+                                fr = repick_firer(ctx.st, c_hits, fir, ent + e * ENT_NCOLS, fired_ch, acc_ch[a], &ch)
+                                acc_ch[a] = ch
                                 if fr < 0 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0) or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
                                     acc_ok[a] = 0
                                     continue
@@ -1794,12 +1802,7 @@ def run_fight(
                                     continue               # done with its link's (or area attack's) first shot
                                 # the link explained again: its default firer the first able now; cancelled whole
                                 # if he cannot fire or a weapon that shoots is destroyed (phase._after_collisions)
-                                fr = first_able(ctx.st, c_hits, fir, ent[e * ENT_NCOLS + ENT_FIR_LO], ent[e * ENT_NCOLS + ENT_FIR_HI])
-                                old_ch = acc_ch[a]
-                                ch = fir[fr * FIR_NCOLS + FIR_CHARACTER] if fr >= 0 else fir[ent[e * ENT_NCOLS + ENT_FIR_LO] * FIR_NCOLS + FIR_CHARACTER]
-                                if ch != old_ch:
-                                    fired_ch[old_ch] = 0
-                                    fired_ch[ch] = 1
+                                fr = repick_firer(ctx.st, c_hits, fir, ent + e * ENT_NCOLS, fired_ch, acc_ch[a], &ch)
                                 link_ok = fr >= 0 and fir[fr * FIR_NCOLS + FIR_CAND_HI] > fir[fr * FIR_NCOLS + FIR_CAND_LO]
                                 j = a
                                 while j < n_acc and acc_e[j] == e:
