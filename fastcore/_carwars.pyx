@@ -770,11 +770,18 @@ def run_phase(
     cdef int32_t* dbp
     cdef int32_t* mbp
     cdef int32_t a_lo[8]
+    cdef int32_t busy[8]
     cdef int dynamic
     cdef int32_t* pend
     cdef int32_t* pend_dmg
     cdef int area_hits = 0, rk, q, each
     cdef int32_t* cancel
+    cdef int32_t* metal_slots
+    cdef int32_t* m0
+    cdef int32_t* m1
+    cdef int32_t* dcount
+    cdef int32_t* fcount
+    cdef int n_metal, dealt, hist
     cdef int n_pend, ph, needed
     cdef int32_t* ap
     cdef int32_t* atkp
@@ -784,7 +791,7 @@ def run_phase(
         return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
-    cdef int32_t[::1] scratch = np.zeros(19 * Vs + 3 * As_, dtype=np.int32)
+    cdef int32_t[::1] scratch = np.zeros(41 * Vs + 3 * As_ + 3 * (S + 1), dtype=np.int32)
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
@@ -797,6 +804,11 @@ def run_phase(
     pend = metal_init + 6 * Vs
     pend_dmg = pend + As_
     cancel = pend_dmg + As_
+    metal_slots = cancel + As_
+    m0 = metal_slots + 6 * Vs
+    m1 = m0 + S + 1
+    dcount = m1 + S + 1
+    fcount = dcount + S + 1
     atkp = atk
     vdrv = v_driver
     varm = v_armour
@@ -819,14 +831,28 @@ def run_phase(
         for ph in range(n_phases - 1, -1, -1):
             if a_lo[ph] > a_lo[ph + 1]:
                 a_lo[ph] = a_lo[ph + 1]
+        for ph in range(n_phases):
+            busy[ph] = a_lo[ph] < a_lo[ph + 1]
+        for i in range(C):
+            if 0 <= col[i * COL_NCOLS + COL_PHASE] < n_phases:
+                busy[col[i * COL_NCOLS + COL_PHASE]] = 1
         # a single phase without collisions cannot cancel anything: its declarations were checked on load
         if n_phases == 1 and C == 0:
             dynamic = 0
         ctx.st = init
+        n_metal = 0
         for v in range(V):
             driver_init[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
             for j in range(6):
                 metal_init[v * 6 + j] = init[varm[v] + j]
+                if ctx.v_metal[v]:
+                    metal_slots[n_metal] = v * 6 + j
+                    n_metal += 1
+        hist = accp != NULL and acc.shape[0] >= 3 * A + S + 4 * V + DMG_BINS * A
+        if skind != NULL:
+            for j in range(S):
+                m0[j] = 1 if skind[j] == 0 and init[j] > 0 else 0
+                m1[j] = 1 if skind[j] == 1 else 0
         for t in range(n_trials):
             r_ = t if store else 0
             ctx.st = &out_state[r_, 0]
@@ -835,33 +861,29 @@ def run_phase(
             ctx.k = 0
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
-            memset(fire_hits, 0, V * sizeof(int32_t))
-            memset(fire_hit_fiery, 0, V * sizeof(int32_t))
-            memset(taken, 0, V * sizeof(int32_t))
-            memset(&out_flags[r_, 0], 0, V)
-            memset(fire_total, 0, V * sizeof(int32_t))
-            memcpy(burning, v_burning, V * sizeof(int32_t))
-            dbp = driver_init        # phase 1 starts from the state every trial starts from
-            mbp = metal_init
+            for v in range(V):
+                fire_hits[v] = 0
+                fire_hit_fiery[v] = 0
+                taken[v] = 0
+                fire_total[v] = 0
+                out_flags[r_, v] = 0
+                burning[v] = v_burning[v]
+                # the driver's state and a metal-armoured car's armour when the phase starts (CW-ROF-02): the
+                # first phase starts from the state every trial starts from; a vehicle that takes no hits in a
+                # phase starts the next one as it started this one, so only vehicles hit are updated below
+                driver_before[v] = driver_init[v]
+            dbp = driver_before
+            mbp = metal_before
+            for j in range(n_metal):
+                metal_before[metal_slots[j]] = metal_init[metal_slots[j]]
+            dealt = 0
             for ph in range(n_phases):
-                if ph > 0:
-                    # the state at the start of this phase's combat (CW-ROF-02)
-                    memset(taken, 0, V * sizeof(int32_t))
+                if not busy[ph]:
+                    continue                               # no collision and no attack: nothing happens
+                if dealt:
                     for v in range(V):
-                        driver_before[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
-                        if ctx.v_metal[v]:
-                            for j in range(6):
-                                metal_before[v * 6 + j] = ctx.st[varm[v] + j]
-                    dbp = driver_before
-                    mbp = metal_before
-                # attacks planned for this phase that the state now forbids are cancelled, before any die
-                for a in range(a_lo[ph], a_lo[ph + 1] if dynamic else a_lo[ph]):
-                    ap = atkp + a * ATK_NCOLS
-                    cancel[a] = ap[ATK_CANCELLED]
-                    if not cancel[a] and ap[ATK_WEAPON_SLOT] >= 0 and ctx.st[ap[ATK_WEAPON_SLOT]] <= 0:
-                        cancel[a] = 1                      # weapon destroyed (CW-VEH-03)
-                    if not cancel[a] and ap[ATK_FIRER_SLOT] >= 0 and ctx.st[ap[ATK_FIRER_SLOT]] >= 2:
-                        cancel[a] = 1                      # firer unconscious or dead (CW-CREW-01)
+                        taken[v] = 0
+                    dealt = 0
                 # collisions during the phase's movement
                 for i in range(C):
                     if col[i * COL_NCOLS + COL_PHASE] != ph:
@@ -870,18 +892,17 @@ def run_phase(
                     total = roll(&ctx, col[i * COL_NCOLS + COL_COUNT], col[i * COL_NCOLS + COL_BONUS], col[i * COL_NCOLS + COL_FLOOR]) if col[i * COL_NCOLS + COL_COUNT] > 0 else 0
                     hits = (total * col[i * COL_NCOLS + COL_NUM] + col[i * COL_NCOLS + COL_DEN] - 1) // col[i * COL_NCOLS + COL_DEN]
                     collision_damage(&ctx, vi, col[i * COL_NCOLS + COL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
-                    # combat starts from the state after the movement's collisions (CW-ROF-02)
-                    for a in range(a_lo[ph], a_lo[ph + 1] if dynamic else a_lo[ph]):
-                        ap = atkp + a * ATK_NCOLS
-                        if not cancel[a] and ap[ATK_WEAPON_SLOT] >= 0 and ctx.st[ap[ATK_WEAPON_SLOT]] <= 0:
-                            cancel[a] = 1
-                        if not cancel[a] and ap[ATK_FIRER_SLOT] >= 0 and ctx.st[ap[ATK_FIRER_SLOT]] >= 2:
-                            cancel[a] = 1
-                # attacks: to-hit then damage, in declaration order
+                    dealt = 1
+                # attacks: to-hit then damage, in declaration order. An attack planned for this phase that the state
+                # after the movement's collisions forbids is cancelled before any die (CW-ROF-02): its weapon
+                # destroyed (CW-VEH-03) or its firer unconscious or dead (CW-CREW-01). No attack's damage lands before
+                # the phase ends, and a weapon's damage and a person's hits never recover within a turn, so checking
+                # each attack as its turn comes is checking them all before the first die.
                 n_pend = 0
                 for a in range(a_lo[ph], a_lo[ph + 1]):
                     ap = atkp + a * ATK_NCOLS
-                    if dynamic and cancel[a]:
+                    if dynamic and (ap[ATK_CANCELLED] or (ap[ATK_WEAPON_SLOT] >= 0 and ctx.st[ap[ATK_WEAPON_SLOT]] <= 0)
+                                    or (ap[ATK_FIRER_SLOT] >= 0 and ctx.st[ap[ATK_FIRER_SLOT]] >= 2)):
                         out_hit[r_, a] = 0
                         out_damage[r_, a] = 0
                         continue
@@ -946,8 +967,10 @@ def run_phase(
                     ctx.cur_fiery = ap[ATK_FIERY]
                     apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
                     ctx.cur_fiery = -1
-                # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
-                for v in range(V):
+                    dealt = 1
+                # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03); a phase that dealt no
+                # vehicle any damage changed nothing about them
+                for v in range(V if dealt else 0):
                     if taken[v] == 0:
                         continue                           # no hits this phase: nothing about it changed
                     if v_is_car[v]:
@@ -956,11 +979,13 @@ def run_phase(
                             for j in range(6):
                                 if ctx.st[varm[v] + j] < mbp[v * 6 + j]:
                                     f = 1
+                                mbp[v * 6 + j] = ctx.st[varm[v] + j]
                         if taken[v] >= consts[K_OBSTACLE_HITS] or f:
                             out_flags[r_, v] |= 8
                     if vdrv[v] >= 0:
                         before_state = dbp[v]
                         after_state = crew_state(&ctx, vdrv[v])
+                        dbp[v] = after_state
                         if after_state != before_state and after_state >= 2 and before_state < 2:
                             if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
                                 roll(&ctx, 2, 0, 0)      # Crash Table 1 (reported, not resolved)
@@ -1038,18 +1063,24 @@ def run_phase(
                     accp[a] += out_hit[r_, a]
                     accp[A + a] += out_damage[r_, a]
                     accp[2 * A + a] += out_damage[r_, a] * out_damage[r_, a]
+                # branch-free into 32-bit counts, so that the compiler vectorizes it: m0 marks the slots destroyed
+                # at 0, m1 the people; the counts go to `acc` every 2**30 trials and at the end
                 for j in range(S):
-                    if skind[j] == 0:
-                        if ctx.st[j] == 0 and init[j] > 0:
-                            accp[3 * A + j] += 1
-                    elif skind[j] == 1:
-                        if ctx.st[j] >= 3:
-                            accp[3 * A + j] += 1
+                    dcount[j] += (m0[j] & (ctx.st[j] == 0)) | (m1[j] & (ctx.st[j] >= 3))
+                # the flags counted by their pattern per vehicle (one add, not four), split into bits when flushed
                 for v in range(V):
-                    for b_ in range(4):
-                        if out_flags[r_, v] & (1 << b_):
-                            accp[3 * A + S + 4 * v + b_] += 1
-                if acc.shape[0] >= 3 * A + S + 4 * V + DMG_BINS * A:
+                    fcount[16 * v + (out_flags[r_, v] & 15)] += 1
+                if (t & 0x3FFFFFFF) == 0x3FFFFFFF or t == n_trials - 1:
+                    for j in range(S):
+                        accp[3 * A + j] += dcount[j]
+                        dcount[j] = 0
+                    for v in range(V):
+                        for j in range(16):
+                            for b_ in range(4):
+                                if j & (1 << b_):
+                                    accp[3 * A + S + 4 * v + b_] += fcount[16 * v + j]
+                            fcount[16 * v + j] = 0
+                if hist:
                     # damage histogram per attack (the last bin holds DMG_BINS - 1 and more)
                     for a in range(A):
                         accp[3 * A + S + 4 * V + DMG_BINS * a + (out_damage[r_, a] if out_damage[r_, a] < DMG_BINS else DMG_BINS - 1)] += 1
