@@ -775,7 +775,6 @@ def run_phase(
     cdef int32_t* pend
     cdef int32_t* pend_dmg
     cdef int area_hits = 0, rk, q, each
-    cdef int32_t* cancel
     cdef int32_t* metal_slots
     cdef int32_t* m0
     cdef int32_t* m1
@@ -791,7 +790,7 @@ def run_phase(
         return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
-    cdef int32_t[::1] scratch = np.zeros(41 * Vs + 3 * As_ + 3 * (S + 1), dtype=np.int32)
+    cdef int32_t[::1] scratch = np.zeros(41 * Vs + 2 * As_ + 3 * (S + 1), dtype=np.int32)
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
@@ -803,8 +802,7 @@ def run_phase(
     metal_init = metal_before + 6 * Vs
     pend = metal_init + 6 * Vs
     pend_dmg = pend + As_
-    cancel = pend_dmg + As_
-    metal_slots = cancel + As_
+    metal_slots = pend_dmg + As_
     m0 = metal_slots + 6 * Vs
     m1 = m0 + S + 1
     dcount = m1 + S + 1
