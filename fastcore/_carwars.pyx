@@ -788,6 +788,15 @@ def run_phase(
     cdef int32_t* varm
     if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6:
         return -1
+    cdef int32_t* brst = pk.brst
+    for a in range(A):
+        # burst rows in range, and each naming a pedestrian (the packer's rows; never read out of bounds)
+        if atk[a * ATK_NCOLS + ATK_BURST_LO] < 0 or atk[a * ATK_NCOLS + ATK_BURST_HI] > pk.n_brst \
+                or atk[a * ATK_NCOLS + ATK_BURST_LO] > atk[a * ATK_NCOLS + ATK_BURST_HI]:
+            return -1
+    for i in range(pk.n_brst):
+        if brst[i * BRST_NCOLS + BRST_PED] < 0 or brst[i * BRST_NCOLS + BRST_PED] >= P:
+            return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
     cdef int32_t[::1] scratch = np.zeros(41 * Vs + 2 * As_ + 3 * (S + 1), dtype=np.int32)
@@ -946,26 +955,27 @@ def run_phase(
                     ap = atkp + a * ATK_NCOLS
                     dmg = pend_dmg[j]
                     kind = ap[ATK_KIND]
-                    if kind == TGT_PEDESTRIAN:
-                        vi = ap[ATK_INDEX]
-                        dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
-                        continue
-                    if kind != TGT_VEHICLE:      # a building: its damage is not modelled
-                        continue
                     vi = ap[ATK_INDEX]
-                    mode = ap[ATK_MODE]
-                    hits = dmg
-                    if mode == 1:
-                        hits = (dmg + 1) // 2
-                    elif mode == 2:
-                        hits = 0
-                    if ap[ATK_FIRE_MOD] >= 0:
-                        fire_total[vi] += ap[ATK_FIRE_MOD]
-                    ctx.cur_vehicle = vi
-                    ctx.cur_fiery = ap[ATK_FIERY]
-                    apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
-                    ctx.cur_fiery = -1
-                    dealt = 1
+                    if kind == TGT_PEDESTRIAN:
+                        dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
+                    elif kind == TGT_VEHICLE:    # (a building: its damage is not modelled)
+                        mode = ap[ATK_MODE]
+                        hits = dmg
+                        if mode == 1:
+                            hits = (dmg + 1) // 2
+                        elif mode == 2:
+                            hits = 0
+                        if ap[ATK_FIRE_MOD] >= 0:
+                            fire_total[vi] += ap[ATK_FIRE_MOD]
+                        ctx.cur_vehicle = vi
+                        ctx.cur_fiery = ap[ATK_FIERY]
+                        apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
+                        ctx.cur_fiery = -1
+                        dealt = 1
+                    for q in range(ap[ATK_BURST_LO], ap[ATK_BURST_HI]):
+                        vi = brst[q * BRST_NCOLS + BRST_PED]             # the burst on pedestrians near (CW-DMG-06)
+                        dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, brst[q * BRST_NCOLS + BRST_COUNT],
+                                brst[q * BRST_NCOLS + BRST_BONUS], brst[q * BRST_NCOLS + BRST_FLOOR]))
                 # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03); a phase that dealt no
                 # vehicle any damage changed nothing about them
                 for v in range(V if dealt else 0):

@@ -112,7 +112,9 @@ cdef enum:
     ATK_AREA_VICTIMS = 19
     ATK_AREA_RANK = 20
     ATK_AREA_FULL = 21
-    ATK_NCOLS = 22
+    ATK_BURST_LO = 22
+    ATK_BURST_HI = 23
+    ATK_NCOLS = 24
 
 # rows.col
 cdef enum:
@@ -389,6 +391,9 @@ cdef struct Arrays:
     int32_t* near_p
     Py_ssize_t n_near_p
     Py_ssize_t w_near_p
+    int32_t* brst
+    Py_ssize_t n_brst
+    Py_ssize_t w_brst
     int32_t* fc
     Py_ssize_t n_fc
     int32_t* crash_out
@@ -448,9 +453,6 @@ cdef struct Arrays:
     Py_ssize_t w_offr
     int32_t* offr_lo
     Py_ssize_t n_offr_lo
-    int32_t* brst
-    Py_ssize_t n_brst
-    Py_ssize_t w_brst
 
 
 cdef int unpack_phase(Arrays* a, dict arrays) except -2:
@@ -611,6 +613,12 @@ cdef int unpack_phase(Arrays* a, dict arrays) except -2:
     a.near_p = &m[0, 0] if m.shape[0] and m.shape[1] else NULL
     a.n_near_p = m.shape[0]
     a.w_near_p = m.shape[1]
+    m = arrays["brst"]
+    a.brst = &m[0, 0] if m.shape[0] and m.shape[1] else NULL
+    a.n_brst = m.shape[0]
+    a.w_brst = m.shape[1]
+    if m.shape[0] and m.shape[1] != BRST_NCOLS:
+        return -1
     return 0
 
 cdef int unpack_fight(Arrays* a, dict arrays) except -2:

@@ -248,15 +248,6 @@ def _unsupported(scenario) -> str | None:
             unit = arena.unit(a.attacker, "attack")
             if hasattr(unit, "crew") and not a.firer and len(list(unit.all_crew())) > 1:
                 return "collisions with an unnamed firer (who fires may depend on the collision's dice)"
-    from ..errors import HardpointError
-
-    for a in attacks:
-        try:
-            spec = _attack_spec(scenario, a)
-        except HardpointError:
-            continue    # a planned attack the rules cancel when its phase comes fires nothing (a cancelled row)
-        if spec.burst_radius > 0 and arena.pedestrians and not scenario.turns:
-            return "burst weapons near pedestrians in a single phase (turns run them in the fight kernel)"
     return None
 
 
@@ -544,6 +535,25 @@ def _blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[l
     return rows_v, rows_p
 
 
+def _burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, target: str) -> tuple[int, int]:
+    """Add to `brst` the pedestrians a burst at `centre` reaches (`phase._burst`, CW-DMG-06): within the radius of
+    the point hit, with a line from it to some part of them past the buildings and vehicles; not the target. Returns
+    the rows' range."""
+    from . import geometry as geo
+
+    blockers = [x.polygon for x in arena.buildings.values()] + [v.counter.polygon() for v in arena.vehicles.values()]
+    lo = len(brst)
+    for pi, p in enumerate(arena.pedestrians.values()):
+        if p.id == target:
+            continue
+        poly = p.counter.polygon()
+        if geo.distance(geo.nearest_point(poly, centre), centre) > radius + 1e-9:
+            continue
+        if geo.line_of_fire(centre, poly, blockers).clear:
+            brst.append(_row(_layout.BRST_COLUMNS, ped=pi, count=expr.count, bonus=expr.bonus, floor=expr.floor))
+    return lo, len(brst)
+
+
 def _padded(rows: list[list[int]], step: int) -> list[list[int]]:
     """Rows padded with -1 to the longest (at least `step` wide): the kernel reads a row up to its first -1."""
     width = max([step] + [len(r) for r in rows])
@@ -594,6 +604,7 @@ def _state_key(scenario) -> bytes | None:
 
 
 def _pack(scenario) -> Packed:
+    from ..dice import parse_dice
     from .fire import can_explode
 
     rules = scenario.rules
@@ -720,20 +731,29 @@ def _pack(scenario) -> Packed:
                 area[f"{a.id}@{v}"] = dict(area_place=i, area_victims=len(a.victims), area_rank=order.index(v), area_full=full)
     not_area = dict(area_place=-1, area_victims=0, area_rank=0, area_full=0)
     wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
+    brst: list[list[int]] = []
+    one_die = parse_dice("1d")
     for phase, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
         if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
             atk_rows.append(_row(_layout.ATK_COLUMNS, **dict.fromkeys(_layout.ATK_COLUMNS[:13], 0), phase=phase, weapon_slot=-1,
-                                 firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area)))
+                                 firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area), burst_lo=0, burst_hi=0))
             names.append(b)
             continue
         spec = _attack_spec(scenario, b)
         target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
+        burst = (0, 0)
+        if spec.burst_radius > 0 and b.aim_point is not None and arena.pedestrians and b.attack not in area \
+                and not scenario.turns:
+            # a single phase: nobody moves, so who the burst reaches is known before any die (a turn with
+            # pedestrians and bursts runs in the fight kernel, which finds them phase by phase: _turn_unsupported)
+            burst = _burst_rows(arena, brst, b.aim_point, spec.burst_radius,
+                                spec.damage if spec.hand and spec.damage is not None else one_die, b.target)
         atk_rows.append(_row(_layout.ATK_COLUMNS, **_shot_columns(b, spec, target, pi, vi, tire_index),
                              fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1, fiery=int(spec.fiery),
                              phase=phase, weapon_slot=weapon_slot, firer_slot=firer_slot,
                              # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
                              needed_wounded=b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty,
-                             cancelled=0, **area.get(b.attack, not_area)))
+                             cancelled=0, **area.get(b.attack, not_area), burst_lo=burst[0], burst_hi=burst[1]))
         names.append(b.attack)
 
     radius = fire["explosion"]["radius"]
@@ -753,6 +773,7 @@ def _pack(scenario) -> Packed:
     arrays["atk"] = arr(atk_rows, (len(atk_rows), _layout.ATK_NCOLS))
     arrays["near_v"] = arr(near_v)
     arrays["near_p"] = arr(near_p)
+    arrays["brst"] = arr(brst, (len(brst), _layout.BRST_NCOLS))
     return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
                   tire_index=tire_index)
 
@@ -1387,20 +1408,9 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     brst: list[list[int]] = []
 
     def burst_of(row: list[int], centre, radius: float, expr, target: str) -> list[int]:
-        """The row with the pedestrians its burst reaches now (`phase._burst`, CW-DMG-06): within the radius of the
-        point hit, with a line from it to some part of them past the buildings and vehicles; not the target."""
-        blockers = [x.polygon for x in arena.buildings.values()] + [v.counter.polygon() for v in arena.vehicles.values()]
-        lo = len(brst)
-        for pi, p in enumerate(arena.pedestrians.values()):
-            if p.id == target:
-                continue
-            poly = p.counter.polygon()
-            if geo.distance(geo.nearest_point(poly, centre), centre) > radius + 1e-9:
-                continue
-            if geo.line_of_fire(centre, poly, blockers).clear:
-                brst.append(_row(_layout.BRST_COLUMNS, ped=pi, count=expr.count, bonus=expr.bonus, floor=expr.floor))
+        """The row with the pedestrians its burst reaches now (`_burst_rows`)."""
         out = list(row)
-        out[_layout.CAND_BURST_LO], out[_layout.CAND_BURST_HI] = lo, len(brst)
+        out[_layout.CAND_BURST_LO], out[_layout.CAND_BURST_HI] = _burst_rows(arena, brst, centre, radius, expr, target)
         return out
 
     vpos = {v: i for i, v in enumerate(vids)}
