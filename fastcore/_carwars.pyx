@@ -778,6 +778,8 @@ def run_phase(
     cdef int32_t* metal_slots
     cdef int32_t* m0
     cdef int32_t* m1
+    cdef int32_t* fp
+    cdef int cut, cut_f, fs, nw
     cdef int32_t* dcount
     cdef int32_t* fcount
     cdef int n_metal, dealt, hist
@@ -796,6 +798,14 @@ def run_phase(
             return -1
     for i in range(pk.n_brst):
         if brst[i * BRST_NCOLS + BRST_PED] < 0 or brst[i * BRST_NCOLS + BRST_PED] >= P:
+            return -1
+    cdef int32_t* afir = pk.afir
+    for a in range(A):
+        if atk[a * ATK_NCOLS + ATK_FIR_LO] < 0 or atk[a * ATK_NCOLS + ATK_FIR_HI] > pk.n_afir \
+                or atk[a * ATK_NCOLS + ATK_FIR_LO] > atk[a * ATK_NCOLS + ATK_FIR_HI]:
+            return -1
+    for i in range(pk.n_afir):
+        if afir[i * AFIR_NCOLS + AFIR_SLOT] < 0 or afir[i * AFIR_NCOLS + AFIR_SLOT] >= S:
             return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
@@ -908,14 +918,33 @@ def run_phase(
                 n_pend = 0
                 for a in range(a_lo[ph], a_lo[ph + 1]):
                     ap = atkp + a * ATK_NCOLS
-                    if dynamic and (ap[ATK_CANCELLED] or (ap[ATK_WEAPON_SLOT] >= 0 and ctx.st[ap[ATK_WEAPON_SLOT]] <= 0)
-                                    or (ap[ATK_FIRER_SLOT] >= 0 and ctx.st[ap[ATK_FIRER_SLOT]] >= 2)):
-                        out_hit[r_, a] = 0
-                        out_damage[r_, a] = 0
-                        continue
                     needed = ap[ATK_NEEDED]
-                    if dynamic and ap[ATK_FIRER_SLOT] >= 0 and ctx.st[ap[ATK_FIRER_SLOT]] == 1:
-                        needed = ap[ATK_NEEDED_WOUNDED]                    # a wounded firer's skills -2 (CW-HIT-08)
+                    if dynamic:
+                        cut = ap[ATK_CANCELLED] or (ap[ATK_WEAPON_SLOT] >= 0 and ctx.st[ap[ATK_WEAPON_SLOT]] <= 0)
+                        fs = ap[ATK_FIRER_SLOT]
+                        nw = ap[ATK_NEEDED_WOUNDED]
+                        if ap[ATK_FIR_HI] > ap[ATK_FIR_LO]:
+                            # no firer named: the first able of the default firers fires, at his own skill; none
+                            # able, or one the rules forbid to fire it, and it is cancelled (attack._default_firer)
+                            fs = -1
+                            cut_f = 1
+                            for q in range(ap[ATK_FIR_LO], ap[ATK_FIR_HI]):
+                                fp = afir + q * AFIR_NCOLS
+                                if ctx.st[fp[AFIR_SLOT]] < 2:
+                                    fs = fp[AFIR_SLOT]
+                                    cut_f = not fp[AFIR_OK]
+                                    needed = fp[AFIR_NEEDED]
+                                    nw = fp[AFIR_NEEDED_WOUNDED]
+                                    break
+                            cut = cut or cut_f
+                        elif fs >= 0 and ctx.st[fs] >= 2:
+                            cut = 1
+                        if cut:
+                            out_hit[r_, a] = 0
+                            out_damage[r_, a] = 0
+                            continue
+                        if fs >= 0 and ctx.st[fs] == 1:
+                            needed = nw                            # a wounded firer's skills -2 (CW-HIT-08)
                     r = die(&ctx) + die(&ctx)
                     hit = ap[ATK_POSSIBLE] and r != consts[K_NATURAL_MISS] and needed <= consts[K_MAX_NEEDED] and r >= needed
                     out_hit[r_, a] = hit

@@ -114,7 +114,17 @@ cdef enum:
     ATK_AREA_FULL = 21
     ATK_BURST_LO = 22
     ATK_BURST_HI = 23
-    ATK_NCOLS = 24
+    ATK_FIR_LO = 24
+    ATK_FIR_HI = 25
+    ATK_NCOLS = 26
+
+# rows.afir
+cdef enum:
+    AFIR_SLOT = 0
+    AFIR_NEEDED = 1
+    AFIR_NEEDED_WOUNDED = 2
+    AFIR_OK = 3
+    AFIR_NCOLS = 4
 
 # rows.col
 cdef enum:
@@ -394,6 +404,9 @@ cdef struct Arrays:
     int32_t* brst
     Py_ssize_t n_brst
     Py_ssize_t w_brst
+    int32_t* afir
+    Py_ssize_t n_afir
+    Py_ssize_t w_afir
     int32_t* fc
     Py_ssize_t n_fc
     int32_t* crash_out
@@ -618,6 +631,12 @@ cdef int unpack_phase(Arrays* a, dict arrays) except -2:
     a.n_brst = m.shape[0]
     a.w_brst = m.shape[1]
     if m.shape[0] and m.shape[1] != BRST_NCOLS:
+        return -1
+    m = arrays["afir"]
+    a.afir = &m[0, 0] if m.shape[0] and m.shape[1] else NULL
+    a.n_afir = m.shape[0]
+    a.w_afir = m.shape[1]
+    if m.shape[0] and m.shape[1] != AFIR_NCOLS:
         return -1
     return 0
 

@@ -102,7 +102,16 @@ ATK_AREA_RANK = 20
 ATK_AREA_FULL = 21
 ATK_BURST_LO = 22
 ATK_BURST_HI = 23
-ATK_NCOLS = 24
+ATK_FIR_LO = 24
+ATK_FIR_HI = 25
+ATK_NCOLS = 26
+
+# rows.afir
+AFIR_SLOT = 0
+AFIR_NEEDED = 1
+AFIR_NEEDED_WOUNDED = 2
+AFIR_OK = 3
+AFIR_NCOLS = 4
 
 # rows.col
 COL_VEHICLE = 0
@@ -268,7 +277,8 @@ F_OFF_POINTS = 23
 F_LEN = 24
 
 # column names, in order (lower case), per row kind; names per vector
-ATK_COLUMNS = ("needed", "possible", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "phase", "weapon_slot", "firer_slot", "needed_wounded", "cancelled", "area_place", "area_victims", "area_rank", "area_full", "burst_lo", "burst_hi",)
+ATK_COLUMNS = ("needed", "possible", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "phase", "weapon_slot", "firer_slot", "needed_wounded", "cancelled", "area_place", "area_victims", "area_rank", "area_full", "burst_lo", "burst_hi", "fir_lo", "fir_hi",)
+AFIR_COLUMNS = ("slot", "needed", "needed_wounded", "ok",)
 COL_COLUMNS = ("vehicle", "count", "bonus", "floor", "num", "den", "side", "phase",)
 CAND_COLUMNS = ("unit", "needed", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "possible", "burn", "burst_lo", "burst_hi",)
 BRST_COLUMNS = ("ped", "count", "bonus", "floor",)
@@ -283,5 +293,5 @@ CYC_NAMES = ("end_armour_lo", "end_armour_hi", "end_wheel_lo", "end_wheel_hi", "
 FC_NAMES = ("t", "p", "until", "wpen", "nm", "maxn", "sf2", "sf3", "nodriver", "noweapon", "destroyed", "crashed", "peddown", "sides", "counters", "first", "off_count", "off_bonus", "off_floor", "off_ub_lo", "off_ub_hi", "off_t_lo", "off_t_hi", "off_points",)
 
 # the arrays each kernel takes (the keys of the mapping passed to it)
-PHASE_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "col", "atk", "near_v", "near_p", "brst",)
+PHASE_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "col", "atk", "near_v", "near_p", "brst", "afir",)
 FIGHT_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable", "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v", "near_p", "moving_end", "ocon", "known_unc", "ocon_lo", "drop", "drop_lo", "v_off", "t_immune", "offr", "offr_lo", "brst",)

@@ -169,9 +169,15 @@ class _Firing:
     automatic: bool
 
 
-def _default_firer(vehicle: Vehicle, weapon: Weapon) -> CrewMember | None:
+def default_firer_pool(vehicle: Vehicle, weapon: Weapon) -> list[CrewMember]:
+    """Who may fire a mounted weapon no attack names a firer for, in order (CW-HIT-08): a sidecar weapon's riders,
+    then the gunners, then the driver. The first able fires it."""
     pool = list(vehicle.sidecar.crew) if vehicle.sidecar and weapon in vehicle.sidecar.weapons else []
-    pool += [c for c in vehicle.crew if c.role is CrewRole.GUNNER] + [c for c in vehicle.crew if c.role is CrewRole.DRIVER]
+    return pool + [c for c in vehicle.crew if c.role is CrewRole.GUNNER] + [c for c in vehicle.crew if c.role is CrewRole.DRIVER]
+
+
+def _default_firer(vehicle: Vehicle, weapon: Weapon) -> CrewMember | None:
+    pool = default_firer_pool(vehicle, weapon)
     able = [c for c in pool if c.can_act]
     return able[0] if able else (pool[0] if pool else None)
 

@@ -245,9 +245,12 @@ def _unsupported(scenario) -> str | None:
     collisions = [c for xs in scenario.plan.collisions.values() for c in xs] if scenario.turns else scenario.collisions
     if collisions and not (scenario.turns and _runs_as_fight(scenario)):    # the fight kernel picks the firer again
         for a in attacks:
+            # who fires may depend on the collision's dice: a single weapon's attack takes its default firers
+            # (_default_firers), a link's or an area-effect attack's does not
             unit = arena.unit(a.attacker, "attack")
-            if hasattr(unit, "crew") and not a.firer and len(list(unit.all_crew())) > 1:
-                return "collisions with an unnamed firer (who fires may depend on the collision's dice)"
+            if hasattr(unit, "crew") and not a.firer and len(list(unit.all_crew())) > 1 \
+                    and (scenario.turns or a.victims or a.weapon in unit.links):
+                return "collisions with an unnamed firer of a link or an area-effect attack"
     return None
 
 
@@ -413,8 +416,8 @@ def _moved(scenario, phases: int):
 
 
 def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
-    """The attacks in the order they are rolled, as (phase index, breakdown or the id of an attack the rules
-    cancel at its phase, firer's hits slot, weapon slot, firer already wounded).
+    """The attacks in the order they are rolled, as (phase index, attack, breakdown or the id of an attack the
+    rules cancel at its phase, firer's hits slot, weapon slot, firer already wounded).
 
     One phase: the scenario's declared attacks. One turn: each phase's planned
     attacks explained at the positions after that phase's straight-line
@@ -438,7 +441,7 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
         planned = list(zip([1] * len(expanded), expanded, scenario.explain()))
     for phase, a, b in planned:
         if isinstance(b, HardpointError):
-            yield phase - 1, a.id, -1, -1, False
+            yield phase - 1, a, a.id, -1, -1, False
             continue
         unit = arena.unit(a.attacker, "attack")
         if isinstance(unit, Pedestrian):
@@ -453,8 +456,42 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
             ids = [w.id for w in unit.all_weapons()]
             first = slots["v_w0"][list(arena.vehicles).index(unit.id)]
             weapon_slot = slots["w_slot"][first + ids.index(a.weapon)] if a.weapon in ids else -1
-        yield phase - 1, b, firer_slot, weapon_slot, wounded
+        yield phase - 1, a, b, firer_slot, weapon_slot, wounded
 
+
+
+def _default_firers(scenario, a, afir: list[list[int]], crew_index: dict, c_hits: list[int], wounded_penalty: int) -> tuple[int, int]:
+    """A single phase's attack by a mounted weapon no one is named to fire, in a vehicle of more than one possible
+    firer: after the collisions of the phase (which may knock out or wound its crew) the first able of
+    `attack.default_firer_pool` fires it, at his own skill (phase._after_collisions explains it again). Adds to
+    `afir` each one able now (nobody recovers within the phase) with the number he needs, and returns the rows'
+    range; (0, 0) when the firer cannot change."""
+    import dataclasses
+
+    from .attack import default_firer_pool
+    from .enums import CrewState
+    from .phase import explain_phase
+    from ..errors import HardpointError
+
+    arena = scenario.arena
+    unit = arena.vehicles.get(a.attacker)
+    mounted = None if unit is None else next((w for w in unit.all_weapons() if w.id == a.weapon), None)
+    if mounted is None or a.firer or mounted.automatic or a.as_automatic or a.victims:
+        return 0, 0
+    pool = default_firer_pool(unit, mounted)
+    if len(pool) < 2:
+        return 0, 0
+    lo = len(afir)
+    for c in pool:
+        if not c.can_act:
+            continue
+        try:
+            needed, ok = explain_phase(arena, [dataclasses.replace(a, firer=c.id)], scenario.rules, scenario.history)[0].needed, 1
+        except HardpointError:
+            needed, ok = 0, 0     # he may not fire it (a substitute driver who steered...): cancelled if he is first
+        afir.append(_row(_layout.AFIR_COLUMNS, slot=c_hits[crew_index[(unit.id, c.id)]], needed=needed, ok=ok,
+                         needed_wounded=needed if c.state is CrewState.WOUNDED else needed + wounded_penalty))
+    return lo, len(afir)
 
 
 def _row(columns: tuple[str, ...], **values: int) -> list[int]:
@@ -733,12 +770,15 @@ def _pack(scenario) -> Packed:
     wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
     brst: list[list[int]] = []
     one_die = parse_dice("1d")
-    for phase, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
+    afir: list[list[int]] = []
+    for phase, a, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
         if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
             atk_rows.append(_row(_layout.ATK_COLUMNS, **dict.fromkeys(_layout.ATK_COLUMNS[:13], 0), phase=phase, weapon_slot=-1,
-                                 firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area), burst_lo=0, burst_hi=0))
+                                 firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area), burst_lo=0, burst_hi=0,
+                                 fir_lo=0, fir_hi=0))
             names.append(b)
             continue
+        fir = _default_firers(scenario, a, afir, crew_index, A["c_hits"], wounded_penalty) if scenario.collisions else (0, 0)
         spec = _attack_spec(scenario, b)
         target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
         burst = (0, 0)
@@ -753,7 +793,8 @@ def _pack(scenario) -> Packed:
                              phase=phase, weapon_slot=weapon_slot, firer_slot=firer_slot,
                              # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
                              needed_wounded=b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty,
-                             cancelled=0, **area.get(b.attack, not_area), burst_lo=burst[0], burst_hi=burst[1]))
+                             cancelled=0, **area.get(b.attack, not_area), burst_lo=burst[0], burst_hi=burst[1],
+                             fir_lo=fir[0], fir_hi=fir[1]))
         names.append(b.attack)
 
     radius = fire["explosion"]["radius"]
@@ -774,6 +815,7 @@ def _pack(scenario) -> Packed:
     arrays["near_v"] = arr(near_v)
     arrays["near_p"] = arr(near_p)
     arrays["brst"] = arr(brst, (len(brst), _layout.BRST_NCOLS))
+    arrays["afir"] = arr(afir, (len(afir), _layout.AFIR_NCOLS))
     return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
                   tire_index=tire_index)
 
@@ -1246,7 +1288,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     phase, action index): that drop or switch was cancelled (its driver or weapon had fired). Otherwise every
     drop and switch happens and no mines go off (the kernel skips mines that did). `cache` keeps the explained
     shots between packings of one scenario."""
-    from .attack import Attack, Scene
+    from .attack import Attack, Scene, default_firer_pool
     from .collision import ram_dice, weight_factor
     from .enums import CrewRole
     from .fight import TARGET_POLICIES, _weapons_of
@@ -1691,10 +1733,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         if a.firer:
             firers = [a.firer]
         else:     # attack._default_firer of the link's first weapon
-            w0 = members[0]
-            pool = list(unit.sidecar.crew) if unit.sidecar and w0 in unit.sidecar.weapons else []
-            pool += [c for c in unit.crew if c.role is CrewRole.GUNNER] + [c for c in unit.crew if c.role is CrewRole.DRIVER]
-            firers = [c.id for c in pool]
+            firers = [c.id for c in default_firer_pool(unit, members[0])]
         f0 = len(fir)
         for firer in firers:
             rows = link_rows(unit, a, firer, sub_of, autos) if subs and not sub_of[order[0].id].as_automatic else []
@@ -1720,9 +1759,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         if a.firer:
             firers = [a.firer]
         else:     # attack._default_firer
-            pool = list(unit.sidecar.crew) if unit.sidecar and w in unit.sidecar.weapons else []
-            pool += [c for c in unit.crew if c.role is CrewRole.GUNNER] + [c for c in unit.crew if c.role is CrewRole.DRIVER]
-            firers = [c.id for c in pool]
+            firers = [c.id for c in default_firer_pool(unit, w)]
         f0 = len(fir)
         for firer in firers:
             person = unit.crew_member(firer)
@@ -1840,9 +1877,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                     if a.firer:
                         firers = [a.firer]
                     else:     # attack._default_firer: the first able of these, when the phase comes
-                        pool = list(unit.sidecar.crew) if unit.sidecar and w in unit.sidecar.weapons else []
-                        pool += [c for c in unit.crew if c.role is CrewRole.GUNNER] + [c for c in unit.crew if c.role is CrewRole.DRIVER]
-                        firers = [c.id for c in pool]
+                        firers = [c.id for c in default_firer_pool(unit, w)]
                 f0 = len(fir)
                 for firer in firers:
                     found = explained(unit, a.weapon, firer, a.target, a.aim, planned=True)
@@ -1890,9 +1925,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                         if order.firer is not None:
                             firers = [order.firer]
                         else:
-                            pool = list(unit.sidecar.crew) if unit.sidecar and w in unit.sidecar.weapons else []
-                            pool += [c for c in unit.crew if c.role is CrewRole.GUNNER] + [c for c in unit.crew if c.role is CrewRole.DRIVER]
-                            firers = [c.id for c in pool]
+                            firers = [c.id for c in default_firer_pool(unit, w)]
                     f0 = len(fir)
                     for firer in firers:
                         rows = rows_for(unit, wid, firer, targets, order.aim)
