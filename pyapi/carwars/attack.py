@@ -176,6 +176,14 @@ def default_firer_pool(vehicle: Vehicle, weapon: Weapon) -> list[CrewMember]:
     return pool + [c for c in vehicle.crew if c.role is CrewRole.GUNNER] + [c for c in vehicle.crew if c.role is CrewRole.DRIVER]
 
 
+def nobody_to_fire(vehicle: Vehicle, weapon: Weapon) -> str:
+    """CW-ROF-01: a weapon is fired by a character (or by itself, on automatic); one no attack names a firer for,
+    in a vehicle with nobody in its default firers, cannot fire."""
+    riders = " or sidecar rider" if vehicle.sidecar and weapon in vehicle.sidecar.weapons else ""
+    return (f"nobody aboard {vehicle.id!r} can fire weapon {weapon.id!r}: it has no gunner{riders} or driver "
+            "(name a firer, or put the weapon on automatic)")
+
+
 def _default_firer(vehicle: Vehicle, weapon: Weapon) -> CrewMember | None:
     pool = default_firer_pool(vehicle, weapon)
     able = [c for c in pool if c.can_act]
@@ -219,6 +227,8 @@ def _firing(arena: Arena, attack: Attack, rules: Rules, where: str) -> _Firing:
         raise RuleViolation(f"weapon {mounted.id!r} ({mounted.spec.name}) is not aimed: dropped and cloud weapons roll no to-hit",
                             field=f"{where}.weapon", value=mounted.id, rule="CW-DROP-01")
     crew = vehicle.crew_member(attack.firer, f"{where}.firer") if attack.firer else _default_firer(vehicle, mounted)
+    if crew is None and not (mounted.automatic or attack.as_automatic):
+        raise RuleViolation(nobody_to_fire(vehicle, mounted), field=f"{where}.firer", value=None, rule="CW-ROF-01")
     if crew is not None and not mounted.automatic:
         _check_crew_can_fire(crew, where)
     if crew is not None:

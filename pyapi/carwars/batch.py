@@ -1187,8 +1187,6 @@ def _fight_unsupported(scenario) -> str | None:
                         return "a link with a weapon on automatic fired as an attack in a turn"
                     if unit.sidecar and any(w in unit.sidecar.weapons for w in members):
                         return "a link with a sidecar weapon fired as an attack in a turn"
-                if not a.firer and not unit.crew and not (unit.sidecar and unit.sidecar.crew):
-                    return "a vehicle weapon with nobody aboard to fire it"
                 if any(w.id == a.weapon and w.automatic for w in unit.all_weapons()):
                     return "a planned attack with a weapon on automatic (it fires by itself, aimed by no one) in a turn"
             if a.victims and (not isinstance(unit, _Vehicle) or not any(w.id == a.weapon for w in unit.all_weapons())):

@@ -456,9 +456,10 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
     fetched: dict[tuple[str, str], int] = {}
     automatic = {(v.id, w.id) for v in arena.vehicles.values() for w in v.all_weapons() if w.automatic}
 
-    def character(a: "Attack") -> tuple[str, str] | None:
-        """Who fires an attack (phase._character), with the weapons on automatic as the plan has left them."""
-        from .attack import _default_firer
+    def character(a: "Attack", where: str) -> tuple[str, str] | None:
+        """Who fires an attack (phase._character), with the weapons on automatic as the plan has left them; an
+        attack nobody aboard can fire is refused (CW-ROF-01)."""
+        from .attack import _default_firer, nobody_to_fire
         from .model import Pedestrian
 
         unit = arena.unit(a.attacker, "attack.attacker")
@@ -473,7 +474,9 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
             if (unit.id, weapon.id) in automatic:
                 return None     # a weapon on automatic fires by itself (CW-AUTO-01)
         crew = _default_firer(unit, weapon)
-        return (unit.id, crew.id) if crew is not None else None
+        if crew is None:
+            raise RuleViolation(nobody_to_fire(unit, weapon), field=f"{where}.firer", value=None, rule="CW-ROF-01")
+        return (unit.id, crew.id)
 
     def use_weapon(turn: int, vid: str, wid: str, where: str, value: str) -> None:
         key = (turn, vid, wid)
@@ -575,7 +578,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
                 for wid in members:
                     if any(w.id == wid for w in unit.all_weapons()):
                         use_weapon(turn, unit.id, wid, path, a.id)
-            act(turn, character(a), path, a.id)
+            act(turn, character(a, path), path, a.id)
 
 
 def _laid_on_automatic(vehicle: "Vehicle", counter: str, before: tuple[int, int]) -> bool:

@@ -580,6 +580,24 @@ def test_cw_rof_01_single_phase_rate_of_fire_is_checked_at_load():
     assert (e.field, e.rule) == ("attack[1].weapon", "CW-ROF-01")
 
 
+def test_cw_rof_01_a_vehicle_weapon_nobody_aboard_can_fire_is_refused_at_load():
+    """CW-ROF-01: a weapon is fired by a character, or by itself on automatic. An attack that names no firer, by a
+    vehicle with no gunner and no driver aboard, used to be rolled as if someone fired it; it is now an error at
+    load naming the firer field, in a single phase and in a plan of turns. Named, a passenger fires it; on
+    automatic, it fires by itself."""
+    empty = car(crew=[], layout=["power_plant", "cargo"])
+    e = load_error(doc(vehicle=[empty, car("target", y=4.0)], attack=[attack()]), RuleViolation)
+    assert (e.field, e.rule) == ("attack[0].firer", "CW-ROF-01") and "nobody aboard 'car'" in str(e)
+    e = load_error(doc(scenario={"turns": 2}, vehicle=[empty, car("target", y=4.0)], attack=[attack(turn=2, phase=3)]),
+                   RuleViolation)
+    assert (e.field, e.rule) == ("attack[0].firer", "CW-ROF-01")
+    rider = car(crew=[{"id": "p", "role": "passenger", "seat": "front_right"}], layout=["crew", "power_plant", "cargo"])
+    assert hardpoint.parse_scenario(doc(vehicle=[rider, car("target", y=4.0)], attack=[attack(firer="p")])).explain()
+    on_auto = car(crew=[], layout=["power_plant", "cargo"],
+                  weapon=[{"id": "mg", "type": "Machine Gun", "mount": "front", "automatic": True}])
+    assert hardpoint.parse_scenario(doc(vehicle=[on_auto, car("target", y=4.0)], attack=[attack()])).explain()
+
+
 def test_cli_02_a_single_phase_attack_is_for_the_arena_moment():
     """CLI-02: an attack of a single-phase scenario declared for another turn or phase is refused (it used to be
     resolved now, without a word)."""
