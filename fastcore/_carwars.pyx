@@ -1658,8 +1658,9 @@ def run_fight(
                         ped = ep[ENT_PED]
                         if ep[ENT_CHOOSE] == CHOOSE_AUTOMATIC:
                             # a weapon on automatic (special.automatic_attacks): fires by itself, if not destroyed
-                            # or empty and something crosses its line with a line of fire
-                            if ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
+                            # or empty and something crosses its line with a line of fire; or a planned attack with
+                            # it (ENT_ATK its column); once a turn (CW-ROF-01)
+                            if fired_w[wk] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
                                 continue
                             fr = ep[ENT_FIR_LO]
                             if fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
@@ -1672,7 +1673,7 @@ def run_fight(
                             acc_fs[n_acc] = -1             # no firer: no wounded skill, no sustained fire
                             acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED]
                             acc_ok[n_acc] = 1
-                            acc_atk[n_acc] = -1
+                            acc_atk[n_acc] = ep[ENT_ATK]
                             acc_e[n_acc] = e
                             acc_ch[n_acc] = -1
                             n_acc += 1

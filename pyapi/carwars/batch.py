@@ -1187,8 +1187,8 @@ def _fight_unsupported(scenario) -> str | None:
                         return "a link with a weapon on automatic fired as an attack in a turn"
                     if unit.sidecar and any(w in unit.sidecar.weapons for w in members):
                         return "a link with a sidecar weapon fired as an attack in a turn"
-                if any(w.id == a.weapon and w.automatic for w in unit.all_weapons()):
-                    return "a planned attack with a weapon on automatic (it fires by itself, aimed by no one) in a turn"
+                if a.firer and any(w.id == a.weapon and w.automatic for w in unit.all_weapons()):
+                    return "a planned attack with a weapon on automatic that names a firer, in a turn"
             if a.victims and (not isinstance(unit, _Vehicle) or not any(w.id == a.weapon for w in unit.all_weapons())):
                 return "an area-effect attack by a pedestrian or with a hand weapon in a turn"
     for actions in plan.actions.values():
@@ -1865,6 +1865,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 if a.victims:
                     area_attack(unit, a, ti * P + phase - 1)
                     continue
+                choose = _layout.CHOOSE_PLANNED
                 if isinstance(unit, Pedestrian):
                     firers, w_global, ped = [None], -1, pids.index(unit.id)
                 elif not any(x.id == a.weapon for x in unit.all_weapons()):
@@ -1872,7 +1873,12 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 else:
                     w = next(x for x in unit.all_weapons() if x.id == a.weapon)
                     w_global, ped = weapon_index[(unit.id, a.weapon)], -1
-                    if a.firer:
+                    if w.automatic:
+                        # on automatic it fires by itself at the planned target, aimed by no one (CW-AUTO-01): an
+                        # AUTOMATIC entry in the planned attack's place, with its column; the weapon's own shot at
+                        # the end of the turn's movement is then cancelled, as it has fired (CW-ROF-01)
+                        firers, choose = [None], _layout.CHOOSE_AUTOMATIC
+                    elif a.firer:
                         firers = [a.firer]
                     else:     # attack._default_firer: the first able of these, when the phase comes
                         firers = [c.id for c in default_firer_pool(unit, w)]
@@ -1884,7 +1890,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                     if found is not None:
                         cand.append(found[1])
                 ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)],
-                                weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_PLANNED,
+                                weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir), choose=choose,
                                 atk=name_pos[a.id], link=0, shot=-1, rank=0))
             if phase == P:
                 # weapons on automatic fire at the end of the turn's movement at what crosses their line
