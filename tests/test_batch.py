@@ -426,3 +426,15 @@ def test_cw_hit_08_after_a_collision_the_first_able_default_firer_fires_in_the_p
     assert 0.1 < gunner_fires.mean() < 0.6 and 0.2 < driver_fires.mean() and ((gunner >= 2) & (driver >= 2)).any()
     assert com.hit[gunner_fires, 0].mean() > com.hit[driver_fires, 0].mean() + 0.15      # the gunner's +3
     assert not com.hit[(gunner >= 2) & (driver >= 2), 0].any()                              # cancelled
+    # found in review: a passenger listed first is no default firer; the driver is the only one, whom the
+    # collisions may knock out (the attack then cancelled) or wound
+    data["vehicle"][0]["crew"] = [{"id": "pas", "role": "passenger", "seat": "front_right"},
+                                  {"id": "driver", "role": "driver", "seat": "front_left"}]
+    data["collision"][1]["speed"] = 25
+    s = hardpoint.parse_scenario(data)
+    ref = run_batch(s, 2000, 3, backend="reference")
+    com = run_batch(s, 2000, 3, backend="compiled", threads=1)
+    for key in ("hit", "damage", "state", "flags"):
+        np.testing.assert_array_equal(getattr(ref, key), getattr(com, key), err_msg=key)
+    passenger, driver = (com.state[:, com.labels.index(f"van {c}")] for c in ("pas", "driver"))
+    assert ((passenger >= 2) & (driver < 2)).any() and com.hit[(passenger >= 2) & (driver < 2), 0].any()

@@ -249,8 +249,9 @@ def _unsupported(scenario) -> str | None:
             # (_default_firers), a link's or an area-effect attack's does not
             unit = arena.unit(a.attacker, "attack")
             if hasattr(unit, "crew") and not a.firer and len(list(unit.all_crew())) > 1 \
-                    and (scenario.turns or a.victims or a.weapon in unit.links):
-                return "collisions with an unnamed firer of a link or an area-effect attack"
+                    and (scenario.turns or a.victims or a.weapon in unit.links or unit.substitute is not None):
+                # (a substitute who steered may not fire, even the first able for a weapon on automatic: crew.py)
+                return "collisions with an unnamed firer of a link or an area-effect attack, or with a substitute driver"
     return None
 
 
@@ -425,6 +426,7 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
     the state at the start of the turn; what the dice change by then (a weapon
     destroyed, a firer wounded or out) is decided in the kernel.
     """
+    from .attack import _default_firer
     from .enums import CrewState
     from .model import Pedestrian
     from ..errors import HardpointError
@@ -447,8 +449,10 @@ def _planned(scenario, crew_index: dict, ped_index: dict, slots: dict):
         if isinstance(unit, Pedestrian):
             firer_slot, wounded, weapon_slot = slots["p_hits"][ped_index[unit.id]], unit.state is CrewState.WOUNDED, -1
         else:
-            crew = unit.crew_member(a.firer) if a.firer else (unit.crew[0] if unit.crew else None)
             mounted = next((w for w in unit.all_weapons() if w.id == a.weapon), None)
+            # the named firer, or the weapon's default firer at the start (attack._default_firer; who it is after
+            # a single phase's collisions is the kernel's pick among `_default_firers`)
+            crew = unit.crew_member(a.firer) if a.firer else (_default_firer(unit, mounted) if mounted is not None else None)
             if mounted is not None and mounted.automatic:
                 crew = None     # a weapon on automatic fires by itself: no firer to wound or knock out (CW-AUTO-01)
             firer_slot = slots["c_hits"][crew_index[(unit.id, crew.id)]] if crew is not None else -1
@@ -476,7 +480,7 @@ def _default_firers(scenario, a, afir: list[list[int]], crew_index: dict, c_hits
     arena = scenario.arena
     unit = arena.vehicles.get(a.attacker)
     mounted = None if unit is None else next((w for w in unit.all_weapons() if w.id == a.weapon), None)
-    if mounted is None or a.firer or mounted.automatic or a.as_automatic or a.victims:
+    if mounted is None or a.firer or mounted.automatic or a.as_automatic:
         return 0, 0
     pool = default_firer_pool(unit, mounted)
     if len(pool) < 2:

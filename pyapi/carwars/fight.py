@@ -228,9 +228,9 @@ def update_out(rules: Rules, fight: Fight, arena: Arena, record: FightRecord, tu
 def firer_candidates(v: Vehicle, weapon) -> list[CrewMember]:
     """Who may fire a vehicle weapon under an order with no firer: able gunners in crew order (a sidecar weapon:
     the sidecar's riders first), then the driver (CW-HIT-08's default firer, widened to the next free one)."""
-    pool = list(v.sidecar.crew) if v.sidecar and weapon in v.sidecar.weapons else []
-    pool += [c for c in v.crew if c.role is CrewRole.GUNNER] + [c for c in v.crew if c.role is CrewRole.DRIVER]
-    return [c for c in pool if c.can_act]
+    from .attack import default_firer_pool
+
+    return [c for c in default_firer_pool(v, weapon) if c.can_act]
 
 
 def _weapons_of(order: Order, unit: Vehicle | Pedestrian) -> list[str]:

@@ -395,8 +395,9 @@ def move_phase(rules: Rules, arena: Arena, phase: int) -> list[Event]:
 def planned_breakdowns(arena: Arena, rules: Rules, plan: TurnPlan, history=None):
     """Each planned attack of the arena's turn explained at the positions after its phase's movement, against the
     state at the start of the turn: yields (phase, attack, ToHit or the RuleViolation/ScenarioError that would
-    cancel it whatever the dice). What the dice change by then is decided when the phase comes. Movement stops
-    where counters collide (FIGHT-04), as in `run_turns`."""
+    cancel it whatever the dice); a link, its first weapon's; a link of dropped weapons only, nothing. What the
+    dice change by then is decided when the phase comes. Movement stops where counters collide (FIGHT-04), as in
+    `run_turns`."""
     from .motion import move_with_contacts
     from .phase import explain_phase
 
@@ -407,9 +408,12 @@ def planned_breakdowns(arena: Arena, rules: Rules, plan: TurnPlan, history=None)
         scene = Scene(arena)
         for a in plan.attacks.get((arena.turn, phase), []):
             try:
-                yield phase, a, explain_phase(arena, [a], rules, history, scene)[0]
+                explained = explain_phase(arena, [a], rules, history, scene)
             except (RuleViolation, ScenarioError) as exc:
                 yield phase, a, exc
+                continue
+            if explained:        # (a link of dropped weapons only rolls no to-hit: nothing to explain)
+                yield phase, a, explained[0]
 
 
 def _record_fired(arena: Arena, attacks: list[Attack], fired: FiredThisTurn, firers: dict | None = None) -> None:

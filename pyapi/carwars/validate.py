@@ -468,14 +468,21 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
         if a.firer:
             return (unit.id, a.firer)
         if a.weapon in unit.links:
-            weapon = _flatten(unit, a.weapon, "attack.weapon")[0]
+            members = _flatten(unit, a.weapon, "attack.weapon")
+            weapon = members[0]
+            # the weapons a character aims (special.expand_link): the first that rolls to hit, unless on automatic
+            aimed = [w for w in members if w.spec.needs_to_hit and not w.spec.dropped]
+            needs_firer = bool(aimed) and (unit.id, aimed[0].id) not in automatic
         else:
             weapon = unit.weapon(a.weapon, "attack.weapon")
             if (unit.id, weapon.id) in automatic:
                 return None     # a weapon on automatic fires by itself (CW-AUTO-01)
+            needs_firer = True
         crew = _default_firer(unit, weapon)
         if crew is None:
-            raise RuleViolation(nobody_to_fire(unit, weapon), field=f"{where}.firer", value=None, rule="CW-ROF-01")
+            if needs_firer:
+                raise RuleViolation(nobody_to_fire(unit, weapon), field=f"{where}.firer", value=None, rule="CW-ROF-01")
+            return None
         return (unit.id, crew.id)
 
     def use_weapon(turn: int, vid: str, wid: str, where: str, value: str) -> None:

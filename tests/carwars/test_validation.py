@@ -596,6 +596,14 @@ def test_cw_rof_01_a_vehicle_weapon_nobody_aboard_can_fire_is_refused_at_load():
     on_auto = car(crew=[], layout=["power_plant", "cargo"],
                   weapon=[{"id": "mg", "type": "Machine Gun", "mount": "front", "automatic": True}])
     assert hardpoint.parse_scenario(doc(vehicle=[on_auto, car("target", y=4.0)], attack=[attack()])).explain()
+    # found in review: a plan's link that nobody aims (only dropped weapons, or its aimed gun on automatic) loads
+    droppers = car(crew=[], layout=["power_plant", "cargo"],
+                   weapon=[{"id": "md", "type": "Minedropper", "mount": "back"}, {"id": "oil", "type": "Oil Jet", "mount": "back"},
+                           {"id": "mg", "type": "Machine Gun", "mount": "front", "automatic": True}],
+                   links=[{"id": "drops", "weapons": ["md", "oil"]}, {"id": "auto", "weapons": ["mg", "oil"]}])
+    for link in ("drops", "auto"):
+        hardpoint.parse_scenario(doc(scenario={"turns": 2}, vehicle=[droppers, car("target", y=4.0)],
+                                     attack=[attack(weapon=link, turn=1, phase=2)]))
 
 
 def test_cli_02_a_single_phase_attack_is_for_the_arena_moment():
