@@ -640,6 +640,42 @@ cdef int crew_state(Ctx* c, int ci) noexcept nogil:
 DEF DMG_BINS = 64
 
 
+cdef void burst_on(Ctx* c, int32_t* brst, int lo, int hi, int32_t* p_hits, int32_t* p_ba) noexcept nogil:
+    """A hit's burst (phase._burst, CW-DMG-06): its dice on each pedestrian of brst rows lo .. hi - 1."""
+    cdef int j, pi
+    for j in range(lo, hi):
+        pi = brst[j * BRST_NCOLS + BRST_PED]
+        dmg_ped(c.st, p_hits[pi], p_ba[pi], roll(c, brst[j * BRST_NCOLS + BRST_COUNT], brst[j * BRST_NCOLS + BRST_BONUS],
+                                                 brst[j * BRST_NCOLS + BRST_FLOOR]))
+
+
+cdef inline int hand_hits(int mode, int dmg) noexcept nogil:
+    """The hits a shot's damage deals a vehicle: all, half rounded up, or none (a hand weapon, CW-HAND-01)."""
+    if mode == 1:
+        return (dmg + 1) // 2
+    if mode == 2:
+        return 0
+    return dmg
+
+
+cdef int ranges_in(int32_t* rows, Py_ssize_t n, int ncols, int lo_col, int hi_col, Py_ssize_t limit) noexcept nogil:
+    """1 if every row's [lo_col, hi_col) is a range of 0 .. limit (rows of another kind it points into)."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if rows[i * ncols + lo_col] < 0 or rows[i * ncols + hi_col] > limit or rows[i * ncols + lo_col] > rows[i * ncols + hi_col]:
+            return 0
+    return 1
+
+
+cdef int column_in(int32_t* rows, Py_ssize_t n, int ncols, int col, Py_ssize_t limit) noexcept nogil:
+    """1 if every row's `col` is in 0 .. limit - 1 (an index into something of `limit` entries)."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if rows[i * ncols + col] < 0 or rows[i * ncols + col] >= limit:
+            return 0
+    return 1
+
+
 cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
     """Point the damage code's context at the packed vehicle, weapon, crew, cargo and tire arrays."""
     ctx.v_armour = pk.v_armour
@@ -791,22 +827,12 @@ def run_phase(
     if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6:
         return -1
     cdef int32_t* brst = pk.brst
-    for a in range(A):
-        # burst rows in range, and each naming a pedestrian (the packer's rows; never read out of bounds)
-        if atk[a * ATK_NCOLS + ATK_BURST_LO] < 0 or atk[a * ATK_NCOLS + ATK_BURST_HI] > pk.n_brst \
-                or atk[a * ATK_NCOLS + ATK_BURST_LO] > atk[a * ATK_NCOLS + ATK_BURST_HI]:
-            return -1
-    for i in range(pk.n_brst):
-        if brst[i * BRST_NCOLS + BRST_PED] < 0 or brst[i * BRST_NCOLS + BRST_PED] >= P:
-            return -1
     cdef int32_t* afir = pk.afir
-    for a in range(A):
-        if atk[a * ATK_NCOLS + ATK_FIR_LO] < 0 or atk[a * ATK_NCOLS + ATK_FIR_HI] > pk.n_afir \
-                or atk[a * ATK_NCOLS + ATK_FIR_LO] > atk[a * ATK_NCOLS + ATK_FIR_HI]:
-            return -1
-    for i in range(pk.n_afir):
-        if afir[i * AFIR_NCOLS + AFIR_SLOT] < 0 or afir[i * AFIR_NCOLS + AFIR_SLOT] >= S:
-            return -1
+    # the burst rows and the default firers' rows in range, each naming a pedestrian or a slot (the packer's rows;
+    # never read out of bounds)
+    if not ranges_in(atk, A, ATK_NCOLS, ATK_BURST_LO, ATK_BURST_HI, pk.n_brst) or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, P) \
+            or not ranges_in(atk, A, ATK_NCOLS, ATK_FIR_LO, ATK_FIR_HI, pk.n_afir) or not column_in(afir, pk.n_afir, AFIR_NCOLS, AFIR_SLOT, S):
+        return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
     cdef int32_t[::1] scratch = np.zeros(41 * Vs + 2 * As_ + 3 * (S + 1), dtype=np.int32)
@@ -988,12 +1014,7 @@ def run_phase(
                     if kind == TGT_PEDESTRIAN:
                         dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
                     elif kind == TGT_VEHICLE:    # (a building: its damage is not modelled)
-                        mode = ap[ATK_MODE]
-                        hits = dmg
-                        if mode == 1:
-                            hits = (dmg + 1) // 2
-                        elif mode == 2:
-                            hits = 0
+                        hits = hand_hits(ap[ATK_MODE], dmg)
                         if ap[ATK_FIRE_MOD] >= 0:
                             fire_total[vi] += ap[ATK_FIRE_MOD]
                         ctx.cur_vehicle = vi
@@ -1001,10 +1022,7 @@ def run_phase(
                         apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
                         ctx.cur_fiery = -1
                         dealt = 1
-                    for q in range(ap[ATK_BURST_LO], ap[ATK_BURST_HI]):
-                        vi = brst[q * BRST_NCOLS + BRST_PED]             # the burst on pedestrians near (CW-DMG-06)
-                        dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, brst[q * BRST_NCOLS + BRST_COUNT],
-                                brst[q * BRST_NCOLS + BRST_BONUS], brst[q * BRST_NCOLS + BRST_FLOOR]))
+                    burst_on(&ctx, brst, ap[ATK_BURST_LO], ap[ATK_BURST_HI], p_hits, p_ba)   # pedestrians near (CW-DMG-06)
                 # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03); a phase that dealt no
                 # vehicle any damage changed nothing about them
                 for v in range(V if dealt else 0):
@@ -1395,13 +1413,9 @@ def run_fight(
                 or (ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_TRIGGER and ocon[i * OCON_NCOLS + OCON_C] and ocon[i * OCON_NCOLS + OCON_COUNTER] < 0) \
                 or ocon[i * OCON_NCOLS + OCON_VEHICLE] >= V:
             return -1
-    for i in range(pk.n_cand):
-        if cand[i * CAND_NCOLS + CAND_BURST_LO] < 0 or cand[i * CAND_NCOLS + CAND_BURST_HI] > pk.n_brst \
-                or cand[i * CAND_NCOLS + CAND_BURST_LO] > cand[i * CAND_NCOLS + CAND_BURST_HI]:
-            return -1
-    for i in range(pk.n_brst):
-        if brst[i * BRST_NCOLS + BRST_PED] < 0 or brst[i * BRST_NCOLS + BRST_PED] >= NP:
-            return -1
+    if not ranges_in(cand, pk.n_cand, CAND_NCOLS, CAND_BURST_LO, CAND_BURST_HI, pk.n_brst) \
+            or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, NP):
+        return -1
     for i in range(pk.n_offr):
         if offr[i * OFFR_NCOLS + OFFR_VEHICLE] < 0 or offr[i * OFFR_NCOLS + OFFR_VEHICLE] >= V:
             return -1
@@ -1976,17 +1990,9 @@ def run_fight(
                             if kind == TGT_PEDESTRIAN:
                                 dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
                             # (a building: its damage is not modelled)
-                            for j in range(cp[CAND_BURST_LO], cp[CAND_BURST_HI]):
-                                vi = brst[j * BRST_NCOLS + BRST_PED]     # the burst on pedestrians near (CW-DMG-06)
-                                dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, brst[j * BRST_NCOLS + BRST_COUNT],
-                                        brst[j * BRST_NCOLS + BRST_BONUS], brst[j * BRST_NCOLS + BRST_FLOOR]))
+                            burst_on(&ctx, brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], p_hits, p_ba)   # (CW-DMG-06)
                             continue
-                        mode = cp[CAND_MODE]
-                        hits = dmg
-                        if mode == 1:
-                            hits = (dmg + 1) // 2
-                        elif mode == 2:
-                            hits = 0
+                        hits = hand_hits(cp[CAND_MODE], dmg)
                         if cp[CAND_FIRE_MOD] >= 0:
                             # a fire source: its modifier counts this turn and the next cp[CAND_BURN] (FireSource.active)
                             for j in range(cp[CAND_BURN] + 1):
@@ -1995,10 +2001,7 @@ def run_fight(
                         ctx.cur_fiery = cp[CAND_FIERY]
                         apply_shot(&ctx, vi, cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], hits)
                         ctx.cur_fiery = -1
-                        for j in range(cp[CAND_BURST_LO], cp[CAND_BURST_HI]):
-                            vi = brst[j * BRST_NCOLS + BRST_PED]         # the burst on pedestrians near (CW-DMG-06)
-                            dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, brst[j * BRST_NCOLS + BRST_COUNT],
-                                    brst[j * BRST_NCOLS + BRST_BONUS], brst[j * BRST_NCOLS + BRST_FLOOR]))
+                        burst_on(&ctx, brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], p_hits, p_ba)   # pedestrians near (CW-DMG-06)
                     # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
                     for v in range(V):
                         if taken[v] == 0:
