@@ -640,7 +640,7 @@ cdef int crew_state(Ctx* c, int ci) noexcept nogil:
 DEF DMG_BINS = 64
 
 
-cdef void burst_on(Ctx* c, int32_t* brst, int lo, int hi, int32_t* p_hits, int32_t* p_ba) noexcept nogil:
+cdef inline void burst_on(Ctx* c, int32_t* brst, int lo, int hi, int32_t* p_hits, int32_t* p_ba) noexcept nogil:
     """A hit's burst (phase._burst, CW-DMG-06): its dice on each pedestrian of brst rows lo .. hi - 1."""
     cdef int j, pi
     for j in range(lo, hi):
