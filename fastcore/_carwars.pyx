@@ -1445,13 +1445,16 @@ def run_fight(
             return -1
         for j in range(e + 1, e + 1 + ep[ENT_LINK]):
             mp = ent + j * ENT_NCOLS
-            if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W or not 0 <= mp[ENT_WEAPON] < NW \
+            if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W or not -1 <= mp[ENT_WEAPON] < NW \
+                    or (mp[ENT_WEAPON] < 0 and (ep[ENT_CHOOSE] != CHOOSE_AREA or ep[ENT_WEAPON] >= 0)) \
                     or mp[ENT_ATK] >= out_hit.shape[1] or (ep[ENT_CHOOSE] == CHOOSE_AREA and not 0 <= mp[ENT_RANK] < ep[ENT_LINK]):
                 return -1
             for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
                 if fir[i * FIR_NCOLS + FIR_CAND_HI] > fir[i * FIR_NCOLS + FIR_CAND_LO] and mp[ENT_SHOT] >= 0 \
                         and fir[i * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT] >= fir[i * FIR_NCOLS + FIR_CAND_HI]:
                     return -1
+                if not 0 <= fir[i * FIR_NCOLS + FIR_CHARACTER] < NC + NP:
+                    return -1                      # a character: a crew member, or NC + a pedestrian
     for i in range(pk.n_drop):
         if drp[i * DROP_NCOLS + DROP_WEAPON] >= NW or drp[i * DROP_NCOLS + DROP_WKEY] >= W or drp[i * DROP_NCOLS + DROP_DRIVER] >= NC \
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and drp[i * DROP_NCOLS + DROP_COUNTER] >= fc[F_COUNTERS]) \
@@ -1473,6 +1476,13 @@ def run_fight(
             As_ = tp_lo[i + 1] - tp_lo[i] + 1
     cdef Py_ssize_t NK = fc[F_COUNTERS]
     cdef int32_t[::1] scratch = np.zeros((7 + FIRE_RING + 6) * Vs + 5 * Ws + Cs + 2 * Us + 11 * As_ + NK + 1, dtype=np.int32)
+    # each character's hits slot: crew members 0 .. NC - 1, then the pedestrians (the numbering fired_ch uses)
+    cdef int32_t[::1] ch_hits_ = np.zeros(Cs, dtype=np.int32)
+    cdef int32_t* ch_hits = &ch_hits_[0]
+    for i in range(NC):
+        ch_hits[i] = c_hits[i]
+    for i in range(NP):
+        ch_hits[NC + i] = p_hits[i]
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
@@ -1698,9 +1708,11 @@ def run_fight(
                             # a planned area-effect attack (turn._still_legal, phase._roll_area): cancelled if its weapon
                             # has fired this turn, is destroyed or empty, or the firer cannot fire; else one to-hit roll
                             # per intended victim
-                            if fired_w[wk] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
+                            # (a pedestrian's hand weapon, w -1: no damage points, no ammunition to count; its
+                            # character is NC + the pedestrian, and ch_hits reads either kind's hits)
+                            if fired_w[wk] or (w >= 0 and (ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0))):
                                 continue
-                            fr = group_firer(ctx.st, c_hits, fir, ep, fired_ch)
+                            fr = group_firer(ctx.st, ch_hits, fir, ep, fired_ch)
                             if fr < 0:
                                 continue
                             ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
@@ -1711,7 +1723,7 @@ def run_fight(
                                 acc_k[n_acc] = k
                                 acc_wk[n_acc] = wk
                                 acc_w[n_acc] = w
-                                acc_fs[n_acc] = c_hits[ch]
+                                acc_fs[n_acc] = ch_hits[ch]
                                 acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
                                 acc_ok[n_acc] = 1
                                 acc_atk[n_acc] = mp[ENT_ATK]
@@ -1885,11 +1897,11 @@ def run_fight(
                                     continue               # done with its link's (or area attack's) first shot
                                 # the link explained again: its default firer the first able now; cancelled whole
                                 # if he cannot fire or a weapon that shoots is destroyed (phase._after_collisions)
-                                fr = repick_firer(ctx.st, c_hits, fir, ent + e * ENT_NCOLS, fired_ch, acc_ch[a], &ch)
+                                fr = repick_firer(ctx.st, ch_hits, fir, ent + e * ENT_NCOLS, fired_ch, acc_ch[a], &ch)
                                 link_ok = fr >= 0 and fir[fr * FIR_NCOLS + FIR_CAND_HI] > fir[fr * FIR_NCOLS + FIR_CAND_LO]
                                 j = a
                                 while j < n_acc and acc_e[j] == e:
-                                    if ctx.st[w_slot[acc_w[j]]] <= 0:
+                                    if acc_w[j] >= 0 and ctx.st[w_slot[acc_w[j]]] <= 0:
                                         link_ok = 0
                                     j += 1
                                 wk0 = ent[(e + 1) * ENT_NCOLS + ENT_WKEY]
@@ -1901,7 +1913,7 @@ def run_fight(
                                         k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + acc_off[j]
                                         acc_k[j] = k
                                         if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
-                                            acc_fs[j] = c_hits[ch]
+                                            acc_fs[j] = ch_hits[ch]
                                             acc_ch[j] = ch
                                             acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[j], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
                                         elif acc_off[j] == 0:
@@ -1939,7 +1951,7 @@ def run_fight(
                             out_hits[t, wk] += hit
                             if a + 1 == n_acc or acc_e[a + 1] != e:
                                 w = acc_w[a]
-                                if w_shots[w]:
+                                if w >= 0 and w_shots[w]:
                                     ammo[w] -= 1
                                 if area_hits:
                                     each = roll(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], 0) if cp[CAND_DMG_COUNT] > 0 else cp[CAND_DMG_HITS]

@@ -191,6 +191,15 @@ def random_fight(rng: random.Random) -> dict:
                 if rng.random() < 0.5:
                     a["firer"] = "driver"
                 data["attack"].append(a)
+    if len(crowd) >= 2 and rng.random() < 0.7:
+        # one of the crowd sweeps the others with a portable flamethrower: a pedestrian's area attack (CW-DMG-07)
+        burner = next(p for p in pedestrians if p["id"] == crowd[0])
+        burner["weapons"] = ["Portable Flamethrower"] + burner["weapons"]
+        victims = rng.sample(crowd[1:], len(crowd) - 1)
+        for k in range(rng.randint(1, 3)):
+            data.setdefault("attack", []).append({"id": f"pft{k}", "turn": rng.randint(1, data["scenario"]["turns"]),
+                                                  "phase": rng.randint(1, 5), "attacker": burner["id"],
+                                                  "weapon": "Portable Flamethrower", "target": victims[0], "victims": victims})
     if rng.random() < 0.3:
         # oil slicks, some burning, in the way of the moving vehicles: firing from a slick is harder (CW-HIT-08);
         # driving over flaming oil is a hazard, damage to the underbody and tires, and a fire source (CW-DROP-04)
@@ -766,6 +775,37 @@ def test_cw_dmg_07_planned_area_attacks_run_in_the_fight_kernel_as_in_the_refere
     b = run_batch(s, 2000, 1, backend="compiled")
     assert 0.2 < b.hit[:, 0].mean() < 0.8 and (b.damage == 0).all()     # the damage is the area's, not a victim's roll
     assert (b.state[:, b.labels.index("p3")] > 0).mean() > (b.state[:, b.labels.index("p2")] > 0).mean()   # picked first
+
+
+def test_cw_dmg_07_a_pedestrian_s_area_attack_runs_in_the_fight_kernel_as_in_the_reference():
+    """CW-DMG-07 / CW-HAND-01 / ARCH-03: a pedestrian sweeps three others with a portable flamethrower (an
+    area-effect hand weapon) each turn while they fire back under standing orders: one to-hit roll per victim at
+    his handgunner skill (-2 once wounded), one damage roll, all of it to each victim the defender gives up
+    (a flamethrower), no ammunition counted for a hand weapon, and nothing once he is down. Every value of 300
+    trials agrees with the reference (the kernel used to refuse a pedestrian's area attack); a crew member's
+    hand weapon swept from a vehicle is still refused, with the reason."""
+    data = {"scenario": {"name": "pft", "ruleset": "carwars", "turns": 4, "until": "decided"},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": -3.0, "side": "c", "speed": 0}],
+            "pedestrian": [{"id": "burner", "x": 0.0, "y": 0.0, "side": "a", "weapons": ["Portable Flamethrower"],
+                            "handgunner": 3, "body_armour": 3},
+                           {"id": "p1", "x": 0.0, "y": 2.0, "side": "b", "weapons": ["Rifle"]},
+                           {"id": "p2", "x": 0.45, "y": 2.0, "side": "b", "weapons": ["Rifle"]},
+                           {"id": "p3", "x": -0.45, "y": 2.0, "side": "b", "weapons": ["Rifle"]}],
+            "orders": [{"id": f"o{i}", "unit": f"p{i}", "target": "burner"} for i in (1, 2, 3)],
+            "attack": [{"id": f"a{t}", "turn": t, "phase": 3, "attacker": "burner", "weapon": "Portable Flamethrower",
+                        "target": "p1", "victims": ["p1", "p2", "p3"], "defender_order": ["p3", "p1"]} for t in (1, 2, 3, 4)]}
+    s = hardpoint.parse_scenario(copy.deepcopy(data))
+    p = pack(s)
+    assert isinstance(p, Packed) and p.attacks[:3] == ["a1@p1", "a1@p2", "a1@p3"]
+    assert _compare(s, 300, 3) == []
+    b = run_batch(s, 2000, 1, backend="compiled")
+    burner = b.state[:, b.labels.index("burner")]
+    assert 0.3 < b.hit[:, 0].mean() < 0.8 and 0.2 < (burner >= 2).mean() < 0.9
+    assert (b.state[:, b.labels.index("p3")] > 0).mean() > (b.state[:, b.labels.index("p2")] > 0).mean()   # given up first
+    data["vehicle"][0]["crew"] = [{"id": "driver", "role": "driver", "hand_weapons": ["Portable Flamethrower"]}]
+    data["attack"] = [dict(data["attack"][0], attacker="car", firer="driver", target="p1")]
+    p = pack(hardpoint.parse_scenario(data))
+    assert isinstance(p, Unpackable) and "crew member's hand weapon" in p.reason
 
 
 def test_cw_drop_03_mines_set_off_by_remote_control_run_in_the_fight_kernel():

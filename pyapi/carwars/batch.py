@@ -1193,8 +1193,8 @@ def _fight_unsupported(scenario) -> str | None:
                         return "a link with a sidecar weapon fired as an attack in a turn"
                 if a.firer and any(w.id == a.weapon and w.automatic for w in unit.all_weapons()):
                     return "a planned attack with a weapon on automatic that names a firer, in a turn"
-            if a.victims and (not isinstance(unit, _Vehicle) or not any(w.id == a.weapon for w in unit.all_weapons())):
-                return "an area-effect attack by a pedestrian or with a hand weapon in a turn"
+            if a.victims and isinstance(unit, _Vehicle) and not any(w.id == a.weapon for w in unit.all_weapons()):
+                return "an area-effect attack with a crew member's hand weapon in a turn"
     for actions in plan.actions.values():
         for a in actions:
             if a.kind not in _FIGHT_ACTIONS:
@@ -1757,14 +1757,21 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         place in the defender's order."""
         import dataclasses
 
-        w = unit.weapon(a.weapon, "attack")
-        if a.firer:
-            firers = [a.firer]
-        else:     # attack._default_firer
-            firers = [c.id for c in default_firer_pool(unit, w)]
+        if isinstance(unit, Pedestrian):
+            # a pedestrian's hand weapon (a portable flamethrower): he fires it; no damage points or ammunition
+            # to count (phase._use_ammo); his character is NC + his index, as fired_ch numbers them
+            firers, w_global, ped = [None], -1, pids.index(unit.id)
+            people = [unit]
+            characters = [len(c_takeover) + ped]
+        else:
+            w = unit.weapon(a.weapon, "attack")
+            w_global, ped = weapon_index[(unit.id, w.id)], -1
+            # the named firer, or attack._default_firer's pool: the first able fires it
+            firers = [a.firer] if a.firer else [c.id for c in default_firer_pool(unit, w)]
+            people = [unit.crew_member(f) for f in firers]
+            characters = [crew_index[(unit.id, f)] for f in firers]
         f0 = len(fir)
-        for firer in firers:
-            person = unit.crew_member(firer)
+        for firer, person, character in zip(firers, people, characters):
             saved, person.hits = person.hits, 0
             rows: list[list[int]] = []
             try:
@@ -1778,15 +1785,15 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 rows = []
             finally:
                 person.hits = saved
-            fir.append(_row(_layout.FIR_COLUMNS, character=crew_index[(unit.id, firer)], cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
+            fir.append(_row(_layout.FIR_COLUMNS, character=character, cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
             cand.extend(rows)
         order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
-        ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)], weapon=weapon_index[(unit.id, w.id)],
-                        ped=-1, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_AREA, atk=-1, link=len(a.victims), shot=-1,
+        ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
+                        ped=ped, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_AREA, atk=-1, link=len(a.victims), shot=-1,
                         rank=int(bool(attack_weapon(arena, unit, a.weapon, rules).flamethrower))))
         for i, v in enumerate(a.victims):
-            ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)], weapon=weapon_index[(unit.id, w.id)],
-                            ped=-1, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos[f"{a.id}@{v}"], link=0, shot=i,
+            ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
+                            ped=ped, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos[f"{a.id}@{v}"], link=0, shot=i,
                             rank=order.index(v)))
 
     def link_rows(unit, a, firer, sub_of, autos) -> list[list[int]]:
