@@ -782,8 +782,8 @@ def test_cw_dmg_07_a_pedestrian_s_area_attack_runs_in_the_fight_kernel_as_in_the
     area-effect hand weapon) each turn while they fire back under standing orders: one to-hit roll per victim at
     his handgunner skill (-2 once wounded), one damage roll, all of it to each victim the defender gives up
     (a flamethrower), no ammunition counted for a hand weapon, and nothing once he is down. Every value of 300
-    trials agrees with the reference (the kernel used to refuse a pedestrian's area attack); a crew member's
-    hand weapon swept from a vehicle is still refused, with the reason."""
+    trials agrees with the reference (the kernel used to refuse a pedestrian's area attack), and so does the same
+    sweep by a car's driver with his hand weapon.""" 
     data = {"scenario": {"name": "pft", "ruleset": "carwars", "turns": 4, "until": "decided"},
             "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": -3.0, "side": "c", "speed": 0}],
             "pedestrian": [{"id": "burner", "x": 0.0, "y": 0.0, "side": "a", "weapons": ["Portable Flamethrower"],
@@ -802,10 +802,17 @@ def test_cw_dmg_07_a_pedestrian_s_area_attack_runs_in_the_fight_kernel_as_in_the
     burner = b.state[:, b.labels.index("burner")]
     assert 0.3 < b.hit[:, 0].mean() < 0.8 and 0.2 < (burner >= 2).mean() < 0.9
     assert (b.state[:, b.labels.index("p3")] > 0).mean() > (b.state[:, b.labels.index("p2")] > 0).mean()   # given up first
-    data["vehicle"][0]["crew"] = [{"id": "driver", "role": "driver", "hand_weapons": ["Portable Flamethrower"]}]
-    data["attack"] = [dict(data["attack"][0], attacker="car", firer="driver", target="p1")]
-    p = pack(hardpoint.parse_scenario(data))
-    assert isinstance(p, Unpackable) and "crew member's hand weapon" in p.reason
+    # the same sweep by a crew member's hand weapon from a car (the named firer fires it), the burner gone
+    data["vehicle"][0]["crew"] = [{"id": "driver", "role": "driver", "hand_weapons": ["Portable Flamethrower"], "handgunner": 2}]
+    data["vehicle"][0]["y"] = -1.0
+    data["attack"] = [dict(a, attacker="car", firer="driver") for a in data["attack"]]
+    data["pedestrian"] = [dict(p, x=-2.5, y=-1.0 + 0.45 * (i - 1)) for i, p in enumerate(data["pedestrian"][1:])]   # his left
+    data["orders"] = [dict(o, target="car") for o in data["orders"]]
+    s = hardpoint.parse_scenario(data)
+    assert isinstance(pack(s), Packed)
+    assert _compare(s, 300, 4) == []
+    b = run_batch(s, 2000, 1, backend="compiled")
+    assert 0.2 < b.hit[:, 0].mean() < 0.9
 
 
 def test_cw_drop_03_mines_set_off_by_remote_control_run_in_the_fight_kernel():

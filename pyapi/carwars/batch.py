@@ -1193,8 +1193,6 @@ def _fight_unsupported(scenario) -> str | None:
                         return "a link with a sidecar weapon fired as an attack in a turn"
                 if a.firer and any(w.id == a.weapon and w.automatic for w in unit.all_weapons()):
                     return "a planned attack with a weapon on automatic that names a firer, in a turn"
-            if a.victims and isinstance(unit, _Vehicle) and not any(w.id == a.weapon for w in unit.all_weapons()):
-                return "an area-effect attack with a crew member's hand weapon in a turn"
     for actions in plan.actions.values():
         for a in actions:
             if a.kind not in _FIGHT_ACTIONS:
@@ -1763,6 +1761,11 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             firers, w_global, ped = [None], -1, pids.index(unit.id)
             people = [unit]
             characters = [len(c_takeover) + ped]
+        elif not any(x.id == a.weapon for x in unit.all_weapons()):
+            # a crew member's hand weapon (CW-HAND-01): the named firer fires it; no damage points or ammunition
+            firers, w_global, ped = [a.firer], -1, -1
+            people = [unit.crew_member(a.firer)]
+            characters = [crew_index[(unit.id, a.firer)]]
         else:
             w = unit.weapon(a.weapon, "attack")
             w_global, ped = weapon_index[(unit.id, w.id)], -1
