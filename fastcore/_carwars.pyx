@@ -1443,6 +1443,8 @@ def run_fight(
             continue
         if ep[ENT_LINK] < 1 or e + ep[ENT_LINK] >= pk.n_ent or ep[ENT_FIR_LO] < 0 or ep[ENT_FIR_HI] > pk.n_fir:
             return -1
+        if ep[ENT_CHOOSE] == CHOOSE_AREA and (not -1 <= ep[ENT_WEAPON] < NW or not 0 <= ep[ENT_WKEY] < W):
+            return -1
         for j in range(e + 1, e + 1 + ep[ENT_LINK]):
             mp = ent + j * ENT_NCOLS
             if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W or not -1 <= mp[ENT_WEAPON] < NW \
@@ -1453,8 +1455,8 @@ def run_fight(
                 if fir[i * FIR_NCOLS + FIR_CAND_HI] > fir[i * FIR_NCOLS + FIR_CAND_LO] and mp[ENT_SHOT] >= 0 \
                         and fir[i * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT] >= fir[i * FIR_NCOLS + FIR_CAND_HI]:
                     return -1
-                if not 0 <= fir[i * FIR_NCOLS + FIR_CHARACTER] < NC + NP:
-                    return -1                      # a character: a crew member, or NC + a pedestrian
+                if not 0 <= fir[i * FIR_NCOLS + FIR_CHARACTER] < (NC + NP if ep[ENT_CHOOSE] == CHOOSE_AREA else NC):
+                    return -1                      # a crew member; an area attack's may be NC + a pedestrian
     for i in range(pk.n_drop):
         if drp[i * DROP_NCOLS + DROP_WEAPON] >= NW or drp[i * DROP_NCOLS + DROP_WKEY] >= W or drp[i * DROP_NCOLS + DROP_DRIVER] >= NC \
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and drp[i * DROP_NCOLS + DROP_COUNTER] >= fc[F_COUNTERS]) \
@@ -1710,8 +1712,8 @@ def run_fight(
                             # per intended victim
                             # (a pedestrian's hand weapon, w -1: no damage points, no ammunition to count; its
                             # character is NC + the pedestrian, and ch_hits reads either kind's hits)
-                            if fired_w[wk] or (w >= 0 and (ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0))):
-                                continue
+                            if w >= 0 and (fired_w[wk] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0)):
+                                continue                   # (a hand weapon: only its firer's shot counts, CW-ROF-01)
                             fr = group_firer(ctx.st, ch_hits, fir, ep, fired_ch)
                             if fr < 0:
                                 continue

@@ -1191,8 +1191,8 @@ def _fight_unsupported(scenario) -> str | None:
                         return "a link with a weapon on automatic fired as an attack in a turn"
                     if unit.sidecar and any(w in unit.sidecar.weapons for w in members):
                         return "a link with a sidecar weapon fired as an attack in a turn"
-                if a.firer and any(w.id == a.weapon and w.automatic for w in unit.all_weapons()):
-                    return "a planned attack with a weapon on automatic that names a firer, in a turn"
+                if (a.firer or a.victims) and any(w.id == a.weapon and w.automatic for w in unit.all_weapons()):
+                    return "a planned attack with a weapon on automatic that names a firer or sweeps an area, in a turn"
     for actions in plan.actions.values():
         for a in actions:
             if a.kind not in _FIGHT_ACTIONS:
