@@ -1406,8 +1406,10 @@ def run_fight(
             or saved.shape[1] < 2 * V + NW + 3 * W + U + FIRE_RING * V + fc[F_COUNTERS] \
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
             or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
-            or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1]:
+            or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
+            or pk.n_rec0 != 3 * W:
         return -1
+    cdef int32_t* rec0 = pk.rec0
     for i in range(pk.n_ocon):
         if ocon[i * OCON_NCOLS + OCON_COUNTER] >= fc[F_COUNTERS] or ocon[i * OCON_NCOLS + OCON_VEHICLE] < 0 \
                 or (ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_TRIGGER and ocon[i * OCON_NCOLS + OCON_C] and ocon[i * OCON_NCOLS + OCON_COUNTER] < 0) \
@@ -1557,9 +1559,9 @@ def run_fight(
                 for i in range(NW):
                     ammo[i] = w_ammo0[i]
                 for i in range(W):
-                    rec_t[i] = -1
-                    rec_s[i] = 0
-                    rec_turn[i] = -100
+                    rec_t[i] = rec0[i]            # the scenario's sustained-fire history (CW-HIT-09)
+                    rec_s[i] = rec0[W + i]
+                    rec_turn[i] = rec0[2 * W + i]
                     out_shots[t, i] = 0
                     out_hits[t, i] = 0
                     out_dmg[t, i] = 0

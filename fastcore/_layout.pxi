@@ -466,6 +466,8 @@ cdef struct Arrays:
     Py_ssize_t w_offr
     int32_t* offr_lo
     Py_ssize_t n_offr_lo
+    int32_t* rec0
+    Py_ssize_t n_rec0
 
 
 cdef int unpack_phase(Arrays* a, dict arrays) except -2:
@@ -893,4 +895,7 @@ cdef int unpack_fight(Arrays* a, dict arrays) except -2:
     a.w_brst = m.shape[1]
     if m.shape[0] and m.shape[1] != BRST_NCOLS:
         return -1
+    v = arrays["rec0"]
+    a.rec0 = &v[0] if v.shape[0] else NULL
+    a.n_rec0 = v.shape[0]
     return 0

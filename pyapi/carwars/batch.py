@@ -1205,8 +1205,6 @@ def _fight_unsupported(scenario) -> str | None:
     used |= {(o.unit, w) for o in (fight.orders if fight is not None else []) for w in _fight_weapons(o, arena)}
     if switched & used:
         return "a weapon switched to or from automatic that a planned attack or an order also fires"
-    if scenario.history:
-        return "sustained fire carried in from before the scenario (history)"
     if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
         return "fire sources carried over from earlier turns"
     for v in arena.vehicles.values():
@@ -1977,6 +1975,22 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         a = np.ascontiguousarray(np.array(x, dtype=np.int32))
         return a.reshape((len(x), cols)) if cols is not None else a
 
+    # the sustained-fire history the scenario starts with (CW-HIT-09): per weapon key its last target (a candidate's
+    # unit column; none that can be shot never matches), streak and last turn, the scenario's first turn being 1
+    W = len(layout.weapons)
+    rec0 = [-1] * W + [0] * W + [-100] * W
+    first_turn = scenario.arena.turn
+    for (attacker, weapon), rec in scenario.history.items():
+        k = wkey.get((attacker, weapon))
+        if k is None:
+            continue          # a weapon no fight entry fires: its record is never read
+        if rec.target in arena.buildings:
+            rec0[k] = len(units) + list(arena.buildings).index(rec.target)
+        else:
+            rec0[k] = uidx.get(rec.target, -2)
+        rec0[W + k] = rec.streak
+        rec0[2 * W + k] = max(rec.last_turn - first_turn + 1, -100)
+
     fc[_layout.F_COUNTERS] = len(counter_objs)
     arrays = dict(base.arrays)
     arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
@@ -1985,7 +1999,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                   cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
                   ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),
-                  t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo), brst=arr(brst, _layout.BRST_NCOLS))
+                  t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo), brst=arr(brst, _layout.BRST_NCOLS),
+                  rec0=arr(rec0))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base,
                   facts=fact_list)
 
