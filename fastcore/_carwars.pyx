@@ -828,6 +828,9 @@ def run_phase(
         return -1
     cdef int32_t* brst = pk.brst
     cdef int32_t* afir = pk.afir
+    cdef int32_t* fire0 = pk.fire0
+    if pk.n_fire0 != 3 * V:
+        return -1
     # the burst rows and the default firers' rows in range, each naming a pedestrian or a slot (the packer's rows;
     # never read out of bounds)
     if not ranges_in(atk, A, ATK_NCOLS, ATK_BURST_LO, ATK_BURST_HI, pk.n_brst) or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, P) \
@@ -905,10 +908,10 @@ def run_phase(
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
             for v in range(V):
-                fire_hits[v] = 0
-                fire_hit_fiery[v] = 0
+                fire_hits[v] = fire0[V + v]          # the fire state carried in (CW-FIRE-01/02)
+                fire_hit_fiery[v] = fire0[2 * V + v]
                 taken[v] = 0
-                fire_total[v] = 0
+                fire_total[v] = fire0[v]
                 out_flags[r_, v] = 0
                 burning[v] = v_burning[v]
                 # the driver's state and a metal-armoured car's armour when the phase starts (CW-ROF-02): the
@@ -1407,9 +1410,10 @@ def run_fight(
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
             or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
-            or pk.n_rec0 != 3 * W:
+            or pk.n_rec0 != 3 * W or pk.n_fring0 != (FIRE_RING + 2) * V:
         return -1
     cdef int32_t* rec0 = pk.rec0
+    cdef int32_t* fring0 = pk.fring0
     for i in range(pk.n_ocon):
         if ocon[i * OCON_NCOLS + OCON_COUNTER] >= fc[F_COUNTERS] or ocon[i * OCON_NCOLS + OCON_VEHICLE] < 0 \
                 or (ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_TRIGGER and ocon[i * OCON_NCOLS + OCON_C] and ocon[i * OCON_NCOLS + OCON_COUNTER] < 0) \
@@ -1571,7 +1575,7 @@ def run_fight(
                     out_hit[t, i] = 0
                     out_damage[t, i] = 0
                 for i in range(FIRE_RING * V):
-                    fire_future[i] = 0
+                    fire_future[i] = fring0[i]     # the fire modifiers carried in (CW-FIRE-01)
                 for i in range(NK):
                     gone[i] = 0
             diverged[t] = 0
@@ -1580,6 +1584,10 @@ def run_fight(
             for turn in range(start + 1, T + 1):
                 memset(fire_hits, 0, V * sizeof(int32_t))
                 memset(fire_hit_fiery, 0, V * sizeof(int32_t))
+                if turn == 1:
+                    for v in range(V):
+                        fire_hits[v] = fring0[FIRE_RING * V + v]          # component hits earlier in the first turn
+                        fire_hit_fiery[v] = fring0[FIRE_RING * V + V + v]
                 for i in range(W):
                     fired_w[i] = 0
                 for i in range(NC + NP):

@@ -407,6 +407,8 @@ cdef struct Arrays:
     int32_t* afir
     Py_ssize_t n_afir
     Py_ssize_t w_afir
+    int32_t* fire0
+    Py_ssize_t n_fire0
     int32_t* fc
     Py_ssize_t n_fc
     int32_t* crash_out
@@ -468,6 +470,8 @@ cdef struct Arrays:
     Py_ssize_t n_offr_lo
     int32_t* rec0
     Py_ssize_t n_rec0
+    int32_t* fring0
+    Py_ssize_t n_fring0
 
 
 cdef int unpack_phase(Arrays* a, dict arrays) except -2:
@@ -640,6 +644,9 @@ cdef int unpack_phase(Arrays* a, dict arrays) except -2:
     a.w_afir = m.shape[1]
     if m.shape[0] and m.shape[1] != AFIR_NCOLS:
         return -1
+    v = arrays["fire0"]
+    a.fire0 = &v[0] if v.shape[0] else NULL
+    a.n_fire0 = v.shape[0]
     return 0
 
 cdef int unpack_fight(Arrays* a, dict arrays) except -2:
@@ -898,4 +905,7 @@ cdef int unpack_fight(Arrays* a, dict arrays) except -2:
     v = arrays["rec0"]
     a.rec0 = &v[0] if v.shape[0] else NULL
     a.n_rec0 = v.shape[0]
+    v = arrays["fring0"]
+    a.fring0 = &v[0] if v.shape[0] else NULL
+    a.n_fring0 = v.shape[0]
     return 0

@@ -438,3 +438,27 @@ def test_cw_hit_08_after_a_collision_the_first_able_default_firer_fires_in_the_p
         np.testing.assert_array_equal(getattr(ref, key), getattr(com, key), err_msg=key)
     passenger, driver = (com.state[:, com.labels.index(f"van {c}")] for c in ("pas", "driver"))
     assert ((passenger >= 2) & (driver < 2)).any() and com.hit[(passenger >= 2) & (driver < 2), 0].any()
+
+
+def test_cw_fire_01_a_phase_starts_from_the_fire_state_carried_in():
+    """CW-FIRE-01 / CW-FIRE-02 / ARCH-03: a scenario committed after a phase (resolve(..., commit=True)) carries its
+    vehicles' fire state: the flamethrower's modifier, active this turn and the next three, and a component hit this
+    turn whose fire roll comes at the turn's end. The next volley's batch starts from it: every value of 2,000 trials
+    agrees with the reference at the end of the turn, and the van catches fire far more often than without it (the
+    compiled core used to refuse any fire state carried in)."""
+    data = {"scenario": {"name": "fire in", "ruleset": "carwars"},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "facing": 0.0,
+                         "weapon": [{"id": "ft", "type": "Flamethrower", "mount": "front"}]},
+                        {"id": "van", "design": "shogun", "x": 0.0, "y": 2.0, "speed": 0, "facing": 180.0,
+                         "armour": {"front": 0, "back": 0, "left": 0, "right": 0, "top": 0, "underbody": 0}}],
+            "attack": [{"id": "burn", "attacker": "car", "weapon": "ft", "target": "van"}]}
+    s = hardpoint.parse_scenario(data)
+    s.resolve(hardpoint.SeededDice(4, trial=0), commit=True)       # this seed leaves a source and a component hit
+    state = s.arena.fires["van"]
+    assert state.sources and state.component_hits and not state.burning and supports_compiled(s) is None
+    ref = run_batch(s, 2000, 3, backend="reference", end_of_turn=True)
+    com = run_batch(s, 2000, 3, backend="compiled", end_of_turn=True, threads=1)
+    for key in ("hit", "damage", "state", "flags"):
+        np.testing.assert_array_equal(getattr(ref, key), getattr(com, key), err_msg=key)
+    fresh = run_batch(hardpoint.parse_scenario(data), 2000, 3, backend="compiled", end_of_turn=True, threads=1)
+    assert (com.flags[:, 1] & 1).mean() > (fresh.flags[:, 1] & 1).mean() + 0.2

@@ -844,6 +844,30 @@ def test_cw_hit_09_a_fight_starts_from_its_sustained_fire_history_in_the_kernel(
     assert with_history > without + 0.2, (with_history, without)
 
 
+def test_cw_fire_01_a_fight_starts_from_the_fire_sources_carried_in():
+    """CW-FIRE-01 / ARCH-03: a fight committed after its first turn (resolve(..., commit=True)) carries the van's
+    flamethrower source, active for three more turns; a new 3-turn fight from there counts it at each turn's end
+    fire roll. Every value of 300 trials agrees with the reference (the kernel used to refuse a fire state carried
+    in), and after one turn the van burns far more often than in the same turn without it.""" 
+    data = {"scenario": {"name": "fire fight", "ruleset": "carwars", "turns": 1},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                         "weapon": [{"id": "ft", "type": "Flamethrower", "mount": "front"}]},
+                        {"id": "van", "design": "shogun", "x": 0.0, "y": 2.0, "speed": 0, "side": "b"}],
+            "orders": [{"id": "o1", "unit": "car", "target": "van"}]}
+    s = hardpoint.parse_scenario(copy.deepcopy(data))
+    s.resolve(hardpoint.SeededDice(1, trial=0), commit=True)        # this seed leaves a source, not yet a fire
+    state = s.arena.fires["van"]
+    assert state.sources and not state.burning and s.arena.turn == 2
+    s.turns = 3
+    assert isinstance(pack(s), Packed)
+    assert _compare(s, 300, 9) == []
+    # one turn on from each: the carried modifier adds to the new hits' at the end-of-turn roll
+    s.turns = 1
+    fresh = hardpoint.parse_scenario(copy.deepcopy(data))
+    burning = lambda sc: float((run_batch(sc, 2000, 1, backend="compiled").flags[:, 1] & 1).mean())
+    assert burning(s) > burning(fresh) + 0.1, (burning(s), burning(fresh))
+
+
 def test_cw_drop_03_mines_set_off_by_remote_control_run_in_the_fight_kernel():
     """CW-DROP-03 / ARCH-03: the runner drops mines in turn 1 and sets them off by remote control in turn 2: in
     phase 1, before the pursuer reaches them (it is never hurt by them), or in phase 5, after it has driven over

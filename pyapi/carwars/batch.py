@@ -232,8 +232,8 @@ def _unsupported(scenario) -> str | None:
     reason = _kernel_limits(scenario)
     if reason:
         return reason
-    if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
-        return "fire sources carried over from earlier turns"
+    if any(f.tire_only for f in arena.fires.values()):
+        return "a tire-only fire carried in (CW-FIRE-05)"
     for a in scenario.attacks:
         unit = arena.unit(a.attacker, "attack")
         if hasattr(unit, "links") and a.weapon in unit.links:
@@ -576,6 +576,24 @@ def _blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[l
     return rows_v, rows_p
 
 
+def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], list[int]]:
+    """The fire state the vehicles bring in (arena.fires, CW-FIRE-01/02), for the kernels: per vehicle, the sum of
+    its fire sources' modifiers active in each of the next `turns` turns (the arena's turn first) placed at
+    turn % ring (kernel turns count from 1); and whether a component hit earlier this turn may start a fire at its
+    end, and whether by a fiery source. A source still active after `ring - 1` turns is refused by the packers."""
+    V = len(arena.vehicles)
+    future, hit, fiery = [0] * (ring * V), [0] * V, [0] * V
+    for v, vid in enumerate(arena.vehicles):
+        state = arena.fires.get(vid)
+        if state is None:
+            continue
+        for k in range(1, min(turns, ring - 1) + 1):
+            future[v * ring + k % ring] += sum(s.modifier for s in state.sources if s.active(arena.turn + k - 1))
+        hit[v] = int(bool(state.component_hits))
+        fiery[v] = int(any(state.component_hits))
+    return future, hit, fiery
+
+
 def _burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, target: str) -> tuple[int, int]:
     """Add to `brst` the pedestrians a burst at `centre` reaches (`phase._burst`, CW-DMG-06): within the radius of
     the point hit, with a line from it to some part of them past the buildings and vehicles; not the target. Returns
@@ -820,6 +838,8 @@ def _pack(scenario) -> Packed:
     arrays["near_p"] = arr(near_p)
     arrays["brst"] = arr(brst, (len(brst), _layout.BRST_NCOLS))
     arrays["afir"] = arr(afir, (len(afir), _layout.AFIR_NCOLS))
+    future, hit, fiery = _carried_fire(arena, 1, _KERNEL_FIRE_TURNS)
+    arrays["fire0"] = arr([future[v * _KERNEL_FIRE_TURNS + 1] for v in range(len(vids))] + hit + fiery)
     return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
                   tire_index=tire_index)
 
@@ -1205,8 +1225,10 @@ def _fight_unsupported(scenario) -> str | None:
     used |= {(o.unit, w) for o in (fight.orders if fight is not None else []) for w in _fight_weapons(o, arena)}
     if switched & used:
         return "a weapon switched to or from automatic that a planned attack or an order also fires"
-    if any(f.tire_only or f.sources or f.component_hits for f in arena.fires.values()):
-        return "fire sources carried over from earlier turns"
+    if any(f.tire_only for f in arena.fires.values()):
+        return "a tire-only fire carried in (CW-FIRE-05)"
+    if any(s.turn + s.burn_duration >= arena.turn + _KERNEL_FIRE_TURNS - 1 for f in arena.fires.values() for s in f.sources):
+        return f"a fire source carried in that is still active {_KERNEL_FIRE_TURNS - 1} turns on (the kernel keeps {_KERNEL_FIRE_TURNS - 1})"
     for v in arena.vehicles.values():
         if v.water_depth_ft > 0 and any(w.spec.dropped for w in v.all_weapons()):
             return "dropped weapons in water (a die decides whether water backs up into them)"
@@ -2000,9 +2022,15 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
                   ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),
                   t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo), brst=arr(brst, _layout.BRST_NCOLS),
-                  rec0=arr(rec0))
+                  rec0=arr(rec0), fring0=arr(_fring0(scenario, T)))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base,
                   facts=fact_list)
+
+
+def _fring0(scenario, turns: int) -> list[int]:
+    """The fight kernel's fring0 (fastcore/layout.toml): `_carried_fire` of the scenario's arena."""
+    future, hit, fiery = _carried_fire(scenario.arena, turns, _KERNEL_FIRE_TURNS)
+    return future + hit + fiery
 
 
 def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: int, first: int, threads: int, chunk: int,
