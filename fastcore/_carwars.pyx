@@ -829,7 +829,7 @@ def run_phase(
     cdef int32_t* brst = pk.brst
     cdef int32_t* afir = pk.afir
     cdef int32_t* fire0 = pk.fire0
-    if pk.n_fire0 != 3 * V:
+    if pk.n_fire0 != 4 * V:
         return -1
     # the burst rows and the default firers' rows in range, each naming a pedestrian or a slot (the packer's rows;
     # never read out of bounds)
@@ -912,7 +912,7 @@ def run_phase(
                 fire_hit_fiery[v] = fire0[2 * V + v]
                 taken[v] = 0
                 fire_total[v] = fire0[v]
-                out_flags[r_, v] = 0
+                out_flags[r_, v] = 2 if fire0[3 * V + v] else 0   # exploded before: stays so, no more fire rolls
                 burning[v] = v_burning[v]
                 # the driver's state and a metal-armoured car's armour when the phase starts (CW-ROF-02): the
                 # first phase starts from the state every trial starts from; a vehicle that takes no hits in a
@@ -1410,7 +1410,7 @@ def run_fight(
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
             or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
-            or pk.n_rec0 != 3 * W or pk.n_fring0 != (FIRE_RING + 2) * V:
+            or pk.n_rec0 != 3 * W or pk.n_fring0 != (FIRE_RING + 3) * V:
         return -1
     cdef int32_t* rec0 = pk.rec0
     cdef int32_t* fring0 = pk.fring0
@@ -1556,7 +1556,8 @@ def run_fight(
             else:
                 memcpy(ctx.st, init, S * sizeof(int32_t))
                 ctx.k = 0
-                memset(&out_flags[t, 0], 0, V)
+                for v in range(V):
+                    out_flags[t, v] = 2 if fring0[(FIRE_RING + 2) * V + v] else 0    # exploded before (CW-FIRE-04)
                 memcpy(burning, v_burning, V * sizeof(int32_t))
                 for v in range(V):
                     crash[v] = 0

@@ -868,6 +868,32 @@ def test_cw_fire_01_a_fight_starts_from_the_fire_sources_carried_in():
     assert burning(s) > burning(fresh) + 0.1, (burning(s), burning(fresh))
 
 
+def test_cw_fire_04_a_vehicle_that_exploded_before_the_start_stays_exploded_in_both_kernels():
+    """CW-FIRE-04 / ARCH-03 (found this session): a scenario committed after a turn in which the burning trike
+    exploded carries that in: no more fire rolls for the wreck (end_of_turn_fire skips it) and its exploded flag
+    set in every trial. Both kernels started it as if nothing had happened (270 of 300 trials' flags differed in
+    a single phase); now a fight of 3 more turns and a single phase with the end of the turn from there agree
+    with the reference in every value."""
+    data = {"scenario": {"name": "boom", "ruleset": "carwars", "turns": 1},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                         "weapon": [{"id": "ft", "type": "Flamethrower", "mount": "front"}]},
+                        {"id": "trike", "design": "stinger", "x": 0.0, "y": 2.0, "speed": 0, "side": "b", "burning": True}],
+            "orders": [{"id": "o1", "unit": "car", "target": "trike"}]}
+    s = hardpoint.parse_scenario(copy.deepcopy(data))
+    s.resolve(hardpoint.SeededDice(5, trial=0), commit=True)        # this seed blows the trike up
+    assert s.arena.fires["trike"].exploded
+    s.turns = 3
+    assert isinstance(pack(s), Packed) and _compare(s, 300, 9) == []
+    one = hardpoint.parse_scenario({"scenario": {"name": "boom1", "ruleset": "carwars"}, "vehicle": data["vehicle"],
+                                    "attack": [{"id": "burn", "attacker": "car", "weapon": "ft", "target": "trike"}]})
+    one.arena = s.arena.copy()
+    ref = run_batch(one, 300, 3, backend="reference", end_of_turn=True)
+    com = run_batch(one, 300, 3, backend="compiled", end_of_turn=True, threads=1)
+    for key in ("hit", "damage", "state", "flags"):
+        np.testing.assert_array_equal(getattr(ref, key), getattr(com, key), err_msg=key)
+    assert (com.flags[:, 1] & 2).all()
+
+
 def test_cw_drop_03_mines_set_off_by_remote_control_run_in_the_fight_kernel():
     """CW-DROP-03 / ARCH-03: the runner drops mines in turn 1 and sets them off by remote control in turn 2: in
     phase 1, before the pursuer reaches them (it is never hurt by them), or in phase 5, after it has driven over

@@ -576,13 +576,15 @@ def _blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[l
     return rows_v, rows_p
 
 
-def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], list[int]]:
-    """The fire state the vehicles bring in (arena.fires, CW-FIRE-01/02), for the kernels: per vehicle, the sum of
-    its fire sources' modifiers active in each of the next `turns` turns (the arena's turn first) placed at
-    turn % ring (kernel turns count from 1); and whether a component hit earlier this turn may start a fire at its
-    end, and whether by a fiery source. A source still active after `ring - 1` turns is refused by the packers."""
+def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The fire state the vehicles bring in (arena.fires, CW-FIRE-01/02/04), for the kernels: per vehicle, the sum
+    of its fire sources' modifiers active in each of the next `turns` turns (the arena's turn first) placed at
+    turn % ring (kernel turns count from 1); whether a component hit earlier this turn may start a fire at its
+    end, and whether by a fiery source; and whether it has exploded already. A source still active after
+    `ring - 1` turns is refused by the packers."""
     V = len(arena.vehicles)
     future, hit, fiery = [0] * (ring * V), [0] * V, [0] * V
+    exploded = [int(arena.fires[vid].exploded) if vid in arena.fires else 0 for vid in arena.vehicles]
     for v, vid in enumerate(arena.vehicles):
         state = arena.fires.get(vid)
         if state is None:
@@ -591,7 +593,7 @@ def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], l
             future[v * ring + k % ring] += sum(s.modifier for s in state.sources if s.active(arena.turn + k - 1))
         hit[v] = int(bool(state.component_hits))
         fiery[v] = int(any(state.component_hits))
-    return future, hit, fiery
+    return future, hit, fiery, exploded
 
 
 def _burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, target: str) -> tuple[int, int]:
@@ -838,8 +840,8 @@ def _pack(scenario) -> Packed:
     arrays["near_p"] = arr(near_p)
     arrays["brst"] = arr(brst, (len(brst), _layout.BRST_NCOLS))
     arrays["afir"] = arr(afir, (len(afir), _layout.AFIR_NCOLS))
-    future, hit, fiery = _carried_fire(arena, 1, _KERNEL_FIRE_TURNS)
-    arrays["fire0"] = arr([future[v * _KERNEL_FIRE_TURNS + 1] for v in range(len(vids))] + hit + fiery)
+    future, hit, fiery, exploded = _carried_fire(arena, 1, _KERNEL_FIRE_TURNS)
+    arrays["fire0"] = arr([future[v * _KERNEL_FIRE_TURNS + 1] for v in range(len(vids))] + hit + fiery + exploded)
     return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
                   tire_index=tire_index)
 
@@ -2029,8 +2031,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
 
 def _fring0(scenario, turns: int) -> list[int]:
     """The fight kernel's fring0 (fastcore/layout.toml): `_carried_fire` of the scenario's arena."""
-    future, hit, fiery = _carried_fire(scenario.arena, turns, _KERNEL_FIRE_TURNS)
-    return future + hit + fiery
+    future, hit, fiery, exploded = _carried_fire(scenario.arena, turns, _KERNEL_FIRE_TURNS)
+    return future + hit + fiery + exploded
 
 
 def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: int, first: int, threads: int, chunk: int,
