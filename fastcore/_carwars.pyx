@@ -1420,8 +1420,13 @@ def run_fight(
                 or ocon[i * OCON_NCOLS + OCON_VEHICLE] >= V:
             return -1
     if not ranges_in(cand, pk.n_cand, CAND_NCOLS, CAND_BURST_LO, CAND_BURST_HI, pk.n_brst) \
-            or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, NP):
+            or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, NP) \
+            or not ranges_in(ent, pk.n_ent, ENT_NCOLS, ENT_FIR_LO, ENT_FIR_HI, pk.n_fir) \
+            or not ranges_in(fir, pk.n_fir, FIR_NCOLS, FIR_CAND_LO, FIR_CAND_HI, pk.n_cand):
         return -1
+    for i in range(pk.n_fir):
+        if not -1 <= fir[i * FIR_NCOLS + FIR_CHARACTER] < NC + NP:
+            return -1                              # no firer (-1), a crew member, or NC + a pedestrian
     for i in range(pk.n_offr):
         if offr[i * OFFR_NCOLS + OFFR_VEHICLE] < 0 or offr[i * OFFR_NCOLS + OFFR_VEHICLE] >= V:
             return -1
