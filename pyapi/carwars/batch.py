@@ -582,6 +582,8 @@ def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], l
     turn % ring (kernel turns count from 1); whether a component hit earlier this turn may start a fire at its
     end, and whether by a fiery source; and whether it has exploded already. A source still active after
     `ring - 1` turns is refused by the packers."""
+    from .fire import fire_modifier_total
+
     V = len(arena.vehicles)
     future, hit, fiery = [0] * (ring * V), [0] * V, [0] * V
     exploded = [int(arena.fires[vid].exploded) if vid in arena.fires else 0 for vid in arena.vehicles]
@@ -590,27 +592,20 @@ def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], l
         if state is None:
             continue
         for k in range(1, min(turns, ring - 1) + 1):
-            future[v * ring + k % ring] += sum(s.modifier for s in state.sources if s.active(arena.turn + k - 1))
+            future[v * ring + k % ring] += fire_modifier_total(state, arena.turn + k - 1)[0]
         hit[v] = int(bool(state.component_hits))
         fiery[v] = int(any(state.component_hits))
     return future, hit, fiery, exploded
 
 
 def _burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, target: str) -> tuple[int, int]:
-    """Add to `brst` the pedestrians a burst at `centre` reaches (`phase._burst`, CW-DMG-06): within the radius of
-    the point hit, with a line from it to some part of them past the buildings and vehicles; not the target. Returns
-    the rows' range."""
-    from . import geometry as geo
+    """Add to `brst` the pedestrians a burst at `centre` reaches and nothing shelters (`phase.burst_reach`,
+    CW-DMG-06), each with the burst's dice `expr` (`phase.burst_dice`). Returns the rows' range."""
+    from .phase import burst_reach
 
-    blockers = [x.polygon for x in arena.buildings.values()] + [v.counter.polygon() for v in arena.vehicles.values()]
     lo = len(brst)
-    for pi, p in enumerate(arena.pedestrians.values()):
-        if p.id == target:
-            continue
-        poly = p.counter.polygon()
-        if geo.distance(geo.nearest_point(poly, centre), centre) > radius + 1e-9:
-            continue
-        if geo.line_of_fire(centre, poly, blockers).clear:
+    for pi, _, sheltered in burst_reach(arena, centre, radius, target):
+        if not sheltered:
             brst.append(_row(_layout.BRST_COLUMNS, ped=pi, count=expr.count, bonus=expr.bonus, floor=expr.floor))
     return lo, len(brst)
 
@@ -665,8 +660,8 @@ def _state_key(scenario) -> bytes | None:
 
 
 def _pack(scenario) -> Packed:
-    from ..dice import parse_dice
     from .fire import can_explode
+    from .phase import burst_dice
 
     rules = scenario.rules
     arena = scenario.arena
@@ -793,7 +788,6 @@ def _pack(scenario) -> Packed:
     not_area = dict(area_place=-1, area_victims=0, area_rank=0, area_full=0)
     wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
     brst: list[list[int]] = []
-    one_die = parse_dice("1d")
     afir: list[list[int]] = []
     for phase, a, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
         if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
@@ -810,8 +804,7 @@ def _pack(scenario) -> Packed:
                 and not scenario.turns:
             # a single phase: nobody moves, so who the burst reaches is known before any die (a turn with
             # pedestrians and bursts runs in the fight kernel, which finds them phase by phase: _turn_unsupported)
-            burst = _burst_rows(arena, brst, b.aim_point, spec.burst_radius,
-                                spec.damage if spec.hand and spec.damage is not None else one_die, b.target)
+            burst = _burst_rows(arena, brst, b.aim_point, spec.burst_radius, burst_dice(rules, spec), b.target)
         atk_rows.append(_row(_layout.ATK_COLUMNS, **_shot_columns(b, spec, target, pi, vi, tire_index),
                              fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1, fiery=int(spec.fiery),
                              phase=phase, weapon_slot=weapon_slot, firer_slot=firer_slot,
@@ -1318,7 +1311,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from .boxgrid import BoxGrid, bounds
     from .motion import move_with_contacts
     from .special import automatic_target, fires_on_automatic
-    from .phase import explain_phase
+    from .phase import burst_dice, explain_phase
     from .tables import weapon_spec
     from .dropped import _kind as _dropped_kind
     from .dropped import (OIL_KINDS, _intersects, contact, counter_id, drop_weapon, expire_counters, oil_maneuver, paint_contact,
@@ -1466,7 +1459,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         spec = attack_weapon(arena, unit, wid, rules)
         burst = None
         if spec.burst_radius > 0 and b.aim_point is not None and arena.pedestrians:
-            burst = (b.aim_point, spec.burst_radius, spec.damage if spec.hand and spec.damage is not None else one_die)
+            burst = (b.aim_point, spec.burst_radius, burst_dice(rules, spec))
         return b.range, row_of(unit, wid, target, b, possible), burst
 
     brst: list[list[int]] = []
@@ -1846,8 +1839,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             row = row_of(unit, wid, target, b, possible)
             spec = attack_weapon(arena, unit, wid, rules)
             if spec.burst_radius > 0 and b.aim_point is not None and arena.pedestrians:
-                row = burst_of(row, b.aim_point, spec.burst_radius, spec.damage if spec.hand and spec.damage is not None else one_die,
-                               target)
+                row = burst_of(row, b.aim_point, spec.burst_radius, burst_dice(rules, spec), target)
             rows.append(row)
         return rows
 

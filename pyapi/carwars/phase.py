@@ -483,28 +483,40 @@ def _record_fire(arena: Arena, target: Vehicle, spec: WeaponSpec, ledger: Ledger
     return out
 
 
+def burst_reach(arena: Arena, centre: tuple[float, float], radius: float, target: str):
+    """CW-DMG-06: the pedestrians within `radius` of the point hit, but the target, each as (index among the
+    arena's pedestrians, pedestrian, sheltered): sheltered by a standing wall or vehicle when no line from the burst
+    reaches any part of him (the vehicle hit included: a pedestrian on its far side is sheltered by it)."""
+    blockers = [x.polygon for x in arena.buildings.values()] + [v.counter.polygon() for v in arena.vehicles.values()]
+    for i, p in enumerate(arena.pedestrians.values()):
+        if p.id == target:
+            continue
+        poly = p.counter.polygon()
+        if geo.distance(geo.nearest_point(poly, centre), centre) > radius + 1e-9:
+            continue
+        yield i, p, not geo.line_of_fire(centre, poly, blockers).clear
+
+
+def burst_dice(rules: Rules, spec: WeaponSpec):
+    """CW-DMG-06: what a burst rolls on each pedestrian it reaches: the table's figure (carwars.damage.burst), or a
+    grenade's (a hand weapon's) own damage."""
+    from ..dice import parse_dice
+
+    return spec.damage if spec.hand and spec.damage is not None else parse_dice(rules["carwars.damage"]["burst"]["damage"])
+
+
 def _burst(rules: Rules, arena: Arena, spec: WeaponSpec, b: ToHit, dice: DiceSource) -> list[Event]:
-    """CW-DMG-06: burst effect: 1d to each pedestrian within the burst radius of the point hit, unless
-    sheltered by a standing wall or vehicle (no line from the burst to any part of him), the vehicle hit included:
-    a pedestrian on its far side is sheltered by it. Grenades do full damage."""
+    """CW-DMG-06: burst effect: `burst_dice` on each pedestrian `burst_reach` finds not sheltered."""
     out: list[Event] = []
     centre = b.aim_point
     assert centre is not None
-    blockers = [x.polygon for x in arena.buildings.values()] + [v.counter.polygon() for v in arena.vehicles.values()]
-    for p in arena.pedestrians.values():
-        if p.id == b.target:
-            continue
-        poly = p.counter.polygon()
-        if geo.distance(geo.nearest_point(poly, centre), centre) > spec.burst_radius + 1e-9:
-            continue
-        if not geo.line_of_fire(centre, poly, blockers).clear:
+    expr = burst_dice(rules, spec)
+    for _, p, sheltered in burst_reach(arena, centre, spec.burst_radius, b.target):
+        if sheltered:
             out.append(Note(f"{p.id} is behind cover: no burst damage", "CW-DMG-06"))
             continue
         ledger = Ledger(p.id)
-        if spec.hand and spec.damage is not None:
-            r = dice.roll(spec.damage, f"burst on {p.id}", "CW-DMG-06")
-        else:
-            r = dice.roll("1d", f"burst on {p.id}", "CW-DMG-06")
+        r = dice.roll(expr, f"burst on {p.id}", "CW-DMG-06")
         ledger.events.append(r)
         ledger.dealt = r.total
         damage_pedestrian(p, r.total, ledger)
