@@ -649,6 +649,13 @@ cdef inline void burst_on(Ctx* c, int32_t* brst, int lo, int hi, int32_t* p_hits
                                                  brst[j * BRST_NCOLS + BRST_FLOOR]))
 
 
+cdef inline int area_each(Ctx* c, int count, int bonus, int hits, int full, int divisor) noexcept nogil:
+    """CW-DMG-07 (phase._roll_area): what each victim an area-effect attack hits takes: one damage roll (or the
+    weapon's fixed hits), all of it from a flamethrower, else its share, rounded up."""
+    cdef int each = roll(c, count, bonus, 0) if count > 0 else hits
+    return each if full else (each + divisor - 1) // divisor
+
+
 cdef inline int hand_hits(int mode, int dmg) noexcept nogil:
     """The hits a shot's damage deals a vehicle: all, half rounded up, or none (a hand weapon, CW-HAND-01)."""
     if mode == 1:
@@ -829,7 +836,7 @@ def run_phase(
     cdef int32_t* brst = pk.brst
     cdef int32_t* afir = pk.afir
     cdef int32_t* fire0 = pk.fire0
-    if pk.n_fire0 != 4 * V:
+    if pk.n_fire0 != 4 * V or consts[K_AREA_DIVISOR] < 1:
         return -1
     # the burst rows and the default firers' rows in range, each naming a pedestrian or a slot (the packer's rows;
     # never read out of bounds)
@@ -986,9 +993,8 @@ def run_phase(
                             area_hits = 0
                         area_hits += hit
                         if ap[ATK_AREA_PLACE] == ap[ATK_AREA_VICTIMS] - 1 and area_hits > 0:
-                            each = roll(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], 0) if ap[ATK_DMG_COUNT] > 0 else ap[ATK_DMG_HITS]
-                            if not ap[ATK_AREA_FULL]:
-                                each = (each + 1) // 2
+                            each = area_each(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], ap[ATK_DMG_HITS], ap[ATK_AREA_FULL],
+                                             consts[K_AREA_DIVISOR])
                             for rk in range(area_hits):
                                 for q in range(a - ap[ATK_AREA_VICTIMS] + 1, a + 1):
                                     if atkp[q * ATK_NCOLS + ATK_AREA_RANK] == rk:
@@ -1410,7 +1416,7 @@ def run_fight(
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
             or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
-            or pk.n_rec0 != 3 * W or pk.n_fring0 != (FIRE_RING + 3) * V:
+            or pk.n_rec0 != 3 * W or pk.n_fring0 != (FIRE_RING + 3) * V or consts[K_AREA_DIVISOR] < 1:
         return -1
     cdef int32_t* rec0 = pk.rec0
     cdef int32_t* fring0 = pk.fring0
@@ -1972,9 +1978,8 @@ def run_fight(
                                 if w >= 0 and w_shots[w]:
                                     ammo[w] -= 1
                                 if area_hits:
-                                    each = roll(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], 0) if cp[CAND_DMG_COUNT] > 0 else cp[CAND_DMG_HITS]
-                                    if not ent[e * ENT_NCOLS + ENT_RANK]:
-                                        each = (each + 1) // 2
+                                    each = area_each(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], cp[CAND_DMG_HITS],
+                                                     ent[e * ENT_NCOLS + ENT_RANK], consts[K_AREA_DIVISOR])
                                     for j in range(a - ent[e * ENT_NCOLS + ENT_LINK] + 1, a + 1):
                                         if ent[(e + 1 + acc_off[j]) * ENT_NCOLS + ENT_RANK] < area_hits:
                                             acc_dmg[j] = each

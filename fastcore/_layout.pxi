@@ -253,7 +253,8 @@ cdef enum:
     K_EXPLODE_HI = 9
     K_NATURAL_MISS = 10
     K_MAX_NEEDED = 11
-    K_LEN = 12
+    K_AREA_DIVISOR = 12
+    K_LEN = 13
 
 # vectors.cyc
 cdef enum:

@@ -252,7 +252,7 @@ def _arcs(scenario, arena, colours: dict[str, str], radius: float) -> list[Arc]:
     for v in arena.vehicles.values():
         groups: dict[tuple[str, str], list[str]] = {}
         for w in v.all_weapons():
-            if w.destroyed or w.spec.dropped or not w.spec.needs_to_hit or w.mount is Mount.UNDERBODY:
+            if w.destroyed or not w.spec.aimed or w.mount is Mount.UNDERBODY:
                 continue
             in_sidecar = v.sidecar is not None and w in v.sidecar.weapons
             arc = "all" if w.mount in (Mount.TURRET, Mount.TOP) else str(w.mount)

@@ -239,7 +239,7 @@ def _unsupported(scenario) -> str | None:
         if hasattr(unit, "links") and a.weapon in unit.links:
             from .special import _flatten
 
-            if any(w.spec.dropped or not w.spec.needs_to_hit for w in _flatten(unit, a.weapon, "attack")):
+            if any(not w.spec.aimed for w in _flatten(unit, a.weapon, "attack")):
                 return "links that drop weapons"
     attacks = [a for xs in scenario.plan.attacks.values() for a in xs] if scenario.turns else scenario.attacks
     collisions = [c for xs in scenario.plan.collisions.values() for c in xs] if scenario.turns else scenario.collisions
@@ -329,7 +329,7 @@ def _turn_names(scenario) -> list[str]:
             if unit is not None and a.weapon in unit.links:
                 from .special import _flatten
 
-                names += [f"{a.id}/{w.id}" for w in _flatten(unit, a.weapon, "attack") if not (w.spec.dropped or not w.spec.needs_to_hit)]
+                names += [f"{a.id}/{w.id}" for w in _flatten(unit, a.weapon, "attack") if w.spec.aimed]
             elif a.victims:
                 names += [f"{a.id}@{v}" for v in a.victims]
             else:
@@ -762,7 +762,7 @@ def _pack(scenario) -> Packed:
                   fire_hit_fiery_hi=fire["start"]["component_hit_fiery"][1],
                   ext_standard_hi=fire["extinguisher"]["standard"][1], ext_improved_hi=fire["extinguisher"]["improved"][1],
                   ext_portable_hi=fire["extinguisher"]["portable"][1], explode_hi=fire["explosion"]["roll"][1],
-                  natural_miss=th["natural_miss"], max_needed=th["max_needed"])
+                  natural_miss=th["natural_miss"], max_needed=th["max_needed"], area_divisor=dmg["area"]["share_divisor"])
 
     from .collision import ram_dice, weight_factor
     col_rows = []
@@ -1200,7 +1200,7 @@ def _fight_unsupported(scenario) -> str | None:
                     from .special import _flatten
 
                     members = _flatten(unit, a.weapon, "attack")
-                    if any(w.spec.dropped or not w.spec.needs_to_hit for w in members):
+                    if any(not w.spec.aimed for w in members):
                         return "a link with dropped, smoke or paint weapons fired as an attack in a turn"
                     if any(w.automatic for w in members) or any((a.attacker, w.id) in switched for w in members):
                         return "a link with a weapon on automatic fired as an attack in a turn"

@@ -124,7 +124,7 @@ def parse_orders(data: list[dict], arena: Arena, rules: Rules) -> list[Order]:
                                             field=where, value=w, rule="FIGHT-02")
                 else:
                     spec = unit.weapon(w, where).spec
-                    if spec.dropped or not spec.needs_to_hit:
+                    if not spec.aimed:
                         raise RuleViolation(f"{spec.name} takes no target: put it on automatic or drop it with an action",
                                             field=where, value=w, rule="CW-DROP-01")
             if len(set(weapons)) != len(weapons):
@@ -238,7 +238,7 @@ def _weapons_of(order: Order, unit: Vehicle | Pedestrian) -> list[str]:
         return list(order.weapons)
     if isinstance(unit, Pedestrian):
         return list(unit.weapons)
-    return [w.id for w in unit.all_weapons() if w.spec.needs_to_hit and not w.spec.dropped]
+    return [w.id for w in unit.all_weapons() if w.spec.aimed]
 
 
 def _holds_fire(unit: Vehicle | Pedestrian, weapon_id: str, fired) -> bool:

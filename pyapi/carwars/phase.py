@@ -430,7 +430,8 @@ def _roll_area(arena: Arena, a: Attack, rules: Rules, dice: DiceSource, by_id: d
         spec = attack_weapon(arena, arena.unit(a.attacker, "attack.attacker"), a.weapon, rules)
         damage_roll = dice.roll(spec.damage, f"{a.id} damage", "CW-DMG-01") if spec.damage else None
         total = damage_roll.total if damage_roll else (spec.damage_hits or 0)
-        each = total if spec.flamethrower else math.ceil(total / 2)
+        share = rules["carwars.damage"]["area"]["share_divisor"]
+        each = total if spec.flamethrower else -(-total // share)     # rounded up
         if damage_roll:
             events.append(damage_roll)
     area = AreaAttackRoll(attack=a.id, rolls=tuple(rolls), hits=hits, victims_hit=victims_hit, damage_roll=damage_roll, damage_each=each)

@@ -147,7 +147,7 @@ def expand_link(arena: Arena, attack: Attack, where: str) -> tuple[list[Attack],
     weapons = _flatten(vehicle, attack.weapon, f"{where}.weapon")
     for w in weapons:
         check_usable(w.spec, f"{where}.weapon", w.id)   # before anything of the link fires (CW-VEH-06)
-    drops = [w for w in weapons if w.spec.dropped or not w.spec.needs_to_hit]
+    drops = [w for w in weapons if not w.spec.aimed]
     aimed = [w for w in weapons if w not in drops]
     if not aimed:
         return [], drops

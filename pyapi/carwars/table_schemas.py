@@ -485,7 +485,7 @@ def _check_has_an_effect(row: dict, path: str) -> None:
 
 DAMAGE = {"type": "object", "additionalProperties": False, "x-rule": "CW-DMG-01",
           "description": "Car Wars damage location and its consequences (CW-DMG, CW-TGT-04..06, CW-CREW)",
-          "required": ["hazard", "obstacle", "crew", "cycle", "sidecar", "trike", "burst"], "properties": {
+          "required": ["hazard", "obstacle", "crew", "cycle", "sidecar", "trike", "burst", "area"], "properties": {
     "rule": _RULE,
     "hazard": _section("CW-DMG-01", {"bands": {
         "type": "array", "minItems": 1, "maxItems": 32,
@@ -515,6 +515,8 @@ DAMAGE = {"type": "object", "additionalProperties": False, "x-rule": "CW-DMG-01"
     }),
     "sidecar": _section("CW-TGT-05", {"cycle": _band(1, 6, "1d at the whole cycle from the sidecar's side: the cycle"),
                                       "sidecar": _band(1, 6, "1d at the whole cycle from the sidecar's side: the sidecar")}),
+    "area": _section("CW-DMG-07", {"share_divisor": _int(1, 100, "each victim an area-effect attack hits takes the damage "
+                                                                "divided by this, rounded up (a flamethrower: all of it)")}),
     "burst": _section("CW-DMG-06", {"damage": {**_dice("to each pedestrian a burst reaches (a hand weapon with damage dice, "
                                                       "a grenade: its own)"), "x-rule": "DICE-01"}}),
     "trike": _section("CW-TGT-06", {"wheel": _band(2, 12, "2d6 at the single-wheel end: the wheel"),

@@ -55,6 +55,12 @@ class WeaponSpec:
     refused: str = ""              # why this weapon cannot be fired (its effect is not in the seeds), CW-VEH-06
 
     @property
+    def aimed(self) -> bool:
+        """CW-DROP-01 / CW-LINK-01: it rolls to hit; a dropped weapon, and one that rolls no to-hit (smoke, paint),
+        is laid, not aimed (in a link, it drops as the others fire)."""
+        return self.needs_to_hit and not self.dropped
+
+    @property
     def fiery(self) -> bool:
         """CW-FIRE-02: damage from a laser, flamethrower or flaming oil jet starts fires on 1-4."""
         return self.laser or self.flamethrower or self.flaming_oil_jet

@@ -303,7 +303,7 @@ def check_link_drops(arena: "Arena", attack: "Attack", path: str) -> None:
     if not isinstance(unit, Vehicle) or attack.weapon not in unit.links:
         return
     for w in _flatten(unit, attack.weapon, f"{path}.weapon"):
-        if w.spec.dropped or not w.spec.needs_to_hit:
+        if not w.spec.aimed:
             check_drop(w, None, f"{path}.weapon")
 
 
@@ -339,7 +339,7 @@ def check_attack(arena: "Arena", rules: "Rules", a: "Attack", path: str) -> None
             weapons = _flatten(unit, a.weapon, f"{path}.weapon")
             for w in weapons:
                 check_usable(w.spec, f"{path}.weapon", w.id)
-            aimed = [w for w in weapons if not (w.spec.dropped or not w.spec.needs_to_hit)]
+            aimed = [w for w in weapons if w.spec.aimed]
             group = [w for w in aimed if w.spec.name == aimed[0].spec.name] if aimed else []
             if not unit.links[a.weapon].smart and len({w.mount is Mount.TURRET for w in group}) > 1:
                 raise RuleViolation("turret and body weapons are aimed together only with a smart link", field=f"{path}.weapon",
@@ -471,7 +471,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
             members = _flatten(unit, a.weapon, "attack.weapon")
             weapon = members[0]
             # the weapons a character aims (special.expand_link): the first that rolls to hit, unless on automatic
-            aimed = [w for w in members if w.spec.needs_to_hit and not w.spec.dropped]
+            aimed = [w for w in members if w.spec.aimed]
             needs_firer = bool(aimed) and (unit.id, aimed[0].id) not in automatic
         else:
             weapon = unit.weapon(a.weapon, "attack.weapon")
