@@ -321,20 +321,10 @@ def _turn_names(scenario) -> list[str]:
     one per weapon it aims or fires as if on automatic (`special.expand_link` names them <attack>/<weapon>; its
     dropped, smoke and paint weapons roll nothing); an area-effect attack's, one per intended victim
     (<attack>@<victim>): as a single phase names them (CW-LINK-01, CW-DMG-07)."""
-    arena = scenario.arena
-    names: list[str] = []
-    for key in sorted(scenario.plan.attacks):
-        for a in scenario.plan.attacks[key]:
-            unit = arena.vehicles.get(a.attacker)
-            if unit is not None and a.weapon in unit.links:
-                from .special import _flatten
+    from .special import attack_columns
 
-                names += [f"{a.id}/{w.id}" for w in _flatten(unit, a.weapon, "attack") if w.spec.aimed]
-            elif a.victims:
-                names += [f"{a.id}@{v}" for v in a.victims]
-            else:
-                names.append(a.id)
-    return names
+    return [name for key in sorted(scenario.plan.attacks) for a in scenario.plan.attacks[key]
+            for name, _, aimed in attack_columns(scenario.arena, a) if aimed]
 
 
 def _movement_collides(scenario) -> bool:

@@ -124,6 +124,18 @@ def automatic_attacks(arena: Arena, turn: int) -> tuple[list[Attack], list[Event
     return attacks, events
 
 
+def attack_columns(arena, a) -> list[tuple[str, str, bool]]:
+    """The columns an attack's rolls are reported under, as (column, weapon id, aimed): a link's one per weapon,
+    <attack>/<weapon> as `expand_link` names them (its dropped, smoke and paint weapons roll nothing: not aimed);
+    an area-effect attack's one per intended victim, <attack>@<victim> (CW-LINK-01, CW-DMG-07); else the attack's."""
+    unit = arena.vehicles.get(a.attacker)
+    if unit is not None and a.weapon in unit.links:
+        return [(f"{a.id}/{w.id}", w.id, w.spec.aimed) for w in _flatten(unit, a.weapon, "attack")]
+    if a.victims:
+        return [(f"{a.id}@{v}", a.weapon, True) for v in a.victims]
+    return [(a.id, a.weapon, True)]
+
+
 def _flatten(vehicle: Vehicle, ident: str, path: str, seen: tuple[str, ...] = ()) -> list[Weapon]:
     if ident in seen:
         raise ScenarioError("a link contains itself", field=path, value=ident, rule="CW-LINK-01")

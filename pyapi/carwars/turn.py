@@ -28,7 +28,7 @@ from .fire import FireState, end_of_turn_fire, record_fire_hit
 from .fight import FightRecord
 from .model import Arena, Vehicle
 from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
-from .special import _flatten, automatic_attacks, set_automatic
+from .special import _flatten, attack_columns, automatic_attacks, set_automatic
 from .tables import check_usable, weapon_spec
 
 if TYPE_CHECKING:
@@ -509,13 +509,4 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
 def _weapon_keys(arena: Arena, attacks: list[Attack]) -> dict[str, tuple[str, str]]:
     """Each attack's (unit, weapon) for the fight's per-weapon counts: a link's members are its own attacks
     (`special.expand_link` names them <attack>/<weapon>), each counted against its own weapon (CW-LINK-01)."""
-    out: dict[str, tuple[str, str]] = {}
-    for a in attacks:
-        unit = arena.vehicles.get(a.attacker)
-        if unit is not None and a.weapon in unit.links:
-            out.update({f"{a.id}/{w.id}": (a.attacker, w.id) for w in _flatten(unit, a.weapon, "attack")})
-        elif a.victims:      # an area-effect attack rolls once per intended victim, <attack>@<victim> (CW-DMG-07)
-            out.update({f"{a.id}@{v}": (a.attacker, a.weapon) for v in a.victims})
-        else:
-            out[a.id] = (a.attacker, a.weapon)
-    return out
+    return {name: (a.attacker, weapon) for a in attacks for name, weapon, _ in attack_columns(arena, a)}
