@@ -1246,12 +1246,14 @@ def _detonation_ids_unsure(arena, plan) -> str | None:
     remote control leave the reference's map but stay on the packer's, so mines laid and set off in one phase, with
     a weapon of the same id that may drop later in that phase, could leave the next counter named otherwise than in
     the reference: the kernel does not run it."""
+    from .dropped import counter_base
+
     auto = {(a.vehicle, a.weapon) for xs in plan.actions.values() for a in xs if a.kind == "automatic_on"}
     for (turn, phase), actions in plan.actions.items():
         for a in actions:
             if a.kind != "detonate" or not (a.counter or "").endswith(f".t{turn}p{phase}"):
                 continue                      # laid in an earlier phase: no drop of this phase can take its id
-            base = a.counter.rsplit(".t", 1)[0]
+            base = counter_base(a.counter)
             dropping = {w.id for v in arena.vehicles.values() for w in v.all_weapons()
                         if w.spec.dropped and (w.automatic or (v.id, w.id) in auto)}
             dropping |= {x.weapon for x in actions if x.kind == "drop" and x.weapon}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from ..data import Rules
@@ -142,6 +143,13 @@ def counter_id(arena: Arena, vehicle: Vehicle, weapon: Weapon) -> str:
     while f"{vehicle.id}.{weapon.id}.{n}.{when}" in taken:
         n += 1
     return f"{vehicle.id}.{weapon.id}.{n}.{when}"
+
+
+def counter_base(ident: str) -> str:
+    """What a counter id `counter_id` made names before its time: the weapon id, or <vehicle>.<weapon> (its
+    <n> dropped): "md.t1p3" -> "md", "v2.md.t1p3" and "v2.md.3.t1p3" -> "v2.md"."""
+    base = re.sub(r"\.t\d+p\d+$", "", ident)
+    return re.sub(r"\.\d+$", "", base) if base.count(".") >= 2 else base
 
 
 def _kind(spec) -> str:

@@ -149,3 +149,12 @@ def test_cw_drop_01_top_mounted_moving_is_placed_as_the_underbody():
     underbody one: a 1/2" mine counter at (0, -0.25). Source: SPEC CW-DROP-01 (underbody/top)."""
     c = placement_counter(RULES, vehicle(speed=40), Mount.TOP, "mines")
     assert (round(c.cx, 9), round(c.cy, 9), c.length, c.width) == (0.0, -0.25, 0.5, 0.5)
+
+
+def test_cw_drop_03_a_counter_id_names_what_laid_it_before_its_time():
+    """CW-DROP-03 / CLI-02: `dropped.counter_base` reads back what every form `counter_id` makes names before the
+    time: the weapon, or the vehicle and weapon (with or without the count of a third counter in one phase)."""
+    from hardpoint.carwars.dropped import counter_base
+
+    assert counter_base("md.t1p3") == "md" and counter_base("md.t12p5") == "md"
+    assert counter_base("v2.md.t1p3") == "v2.md" and counter_base("v2.md.3.t1p3") == "v2.md"
