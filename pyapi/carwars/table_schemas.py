@@ -546,6 +546,10 @@ def _partition(bands: dict[str, list[int]], lo: int, hi: int, path: str, rule: s
 
 
 def _check_damage(name: str, t: dict) -> None:
+    try:
+        parse_dice(t["burst"]["damage"])
+    except DiceError as exc:
+        raise _bad(str(exc), f"{name}.burst.damage", t["burst"]["damage"], "DICE-01") from None
     last = None
     for i, (low, _d) in enumerate(t["hazard"]["bands"]):
         if last is not None and low <= last:

@@ -691,3 +691,19 @@ def test_safe_04_a_number_of_turns_written_as_a_float_is_refused_naming_the_fiel
     assert err.value.field == "scenario.turns" and err.value.value == 1.0
     doc["scenario"]["turns"] = 1
     assert hardpoint.parse_scenario(doc).resolve(SeededDice(1)).turns == 1
+
+
+@pytest.mark.parametrize("path, value, field", [
+    (("area", "share_divisor"), 0, "carwars.damage.area.share_divisor"),
+    (("area", "share_divisor"), math.nan, "carwars.damage.area.share_divisor"),
+    (("area", "share_divisor"), 10**9, "carwars.damage.area.share_divisor"),
+    (("burst", "damage"), "zz", "carwars.damage.burst.damage"),
+    (("burst", "damage"), "999999d", "carwars.damage.burst.damage"),
+])
+def test_cw_dmg_07_area_and_burst_figures_are_checked_when_the_rules_load(path, value, field):
+    """CW-DMG-06 / CW-DMG-07 / SAFE-01: the burst's dice and the area attack's share divisor (seeds/carwars/damage.toml)
+    are refused when a house rule makes them malformed, huge, zero or NaN, naming the field, before any trial."""
+    with pytest.raises(DataError) as err:
+        load_rules({"carwars": {"damage": {path[0]: {path[1]: value}}}})
+    assert err.value.field == field
+    assert load_rules({"carwars": {"damage": {"area": {"share_divisor": 3}, "burst": {"damage": "2d"}}}})
