@@ -78,6 +78,10 @@ cdef struct Ctx:
     int32_t* fire_hits   # per vehicle: 1 once a component hit this turn may start a fire (CW-FIRE-02)
     int32_t* fire_hit_fiery  # per vehicle: 1 once such a hit came from a laser, flamethrower or flaming oil jet
     int32_t* taken       # hits dealt per vehicle this phase
+    # the slots a trial wrote (counted mode: run_phase counts and undoes only these); mark NULL: not kept
+    int32_t* mark
+    int32_t* dirty
+    int32_t n_dirty
 
 
 cdef inline int die(Ctx* c) noexcept nogil:
@@ -114,12 +118,21 @@ cdef inline int pick(Ctx* c, int n) noexcept nogil:
             return v // per
 
 
+cdef inline void put(Ctx* c, int slot, int value) noexcept nogil:
+    """Every write of a state slot: also notes the slot once a trial when the trial's changes are kept (mark)."""
+    if c.mark != NULL and not c.mark[slot]:
+        c.mark[slot] = 1
+        c.dirty[c.n_dirty] = slot
+        c.n_dirty += 1
+    c.st[slot] = value
+
+
 cdef inline int dmg_slot(Ctx* c, int slot, int hits) noexcept nogil:
     """damage_armour / damage_component: absorb up to the slot's value."""
     cdef int before = c.st[slot]
     cdef int taken = before if before < hits else hits
     if taken > 0:
-        c.st[slot] = before - taken
+        put(c, slot, before - taken)
     return hits - taken
 
 
@@ -159,7 +172,7 @@ cdef int dmg_crew(Ctx* c, int ci, int hits) noexcept nogil:
     cdef int h = c.st[c.c_hits[ci]]
     if ba > 0 and rest > 0:
         taken = ba if ba < rest else rest
-        c.st[c.c_ba[ci]] = ba - taken
+        put(c, c.c_ba[ci], ba - taken)
         rest -= taken
     if rest > 0:
         taken = 3 - h
@@ -167,7 +180,7 @@ cdef int dmg_crew(Ctx* c, int ci, int hits) noexcept nogil:
             taken = 0
         if taken > rest:
             taken = rest
-        c.st[c.c_hits[ci]] = h + taken
+        put(c, c.c_hits[ci], h + taken)
         rest -= taken
     return rest
 
@@ -547,7 +560,7 @@ cdef int armour_layer(Ctx* c, int v, int side, int hits, int factor, int cap_num
     if loss > cap:
         loss = cap
     if absorbed:
-        c.st[c.v_armour[v] + side] = before - loss
+        put(c, c.v_armour[v] + side, before - loss)
     return hits - absorbed
 
 
@@ -617,19 +630,21 @@ cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int ca
     armour_layer(c, v, far, hits, factor, cap_num, cap_den)
 
 
-cdef void dmg_ped(int32_t* st, int hits_slot, int ba_slot, int hits) noexcept nogil:
+cdef void dmg_ped(Ctx* c, int hits_slot, int ba_slot, int hits) noexcept nogil:
     """hardpoint.carwars.crew.damage_pedestrian: body armour first, then up to 3 hits."""
     cdef int f
+    cdef int32_t* st = c.st
     if st[ba_slot] > 0:
         f = st[ba_slot] if st[ba_slot] < hits else hits
-        st[ba_slot] -= f
+        put(c, ba_slot, st[ba_slot] - f)
         hits -= f
     f = 3 - st[hits_slot]
     if f < 0:
         f = 0
     if f > hits:
         f = hits
-    st[hits_slot] += f
+    if f:
+        put(c, hits_slot, st[hits_slot] + f)
 
 
 cdef int crew_state(Ctx* c, int ci) noexcept nogil:
@@ -645,7 +660,7 @@ cdef inline void burst_on(Ctx* c, int32_t* brst, int lo, int hi, int32_t* p_hits
     cdef int j, pi
     for j in range(lo, hi):
         pi = brst[j * BRST_NCOLS + BRST_PED]
-        dmg_ped(c.st, p_hits[pi], p_ba[pi], roll(c, brst[j * BRST_NCOLS + BRST_COUNT], brst[j * BRST_NCOLS + BRST_BONUS],
+        dmg_ped(c, p_hits[pi], p_ba[pi], roll(c, brst[j * BRST_NCOLS + BRST_COUNT], brst[j * BRST_NCOLS + BRST_BONUS],
                                                  brst[j * BRST_NCOLS + BRST_FLOOR]))
 
 
@@ -718,6 +733,8 @@ cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
     ctx.t_slot = pk.t_slot
     ctx.t_pos = pk.t_pos
     ctx.t_sidecar = pk.t_sidecar
+    ctx.mark = NULL
+    ctx.n_dirty = 0
 
 
 def run_phase(
@@ -825,6 +842,15 @@ def run_phase(
     cdef int cut, cut_f, fs, nw
     cdef int32_t* dcount
     cdef int32_t* fcount
+    cdef int32_t* base
+    cdef int32_t* mark
+    cdef int32_t* dirty
+    cdef int32_t* row0
+    cdef int32_t* hitv
+    cdef int32_t* dmgv
+    cdef int32_t* flg
+    cdef int undo
+    cdef Py_ssize_t since = 0
     cdef int n_metal, dealt, hist
     cdef int n_pend, ph, needed
     cdef int32_t* ap
@@ -845,7 +871,7 @@ def run_phase(
         return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
-    cdef int32_t[::1] scratch = np.zeros(41 * Vs + 2 * As_ + 3 * (S + 1), dtype=np.int32)
+    cdef int32_t[::1] scratch = np.zeros(57 * Vs + 4 * As_ + 6 * (S + 1), dtype=np.int32)
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
@@ -862,6 +888,14 @@ def run_phase(
     m1 = m0 + S + 1
     dcount = m1 + S + 1
     fcount = dcount + S + 1
+    base = fcount + 16 * Vs
+    mark = base + S + 1
+    dirty = mark + S + 1
+    # a trial's hits, damage and flags, written out when it ends: kept in int32 scratch while it runs, since a store
+    # through a uint8_t* may alias anything and makes the compiler reload every pointer after it
+    hitv = dirty + S + 1
+    dmgv = hitv + As_
+    flg = dmgv + As_
     atkp = atk
     vdrv = v_driver
     varm = v_armour
@@ -906,10 +940,26 @@ def run_phase(
             for j in range(S):
                 m0[j] = 1 if skind[j] == 0 and init[j] > 0 else 0
                 m1[j] = 1 if skind[j] == 1 else 0
+                base[j] = (m0[j] & (init[j] == 0)) | (m1[j] & (init[j] >= 3))
+        # counted mode (every trial in row 0): a trial's writes are noted (put), so the next trial undoes only
+        # those, and the counts look only at them (the other slots end each trial as they started it)
+        undo = not store and n_trials > 0
+        if undo:
+            row0 = &out_state[0, 0]
+            memcpy(row0, init, S * sizeof(int32_t))
+            ctx.mark = mark
+            ctx.dirty = dirty
+            ctx.n_dirty = 0
         for t in range(n_trials):
             r_ = t if store else 0
             ctx.st = &out_state[r_, 0]
-            memcpy(ctx.st, init, S * sizeof(int32_t))
+            if undo:
+                for j in range(ctx.n_dirty):
+                    row0[dirty[j]] = init[dirty[j]]
+                    mark[dirty[j]] = 0
+                ctx.n_dirty = 0
+            else:
+                memcpy(ctx.st, init, S * sizeof(int32_t))
             ctx.key = hp_stream_key(seed, first_trial + <uint64_t>t)
             ctx.k = 0
             ctx.cur_fiery = -1
@@ -919,7 +969,7 @@ def run_phase(
                 fire_hit_fiery[v] = fire0[2 * V + v]
                 taken[v] = 0
                 fire_total[v] = fire0[v]
-                out_flags[r_, v] = 2 if fire0[3 * V + v] else 0   # exploded before: stays so, no more fire rolls
+                flg[v] = 2 if fire0[3 * V + v] else 0   # exploded before: stays so, no more fire rolls
                 burning[v] = v_burning[v]
                 # the driver's state and a metal-armoured car's armour when the phase starts (CW-ROF-02): the
                 # first phase starts from the state every trial starts from; a vehicle that takes no hits in a
@@ -976,19 +1026,19 @@ def run_phase(
                         elif fs >= 0 and ctx.st[fs] >= 2:
                             cut = 1
                         if cut:
-                            out_hit[r_, a] = 0
-                            out_damage[r_, a] = 0
+                            hitv[a] = 0
+                            dmgv[a] = 0
                             continue
                         if fs >= 0 and ctx.st[fs] == 1:
                             needed = nw                            # a wounded firer's skills -2 (CW-HIT-08)
                     r = die(&ctx) + die(&ctx)
                     hit = ap[ATK_POSSIBLE] and r != consts[K_NATURAL_MISS] and needed <= consts[K_MAX_NEEDED] and r >= needed
-                    out_hit[r_, a] = hit
+                    hitv[a] = hit
                     if ap[ATK_AREA_PLACE] >= 0:
                         # an area-effect attack (phase._roll_area, CW-DMG-07): one to-hit roll per intended victim;
                         # after the last, one damage roll if any hit, and the defender's first `hits` victims take
                         # half of it each (rounded up; all of it from a flamethrower)
-                        out_damage[r_, a] = 0
+                        dmgv[a] = 0
                         if ap[ATK_AREA_PLACE] == 0:
                             area_hits = 0
                         area_hits += hit
@@ -1012,7 +1062,7 @@ def run_phase(
                             pend[n_pend] = a
                             pend_dmg[n_pend] = dmg
                             n_pend += 1
-                    out_damage[r_, a] = dmg
+                    dmgv[a] = dmg
                 # all damage at the end of the phase, in declaration order
                 for j in range(n_pend):
                     a = pend[j]
@@ -1021,7 +1071,7 @@ def run_phase(
                     kind = ap[ATK_KIND]
                     vi = ap[ATK_INDEX]
                     if kind == TGT_PEDESTRIAN:
-                        dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
+                        dmg_ped(&ctx, p_hits[vi], p_ba[vi], dmg)
                     elif kind == TGT_VEHICLE:    # (a building: its damage is not modelled)
                         hits = hand_hits(ap[ATK_MODE], dmg)
                         if ap[ATK_FIRE_MOD] >= 0:
@@ -1045,7 +1095,7 @@ def run_phase(
                                     f = 1
                                 mbp[v * 6 + j] = ctx.st[varm[v] + j]
                         if taken[v] >= consts[K_OBSTACLE_HITS] or f:
-                            out_flags[r_, v] |= 8
+                            flg[v] |= 8
                     if vdrv[v] >= 0:
                         before_state = dbp[v]
                         after_state = crew_state(&ctx, vdrv[v])
@@ -1053,10 +1103,10 @@ def run_phase(
                         if after_state != before_state and after_state >= 2 and before_state < 2:
                             if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
                                 roll(&ctx, 2, 0, 0)      # Crash Table 1 (reported, not resolved)
-                            out_flags[r_, v] |= 4
+                            flg[v] |= 4
             if end_of_turn:
                 for v in range(V):
-                    if out_flags[r_, v] & 2:
+                    if flg[v] & 2:
                         continue
                     # new fire (CW-FIRE-01/02)
                     if not burning[v]:
@@ -1101,12 +1151,12 @@ def run_phase(
                         if v_can_explode[v]:
                             r = die(&ctx)
                             if r <= consts[K_EXPLODE_HI]:
-                                out_flags[r_, v] |= 2
+                                flg[v] |= 2
                                 burning[v] = 0
                                 for i in range(v_c0[v], v_c1[v]):
                                     if ctx.st[c_hits[i]] < 3:
-                                        ctx.st[c_hits[i]] = 3
-                                        ctx.st[c_ba[i]] = 0
+                                        put(&ctx, c_hits[i], 3)
+                                        put(&ctx, c_ba[i], 0)
                                 for j in range(pk.w_near_v // 2):
                                     vi = near_v[v * pk.w_near_v + 2 * j]
                                     if vi < 0:
@@ -1118,26 +1168,38 @@ def run_phase(
                                     vi = near_p[v * pk.w_near_p + j]
                                     if vi < 0:
                                         break
-                                    dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
+                                    dmg_ped(&ctx, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
             for v in range(V):
                 if burning[v]:
-                    out_flags[r_, v] |= 1
+                    flg[v] |= 1
+                out_flags[r_, v] = flg[v]
+            for a in range(A):
+                out_hit[r_, a] = hitv[a]
+                out_damage[r_, a] = dmgv[a]
             if accp != NULL:
                 for a in range(A):
-                    accp[a] += out_hit[r_, a]
-                    accp[A + a] += out_damage[r_, a]
-                    accp[2 * A + a] += out_damage[r_, a] * out_damage[r_, a]
-                # branch-free into 32-bit counts, so that the compiler vectorizes it: m0 marks the slots destroyed
-                # at 0, m1 the people; the counts go to `acc` every 2**30 trials and at the end
-                for j in range(S):
-                    dcount[j] += (m0[j] & (ctx.st[j] == 0)) | (m1[j] & (ctx.st[j] >= 3))
+                    accp[a] += hitv[a]
+                    accp[A + a] += dmgv[a]
+                    accp[2 * A + a] += dmgv[a] * dmgv[a]
+                # into 32-bit counts: m0 marks the slots destroyed at 0, m1 the people; base, the slots destroyed
+                # as every trial starts. Counted mode looks only at the slots the trial wrote (the others end as
+                # they started, `base`, added when flushed); the counts go to `acc` every 2**30 trials and at the end
+                if undo:
+                    for j in range(ctx.n_dirty):
+                        q = dirty[j]
+                        dcount[q] += ((m0[q] & (ctx.st[q] == 0)) | (m1[q] & (ctx.st[q] >= 3))) - base[q]
+                else:
+                    for j in range(S):
+                        dcount[j] += ((m0[j] & (ctx.st[j] == 0)) | (m1[j] & (ctx.st[j] >= 3))) - base[j]
+                since += 1
                 # the flags counted by their pattern per vehicle (one add, not four), split into bits when flushed
                 for v in range(V):
-                    fcount[16 * v + (out_flags[r_, v] & 15)] += 1
+                    fcount[16 * v + (flg[v] & 15)] += 1
                 if (t & 0x3FFFFFFF) == 0x3FFFFFFF or t == n_trials - 1:
                     for j in range(S):
-                        accp[3 * A + j] += dcount[j]
+                        accp[3 * A + j] += dcount[j] + since * base[j]
                         dcount[j] = 0
+                    since = 0
                     for v in range(V):
                         for j in range(16):
                             for b_ in range(4):
@@ -1147,7 +1209,7 @@ def run_phase(
                 if hist:
                     # damage histogram per attack (the last bin holds DMG_BINS - 1 and more)
                     for a in range(A):
-                        accp[3 * A + S + 4 * V + DMG_BINS * a + (out_damage[r_, a] if out_damage[r_, a] < DMG_BINS else DMG_BINS - 1)] += 1
+                        accp[3 * A + S + 4 * V + DMG_BINS * a + (dmgv[a] if dmgv[a] < DMG_BINS else DMG_BINS - 1)] += 1
     return 0
 
 
@@ -1898,7 +1960,7 @@ def run_fight(
                         hits = roll(&ctx, fcol[i * FCOL_NCOLS + FCOL_COUNT], fcol[i * FCOL_NCOLS + FCOL_BONUS], fcol[i * FCOL_NCOLS + FCOL_FLOOR]) if fcol[i * FCOL_NCOLS + FCOL_COUNT] > 0 else 0
                         hits = (hits * fcol[i * FCOL_NCOLS + FCOL_NUM] + fcol[i * FCOL_NCOLS + FCOL_DEN] - 1) // fcol[i * FCOL_NCOLS + FCOL_DEN]
                         if fcol[i * FCOL_NCOLS + FCOL_IS_PED]:
-                            dmg_ped(ctx.st, p_hits[vi], p_ba[vi], hits)
+                            dmg_ped(&ctx, p_hits[vi], p_ba[vi], hits)
                         else:
                             collision_damage(&ctx, vi, fcol[i * FCOL_NCOLS + FCOL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
                     if col_lo[tp + 1] > col_lo[tp]:
@@ -2023,7 +2085,7 @@ def run_fight(
                         vi = cp[CAND_INDEX]
                         if kind != TGT_VEHICLE:
                             if kind == TGT_PEDESTRIAN:
-                                dmg_ped(ctx.st, p_hits[vi], p_ba[vi], dmg)
+                                dmg_ped(&ctx, p_hits[vi], p_ba[vi], dmg)
                             # (a building: its damage is not modelled)
                             burst_on(&ctx, brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], p_hits, p_ba)   # (CW-DMG-06)
                             continue
@@ -2109,8 +2171,8 @@ def run_fight(
                                 burning[v] = 0
                                 for i in range(v_c0[v], v_c1[v]):
                                     if ctx.st[c_hits[i]] < 3:
-                                        ctx.st[c_hits[i]] = 3
-                                        ctx.st[c_ba[i]] = 0
+                                        put(&ctx, c_hits[i], 3)
+                                        put(&ctx, c_ba[i], 0)
                                 mv = (turn - 1) * V + v
                                 for j in range(pk.w_near_v // 2):
                                     vi = near_v[mv * pk.w_near_v + 2 * j]
@@ -2123,7 +2185,7 @@ def run_fight(
                                     vi = near_p[mv * pk.w_near_p + j]
                                     if vi < 0:
                                         break
-                                    dmg_ped(ctx.st, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
+                                    dmg_ped(&ctx, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
                 ran = turn
                 # who is out of action after the turn (carwars.fight.update_out): a unit out stays out
                 for u in range(U):

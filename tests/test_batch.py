@@ -307,6 +307,34 @@ def test_fast_01_summary_mode_keeps_counts_not_arrays(backend):
     assert full.summary() == lean.summary()
 
 
+
+def test_fast_01_summary_counts_people_dead_before_the_first_die():
+    """FAST-01: counted mode looks only at the slots a trial wrote, and adds the ones every trial starts with
+    destroyed when it flushes its counts; a pedestrian dead before the start, one wounded who dies in some trials,
+    and the default scenario's people are counted as the full arrays count them (whatever the chunks)."""
+    import tomllib
+    from importlib import resources
+
+    doc = tomllib.loads((resources.files("hardpoint.seeds") / "scenarios" / "default.toml").read_text())
+    doc["pedestrian"] += [{"id": "dead", "x": 9.0, "y": 9.0, "hits": 3},
+                          {"id": "hurt", "x": 2.0, "y": 6.5, "hits": 2},
+                          {"id": "sniper", "x": 2.0, "y": 3.0, "weapons": ["Rifle"]}]
+    doc["attack"].append({"id": "rifle_at_hurt", "turn": 1, "phase": 5, "attacker": "sniper", "weapon": "Rifle",
+                          "target": "hurt"})
+    s = hardpoint.parse_scenario(doc)
+    assert supports_compiled(s) is None
+    full = run_batch(s, 3000, 5, end_of_turn=True, backend="compiled", threads=1)
+    lean = run_batch(s, 3000, 5, end_of_turn=True, backend="compiled", keep="summary", threads=2, chunk=333)
+    counts = full.counts()
+    for key, value in counts.items():
+        np.testing.assert_array_equal(value, lean.counts()[key], err_msg=key)
+    assert full.summary() == lean.summary()
+    destroyed = dict(zip(full.labels, counts["destroyed"]))
+    assert destroyed["dead"] == 3000                         # every trial, though no trial writes its slot
+    assert 0 < destroyed["hurt"] < 3000                      # the trials in which the sniper's hit kills him
+    ref = run_batch(s, 200, 5, end_of_turn=True, backend="reference")
+    np.testing.assert_array_equal(ref.state, full.state[:200])
+
 def test_fast_01_a_planned_attack_the_rules_cancel_runs_on_both_backends():
     """FAST-01 / ARCH-03: a planned attack the rules cancel when its phase comes (the car has driven past its target:
     at 40 mph it is 3" up the road after phase 3, the pedestrian 2.2" up and 0.6" aside is behind it, out of the front
