@@ -1478,10 +1478,11 @@ def run_fight(
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
             or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
-            or pk.n_rec0 != 3 * W or pk.n_fring0 != (FIRE_RING + 3) * V or consts[K_AREA_DIVISOR] < 1:
+            or pk.n_rec0 != 3 * W or pk.n_fring0 != (FIRE_RING + 3) * V or pk.n_crash0 != V or consts[K_AREA_DIVISOR] < 1:
         return -1
     cdef int32_t* rec0 = pk.rec0
     cdef int32_t* fring0 = pk.fring0
+    cdef int32_t* crash0 = pk.crash0
     for i in range(pk.n_ocon):
         if ocon[i * OCON_NCOLS + OCON_COUNTER] >= fc[F_COUNTERS] or ocon[i * OCON_NCOLS + OCON_VEHICLE] < 0 \
                 or (ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_TRIGGER and ocon[i * OCON_NCOLS + OCON_C] and ocon[i * OCON_NCOLS + OCON_COUNTER] < 0) \
@@ -1633,7 +1634,7 @@ def run_fight(
                     out_flags[t, v] = 2 if fring0[(FIRE_RING + 2) * V + v] else 0    # exploded before (CW-FIRE-04)
                 memcpy(burning, v_burning, V * sizeof(int32_t))
                 for v in range(V):
-                    crash[v] = 0
+                    crash[v] = crash0[v]           # a Crash Table result before the start (FIGHT-03)
                 for i in range(NW):
                     ammo[i] = w_ammo0[i]
                 for i in range(W):

@@ -473,6 +473,8 @@ cdef struct Arrays:
     Py_ssize_t n_rec0
     int32_t* fring0
     Py_ssize_t n_fring0
+    int32_t* crash0
+    Py_ssize_t n_crash0
 
 
 cdef int unpack_phase(Arrays* a, dict arrays) except -2:
@@ -909,4 +911,7 @@ cdef int unpack_fight(Arrays* a, dict arrays) except -2:
     v = arrays["fring0"]
     a.fring0 = &v[0] if v.shape[0] else NULL
     a.n_fring0 = v.shape[0]
+    v = arrays["crash0"]
+    a.crash0 = &v[0] if v.shape[0] else NULL
+    a.n_crash0 = v.shape[0]
     return 0

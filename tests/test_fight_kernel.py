@@ -341,7 +341,8 @@ def test_arch_03_fights_from_a_committed_state_agree_with_the_reference():
     turns from there, so a fight can start from any state a fight leaves: damage, dead crew, fires burning or
     still to roll, wrecks, counters on the map, sustained-fire records. 40 random fights (the generator above)
     are each resolved for up to 2 turns with commit, then 2 more turns are run on both backends: every value of
-    every trial agrees (what the packer refuses, a vehicle out of control or crashed, is skipped)."""
+    every trial agrees (what the packer refuses, a substitute driver, is skipped; vehicles out of control or crashed
+    run since this session)."""
     from hardpoint import SeededDice
 
     rng = random.Random(20261203)
@@ -995,3 +996,63 @@ def test_arch_04_a_detonation_where_a_counter_of_the_same_id_may_drop_is_refused
     assert isinstance(p, Unpackable) and "detonation" in p.reason
     data["action"][1].update(turn=2, phase=1)
     assert isinstance(pack(hardpoint.parse_scenario(data)), Packed)
+
+
+def _committed_fight(seed: int, rules: dict | None = None):
+    """Five vehicles on two sides, resolved for 3 turns with commit (as a frontend does), then set to run 4 turns
+    more from there."""
+    data = {"scenario": {"name": "after", "ruleset": "carwars", "turns": 3},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a"},
+                        {"id": "bike", "design": "razor", "x": 2.0, "y": 3.0, "speed": 20, "side": "b"},
+                        {"id": "van", "design": "shogun", "x": 3.0, "y": -8.0, "speed": 20, "side": "b"},
+                        {"id": "bike2", "design": "razor", "x": -2.0, "y": 3.0, "speed": 20, "side": "a"},
+                        {"id": "car2", "design": "hunter", "x": -3.0, "y": -6.0, "speed": 20, "side": "a"}],
+            "orders": [{"id": f"o{u}", "unit": u, "target": "best_odds"} for u in ("car", "van", "bike", "bike2", "car2")]}
+    if rules:
+        data["rules"] = rules
+    s = hardpoint.parse_scenario(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s.resolve(hardpoint.SeededDice(seed, trial=0), commit=True)
+    s.turns = 4
+    return s
+
+
+def test_fight_03_cw_crew_03_vehicles_out_of_control_or_crashed_before_the_start_run_in_the_kernel():
+    """FIGHT-03 / CW-CREW-03 / ARCH-04 (this session): a fight committed after turns in which a driver went down
+    starts with that vehicle out of control or, a cycle, crashed. The packer refused both, so a frontend's "who
+    wins from here" ran on the reference. Out of control, it slows 5 mph at the end of every turn, so the packer
+    moves it slowing from the first turn (car2 at 10 mph: moving at the end of turns 1 and 2, stopped after). A
+    crash before the start counts for out of action (`crash0`): with the house rule that only a crash or
+    destruction puts a vehicle out, the crashed bike is out after the first turn in every trial. Every value of
+    200 trials of each agrees with the reference."""
+    moving = _committed_fight(0)                    # car2's driver is down: out of control at 10 mph
+    assert moving.arena.vehicles["car2"].uncontrolled and moving.arena.vehicles["car2"].speed == 10
+    packed = pack(moving)
+    assert isinstance(packed, Packed), packed
+    assert packed.arrays["moving_end"].reshape(-1, 5)[:, 4].tolist() == [1, 1, 0, 0]
+    crashed = _committed_fight(229, {"carwars": {"fight": {"out_of_action": {"no_driver": False, "no_weapon": False}}}})
+    assert crashed.arena.vehicles["bike"].crash == "roll"
+    assert isinstance(pack(crashed), Packed)
+    for s in (moving, crashed):
+        assert _compare(s, 200, 7) == []
+    out = run_batch(crashed, 300, 3, backend="compiled", threads=1).fight["out_turn"]
+    assert (out[:, 1] == crashed.arena.turn).all()     # out after the first turn it runs, in every trial
+
+
+def test_cw_hit_07_blinded_units_fight_in_the_kernel():
+    """CW-HIT-07 / ARCH-04 (this session): a vehicle and a pedestrian blinded by a searchlight (-10 to fire) fight
+    in the kernel (the packer refused a blinded vehicle): the candidate shots carry the modifier like any other,
+    and every value of 300 trials agrees with the reference. Blinded, the car's machine gun never hits."""
+    data = {"scenario": {"name": "blind", "ruleset": "carwars", "turns": 4, "until": "decided"},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a", "blinded": True},
+                        {"id": "van", "design": "shogun", "x": 0.5, "y": 5.0, "speed": 0, "side": "b", "facing": 180.0}],
+            "pedestrian": [{"id": "p", "x": 3.0, "y": 3.0, "weapons": ["Rifle"], "side": "b", "blinded": True}],
+            "orders": [{"id": "o1", "unit": "car", "target": "best_odds"}, {"id": "o2", "unit": "van", "target": "nearest_enemy"},
+                       {"id": "o3", "unit": "p", "target": "best_odds"}]}
+    s = hardpoint.parse_scenario(copy.deepcopy(data))
+    assert isinstance(pack(s), Packed)
+    assert _compare(s, 300, 3) == []
+    assert run_batch(s, 1000, 1, threads=1).fight["hits"][:, 0].sum() == 0
+    data["vehicle"][0]["blinded"] = False
+    assert run_batch(hardpoint.parse_scenario(data), 1000, 1, threads=1).fight["hits"][:, 0].sum() > 0

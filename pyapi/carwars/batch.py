@@ -1217,8 +1217,8 @@ def _fight_unsupported(scenario) -> str | None:
     for v in arena.vehicles.values():
         if v.water_depth_ft > 0 and any(w.spec.dropped for w in v.all_weapons()):
             return "dropped weapons in water (a die decides whether water backs up into them)"
-        if v.uncontrolled or getattr(v, "crash", None) or v.substitute is not None or v.blinded:
-            return "a vehicle out of control, crashed, blinded or with a substitute driver at the start"
+        if v.substitute is not None:
+            return "a vehicle with a substitute driver at the start"
     specs = [w.spec for v in arena.vehicles.values() for w in v.all_weapons()]
     specs += [weapon_spec(rules, h, hand=True) for v in arena.vehicles.values() for c in v.all_crew() for h in c.hand_weapons]
     specs += [weapon_spec(rules, h, hand=True) for p in arena.pedestrians.values() for h in p.weapons]
@@ -1601,6 +1601,9 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     fact_list: list = []
     fact_at: dict = {}
     slow_from = {(f[0], f[1]): f[2] for f in facts if f[0] == "slow"}
+    for i, v in enumerate(scenario.arena.vehicles.values()):
+        if v.uncontrolled:
+            slow_from[("slow", i)] = 1     # out of control from the start: slows at the end of every turn (CW-CREW-03)
 
     def fact_id(f: tuple) -> int:
         if f not in fact_at:
@@ -2008,7 +2011,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
                   ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),
                   t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo), brst=arr(brst, _layout.BRST_NCOLS),
-                  rec0=arr(rec0), fring0=arr(_fring0(scenario, T)))
+                  rec0=arr(rec0), fring0=arr(_fring0(scenario, T)),
+                  crash0=arr([int(v.crash in t["crash_results_out"]) for v in scenario.arena.vehicles.values()]))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base,
                   facts=fact_list)
 
