@@ -737,6 +737,79 @@ cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
     ctx.n_dirty = 0
 
 
+cdef inline void fire_starts(Ctx* c, int v, int fire_total, int32_t* burning, int32_t* consts, int fireproof) noexcept nogil:
+    """carwars.fire.roll_new_fire for a vehicle not burning: a new fire from the turn's fire modifiers (CW-FIRE-01),
+    then from its component hits this turn (CW-FIRE-02); every band [low, high] from the rules (consts)."""
+    cdef int r, lo, hi
+    if fire_total > 0 and not fireproof:
+        r = roll(c, 2, 0, 0)
+        if r <= fire_total:
+            burning[v] = 1
+    if c.fire_hits[v] and not burning[v]:
+        lo = consts[K_FIRE_HIT_FIERY_LO] if c.fire_hit_fiery[v] else consts[K_FIRE_HIT_LO]
+        hi = consts[K_FIRE_HIT_FIERY_HI] if c.fire_hit_fiery[v] else consts[K_FIRE_HIT_HI]
+        r = die(c)
+        if lo <= r <= hi:
+            burning[v] = 1
+
+
+cdef int fire_burns(Ctx* c, int v, int32_t* burning, int32_t* consts, int extinguisher, int can_explode,
+                    int32_t* near_v, int w_near_v, int32_t* near_p, int w_near_p, int32_t* p_hits, int32_t* p_ba) noexcept nogil:
+    """carwars.fire.end_of_turn_fire for a burning vehicle, after fire_starts: the extinguisher (CW-FIRE-03: put
+    out, no damage), fire damage to every occupant, component and armour location, the explosion roll and, on it,
+    the blast on those near (`near_v`: pairs of vehicle and exposed sides, `near_p`: pedestrians; -1 ends each)
+    (CW-FIRE-03/04). Every band is [low, high] and every figure the rules' (consts), house rules included.
+    1 if it exploded."""
+    cdef int r, i, j, vi, side, n = consts[K_FIRE_DAMAGE]
+    if extinguisher > 0:
+        r = die(c)
+        if consts[K_EXT_STANDARD_LO - 1 + extinguisher] <= r <= consts[K_EXT_STANDARD_HI - 1 + extinguisher]:
+            burning[v] = 0
+            return 0
+    for i in range(c.v_c0[v], c.v_c1[v]):
+        dmg_crew(c, i, n)
+    for i in range(c.v_w0[v], c.v_w1[v]):
+        if c.st[c.w_slot[i]] > 0:
+            dmg_slot(c, c.w_slot[i], n)
+    for i in range(c.v_k0[v], c.v_k1[v]):
+        if not c.k_sidecar[i] and c.st[c.k_slot[i]] > 0:
+            dmg_slot(c, c.k_slot[i], n)
+    for i in range(c.v_t0[v], c.v_t1[v]):
+        if c.st[c.t_slot[i]] > 0:
+            dmg_slot(c, c.t_slot[i], n)
+    if c.v_pp[v] >= 0 and c.st[c.v_pp[v]] > 0:
+        dmg_slot(c, c.v_pp[v], n)
+    for j in range(6):
+        if c.st[c.v_armour[v] + j] > 0:
+            dmg_slot(c, c.v_armour[v] + j, n)
+    if c.v_sc_side[v] >= 0:
+        for j in range(5):
+            if c.st[c.v_sc_armour[v] + j] > 0:
+                dmg_slot(c, c.v_sc_armour[v] + j, n)
+    if not can_explode:
+        return 0
+    r = die(c)
+    if not (consts[K_EXPLODE_LO] <= r <= consts[K_EXPLODE_HI]):
+        return 0
+    burning[v] = 0
+    for i in range(c.v_c0[v], c.v_c1[v]):
+        if c.st[c.c_hits[i]] < 3:
+            put(c, c.c_hits[i], 3)
+            put(c, c.c_ba[i], 0)
+    for j in range(w_near_v // 2):
+        vi = near_v[2 * j]
+        if vi < 0:
+            break
+        side = best_exposed(c, vi, near_v[2 * j + 1])
+        apply_shot(c, vi, P_SIDE, side, -1, roll(c, consts[K_BLAST_COUNT], consts[K_BLAST_BONUS], consts[K_BLAST_FLOOR]))
+    for j in range(w_near_p):
+        vi = near_p[j]
+        if vi < 0:
+            break
+        dmg_ped(c, p_hits[vi], p_ba[vi], roll(c, consts[K_BLAST_COUNT], consts[K_BLAST_BONUS], consts[K_BLAST_FLOOR]))
+    return 1
+
+
 def run_phase(
     uint64_t seed, uint64_t first_trial, dict arrays, int32_t end_of_turn,
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
@@ -817,7 +890,7 @@ def run_phase(
     cdef Py_ssize_t A = pk.n_atk, C = pk.n_col, P = pk.n_p_hits
     cdef Py_ssize_t t, a, i, v, j
     cdef Ctx ctx
-    cdef int r, hit, dmg, hits, vi, part, side, tire, kind, mode, total, f, band_hi, exploded, before_state, after_state
+    cdef int r, hit, dmg, hits, vi, part, side, tire, kind, mode, total, f, exploded, before_state, after_state
     cdef int32_t* fire_hits
     cdef int32_t* fire_hit_fiery
     cdef int32_t* taken
@@ -1107,68 +1180,12 @@ def run_phase(
             if end_of_turn:
                 for v in range(V):
                     if flg[v] & 2:
-                        continue
-                    # new fire (CW-FIRE-01/02)
+                        continue                   # exploded: no more fire rolls
                     if not burning[v]:
-                        if fire_total[v] > 0 and not v_fireproof[v]:
-                            r = roll(&ctx, 2, 0, 0)
-                            if r <= fire_total[v]:
-                                burning[v] = 1
-                        if fire_hits[v] and not burning[v]:
-                            band_hi = consts[K_FIRE_HIT_FIERY_HI] if fire_hit_fiery[v] else consts[K_FIRE_HIT_HI]
-                            r = die(&ctx)
-                            if r <= band_hi:
-                                burning[v] = 1
-                    # extinguisher (CW-FIRE-03)
-                    if burning[v] and v_extinguisher[v] > 0:
-                        r = die(&ctx)
-                        if r <= consts[K_EXT_STANDARD_HI - 1 + v_extinguisher[v]]:
-                            burning[v] = 0
-                            continue
-                    if burning[v]:
-                        # fire damage: occupants, components, tires, power plant, armour
-                        for i in range(v_c0[v], v_c1[v]):
-                            dmg_crew(&ctx, i, 1)
-                        for i in range(v_w0[v], v_w1[v]):
-                            if ctx.st[w_slot[i]] > 0:
-                                dmg_slot(&ctx, w_slot[i], 1)
-                        for i in range(v_k0[v], v_k1[v]):
-                            if not k_sidecar[i] and ctx.st[k_slot[i]] > 0:
-                                dmg_slot(&ctx, k_slot[i], 1)
-                        for i in range(v_t0[v], v_t1[v]):
-                            if ctx.st[t_slot[i]] > 0:
-                                dmg_slot(&ctx, t_slot[i], 1)
-                        if v_pp[v] >= 0 and ctx.st[v_pp[v]] > 0:
-                            dmg_slot(&ctx, v_pp[v], 1)
-                        for j in range(6):
-                            if ctx.st[v_armour[v] + j] > 0:
-                                dmg_slot(&ctx, v_armour[v] + j, 1)
-                        if v_sc_side[v] >= 0:
-                            for j in range(5):
-                                if ctx.st[v_sc_armour[v] + j] > 0:
-                                    dmg_slot(&ctx, v_sc_armour[v] + j, 1)
-                        # explosion (CW-FIRE-03/04)
-                        if v_can_explode[v]:
-                            r = die(&ctx)
-                            if r <= consts[K_EXPLODE_HI]:
-                                flg[v] |= 2
-                                burning[v] = 0
-                                for i in range(v_c0[v], v_c1[v]):
-                                    if ctx.st[c_hits[i]] < 3:
-                                        put(&ctx, c_hits[i], 3)
-                                        put(&ctx, c_ba[i], 0)
-                                for j in range(pk.w_near_v // 2):
-                                    vi = near_v[v * pk.w_near_v + 2 * j]
-                                    if vi < 0:
-                                        break
-                                    side = best_exposed(&ctx, vi, near_v[v * pk.w_near_v + 2 * j + 1])
-                                    hits = roll(&ctx, 1, 0, 0)
-                                    apply_shot(&ctx, vi, P_SIDE, side, -1, hits)
-                                for j in range(pk.w_near_p):
-                                    vi = near_p[v * pk.w_near_p + j]
-                                    if vi < 0:
-                                        break
-                                    dmg_ped(&ctx, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
+                        fire_starts(&ctx, v, fire_total[v], burning, consts, v_fireproof[v])
+                    if burning[v] and fire_burns(&ctx, v, burning, consts, v_extinguisher[v], v_can_explode[v], near_v + v * pk.w_near_v,
+                                                 pk.w_near_v, near_p + v * pk.w_near_p, pk.w_near_p, p_hits, p_ba):
+                        flg[v] |= 2
             for v in range(V):
                 if burning[v]:
                     flg[v] |= 1
@@ -1440,7 +1457,7 @@ def run_fight(
     cdef int T = fc[F_T], P = fc[F_P]
     cdef Py_ssize_t t, i, v, j
     cdef Ctx ctx
-    cdef int r, hit, dmg, hits, vi, side, kind, mode, band_hi, before_state, after_state, f, turn, ph, tp, e, fr, k
+    cdef int r, hit, dmg, hits, vi, side, kind, mode, before_state, after_state, f, turn, ph, tp, e, fr, k
     cdef int u, wk, w, ped, ci, best, bestp, needed, tu, ch, n_acc, a, ran, left, s, sides_left, wounded, mv
     cdef int32_t* fire_hits
     cdef int32_t* fire_hit_fiery
@@ -2130,63 +2147,11 @@ def run_fight(
                     if out_flags[t, v] & 2:
                         continue
                     if not burning[v]:
-                        if fire_total[v] > 0 and not v_fireproof[v]:
-                            r = roll(&ctx, 2, 0, 0)
-                            if r <= fire_total[v]:
-                                burning[v] = 1
-                        if fire_hits[v] and not burning[v]:
-                            band_hi = consts[K_FIRE_HIT_FIERY_HI] if fire_hit_fiery[v] else consts[K_FIRE_HIT_HI]
-                            r = die(&ctx)
-                            if r <= band_hi:
-                                burning[v] = 1
-                    if burning[v] and v_extinguisher[v] > 0:
-                        r = die(&ctx)
-                        if r <= consts[K_EXT_STANDARD_HI - 1 + v_extinguisher[v]]:
-                            burning[v] = 0
-                            continue
-                    if burning[v]:
-                        for i in range(v_c0[v], v_c1[v]):
-                            dmg_crew(&ctx, i, 1)
-                        for i in range(v_w0[v], v_w1[v]):
-                            if ctx.st[w_slot[i]] > 0:
-                                dmg_slot(&ctx, w_slot[i], 1)
-                        for i in range(v_k0[v], v_k1[v]):
-                            if not k_sidecar[i] and ctx.st[k_slot[i]] > 0:
-                                dmg_slot(&ctx, k_slot[i], 1)
-                        for i in range(v_t0[v], v_t1[v]):
-                            if ctx.st[t_slot[i]] > 0:
-                                dmg_slot(&ctx, t_slot[i], 1)
-                        if v_pp[v] >= 0 and ctx.st[v_pp[v]] > 0:
-                            dmg_slot(&ctx, v_pp[v], 1)
-                        for j in range(6):
-                            if ctx.st[v_armour[v] + j] > 0:
-                                dmg_slot(&ctx, v_armour[v] + j, 1)
-                        if v_sc_side[v] >= 0:
-                            for j in range(5):
-                                if ctx.st[v_sc_armour[v] + j] > 0:
-                                    dmg_slot(&ctx, v_sc_armour[v] + j, 1)
-                        if v_can_explode[v]:
-                            r = die(&ctx)
-                            if r <= consts[K_EXPLODE_HI]:
-                                out_flags[t, v] |= 2
-                                burning[v] = 0
-                                for i in range(v_c0[v], v_c1[v]):
-                                    if ctx.st[c_hits[i]] < 3:
-                                        put(&ctx, c_hits[i], 3)
-                                        put(&ctx, c_ba[i], 0)
-                                mv = (turn - 1) * V + v
-                                for j in range(pk.w_near_v // 2):
-                                    vi = near_v[mv * pk.w_near_v + 2 * j]
-                                    if vi < 0:
-                                        break
-                                    side = best_exposed(&ctx, vi, near_v[mv * pk.w_near_v + 2 * j + 1])
-                                    hits = roll(&ctx, 1, 0, 0)
-                                    apply_shot(&ctx, vi, P_SIDE, side, -1, hits)
-                                for j in range(pk.w_near_p):
-                                    vi = near_p[mv * pk.w_near_p + j]
-                                    if vi < 0:
-                                        break
-                                    dmg_ped(&ctx, p_hits[vi], p_ba[vi], roll(&ctx, 1, 0, 0))
+                        fire_starts(&ctx, v, fire_total[v], burning, consts, v_fireproof[v])
+                    mv = (turn - 1) * V + v
+                    if burning[v] and fire_burns(&ctx, v, burning, consts, v_extinguisher[v], v_can_explode[v], near_v + mv * pk.w_near_v,
+                                                 pk.w_near_v, near_p + mv * pk.w_near_p, pk.w_near_p, p_hits, p_ba):
+                        out_flags[t, v] |= 2
                 ran = turn
                 # who is out of action after the turn (carwars.fight.update_out): a unit out stays out
                 for u in range(U):

@@ -254,7 +254,17 @@ cdef enum:
     K_NATURAL_MISS = 10
     K_MAX_NEEDED = 11
     K_AREA_DIVISOR = 12
-    K_LEN = 13
+    K_FIRE_HIT_LO = 13
+    K_FIRE_HIT_FIERY_LO = 14
+    K_EXT_STANDARD_LO = 15
+    K_EXT_IMPROVED_LO = 16
+    K_EXT_PORTABLE_LO = 17
+    K_EXPLODE_LO = 18
+    K_FIRE_DAMAGE = 19
+    K_BLAST_COUNT = 20
+    K_BLAST_BONUS = 21
+    K_BLAST_FLOOR = 22
+    K_LEN = 23
 
 # vectors.cyc
 cdef enum:

@@ -231,7 +231,17 @@ K_EXPLODE_HI = 9
 K_NATURAL_MISS = 10
 K_MAX_NEEDED = 11
 K_AREA_DIVISOR = 12
-K_LEN = 13
+K_FIRE_HIT_LO = 13
+K_FIRE_HIT_FIERY_LO = 14
+K_EXT_STANDARD_LO = 15
+K_EXT_IMPROVED_LO = 16
+K_EXT_PORTABLE_LO = 17
+K_EXPLODE_LO = 18
+K_FIRE_DAMAGE = 19
+K_BLAST_COUNT = 20
+K_BLAST_BONUS = 21
+K_BLAST_FLOOR = 22
+K_LEN = 23
 
 # vectors.cyc
 CYC_END_ARMOUR_LO = 0
@@ -289,7 +299,7 @@ FCOL_COLUMNS = ("index", "count", "bonus", "floor", "num", "den", "side", "tp", 
 OCON_COLUMNS = ("tp", "vehicle", "kind", "a", "b", "c", "part", "side", "tire", "armed", "half", "counter",)
 DROP_COLUMNS = ("tp", "kind", "weapon", "wkey", "driver", "assumed", "fact", "counter",)
 OFFR_COLUMNS = ("turn", "vehicle", "rolls", "high",)
-CONSTS_NAMES = ("metal_factor", "cap_num", "cap_den", "obstacle_hits", "fire_hit_hi", "fire_hit_fiery_hi", "ext_standard_hi", "ext_improved_hi", "ext_portable_hi", "explode_hi", "natural_miss", "max_needed", "area_divisor",)
+CONSTS_NAMES = ("metal_factor", "cap_num", "cap_den", "obstacle_hits", "fire_hit_hi", "fire_hit_fiery_hi", "ext_standard_hi", "ext_improved_hi", "ext_portable_hi", "explode_hi", "natural_miss", "max_needed", "area_divisor", "fire_hit_lo", "fire_hit_fiery_lo", "ext_standard_lo", "ext_improved_lo", "ext_portable_lo", "explode_lo", "fire_damage", "blast_count", "blast_bonus", "blast_floor",)
 CYC_NAMES = ("end_armour_lo", "end_armour_hi", "end_wheel_lo", "end_wheel_hi", "side_driver_lo", "side_driver_hi", "side_pp_lo", "side_pp_hi", "side_weapon_lo", "side_weapon_hi", "sidecar_lo", "sidecar_hi", "trike_wheel_lo", "trike_wheel_hi",)
 FC_NAMES = ("t", "p", "until", "wpen", "nm", "maxn", "sf2", "sf3", "nodriver", "noweapon", "destroyed", "crashed", "peddown", "sides", "counters", "first", "off_count", "off_bonus", "off_floor", "off_ub_lo", "off_ub_hi", "off_t_lo", "off_t_hi", "off_points",)
 

@@ -262,13 +262,10 @@ _KERNEL_ITEMS = 128         # fastcore/_carwars.pyx MAXI: the candidates of one 
 
 
 def _kernel_limits(scenario) -> str | None:
-    """What the kernel's fixed-size arrays and built-in figures cannot hold, as the reason to run the reference.
-
-    The sizes (vehicles, attack rows after links expand, phases) and the fire figures the kernel builds in: every
-    fire band read as "1 to high" on 1d (a house rule [2, 3] is not), one point of fire damage a turn, a 1d blast.
-    `pack` asks it first, so the kernel only ever sees what its arrays hold (SAFE-01)."""
-    from ..dice import parse_dice
-
+    """What the kernel's arrays cannot hold, as the reason to run the reference: vehicles, components of one
+    vehicle, attack rows after links expand, phases a turn. The rules' figures (fire bands, fire damage, the
+    blast's dice, location bands) are the kernel's `consts` and `cyc`, whatever a house rule makes them. `pack`
+    asks it first, so the kernel only ever sees what its arrays hold (SAFE-01)."""
     rules = scenario.rules
     if len(scenario.arena.vehicles) > _KERNEL_VEHICLES:
         return f"more than {_KERNEL_VEHICLES} vehicles"
@@ -281,25 +278,6 @@ def _kernel_limits(scenario) -> str | None:
         return f"more than {_KERNEL_ATTACKS} attacks (links counted weapon by weapon)"
     if scenario.turns and rules["carwars.turn"]["phases"] > _KERNEL_PHASES:
         return f"more than {_KERNEL_PHASES} phases a turn"
-    fire = rules["carwars.fire"]
-    for path, band in (("start.component_hit", fire["start"]["component_hit"]),
-                       ("start.component_hit_fiery", fire["start"]["component_hit_fiery"]),
-                       ("extinguisher.standard", fire["extinguisher"]["standard"]),
-                       ("extinguisher.improved", fire["extinguisher"]["improved"]),
-                       ("extinguisher.portable", fire["extinguisher"]["portable"]),
-                       ("explosion.roll", fire["explosion"]["roll"])):
-        if band[0] != 1:
-            return f"a fire band that does not start at 1 (carwars.fire.{path} = {band})"
-    if fire["damage"]["per_turn"] != 1:
-        return f"fire damage other than 1 a turn (carwars.fire.damage.per_turn = {fire['damage']['per_turn']})"
-    blast = parse_dice(fire["explosion"]["damage"])
-    if (blast.count, blast.bonus) != (1, 0):
-        return f"an explosion other than 1d (carwars.fire.explosion.damage = {fire['explosion']['damage']!r})"
-    dmg = rules["carwars.damage"]
-    bands = [dmg["cycle"][k] for k in ("end_armour", "end_wheel", "side_driver", "side_power_plant", "side_weapon")]
-    bands += [dmg["sidecar"]["sidecar"], dmg["trike"]["wheel"]]
-    if any(not (isinstance(b, list) and len(b) == 2) for b in bands):
-        return "a damage-location band that is not [low, high]"
     return None
 
 
@@ -747,12 +725,19 @@ def _pack(scenario) -> Packed:
     col_t = rules["carwars.collisions"]
     cap = Fraction(col_t["metal_loss_cap_fraction"]).limit_denominator(1000)
     th = rules["carwars.tohit"]["to_hit"]
+    from ..dice import parse_dice
+
+    blast = parse_dice(fire["explosion"]["damage"])
     consts = _row(_layout.CONSTS_NAMES, metal_factor=col_t["metal_armour_factor"], cap_num=cap.numerator, cap_den=cap.denominator,
                   obstacle_hits=dmg["obstacle"]["hits_in_phase"], fire_hit_hi=fire["start"]["component_hit"][1],
                   fire_hit_fiery_hi=fire["start"]["component_hit_fiery"][1],
                   ext_standard_hi=fire["extinguisher"]["standard"][1], ext_improved_hi=fire["extinguisher"]["improved"][1],
                   ext_portable_hi=fire["extinguisher"]["portable"][1], explode_hi=fire["explosion"]["roll"][1],
-                  natural_miss=th["natural_miss"], max_needed=th["max_needed"], area_divisor=dmg["area"]["share_divisor"])
+                  natural_miss=th["natural_miss"], max_needed=th["max_needed"], area_divisor=dmg["area"]["share_divisor"],
+                  fire_hit_lo=fire["start"]["component_hit"][0], fire_hit_fiery_lo=fire["start"]["component_hit_fiery"][0],
+                  ext_standard_lo=fire["extinguisher"]["standard"][0], ext_improved_lo=fire["extinguisher"]["improved"][0],
+                  ext_portable_lo=fire["extinguisher"]["portable"][0], explode_lo=fire["explosion"]["roll"][0],
+                  fire_damage=fire["damage"]["per_turn"], blast_count=blast.count, blast_bonus=blast.bonus, blast_floor=blast.floor)
 
     from .collision import ram_dice, weight_factor
     col_rows = []

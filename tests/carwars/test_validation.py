@@ -273,8 +273,8 @@ def house_rules(draw):
     if "fire" in picks:
         cw["fire"] = {"start": {"component_hit": draw(_BAND1), "component_hit_fiery": draw(_BAND1)},
                       "extinguisher": {"standard": draw(_BAND1), "improved": draw(_BAND1)},
-                      "explosion": {"roll": draw(_BAND1), "damage": draw(st.sampled_from(["1d", "1d", "2d"]))},
-                      "damage": {"per_turn": draw(st.sampled_from([1, 1, 2]))}}
+                      "explosion": {"roll": draw(_BAND1), "damage": draw(st.sampled_from(["1d", "1d", "2d", "2d-1", "1d+1"]))},
+                      "damage": {"per_turn": draw(st.sampled_from([1, 1, 2, 3]))}}
     if "collisions" in picks:
         cw["collisions"] = {"metal_armour_factor": draw(st.sampled_from([1, 2, 3, 3, 4, 2.5])),
                             "metal_loss_cap_fraction": draw(st.sampled_from([0.5, 0.25, 1.0, 1 / 3, 0.3, 0.3334])),
@@ -341,19 +341,36 @@ def test_safe_01_any_accepted_override_runs_the_same_on_both_backends(override, 
             np.testing.assert_array_equal(getattr(ref, what), getattr(com, what), err_msg=f"{what} under {override}")
 
 
-def test_safe_01_fire_band_not_from_1_runs_on_the_reference_and_pack_refuses_it():
-    """SAFE-01 / ARCH-04: a house-rule fire band [2, 3] is a valid rule for the reference; the kernel reads fire bands
-    as 1 to high, so `pack` returns an Unpackable naming it (`supports_compiled` reads the same decision; they used
-    to be two checks, and the band passed the first and failed the second), and an automatic batch falls back to
-    the reference."""
+def test_safe_01_cw_fire_house_rule_fire_figures_run_in_the_kernel_and_agree():
+    """SAFE-01 / ARCH-04 / CW-FIRE-02..04 (this session): a fire band that does not start at 1, fire damage other
+    than 1 a turn and an explosion other than 1d are valid house rules. The kernels read every fire band as
+    [low, high], the fire damage and the blast's dice from the rules (`consts`); they used to build in "1 to high",
+    1 and 1d, so such a scenario ran on the reference (the band [2, 3] once passed `supports_compiled` and failed in
+    `pack`). Now a single phase with a burning car and its extinguisher, the default scenario's turn and the
+    three-turn fire example under them run in both kernels and
+    agree with the reference in every value, and the house rules change what happens."""
     pytest.importorskip("hardpoint.fastcore._carwars")
-    rules = load_rules({"carwars": {"fire": {"start": {"component_hit": [2, 3]}}}})
-    s = hardpoint.load_scenario("builtin:cw_brick_wall_example", rules=rules)
-    assert "does not start at 1" in supports_compiled(s)
-    assert isinstance(pack(s), Unpackable) and "does not start at 1" in pack(s).reason
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assert run_batch(s, 4, 1).backend == "reference"
+    house = load_rules({"carwars": {"fire": {"start": {"component_hit": [2, 3], "component_hit_fiery": [2, 5]},
+                                             "extinguisher": {"standard": [2, 4], "improved": [3, 6]},
+                                             "explosion": {"roll": [1, 3], "damage": "2d-1"}, "damage": {"per_turn": 2}}}})
+    def load(name, rules=None):
+        if name == "crosscheck":      # a single phase: a burning car with a standard extinguisher, a burning trike
+            doc = copy.deepcopy(_CROSSCHECK_DOCS[0])        # carrying rockets 2" from a cycle, collisions, shots
+            doc["vehicle"][3]["burning"] = True
+            return hardpoint.parse_scenario(doc, rules=rules)
+        return hardpoint.load_scenario(f"builtin:{name}", rules=rules)
+
+    for name, trials in (("crosscheck", 300), ("default", 300), ("cw_fire_example", 150)):
+        s = load(name, house)
+        assert supports_compiled(s) is None and not isinstance(pack(s), Unpackable)
+        ref = run_batch(s, trials, 4, backend="reference", end_of_turn=True)
+        com = run_batch(s, trials, 4, backend="compiled", end_of_turn=True, threads=1)
+        for what in ("hit", "damage", "state", "flags"):
+            np.testing.assert_array_equal(getattr(ref, what), getattr(com, what), err_msg=f"{name} {what}")
+        for k in (ref.fight or {}):
+            np.testing.assert_array_equal(ref.fight[k], com.fight[k], err_msg=f"{name} fight {k}")
+        plain = run_batch(load(name), trials, 4, backend="compiled", end_of_turn=True, threads=1)
+        assert not np.array_equal(plain.state, com.state), name
 
 
 # --- B. scenario fields: ranges and descriptions ----------------------------------------------------------
