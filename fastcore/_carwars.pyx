@@ -1286,10 +1286,21 @@ def dice_floor(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int per
 # every phase (movement goes straight and stops where counters collide), so each order's candidate shots are rows
 # of numbers, ordered by range then unit; the kernel walks them, skipping what the dice have put out.
 
-DEF FIRE_RING = 8       # turns a fire modifier can count for: the turn of the hit and up to 7 more (CW-FIRE-01)
+DEF MAX_FIRE_RING = 128  # the most turns of fire modifiers kept per vehicle (fc FIRE_RING; the schema's burns last 100 at most)
 DEF MAXW = 262144       # weapon keys and mounted weapons of a fight
 DEF MAXU = 65536        # units of a fight (and sides)
 DEF MAXCH = 262144      # crew members and pedestrians
+
+
+cdef inline void add_fire(int32_t* future, int ring, int slot, int burn, int modifier) noexcept nogil:
+    """A fire source (CW-FIRE-01, FireSource.active): its modifier counts this turn (`slot`, turn % ring, in the
+    vehicle's ring `future`) and the next `burn` turns; the ring is longer than any burn (fc FIRE_RING)."""
+    cdef int j
+    for j in range(burn + 1):
+        future[slot] += modifier
+        slot += 1
+        if slot == ring:
+            slot = 0
 
 
 cdef inline int first_able(int32_t* st, int32_t* c_hits, int32_t* fir, int lo, int hi) noexcept nogil:
@@ -1488,14 +1499,17 @@ def run_fight(
     cdef int32_t* varm = v_armour
     cdef int32_t* vdrv = v_driver
     cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
+    cdef int ring = fc[F_FIRE_RING]     # a vehicle's fire modifiers of turn t are kept at t % ring (CW-FIRE-01)
+    cdef int tslot = 0
     if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
             or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
             or saved.shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
-            or saved.shape[1] < 2 * V + NW + 3 * W + U + FIRE_RING * V + fc[F_COUNTERS] \
+            or saved.shape[1] < 2 * V + NW + 3 * W + U + ring * V + fc[F_COUNTERS] \
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
             or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
-            or pk.n_rec0 != 3 * W or pk.n_fring0 != (FIRE_RING + 3) * V or pk.n_crash0 != V or consts[K_AREA_DIVISOR] < 1:
+            or pk.n_rec0 != 3 * W or ring < 2 or ring > MAX_FIRE_RING or pk.n_fring0 != (ring + 3) * V or pk.n_crash0 != V \
+            or consts[K_AREA_DIVISOR] < 1:
         return -1
     cdef int32_t* rec0 = pk.rec0
     cdef int32_t* fring0 = pk.fring0
@@ -1574,7 +1588,7 @@ def run_fight(
         if tp_lo[i + 1] - tp_lo[i] >= As_:
             As_ = tp_lo[i + 1] - tp_lo[i] + 1
     cdef Py_ssize_t NK = fc[F_COUNTERS]
-    cdef int32_t[::1] scratch = np.zeros((7 + FIRE_RING + 6) * Vs + 5 * Ws + Cs + 2 * Us + 11 * As_ + NK + 1, dtype=np.int32)
+    cdef int32_t[::1] scratch = np.zeros((7 + ring + 6) * Vs + 5 * Ws + Cs + 2 * Us + 11 * As_ + NK + 1, dtype=np.int32)
     # each character's hits slot: crew members 0 .. NC - 1, then the pedestrians (the numbering fired_ch uses)
     cdef int32_t[::1] ch_hits_ = np.zeros(Cs, dtype=np.int32)
     cdef int32_t* ch_hits = &ch_hits_[0]
@@ -1589,8 +1603,8 @@ def run_fight(
     burning = fire_total + Vs
     driver_before = burning + Vs
     crash = driver_before + Vs
-    fire_future = crash + Vs            # per vehicle, the fire modifiers that count at turn % FIRE_RING
-    metal_before = fire_future + FIRE_RING * Vs
+    fire_future = crash + Vs            # per vehicle, the fire modifiers that count at turn % ring
+    metal_before = fire_future + ring * Vs
     ammo = metal_before + 6 * Vs
     fired_w = ammo + Ws
     rec_t = fired_w + Ws
@@ -1640,15 +1654,15 @@ def run_fight(
                     rec_turn[i] = sv[2 * V + NW + 2 * W + i]
                 for i in range(U):
                     outu[i] = sv[2 * V + NW + 3 * W + i]
-                for i in range(FIRE_RING * V):
+                for i in range(ring * V):
                     fire_future[i] = sv[2 * V + NW + 3 * W + U + i]
                 for i in range(NK):
-                    gone[i] = sv[2 * V + NW + 3 * W + U + FIRE_RING * V + i]
+                    gone[i] = sv[2 * V + NW + 3 * W + U + ring * V + i]
             else:
                 memcpy(ctx.st, init, S * sizeof(int32_t))
                 ctx.k = 0
                 for v in range(V):
-                    out_flags[t, v] = 2 if fring0[(FIRE_RING + 2) * V + v] else 0    # exploded before (CW-FIRE-04)
+                    out_flags[t, v] = 2 if fring0[(ring + 2) * V + v] else 0    # exploded before (CW-FIRE-04)
                 memcpy(burning, v_burning, V * sizeof(int32_t))
                 for v in range(V):
                     crash[v] = crash0[v]           # a Crash Table result before the start (FIGHT-03)
@@ -1666,7 +1680,7 @@ def run_fight(
                 for i in range(NA):
                     out_hit[t, i] = 0
                     out_damage[t, i] = 0
-                for i in range(FIRE_RING * V):
+                for i in range(ring * V):
                     fire_future[i] = fring0[i]     # the fire modifiers carried in (CW-FIRE-01)
                 for i in range(NK):
                     gone[i] = 0
@@ -1674,12 +1688,13 @@ def run_fight(
             redo[t] = 0
             ran = start
             for turn in range(start + 1, T + 1):
+                tslot = turn % ring                # this turn's place in the fire rings
                 memset(fire_hits, 0, V * sizeof(int32_t))
                 memset(fire_hit_fiery, 0, V * sizeof(int32_t))
                 if turn == 1:
                     for v in range(V):
-                        fire_hits[v] = fring0[FIRE_RING * V + v]          # component hits earlier in the first turn
-                        fire_hit_fiery[v] = fring0[FIRE_RING * V + V + v]
+                        fire_hits[v] = fring0[ring * V + v]          # component hits earlier in the first turn
+                        fire_hit_fiery[v] = fring0[ring * V + V + v]
                 for i in range(W):
                     fired_w[i] = 0
                 for i in range(NC + NP):
@@ -1774,8 +1789,7 @@ def run_fight(
                             ctx.cur_fiery = -1
                             apply_shot(&ctx, vi, ocon[i * OCON_NCOLS + OCON_PART], ocon[i * OCON_NCOLS + OCON_SIDE], ocon[i * OCON_NCOLS + OCON_TIRE], hits)
                         elif not (k >= 0 and gone[k]):
-                            for j in range(ocon[i * OCON_NCOLS + OCON_B] + 1):
-                                fire_future[vi * FIRE_RING + (turn + j) % FIRE_RING] += ocon[i * OCON_NCOLS + OCON_A]
+                            add_fire(fire_future + vi * ring, ring, tslot, ocon[i * OCON_NCOLS + OCON_B], ocon[i * OCON_NCOLS + OCON_A])
                     # the standing orders' attacks (carwars.fight.order_attacks), chosen after the movement
                     n_acc = 0
                     for e in range(tp_lo[tp], tp_lo[tp + 1]):
@@ -2110,8 +2124,7 @@ def run_fight(
                         hits = hand_hits(cp[CAND_MODE], dmg)
                         if cp[CAND_FIRE_MOD] >= 0:
                             # a fire source: its modifier counts this turn and the next cp[CAND_BURN] (FireSource.active)
-                            for j in range(cp[CAND_BURN] + 1):
-                                fire_future[vi * FIRE_RING + (turn + j) % FIRE_RING] += cp[CAND_FIRE_MOD]
+                            add_fire(fire_future + vi * ring, ring, tslot, cp[CAND_BURN], cp[CAND_FIRE_MOD])
                         ctx.cur_vehicle = vi
                         ctx.cur_fiery = cp[CAND_FIERY]
                         apply_shot(&ctx, vi, cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], hits)
@@ -2141,8 +2154,8 @@ def run_fight(
                     break                          # run again from the start under another packing
                 # the end of the turn: fire (carwars.fire.end_of_turn_fire); the modifiers active this turn
                 for v in range(V):
-                    fire_total[v] = fire_future[v * FIRE_RING + turn % FIRE_RING]
-                    fire_future[v * FIRE_RING + turn % FIRE_RING] = 0
+                    fire_total[v] = fire_future[v * ring + tslot]
+                    fire_future[v * ring + tslot] = 0
                 for v in range(V):
                     if out_flags[t, v] & 2:
                         continue
@@ -2194,10 +2207,10 @@ def run_fight(
                     sv[2 * V + NW + 2 * W + i] = rec_turn[i]
                 for i in range(U):
                     sv[2 * V + NW + 3 * W + i] = outu[i]
-                for i in range(FIRE_RING * V):
+                for i in range(ring * V):
                     sv[2 * V + NW + 3 * W + U + i] = fire_future[i]
                 for i in range(NK):
-                    sv[2 * V + NW + 3 * W + U + FIRE_RING * V + i] = gone[i]
+                    sv[2 * V + NW + 3 * W + U + ring * V + i] = gone[i]
                 saved_k[t] = ctx.k
                 continue
             for v in range(V):

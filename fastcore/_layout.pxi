@@ -310,7 +310,8 @@ cdef enum:
     F_OFF_T_LO = 21
     F_OFF_T_HI = 22
     F_OFF_POINTS = 23
-    F_LEN = 24
+    F_FIRE_RING = 24
+    F_LEN = 25
 
 cdef struct Arrays:
     # per array: its data (NULL when empty) and its length; a two-dimensional one, its rows and columns

@@ -600,17 +600,18 @@ def test_arch_03_area_effect_attacks_agree_bit_for_bit_with_the_reference():
     assert _compare(s, 300, 2) == []
 
 
-def test_safe_01_fire_modifiers_longer_than_the_kernel_keeps_are_refused(monkeypatch):
-    """SAFE-01 / ARCH-04: the kernel keeps a vehicle's fire modifiers for the next 8 turns; a weapon whose modifier
-    lasts longer (a house rule) is refused by the packer with the reason, never run wrong (shown with the bound
-    lowered to 3 turns, so the flamethrower's 3 more turns do not fit)."""
+def test_safe_01_the_fire_ring_is_sized_to_the_longest_burn(monkeypatch):
+    """SAFE-01 / ARCH-04 / CW-FIRE-01: the fight kernel's fire ring is sized to the scenario's longest burn, not to
+    a fixed bound: with its floor lowered to 3 turns, the fire example's flamethrower (3 more turns) still gets a
+    ring of 5, and every value of 100 trials agrees with the reference. (A fixed ring of 8 refused longer burns;
+    a ring too short counts a modifier again when its place comes round: test_cw_fire_01_fire_modifiers_lasting_*.)"""
     import hardpoint.carwars.batch as batch
 
-    s = hardpoint.load_scenario("builtin:cw_fire_example")
-    assert isinstance(pack(s), Packed)
     monkeypatch.setattr(batch, "_KERNEL_FIRE_TURNS", 3)
+    s = hardpoint.load_scenario("builtin:cw_fire_example")
     p = pack(s)
-    assert isinstance(p, Unpackable) and "Flamethrower: a fire modifier that lasts 3 more turns" in p.reason
+    assert isinstance(p, Packed) and int(p.arrays["fc"][batch._layout.F_FIRE_RING]) == 5
+    assert _compare(s, 100, 2) == []
 
 
 def test_cw_auto_01_weapons_on_automatic_fire_in_the_fight_kernel_as_in_the_reference():
@@ -1056,3 +1057,31 @@ def test_cw_hit_07_blinded_units_fight_in_the_kernel():
     assert run_batch(s, 1000, 1, threads=1).fight["hits"][:, 0].sum() == 0
     data["vehicle"][0]["blinded"] = False
     assert run_batch(hardpoint.parse_scenario(data), 1000, 1, threads=1).fight["hits"][:, 0].sum() > 0
+
+
+def test_cw_fire_01_fire_modifiers_lasting_many_turns_run_in_the_fight_kernel():
+    """CW-FIRE-01 / ARCH-04 (this session): the fight kernel keeps each vehicle's fire modifiers for as many turns
+    as the longest can last (fc FIRE_RING: the longest burn of the scenario's weapons and of the sources carried
+    in, plus 2, at least 8); it kept 8, so a house-rule laser whose modifier lasts 9 more turns, or a fight
+    committed with such sources burning, ran on the reference. A 12-turn duel with such a laser, and the same
+    committed after 2 turns with two sources still active 9 turns on, agree with the reference in every value."""
+    from hardpoint.carwars.batch import _fire_ring
+
+    data = {"scenario": {"name": "long burn", "ruleset": "carwars", "turns": 12},
+            "rules": {"carwars": {"weapons": {"weapon": [{"name": "Laser", "fire_modifier": 1, "burn_duration": 9}]}}},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                         "weapon": [{"id": "las", "type": "Laser", "mount": "front"}]},
+                        {"id": "van", "design": "shogun", "x": 0.5, "y": 9.0, "speed": 0, "side": "b", "facing": 180.0}],
+            "orders": [{"id": "o1", "unit": "car", "weapons": ["las"], "target": "van"}]}
+    s = hardpoint.parse_scenario(copy.deepcopy(data))
+    assert _fire_ring(s) == 11 and isinstance(pack(s), Packed)
+    assert _compare(s, 100, 3) == []
+    later = hardpoint.parse_scenario(copy.deepcopy(data))
+    later.turns = 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        later.resolve(hardpoint.SeededDice(1, trial=0), commit=True)
+    assert [(x.turn, x.burn_duration) for f in later.arena.fires.values() for x in f.sources] == [(1, 9), (2, 9)]
+    later.turns = 10
+    assert isinstance(pack(later), Packed)
+    assert _compare(later, 100, 5) == []

@@ -1137,7 +1137,7 @@ def run_batch_dask(scenario, trials: int, seed: int = 0, *, client=None, chunk: 
 _KERNEL_WEAPON_KEYS = 262144  # fastcore/_carwars.pyx MAXW: weapons (mounted, and the hand weapons of the fight's layout)
 _KERNEL_UNITS = 65536         # fastcore/_carwars.pyx MAXU: vehicles and pedestrians of a fight
 _KERNEL_CHARACTERS = 262144   # fastcore/_carwars.pyx MAXCH: crew members and pedestrians (who fired this turn)
-_KERNEL_FIRE_TURNS = 8      # fastcore/_carwars.pyx FIRE_RING: a fire modifier counts for at most 8 turns
+_KERNEL_FIRE_TURNS = 8      # the fewest turns the fight kernel keeps fire modifiers for (fc FIRE_RING, `_fire_ring`)
 
 
 def _runs_as_fight(scenario) -> bool:
@@ -1161,7 +1161,6 @@ def _fight_unsupported(scenario) -> str | None:
     drop or automatic switch the packing has happen that the dice prevent (a weapon destroyed, a driver who
     has fired): the wrapper packs the fight again for such a trial (`_Fact`), and runs it on from there."""
     from .model import Vehicle as _Vehicle
-    from .tables import weapon_spec
 
     arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
 
@@ -1197,20 +1196,11 @@ def _fight_unsupported(scenario) -> str | None:
         return "a weapon switched to or from automatic that a planned attack or an order also fires"
     if any(f.tire_only for f in arena.fires.values()):
         return "a tire-only fire carried in (CW-FIRE-05)"
-    if any(s.turn + s.burn_duration >= arena.turn + _KERNEL_FIRE_TURNS - 1 for f in arena.fires.values() for s in f.sources):
-        return f"a fire source carried in that is still active {_KERNEL_FIRE_TURNS - 1} turns on (the kernel keeps {_KERNEL_FIRE_TURNS - 1})"
     for v in arena.vehicles.values():
         if v.water_depth_ft > 0 and any(w.spec.dropped for w in v.all_weapons()):
             return "dropped weapons in water (a die decides whether water backs up into them)"
         if v.substitute is not None:
             return "a vehicle with a substitute driver at the start"
-    specs = [w.spec for v in arena.vehicles.values() for w in v.all_weapons()]
-    specs += [weapon_spec(rules, h, hand=True) for v in arena.vehicles.values() for c in v.all_crew() for h in c.hand_weapons]
-    specs += [weapon_spec(rules, h, hand=True) for p in arena.pedestrians.values() for h in p.weapons]
-    specs += [weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])]
-    for spec in specs:
-        if spec.fire_modifier is not None and (spec.burn_duration or 0) >= _KERNEL_FIRE_TURNS:
-            return f"{spec.name}: a fire modifier that lasts {spec.burn_duration} more turns (the kernel keeps {_KERNEL_FIRE_TURNS - 1})"
     units = len(arena.vehicles) + len(arena.pedestrians)
     if len(arena.vehicles) > _KERNEL_VEHICLES:
         return f"more than {_KERNEL_VEHICLES} vehicles"
@@ -1358,7 +1348,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
               peddown=t["pedestrian_down"], sides=len(sides), counters=0, first=arena.turn, off_count=off_dice.count,
               off_bonus=off_dice.bonus, off_floor=off_dice.floor, off_ub_lo=off_t["damage"]["underbody"][0],
               off_ub_hi=off_t["damage"]["underbody"][1], off_t_lo=off_t["damage"]["tire"][0], off_t_hi=off_t["damage"]["tire"][1],
-              off_points=off_t["damage"]["points"])
+              off_points=off_t["damage"]["points"], fire_ring=_fire_ring(scenario))
     max_needed = th["to_hit"]["max_needed"]
 
     names = _turn_names(scenario)    # as the reference's batch names them
@@ -2004,8 +1994,25 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
 
 def _fring0(scenario, turns: int) -> list[int]:
     """The fight kernel's fring0 (fastcore/layout.toml): `_carried_fire` of the scenario's arena."""
-    future, hit, fiery, exploded = _carried_fire(scenario.arena, turns, _KERNEL_FIRE_TURNS)
+    future, hit, fiery, exploded = _carried_fire(scenario.arena, turns, _fire_ring(scenario))
     return future + hit + fiery + exploded
+
+
+def _fire_ring(scenario) -> int:
+    """How many turns the fight kernel keeps a vehicle's fire modifiers for (fc FIRE_RING; turn t at t % ring): more
+    than the longest any of them lasts, so that none laid now still counts when its place comes round again: the
+    longest burn of a weapon the scenario can fire or lay (vehicle, hand and flaming oil weapons) and of a fire
+    source carried in, plus 2; at least 8 (CW-FIRE-01). At most 102: the schema's burns last 100 turns at most."""
+    from .tables import weapon_spec
+
+    arena, rules = scenario.arena, scenario.rules
+    specs = [w.spec for v in arena.vehicles.values() for w in v.all_weapons()]
+    specs += [weapon_spec(rules, h, hand=True) for v in arena.vehicles.values() for c in v.all_crew() for h in c.hand_weapons]
+    specs += [weapon_spec(rules, h, hand=True) for p in arena.pedestrians.values() for h in p.weapons]
+    specs += [weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])]
+    longest = max([s.burn_duration or 0 for s in specs if s.fire_modifier is not None], default=0)
+    carried = max([s.turn + s.burn_duration - arena.turn for f in arena.fires.values() for s in f.sources], default=0)
+    return max(_KERNEL_FIRE_TURNS, longest + 2, carried + 2)
 
 
 def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: int, first: int, threads: int, chunk: int,
@@ -2021,7 +2028,7 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
     layout = packed.layout
     S, V = a["init"].shape[0], len(packed.vehicles)
     U, W, NW = len(layout.units), len(layout.weapons), a["w_key"].shape[0]
-    X = 2 * V + NW + 3 * W + U + _KERNEL_FIRE_TURNS * V     # `saved`, then a flag per mines counter of the packing
+    X = 2 * V + NW + 3 * W + U + int(a["fc"][_layout.F_FIRE_RING]) * V     # `saved`, then a flag per mines counter
     labels, kinds, read = _slots(scenario)
     vids = list(scenario.arena.vehicles)
     fight_on = scenario.fight is not None and _is_fight(scenario)
