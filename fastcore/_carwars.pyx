@@ -944,7 +944,7 @@ def run_phase(
         return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
-    cdef int32_t[::1] scratch = np.zeros(57 * Vs + 4 * As_ + 6 * (S + 1), dtype=np.int32)
+    cdef int32_t[::1] scratch = np.zeros(42 * Vs + 4 * As_ + 6 * (S + 1), dtype=np.int32)
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
