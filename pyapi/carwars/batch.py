@@ -548,8 +548,8 @@ def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], l
     """The fire state the vehicles bring in (arena.fires, CW-FIRE-01/02/04), for the kernels: per vehicle, the sum
     of its fire sources' modifiers active in each of the next `turns` turns (the arena's turn first) placed at
     turn % ring (kernel turns count from 1); whether a component hit earlier this turn may start a fire at its
-    end, and whether by a fiery source; and whether it has exploded already. A source still active after
-    `ring - 1` turns is refused by the packers."""
+    end, and whether by a fiery source; and whether it has exploded already. `ring` is longer than any source
+    lasts (`_fire_ring`), so every turn a source is active fits."""
     from .fire import fire_modifier_total
 
     V = len(arena.vehicles)

@@ -346,22 +346,35 @@ def test_safe_01_cw_fire_house_rule_fire_figures_run_in_the_kernel_and_agree():
     than 1 a turn and an explosion other than 1d are valid house rules. The kernels read every fire band as
     [low, high], the fire damage and the blast's dice from the rules (`consts`); they used to build in "1 to high",
     1 and 1d, so such a scenario ran on the reference (the band [2, 3] once passed `supports_compiled` and failed in
-    `pack`). Now a single phase with a burning car and its extinguisher, the default scenario's turn and the
-    three-turn fire example under them run in both kernels and
-    agree with the reference in every value, and the house rules change what happens."""
+    `pack`). Now single phases (burning vehicles and a standard extinguisher; fires from component hits and the
+    improved and portable extinguishers), the default scenario's turn and the three-turn fire example run under
+    them in both kernels and agree with the reference in every value, and the house rules change what happens."""
     pytest.importorskip("hardpoint.fastcore._carwars")
-    house = load_rules({"carwars": {"fire": {"start": {"component_hit": [2, 3], "component_hit_fiery": [2, 5]},
-                                             "extinguisher": {"standard": [2, 4], "improved": [3, 6]},
-                                             "explosion": {"roll": [1, 3], "damage": "2d-1"}, "damage": {"per_turn": 2}}}})
+    fire = {"start": {"component_hit": [2, 3], "component_hit_fiery": [2, 5]},
+            "extinguisher": {"standard": [2, 4], "improved": [3, 6], "portable": [5, 6]},
+            "explosion": {"roll": [1, 3], "damage": "1d-2"}, "damage": {"per_turn": 2}}
+    house = load_rules({"carwars": {"fire": fire}})
+    # nothing burning at the start, so fires start from component hits (a band of 4-6) and the improved and portable
+    # extinguishers meet them
+    hits = load_rules({"carwars": {"fire": {**fire, "start": {"component_hit": [4, 6], "component_hit_fiery": [3, 6]},
+                                            "explosion": {"roll": [1, 3], "damage": "2d-1"}}}})
+
     def load(name, rules=None):
-        if name == "crosscheck":      # a single phase: a burning car with a standard extinguisher, a burning trike
-            doc = copy.deepcopy(_CROSSCHECK_DOCS[0])        # carrying rockets 2" from a cycle, collisions, shots
-            doc["vehicle"][3]["burning"] = True
+        doc = copy.deepcopy(_CROSSCHECK_DOCS[0])  # a single phase: cars, a cycle, a trike with rockets, collisions, shots
+        if name == "crosscheck":       # the car burning with a standard extinguisher, the trike burning 2" from the
+            doc["vehicle"][3]["burning"] = True                                # cycle with a portable one
+            doc["vehicle"][3]["extinguisher"] = "portable"
+            return hardpoint.parse_scenario(doc, rules=rules)
+        if name == "component hits":   # nobody burning; the hunter and the shogun with improved and portable extinguishers
+            for v in doc["vehicle"]:
+                v["burning"] = False
+            doc["vehicle"][0]["extinguisher"], doc["vehicle"][1]["extinguisher"] = "improved", "portable"
             return hardpoint.parse_scenario(doc, rules=rules)
         return hardpoint.load_scenario(f"builtin:{name}", rules=rules)
 
-    for name, trials in (("crosscheck", 300), ("default", 300), ("cw_fire_example", 150)):
-        s = load(name, house)
+    for name, rules, trials in (("crosscheck", house, 300), ("component hits", hits, 2000), ("default", house, 300),
+                                ("cw_fire_example", house, 150)):
+        s = load(name, rules)
         assert supports_compiled(s) is None and not isinstance(pack(s), Unpackable)
         ref = run_batch(s, trials, 4, backend="reference", end_of_turn=True)
         com = run_batch(s, trials, 4, backend="compiled", end_of_turn=True, threads=1)
