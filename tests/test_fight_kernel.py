@@ -39,7 +39,7 @@ def random_fight(rng: random.Random) -> dict:
     """A random fight document: 2-5 vehicles and 0-3 pedestrians on 2-3 sides, standing orders of every kind
     (nearest enemy, best odds, a named target; some weapons only, a named firer, some phases, a window of
     turns), planned attacks in some turns, moving or parked, armour, metal, fire, flamethrowers (fire modifiers
-    lasting several turns), machine guns on automatic, limited ammunition, extinguishers, oil and flaming oil slicks, buildings
+    lasting several turns), machine guns on automatic and switched to or from it, limited ammunition, extinguishers, oil and flaming oil slicks, buildings
     and smoke, declared collisions, up to 20 turns, until decided or not; dropped weapons (mines, spikes, oil, smoke,
     paint, junk) dropped by declared actions, by links and on automatic, switched on and off, maneuvers, solid and
     plasticore tires, chases in a column so that what is dropped is driven over, and off-road driving."""
@@ -229,6 +229,12 @@ def random_fight(rng: random.Random) -> dict:
                 later = (turn - 1) * 5 + phase + rng.randint(1, 6)
                 actions.append({"turn": (later - 1) // 5 + 1, "phase": (later - 1) % 5 + 1, "kind": "detonate", "vehicle": v["id"],
                                 "counter": f"md.t{turn}p{phase}"})
+        # a machine gun switched to or from automatic that orders and planned attacks may also fire (CW-AUTO-01)
+        guns = [w for w in v.get("weapon", []) if w["type"] == "Machine Gun"]
+        if guns and rng.random() < 0.15:
+            w = rng.choice(guns)
+            actions.append({"turn": rng.randint(1, min(3, data["scenario"]["turns"])), "phase": rng.randint(1, 5), "vehicle": v["id"],
+                            "kind": "automatic_off" if w.get("automatic") else "automatic_on", "weapon": w["id"]})
     if actions:
         data["action"] = actions
     return data
@@ -411,17 +417,17 @@ def test_arch_04_pack_is_the_one_decision():
     reason; `backend="compiled"` raises a ScenarioError naming it; `auto` falls back with a BackendWarning
     naming it."""
     data = tomllib.loads(resources.files("hardpoint.seeds").joinpath("scenarios/cw_chase.toml").read_text(encoding="utf-8"))
-    data["action"].append({"turn": 2, "phase": 2, "kind": "automatic_on", "vehicle": "pursuer", "weapon": "mg"})
+    data["action"].append({"turn": 2, "phase": 2, "kind": "substitute", "vehicle": "pursuer", "crew": "gunner"})
     s = hardpoint.parse_scenario(data)
     p = pack(s)
-    reason = "a weapon switched to or from automatic that a planned attack or an order also fires"
+    reason = "the declared action 'substitute' in a turn"
     assert isinstance(p, Unpackable) and p.reason == supports_compiled(s) == reason
-    with pytest.raises(ScenarioError, match="switched to or from automatic"):
+    with pytest.raises(ScenarioError, match="'substitute' in a turn"):
         run_batch(s, 2, 1, backend="compiled")
     import hardpoint.carwars.batch as batch
 
     batch._warned.discard(p.reason)
-    with pytest.warns(BackendWarning, match="switched to or from automatic"):
+    with pytest.warns(BackendWarning, match="'substitute' in a turn"):
         assert run_batch(s, 2, 1, backend="auto").backend == "reference"
 
 
@@ -1085,3 +1091,41 @@ def test_cw_fire_01_fire_modifiers_lasting_many_turns_run_in_the_fight_kernel():
     later.turns = 10
     assert isinstance(pack(later), Packed)
     assert _compare(later, 100, 5) == []
+
+
+def test_cw_auto_01_a_gun_switched_to_or_from_automatic_that_orders_also_fire_runs_in_the_fight_kernel():
+    """CW-AUTO-01 / CW-ROF-01 / ARCH-04 (this session): a machine gun that the car's orders fire, switched to
+    automatic by a declared action (at the start of turn 2, or in its third phase), or one on automatic switched off
+    and then on again. The switch is its driver's firing action, so the dice decide whether it happens (the driver
+    fired first that turn, or the gun was destroyed): the packer has it happen, and a trial where it does not runs
+    again under a packing where it did not (the "cancel" fact), with the orders firing the gun aimed. The packer
+    refused these; now every value of 150 trials of each, on two seeds, agrees with the reference, and the gun
+    fires less once on automatic (nothing crosses its line)."""
+    def fight(actions, auto=False):
+        return {"scenario": {"name": "switch", "ruleset": "carwars", "turns": 5},
+                "vehicle": [{"id": "a", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "red",
+                             "weapon": [{"id": "mg", "type": "Machine Gun", "mount": "front", "automatic": auto, "ammo": 6},
+                                        {"id": "mg2", "type": "Machine Gun", "mount": "front"}]},
+                            {"id": "b", "design": "shogun", "x": 0.3, "y": 4.0, "facing": 180.0, "speed": 0, "side": "blue"}],
+                "pedestrian": [{"id": "p", "side": "blue", "x": 1.0, "y": 3.0, "weapons": ["Rifle"]}],
+                "action": actions,
+                "orders": [{"id": "oa", "unit": "a", "target": "best_odds"}, {"id": "ob", "unit": "b", "target": "a"},
+                           {"id": "op", "unit": "p", "target": "a"}]}
+
+    on = {"kind": "automatic_on", "vehicle": "a", "weapon": "mg"}
+    off = {"kind": "automatic_off", "vehicle": "a", "weapon": "mg"}
+    cases = [fight([{**on, "turn": 2, "phase": 1}]), fight([{**on, "turn": 2, "phase": 3}]),
+             fight([{**off, "turn": 3, "phase": 2}], auto=True),
+             fight([{**on, "turn": 1, "phase": 1}, {**off, "turn": 3, "phase": 4}])]
+    for data in cases:
+        s = hardpoint.parse_scenario(copy.deepcopy(data))
+        assert isinstance(pack(s), Packed), pack(s)
+        for seed in (1, 2):
+            assert _compare(s, 150, seed) == [], (data["action"], seed)
+    shots = lambda d: run_batch(hardpoint.parse_scenario(d), 500, 1, threads=1).fight["shots"][:, 0].mean()
+    assert shots(cases[0]) < shots(fight([]))
+    # a planned attack's entry is packed as aimed or automatic once: a switched gun it fires is still refused
+    data = tomllib.loads(resources.files("hardpoint.seeds").joinpath("scenarios/cw_chase.toml").read_text(encoding="utf-8"))
+    data["action"].append({"turn": 2, "phase": 2, "kind": "automatic_on", "vehicle": "pursuer", "weapon": "mg"})
+    p = pack(hardpoint.parse_scenario(data))
+    assert isinstance(p, Unpackable) and p.reason == "a weapon switched to or from automatic that a planned attack also fires"

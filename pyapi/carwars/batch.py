@@ -1192,11 +1192,12 @@ def _fight_unsupported(scenario) -> str | None:
     reason = _detonation_ids_unsure(arena, plan)
     if reason:
         return reason
-    fight = scenario.fight
-    used = {(a.attacker, a.weapon) for planned in plan.attacks.values() for a in planned}
-    used |= {(o.unit, w) for o in (fight.orders if fight is not None else []) for w in _fight_weapons(o, arena)}
-    if switched & used:
-        return "a weapon switched to or from automatic that a planned attack or an order also fires"
+    # a gun switched to or from automatic that orders fire runs: orders are chosen as each phase comes, from the
+    # packing of whether the switch happened (a trial where the dice cancel it runs again under the "cancel" fact);
+    # a planned attack's own entry is fixed when packed, as aimed or automatic
+    planned = {(a.attacker, a.weapon) for xs in plan.attacks.values() for a in xs}
+    if switched & planned:
+        return "a weapon switched to or from automatic that a planned attack also fires"
     if any(f.tire_only for f in arena.fires.values()):
         return "a tire-only fire carried in (CW-FIRE-05)"
     for v in arena.vehicles.values():
@@ -1238,13 +1239,6 @@ def _detonation_ids_unsure(arena, plan) -> str | None:
             if any(base == wid or base.endswith(f".{wid}") for wid in dropping):
                 return "a detonation in a phase in which a weapon of the same id may drop (the new counter's id would depend on the dice)"
     return None
-
-
-def _fight_weapons(order, arena) -> list[str]:
-    from .fight import _weapons_of
-
-    unit = arena.vehicles.get(order.unit) or arena.pedestrians.get(order.unit)
-    return [] if unit is None else list(_weapons_of(order, unit))
 
 
 def _layout_of(scenario):
