@@ -218,7 +218,7 @@ def test_fast_01_uncovered_scenarios_fall_back_with_one_warning():
         run_batch(s, 1, 1)
         run_batch(s, 1, 2)
     assert [str(w.message) for w in caught if issubclass(w.category, BackendWarning)] == [
-        "hardpoint.carwars.batch: a weapon switched to or from automatic that a planned attack or an order also fires; "
+        "hardpoint.carwars.batch: a weapon switched to or from automatic that a planned attack also fires; "
         "running the reference"]
     with pytest.raises(hardpoint.ScenarioError, match="switched to or from automatic"):
         run_batch(s, 1, 1, backend="compiled")
