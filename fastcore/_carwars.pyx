@@ -890,7 +890,7 @@ def run_phase(
     cdef Py_ssize_t A = pk.n_atk, C = pk.n_col, P = pk.n_p_hits
     cdef Py_ssize_t t, a, i, v, j
     cdef Ctx ctx
-    cdef int r, hit, dmg, hits, vi, part, side, tire, kind, mode, total, f, exploded, before_state, after_state
+    cdef int r, hit, dmg, hits, vi, kind, mode, total, f, before_state, after_state
     cdef int32_t* fire_hits
     cdef int32_t* fire_hit_fiery
     cdef int32_t* taken
@@ -1468,7 +1468,7 @@ def run_fight(
     cdef int T = fc[F_T], P = fc[F_P]
     cdef Py_ssize_t t, i, v, j
     cdef Ctx ctx
-    cdef int r, hit, dmg, hits, vi, side, kind, mode, before_state, after_state, f, turn, ph, tp, e, fr, k
+    cdef int r, hit, dmg, hits, vi, side, kind, before_state, after_state, f, turn, ph, tp, e, fr, k
     cdef int u, wk, w, ped, ci, best, bestp, needed, tu, ch, n_acc, a, ran, left, s, sides_left, wounded, mv
     cdef int32_t* fire_hits
     cdef int32_t* fire_hit_fiery

@@ -1198,8 +1198,6 @@ def _fight_unsupported(scenario) -> str | None:
     planned = {(a.attacker, a.weapon) for xs in plan.attacks.values() for a in xs}
     if switched & planned:
         return "a weapon switched to or from automatic that a planned attack also fires"
-    if any(f.tire_only for f in arena.fires.values()):
-        return "a tire-only fire carried in (CW-FIRE-05)"
     for v in arena.vehicles.values():
         if v.water_depth_ft > 0 and any(w.spec.dropped for w in v.all_weapons()):
             return "dropped weapons in water (a die decides whether water backs up into them)"
@@ -1339,13 +1337,14 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from .tohit import hit_probability
 
     prob36 = [int(hit_probability(rules, n) * 36) for n in range(13)]
+    ring = _fire_ring(scenario)      # the turns of fire modifiers the kernel keeps (fc FIRE_RING; fring0 is laid out by it)
     fc = _row(_layout.FC_NAMES, t=T, p=P, until=bool(fight is not None and fight.until_decided), wpen=-th["firer"]["wounded_skill"],
               nm=th["to_hit"]["natural_miss"], maxn=th["to_hit"]["max_needed"], sf2=sf["second"], sf3=sf["third_and_later"],
               nodriver=t["no_driver"], noweapon=t["no_weapon"], destroyed=t["destroyed"], crashed=t["crashed"],
               peddown=t["pedestrian_down"], sides=len(sides), counters=0, first=arena.turn, off_count=off_dice.count,
               off_bonus=off_dice.bonus, off_floor=off_dice.floor, off_ub_lo=off_t["damage"]["underbody"][0],
               off_ub_hi=off_t["damage"]["underbody"][1], off_t_lo=off_t["damage"]["tire"][0], off_t_hi=off_t["damage"]["tire"][1],
-              off_points=off_t["damage"]["points"], fire_ring=_fire_ring(scenario))
+              off_points=off_t["damage"]["points"], fire_ring=ring)
     max_needed = th["to_hit"]["max_needed"]
 
     names = _turn_names(scenario)    # as the reference's batch names them
@@ -1983,16 +1982,10 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
                   ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),
                   t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo), brst=arr(brst, _layout.BRST_NCOLS),
-                  rec0=arr(rec0), fring0=arr(_fring0(scenario, T)),
+                  rec0=arr(rec0), fring0=arr(sum(_carried_fire(scenario.arena, T, ring), [])),
                   crash0=arr([int(v.crash in t["crash_results_out"]) for v in scenario.arena.vehicles.values()]))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base,
                   facts=fact_list)
-
-
-def _fring0(scenario, turns: int) -> list[int]:
-    """The fight kernel's fring0 (fastcore/layout.toml): `_carried_fire` of the scenario's arena."""
-    future, hit, fiery, exploded = _carried_fire(scenario.arena, turns, _fire_ring(scenario))
-    return future + hit + fiery + exploded
 
 
 def _fire_ring(scenario) -> int:
