@@ -31,6 +31,15 @@ cdef extern from "hp_dice.h" nogil:
 DEF MAXI = 128
 DEF MAX_VEHICLES = 16384   # the largest arena either kernel takes (scratch is sized to the scenario, on the heap)
 DEF MAX_ATTACKS = 65536    # attack rows of one turn (run_phase)
+# the pick lists of a vehicle (ctx_lists): which list is which
+DEF NL = 15
+DEF L_MOUNT = 0      # 0 .. 6: the body weapons on each mount (the sides, then the turret)
+DEF L_LOC = 7        # 7 .. 9: the items of each location (crew, power plant, cargo)
+DEF L_VERTICAL = 10  # a hit from above or below: the power plant, the crew, the cargo location
+DEF L_CYCLE_W = 11   # a cycle's body weapons
+DEF L_CYCLE_T = 12   # a cycle's body tires
+DEF L_SIDECAR = 13   # a sidecar's weapons, crew and cargo
+DEF L_INTERIOR = 14  # the power plant, crew and cargo as one collision layer
 
 cdef struct Ctx:
     uint64_t key
@@ -82,12 +91,24 @@ cdef struct Ctx:
     int32_t* mark
     int32_t* dirty
     int32_t n_dirty
+    # the candidates of each random pick, worked out once a run (ctx_lists): NL lists per vehicle
+    int32_t* l_off       # first entry of list v * NL + which
+    int32_t* l_n         # its length
+    int32_t* l_kind      # entries: item kind (I_*)
+    int32_t* l_idx       # entries: weapon, crew, cargo or tire index (0 for the power plant and the cargo location)
+    int32_t* tire_at     # 7 per vehicle: the body tire at each position (t_pos), or -1
 
 
 cdef inline int die(Ctx* c) noexcept nogil:
     cdef int f = hp_face(c.key, c.k)
     c.k += 1
     return f
+
+
+cdef inline void skip(Ctx* c, int count) noexcept nogil:
+    """Dice the rules roll whose faces cannot change anything: they are drawn (the next die is the one after them),
+    without working out their faces."""
+    c.k += count
 
 
 cdef inline int roll(Ctx* c, int count, int bonus, int floor_) noexcept nogil:
@@ -199,51 +220,34 @@ cdef int dmg_item(Ctx* c, int v, int kind, int idx, int hits) noexcept nogil:
     return hits
 
 
-cdef int pick_weapon_on(Ctx* c, int v, int mount, int hits) noexcept nogil:
-    """_pick_and_damage over the body weapons on one mount."""
-    cdef int idx[MAXI]
-    cdef int n = 0, w
-    if hits <= 0:
-        return hits
-    for w in range(c.v_w0[v], c.v_w1[v]):
-        if c.w_mount[w] == mount and not c.w_sidecar[w] and n < MAXI:
-            idx[n] = w
-            n += 1
-    if n == 0:
-        return hits
-    return dmg_weapon(c, v, idx[pick(c, n)], hits)
+cdef inline int32_t* list_kind(Ctx* c, int v, int which) noexcept nogil:
+    return c.l_kind + c.l_off[v * NL + which]
 
 
-cdef int location_items(Ctx* c, int v, int loc, int* kinds, int* idxs) noexcept nogil:
-    cdef int n = 0, i
-    if loc == 0:
-        for i in range(c.v_c0[v], c.v_c1[v]):
-            if not c.c_sidecar[i] and n < MAXI:
-                kinds[n] = I_CREW
-                idxs[n] = i
-                n += 1
-    elif loc == 1:
-        if c.v_pp[v] >= 0:
-            kinds[0] = I_PP
-            idxs[0] = 0
-            n = 1
-    else:
-        for i in range(c.v_k0[v], c.v_k1[v]):
-            if not c.k_sidecar[i] and n < MAXI:
-                kinds[n] = I_CARGO
-                idxs[n] = i
-                n += 1
-    return n
+cdef inline int32_t* list_idx(Ctx* c, int v, int which) noexcept nogil:
+    return c.l_idx + c.l_off[v * NL + which]
 
 
-cdef int pick_location_item(Ctx* c, int v, int loc, int hits) noexcept nogil:
-    cdef int kinds[MAXI]
-    cdef int idxs[MAXI]
-    cdef int n = location_items(c, v, loc, kinds, idxs), j
+cdef inline int list_len(Ctx* c, int v, int which) noexcept nogil:
+    return c.l_n[v * NL + which]
+
+
+cdef int pick_from(Ctx* c, int v, int which, int hits) noexcept nogil:
+    """_pick_and_damage: one item of a vehicle's list `which`, picked at random, takes the hits."""
+    cdef int n = list_len(c, v, which), j
     if n == 0 or hits <= 0:
         return hits
     j = pick(c, n)
-    return dmg_item(c, v, kinds[j], idxs[j], hits)
+    return dmg_item(c, v, list_kind(c, v, which)[j], list_idx(c, v, which)[j], hits)
+
+
+cdef int pick_weapon_on(Ctx* c, int v, int mount, int hits) noexcept nogil:
+    """_pick_and_damage over the body weapons on one mount."""
+    return pick_from(c, v, L_MOUNT + mount, hits)
+
+
+cdef int pick_location_item(Ctx* c, int v, int loc, int hits) noexcept nogil:
+    return pick_from(c, v, L_LOC + loc, hits)
 
 
 cdef inline int opposite(int side) noexcept nogil:
@@ -270,16 +274,12 @@ cdef int layout_len(Ctx* c, int v) noexcept nogil:
 
 cdef int penetrate_end(Ctx* c, int v, int side, int hits) noexcept nogil:
     cdef int far = opposite(side), i, n = layout_len(c, v), loc
-    cdef int kinds[MAXI]
-    cdef int idxs[MAXI]
     hits = dmg_slot(c, c.v_armour[v] + side, hits)
     hits = pick_weapon_on(c, v, side, hits)
     for i in range(n):
         if hits <= 0:
             break
         loc = c.v_layout[v * 3 + i] if side == FRONT else c.v_layout[v * 3 + n - 1 - i]
-        if location_items(c, v, loc, kinds, idxs) == 0:
-            continue
         hits = pick_location_item(c, v, loc, hits)
     hits = pick_weapon_on(c, v, far, hits)
     return dmg_slot(c, c.v_armour[v] + far, hits)
@@ -296,37 +296,15 @@ cdef int penetrate_flank(Ctx* c, int v, int side, int hits) noexcept nogil:
     return dmg_slot(c, c.v_armour[v] + far, hits)
 
 
-cdef int has_cargo_loc(Ctx* c, int v) noexcept nogil:
-    cdef int i
-    for i in range(3):
-        if c.v_layout[v * 3 + i] == LOC_CARGO:
-            return 1
-    return 0
-
-
 cdef int vertical_pick(Ctx* c, int v, int hits) noexcept nogil:
-    cdef int kinds[MAXI]
-    cdef int idxs[MAXI]
-    cdef int n = 0, i, j
-    if c.v_pp[v] >= 0:
-        kinds[n] = I_PP
-        idxs[n] = 0
-        n += 1
-    for i in range(c.v_c0[v], c.v_c1[v]):
-        if not c.c_sidecar[i] and n < MAXI - 1:
-            kinds[n] = I_CREW
-            idxs[n] = i
-            n += 1
-    if has_cargo_loc(c, v):
-        kinds[n] = I_CARGO_LOC
-        idxs[n] = 0
-        n += 1
+    """A hit from above or below: the power plant, a crew member or the cargo location, picked at random."""
+    cdef int n = list_len(c, v, L_VERTICAL), j
     if n == 0 or hits <= 0:
         return hits
     j = pick(c, n)
-    if kinds[j] == I_CARGO_LOC:
-        return pick_location_item(c, v, 2, hits)
-    return dmg_item(c, v, kinds[j], idxs[j], hits)
+    if list_kind(c, v, L_VERTICAL)[j] == I_CARGO_LOC:
+        return pick_location_item(c, v, LOC_CARGO, hits)
+    return dmg_item(c, v, list_kind(c, v, L_VERTICAL)[j], list_idx(c, v, L_VERTICAL)[j], hits)
 
 
 cdef int penetrate_vertical(Ctx* c, int v, int side, int hits) noexcept nogil:
@@ -346,17 +324,12 @@ cdef int damage_turret(Ctx* c, int v, int hits) noexcept nogil:
     return pick_weapon_on(c, v, TURRET, hits)
 
 
-cdef int find_tire(Ctx* c, int v, int pos) noexcept nogil:
-    cdef int t
-    for t in range(c.v_t0[v], c.v_t1[v]):
-        if c.t_pos[t] == pos and not c.t_sidecar[t]:
-            return t
-    return -1
+cdef inline int find_tire(Ctx* c, int v, int pos) noexcept nogil:
+    return c.tire_at[v * 7 + pos]
 
 
 cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
-    cdef int r, wheel, n, w, t
-    cdef int idx[MAXI]
+    cdef int r, wheel
     if side == FRONT or side == BACK:
         r = roll(c, 2, 0, 0)
         if c.cyc[2] <= r <= c.cyc[3]:
@@ -376,24 +349,10 @@ cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
         if c.cyc[6] <= r <= c.cyc[7]:
             return dmg_pp(c, v, hits)
         if c.cyc[8] <= r <= c.cyc[9]:
-            n = 0
-            for w in range(c.v_w0[v], c.v_w1[v]):
-                if not c.w_sidecar[w] and n < MAXI:
-                    idx[n] = w
-                    n += 1
-            if n == 0:
+            if list_len(c, v, L_CYCLE_W) == 0:
                 continue
-            if hits <= 0:
-                return hits
-            return dmg_weapon(c, v, idx[pick(c, n)], hits)
-        n = 0
-        for t in range(c.v_t0[v], c.v_t1[v]):
-            if not c.t_sidecar[t] and n < MAXI:
-                idx[n] = t
-                n += 1
-        if n == 0 or hits <= 0:
-            return hits
-        return dmg_slot(c, c.t_slot[idx[pick(c, n)]], hits)
+            return pick_from(c, v, L_CYCLE_W, hits)
+        return pick_from(c, v, L_CYCLE_T, hits)
 
 
 cdef inline int sc_armour_slot(Ctx* c, int v, int side) noexcept nogil:
@@ -404,28 +363,8 @@ cdef inline int sc_armour_slot(Ctx* c, int v, int side) noexcept nogil:
 
 
 cdef int sidecar_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
-    cdef int kinds[MAXI]
-    cdef int idxs[MAXI]
-    cdef int n = 0, i, j
     hits = dmg_slot(c, sc_armour_slot(c, v, side), hits)
-    for i in range(c.v_w0[v], c.v_w1[v]):
-        if c.w_sidecar[i] and n < MAXI:
-            kinds[n] = I_WEAPON
-            idxs[n] = i
-            n += 1
-    for i in range(c.v_c0[v], c.v_c1[v]):
-        if c.c_sidecar[i] and n < MAXI:
-            kinds[n] = I_CREW
-            idxs[n] = i
-            n += 1
-    for i in range(c.v_k0[v], c.v_k1[v]):
-        if c.k_sidecar[i] and n < MAXI:
-            kinds[n] = I_CARGO
-            idxs[n] = i
-            n += 1
-    if hits > 0 and n > 0:
-        j = pick(c, n)
-        hits = dmg_item(c, v, kinds[j], idxs[j], hits)
+    pick_from(c, v, L_SIDECAR, hits)
     return 0
 
 
@@ -519,7 +458,7 @@ cdef void extra_points(Ctx* c, int m, int extra, int* bonus) noexcept nogil:
         p -= 1
 
 
-cdef int collision_split(Ctx* c, int v, int* kinds, int* idxs, int n, int hits) noexcept nogil:
+cdef int collision_split(Ctx* c, int v, int32_t* kinds, int32_t* idxs, int n, int hits) noexcept nogil:
     cdef int remaining = hits, m, i, share, overflow, give
     cdef int ak[MAXI]
     cdef int ai[MAXI]
@@ -564,20 +503,13 @@ cdef int armour_layer(Ctx* c, int v, int side, int hits, int factor, int cap_num
     return hits - absorbed
 
 
-cdef int weapons_layer(Ctx* c, int v, int mount, int* kinds, int* idxs) noexcept nogil:
-    cdef int n = 0, w
-    for w in range(c.v_w0[v], c.v_w1[v]):
-        if c.w_mount[w] == mount and not c.w_sidecar[w] and n < MAXI:
-            kinds[n] = I_WEAPON
-            idxs[n] = w
-            n += 1
-    return n
+cdef inline int split_over(Ctx* c, int v, int which, int hits) noexcept nogil:
+    """collision_split over a vehicle's list `which`."""
+    return collision_split(c, v, list_kind(c, v, which), list_idx(c, v, which), list_len(c, v, which), hits)
 
 
 cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int cap_num, int cap_den) noexcept nogil:
-    cdef int kinds[MAXI]
-    cdef int idxs[MAXI]
-    cdef int n, far = opposite(side), i, L, loc, share, through, give, j
+    cdef int far = opposite(side), i, L, loc, share, through, give, j
     cdef int bonus[MAXI]
     cdef int locs[3]
     c.taken[v] += hits
@@ -585,34 +517,14 @@ cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int ca
     if side == TOP or side == UNDERBODY:
         # interior: power plant, crew, cargo as one layer; and the turret weapons
         for j in range(2):
-            if (j == 0) == (side == UNDERBODY):
-                n = 0
-                if c.v_pp[v] >= 0:
-                    kinds[n] = I_PP
-                    idxs[n] = 0
-                    n += 1
-                for i in range(c.v_c0[v], c.v_c1[v]):
-                    if not c.c_sidecar[i] and n < MAXI:
-                        kinds[n] = I_CREW
-                        idxs[n] = i
-                        n += 1
-                for i in range(c.v_k0[v], c.v_k1[v]):
-                    if not c.k_sidecar[i] and n < MAXI:
-                        kinds[n] = I_CARGO
-                        idxs[n] = i
-                        n += 1
-            else:
-                n = weapons_layer(c, v, TURRET, kinds, idxs)
-            hits = collision_split(c, v, kinds, idxs, n, hits)
+            hits = split_over(c, v, L_INTERIOR if (j == 0) == (side == UNDERBODY) else L_MOUNT + TURRET, hits)
     else:
-        n = weapons_layer(c, v, side, kinds, idxs)
-        hits = collision_split(c, v, kinds, idxs, n, hits)
+        hits = split_over(c, v, L_MOUNT + side, hits)
         L = layout_len(c, v)
         if side == FRONT or side == BACK:
             for i in range(L):
                 loc = c.v_layout[v * 3 + i] if side == FRONT else c.v_layout[v * 3 + L - 1 - i]
-                n = location_items(c, v, loc, kinds, idxs)
-                hits = collision_split(c, v, kinds, idxs, n, hits)
+                hits = split_over(c, v, L_LOC + loc, hits)
         elif hits > 0 and L > 0:
             share = hits // L
             extra_points(c, L, hits % L, bonus)
@@ -622,11 +534,9 @@ cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int ca
             for i in range(L):
                 give = share + bonus[i]
                 if give:
-                    n = location_items(c, v, locs[i], kinds, idxs)
-                    through += collision_split(c, v, kinds, idxs, n, give)
+                    through += split_over(c, v, L_LOC + locs[i], give)
             hits = through
-        n = weapons_layer(c, v, far, kinds, idxs)
-        hits = collision_split(c, v, kinds, idxs, n, hits)
+        hits = split_over(c, v, L_MOUNT + far, hits)
     armour_layer(c, v, far, hits, factor, cap_num, cap_den)
 
 
@@ -737,13 +647,120 @@ cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
     ctx.n_dirty = 0
 
 
+cdef Py_ssize_t lists_len(Arrays* pk) noexcept nogil:
+    """The int32 scratch ctx_lists needs: offsets and lengths, the tires by position, and the entries (a weapon
+    is in at most 2 lists, a crew member 3, cargo 2, a tire 1; per vehicle the power plant 3, the cargo location 1)."""
+    cdef Py_ssize_t V = pk.n_v_armour
+    return 2 * NL * V + 7 * V + 2 * (2 * pk.n_w_slot + 3 * pk.n_c_hits + 2 * pk.n_k_slot + pk.n_t_slot + 4 * V) + 1
+
+
+cdef inline void list_add(Ctx* c, int which_at, int* e, int kind, int idx, int cap) noexcept nogil:
+    """One entry at the end of the list being built (which starts at l_off[which_at]), if it has fewer than `cap`."""
+    if e[0] - c.l_off[which_at] < cap:
+        c.l_kind[e[0]] = kind
+        c.l_idx[e[0]] = idx
+        e[0] += 1
+
+
+cdef void ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
+    """The candidates of every random pick the damage code makes (CW-DMG-01..05 and the collision layers), per
+    vehicle, in the order the reference gathers them (hardpoint.carwars.damage), each capped at MAXI as the packer
+    caps them. They depend only on the vehicles' make-up, never on the dice, so they are worked out once a run."""
+    cdef Py_ssize_t V = pk.n_v_armour, v
+    cdef int e = 0, m, i, at, loc
+    c.l_off = buf
+    c.l_n = buf + NL * V
+    c.tire_at = c.l_n + NL * V
+    c.l_kind = c.tire_at + 7 * V
+    c.l_idx = c.l_kind + (2 * pk.n_w_slot + 3 * pk.n_c_hits + 2 * pk.n_k_slot + pk.n_t_slot + 4 * V)
+    for v in range(V):
+        for m in range(7):
+            at = v * NL + L_MOUNT + m
+            c.l_off[at] = e
+            for i in range(c.v_w0[v], c.v_w1[v]):
+                if c.w_mount[i] == m and not c.w_sidecar[i]:
+                    list_add(c, at, &e, I_WEAPON, i, MAXI)
+            c.l_n[at] = e - c.l_off[at]
+        at = v * NL + L_LOC + LOC_CREW
+        c.l_off[at] = e
+        for i in range(c.v_c0[v], c.v_c1[v]):
+            if not c.c_sidecar[i]:
+                list_add(c, at, &e, I_CREW, i, MAXI)
+        c.l_n[at] = e - c.l_off[at]
+        at = v * NL + L_LOC + LOC_POWER_PLANT
+        c.l_off[at] = e
+        if c.v_pp[v] >= 0:
+            list_add(c, at, &e, I_PP, 0, MAXI)
+        c.l_n[at] = e - c.l_off[at]
+        at = v * NL + L_LOC + LOC_CARGO
+        c.l_off[at] = e
+        for i in range(c.v_k0[v], c.v_k1[v]):
+            if not c.k_sidecar[i]:
+                list_add(c, at, &e, I_CARGO, i, MAXI)
+        c.l_n[at] = e - c.l_off[at]
+        at = v * NL + L_VERTICAL
+        c.l_off[at] = e
+        if c.v_pp[v] >= 0:
+            list_add(c, at, &e, I_PP, 0, MAXI)
+        for i in range(c.v_c0[v], c.v_c1[v]):
+            if not c.c_sidecar[i]:
+                list_add(c, at, &e, I_CREW, i, MAXI - 1)
+        for i in range(3):
+            if c.v_layout[v * 3 + i] == LOC_CARGO:
+                list_add(c, at, &e, I_CARGO_LOC, 0, MAXI)
+                break
+        c.l_n[at] = e - c.l_off[at]
+        at = v * NL + L_CYCLE_W
+        c.l_off[at] = e
+        for i in range(c.v_w0[v], c.v_w1[v]):
+            if not c.w_sidecar[i]:
+                list_add(c, at, &e, I_WEAPON, i, MAXI)
+        c.l_n[at] = e - c.l_off[at]
+        at = v * NL + L_CYCLE_T
+        c.l_off[at] = e
+        for i in range(c.v_t0[v], c.v_t1[v]):
+            if not c.t_sidecar[i]:
+                list_add(c, at, &e, I_TIRE, i, MAXI)
+        c.l_n[at] = e - c.l_off[at]
+        at = v * NL + L_SIDECAR
+        c.l_off[at] = e
+        for i in range(c.v_w0[v], c.v_w1[v]):
+            if c.w_sidecar[i]:
+                list_add(c, at, &e, I_WEAPON, i, MAXI)
+        for i in range(c.v_c0[v], c.v_c1[v]):
+            if c.c_sidecar[i]:
+                list_add(c, at, &e, I_CREW, i, MAXI)
+        for i in range(c.v_k0[v], c.v_k1[v]):
+            if c.k_sidecar[i]:
+                list_add(c, at, &e, I_CARGO, i, MAXI)
+        c.l_n[at] = e - c.l_off[at]
+        at = v * NL + L_INTERIOR
+        c.l_off[at] = e
+        if c.v_pp[v] >= 0:
+            list_add(c, at, &e, I_PP, 0, MAXI)
+        for i in range(c.v_c0[v], c.v_c1[v]):
+            if not c.c_sidecar[i]:
+                list_add(c, at, &e, I_CREW, i, MAXI)
+        for i in range(c.v_k0[v], c.v_k1[v]):
+            if not c.k_sidecar[i]:
+                list_add(c, at, &e, I_CARGO, i, MAXI)
+        c.l_n[at] = e - c.l_off[at]
+        for loc in range(7):
+            c.tire_at[v * 7 + loc] = -1
+            for i in range(c.v_t0[v], c.v_t1[v]):
+                if c.t_pos[i] == loc and not c.t_sidecar[i]:
+                    c.tire_at[v * 7 + loc] = i
+                    break
+
+
 cdef inline void fire_starts(Ctx* c, int v, int fire_total, int32_t* burning, int32_t* consts, int fireproof) noexcept nogil:
     """carwars.fire.roll_new_fire for a vehicle not burning: a new fire from the turn's fire modifiers (CW-FIRE-01),
     then from its component hits this turn (CW-FIRE-02); every band [low, high] from the rules (consts)."""
     cdef int r, lo, hi
     if fire_total > 0 and not fireproof:
-        r = roll(c, 2, 0, 0)
-        if r <= fire_total:
+        if fire_total < 2:
+            skip(c, 2)                 # no 2d6 roll is 1 or less
+        elif roll(c, 2, 0, 0) <= fire_total:
             burning[v] = 1
     if c.fire_hits[v] and not burning[v]:
         lo = consts[K_FIRE_HIT_FIERY_LO] if c.fire_hit_fiery[v] else consts[K_FIRE_HIT_LO]
@@ -810,6 +827,44 @@ cdef int fire_burns(Ctx* c, int v, int32_t* burning, int32_t* consts, int exting
     return 1
 
 
+DEF NEVER = 99   # a to-hit number no 2d6 roll reaches
+
+
+cdef inline int to_hit_number(int32_t* ap, int needed, int32_t* consts) noexcept nogil:
+    """The roll an attack needs, NEVER when none hits (an impossible shot, or more than the rules allow)."""
+    return needed if ap[ATK_POSSIBLE] and needed <= consts[K_MAX_NEEDED] else NEVER
+
+
+cdef inline int attack_check(int32_t* st, int32_t* ap, int32_t* afir, int32_t* consts, int* needed_out) noexcept nogil:
+    """An attack as its turn comes, from the state `st` (CW-ROF-02): 1 if the state cancels it (its weapon destroyed,
+    CW-VEH-03; its firer unconscious or dead, CW-CREW-01; no firer named and none of the default firers able, or the
+    first able one forbidden to fire it, attack._default_firer), else 0 and the roll it needs in `needed_out` (a
+    wounded firer's skills -2, CW-HIT-08)."""
+    cdef int ws = ap[ATK_WEAPON_SLOT], fs = ap[ATK_FIRER_SLOT], needed = ap[ATK_NEEDED], nw = ap[ATK_NEEDED_WOUNDED]
+    cdef int cut, q, wv, fv
+    cdef int32_t intact = 1, able = 0
+    cdef int32_t* fp
+    if ap[ATK_FIR_HI] > ap[ATK_FIR_LO]:
+        fs = -1
+        cut = 1
+        for q in range(ap[ATK_FIR_LO], ap[ATK_FIR_HI]):
+            fp = afir + q * AFIR_NCOLS
+            if st[fp[AFIR_SLOT]] < 2:
+                fs = fp[AFIR_SLOT]
+                cut = not fp[AFIR_OK]
+                needed = fp[AFIR_NEEDED]
+                nw = fp[AFIR_NEEDED_WOUNDED]
+                break
+    else:
+        cut = 0
+    # no branch on the state: a weapon or firer not named reads as intact or able
+    wv = (st + ws if ws >= 0 else &intact)[0]
+    fv = (st + fs if fs >= 0 else &able)[0]
+    cut = cut | ap[ATK_CANCELLED] | (wv <= 0) | (fv >= 2)
+    needed_out[0] = to_hit_number(ap, nw if fv == 1 else needed, consts)
+    return cut
+
+
 def run_phase(
     uint64_t seed, uint64_t first_trial, dict arrays, int32_t end_of_turn,
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
@@ -818,8 +873,8 @@ def run_phase(
     """Run trials first_trial .. first_trial + n_trials - 1 of one phase (and the end of its turn).
 
     With `store` (the default), trial t's results go to row t of the outputs
-    (n_trials defaults to their length). Without it, every trial reuses row 0
-    and only `acc` keeps the counts: hits per attack, damage and damage squared summed per attack,
+    (n_trials defaults to their length). Without it, every trial works in row 0
+    of `out_state` (the other outputs are not written) and only `acc` keeps the counts: hits per attack, damage and damage squared summed per attack,
     trials in which each slot ends destroyed (`slot_kind` 0: dp or armour at 0
     from above 0; 1: a person with 3 hits; 2: not counted), and per vehicle the
     trials with each of the four flags, and (when `acc` has room for them) a histogram of the damage
@@ -912,7 +967,13 @@ def run_phase(
     cdef int32_t* m0
     cdef int32_t* m1
     cdef int32_t* fp
-    cdef int cut, cut_f, fs, nw
+    cdef int cut, touched, n_busy
+    cdef int32_t busy_ph[8]
+    cdef int32_t* cut0
+    cdef int32_t* need0
+    cdef int32_t* start_v
+    cdef int32_t* flg0
+    cdef int32_t* hc
     cdef int32_t* dcount
     cdef int32_t* fcount
     cdef int32_t* base
@@ -927,6 +988,7 @@ def run_phase(
     cdef int n_metal, dealt, hist
     cdef int n_pend, ph, needed
     cdef int32_t* ap
+    cdef int32_t* cp
     cdef int32_t* atkp
     cdef int32_t* vdrv
     cdef int32_t* varm
@@ -944,7 +1006,7 @@ def run_phase(
         return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
-    cdef int32_t[::1] scratch = np.zeros(42 * Vs + 4 * As_ + 6 * (S + 1), dtype=np.int32)
+    cdef int32_t[::1] scratch = np.zeros(49 * Vs + (6 + 2 * DMG_BINS) * As_ + 6 * (S + 1), dtype=np.int32)
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
@@ -969,10 +1031,20 @@ def run_phase(
     hitv = dirty + S + 1
     dmgv = hitv + As_
     flg = dmgv + As_
+    # every trial's start: fire_hits .. driver_before (six blocks of Vs, in that order) and the flags
+    start_v = flg + Vs
+    flg0 = start_v + 6 * Vs
+    # per attack: cancelled and the roll needed while the trial's state is still the start's
+    cut0 = flg0 + Vs
+    need0 = cut0 + As_
+    # the counts kept in 32 bits between flushes: per attack, hit or not, by the damage rolled (DMG_BINS bins)
+    hc = need0 + As_
     atkp = atk
     vdrv = v_driver
     varm = v_armour
     ctx_arrays(&ctx, &pk)
+    cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
+    ctx_lists(&ctx, &pk, &lists[0])
     ctx.cyc = cyc
     ctx.fire_hits = fire_hits
     ctx.fire_hit_fiery = fire_hit_fiery
@@ -996,13 +1068,37 @@ def run_phase(
         for i in range(C):
             if 0 <= col[i * COL_NCOLS + COL_PHASE] < n_phases:
                 busy[col[i * COL_NCOLS + COL_PHASE]] = 1
+        n_busy = 0                                   # the phases with a collision or an attack, in order
+        for ph in range(n_phases):
+            if busy[ph]:
+                busy_ph[n_busy] = ph
+                n_busy += 1
         # a single phase without collisions cannot cancel anything: its declarations were checked on load
         if n_phases == 1 and C == 0:
             dynamic = 0
+        # each attack as it stands while no damage has landed in the trial (the state is the start's)
+        for a in range(A):
+            ap = atkp + a * ATK_NCOLS
+            if dynamic:
+                cut0[a] = attack_check(init, ap, afir, consts, &needed)
+                need0[a] = needed
+            else:
+                cut0[a] = 0
+                need0[a] = to_hit_number(ap, ap[ATK_NEEDED], consts)
         ctx.st = init
         n_metal = 0
         for v in range(V):
             driver_init[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
+            # the fire state carried in (CW-FIRE-01/02), no hits taken, the driver's state when the phase starts
+            # (CW-ROF-02: a vehicle that takes no hits in a phase starts the next one as it started this one, so
+            # only vehicles hit are updated), and a vehicle that exploded before stays so, with no more fire rolls
+            start_v[v] = fire0[V + v]
+            start_v[Vs + v] = fire0[2 * V + v]
+            start_v[2 * Vs + v] = 0
+            start_v[3 * Vs + v] = fire0[v]
+            start_v[4 * Vs + v] = v_burning[v]
+            start_v[5 * Vs + v] = driver_init[v]
+            flg0[v] = 2 if fire0[3 * V + v] else 0
             for j in range(6):
                 metal_init[v * 6 + j] = init[varm[v] + j]
                 if ctx.v_metal[v]:
@@ -1037,75 +1133,50 @@ def run_phase(
             ctx.k = 0
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
-            for v in range(V):
-                fire_hits[v] = fire0[V + v]          # the fire state carried in (CW-FIRE-01/02)
-                fire_hit_fiery[v] = fire0[2 * V + v]
-                taken[v] = 0
-                fire_total[v] = fire0[v]
-                flg[v] = 2 if fire0[3 * V + v] else 0   # exploded before: stays so, no more fire rolls
-                burning[v] = v_burning[v]
-                # the driver's state and a metal-armoured car's armour when the phase starts (CW-ROF-02): the
-                # first phase starts from the state every trial starts from; a vehicle that takes no hits in a
-                # phase starts the next one as it started this one, so only vehicles hit are updated below
-                driver_before[v] = driver_init[v]
+            memcpy(fire_hits, start_v, 6 * Vs * sizeof(int32_t))   # fire_hits .. driver_before, as every trial starts
+            memcpy(flg, flg0, Vs * sizeof(int32_t))
             dbp = driver_before
             mbp = metal_before
             for j in range(n_metal):
                 metal_before[metal_slots[j]] = metal_init[metal_slots[j]]
             dealt = 0
-            for ph in range(n_phases):
-                if not busy[ph]:
-                    continue                               # no collision and no attack: nothing happens
+            touched = 0                                    # no damage has landed in the trial yet
+            for i in range(n_busy):                        # (a phase without a collision or an attack changes nothing)
+                ph = busy_ph[i]
                 if dealt:
                     for v in range(V):
                         taken[v] = 0
                     dealt = 0
                 # collisions during the phase's movement
-                for i in range(C):
-                    if col[i * COL_NCOLS + COL_PHASE] != ph:
+                for j in range(C):
+                    cp = col + j * COL_NCOLS
+                    if cp[COL_PHASE] != ph:
                         continue
-                    vi = col[i * COL_NCOLS + COL_VEHICLE]
-                    total = roll(&ctx, col[i * COL_NCOLS + COL_COUNT], col[i * COL_NCOLS + COL_BONUS], col[i * COL_NCOLS + COL_FLOOR]) if col[i * COL_NCOLS + COL_COUNT] > 0 else 0
-                    hits = (total * col[i * COL_NCOLS + COL_NUM] + col[i * COL_NCOLS + COL_DEN] - 1) // col[i * COL_NCOLS + COL_DEN]
-                    collision_damage(&ctx, vi, col[i * COL_NCOLS + COL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
+                    vi = cp[COL_VEHICLE]
+                    total = roll(&ctx, cp[COL_COUNT], cp[COL_BONUS], cp[COL_FLOOR]) if cp[COL_COUNT] > 0 else 0
+                    hits = (total * cp[COL_NUM] + cp[COL_DEN] - 1) // cp[COL_DEN]
+                    collision_damage(&ctx, vi, cp[COL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
                     dealt = 1
+                    touched = 1
                 # attacks: to-hit then damage, in declaration order. An attack planned for this phase that the state
-                # after the movement's collisions forbids is cancelled before any die (CW-ROF-02): its weapon
-                # destroyed (CW-VEH-03) or its firer unconscious or dead (CW-CREW-01). No attack's damage lands before
-                # the phase ends, and a weapon's damage and a person's hits never recover within a turn, so checking
-                # each attack as its turn comes is checking them all before the first die.
+                # after the movement's collisions forbids is cancelled before any die (CW-ROF-02, attack_check). No
+                # attack's damage lands before the phase ends, and a weapon's damage and a person's hits never recover
+                # within a turn, so checking each attack as its turn comes is checking them all before the first die;
+                # until damage lands in the trial, the state is the start's and so is each attack's check (cut0, need0)
                 n_pend = 0
                 for a in range(a_lo[ph], a_lo[ph + 1]):
                     ap = atkp + a * ATK_NCOLS
-                    needed = ap[ATK_NEEDED]
-                    if dynamic:
-                        cut = ap[ATK_CANCELLED] or (ap[ATK_WEAPON_SLOT] >= 0 and ctx.st[ap[ATK_WEAPON_SLOT]] <= 0)
-                        fs = ap[ATK_FIRER_SLOT]
-                        nw = ap[ATK_NEEDED_WOUNDED]
-                        if ap[ATK_FIR_HI] > ap[ATK_FIR_LO]:
-                            # no firer named: the first able of the default firers fires, at his own skill; none
-                            # able, or one the rules forbid to fire it, and it is cancelled (attack._default_firer)
-                            fs = -1
-                            cut_f = 1
-                            for q in range(ap[ATK_FIR_LO], ap[ATK_FIR_HI]):
-                                fp = afir + q * AFIR_NCOLS
-                                if ctx.st[fp[AFIR_SLOT]] < 2:
-                                    fs = fp[AFIR_SLOT]
-                                    cut_f = not fp[AFIR_OK]
-                                    needed = fp[AFIR_NEEDED]
-                                    nw = fp[AFIR_NEEDED_WOUNDED]
-                                    break
-                            cut = cut or cut_f
-                        elif fs >= 0 and ctx.st[fs] >= 2:
-                            cut = 1
-                        if cut:
-                            hitv[a] = 0
-                            dmgv[a] = 0
-                            continue
-                        if fs >= 0 and ctx.st[fs] == 1:
-                            needed = nw                            # a wounded firer's skills -2 (CW-HIT-08)
+                    if dynamic and touched:
+                        cut = attack_check(ctx.st, ap, afir, consts, &needed)
+                    else:
+                        cut = cut0[a]
+                        needed = need0[a]
+                    if cut:
+                        hitv[a] = 0
+                        dmgv[a] = 0
+                        continue
                     r = die(&ctx) + die(&ctx)
-                    hit = ap[ATK_POSSIBLE] and r != consts[K_NATURAL_MISS] and needed <= consts[K_MAX_NEEDED] and r >= needed
+                    hit = r != consts[K_NATURAL_MISS] and r >= needed
                     hitv[a] = hit
                     if ap[ATK_AREA_PLACE] >= 0:
                         # an area-effect attack (phase._roll_area, CW-DMG-07): one to-hit roll per intended victim;
@@ -1137,6 +1208,8 @@ def run_phase(
                             n_pend += 1
                     dmgv[a] = dmg
                 # all damage at the end of the phase, in declaration order
+                if n_pend:
+                    touched = 1
                 for j in range(n_pend):
                     a = pend[j]
                     ap = atkp + a * ATK_NCOLS
@@ -1175,7 +1248,7 @@ def run_phase(
                         dbp[v] = after_state
                         if after_state != before_state and after_state >= 2 and before_state < 2:
                             if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
-                                roll(&ctx, 2, 0, 0)      # Crash Table 1 (reported, not resolved)
+                                skip(&ctx, 2)            # Crash Table 1 (reported, not resolved)
                             flg[v] |= 4
             if end_of_turn:
                 for v in range(V):
@@ -1189,15 +1262,22 @@ def run_phase(
             for v in range(V):
                 if burning[v]:
                     flg[v] |= 1
-                out_flags[r_, v] = flg[v]
-            for a in range(A):
-                out_hit[r_, a] = hitv[a]
-                out_damage[r_, a] = dmgv[a]
-            if accp != NULL:
+            if store:
+                for v in range(V):
+                    out_flags[r_, v] = flg[v]
                 for a in range(A):
-                    accp[a] += hitv[a]
-                    accp[A + a] += dmgv[a]
-                    accp[2 * A + a] += dmgv[a] * dmgv[a]
+                    out_hit[r_, a] = hitv[a]
+                    out_damage[r_, a] = dmgv[a]
+            if accp != NULL:
+                # per attack one count, by hit or not and the damage rolled (the last bin holds DMG_BINS - 1 and
+                # more, whose damage is summed exactly as it comes); hits and damage sums are worked out when flushed
+                for a in range(A):
+                    dmg = dmgv[a]
+                    if dmg >= DMG_BINS - 1:
+                        accp[A + a] += dmg
+                        accp[2 * A + a] += <int64_t>dmg * dmg
+                        dmg = DMG_BINS - 1
+                    hc[(2 * a + hitv[a]) * DMG_BINS + dmg] += 1
                 # into 32-bit counts: m0 marks the slots destroyed at 0, m1 the people; base, the slots destroyed
                 # as every trial starts. Counted mode looks only at the slots the trial wrote (the others end as
                 # they started, `base`, added when flushed); the counts go to `acc` every 2**30 trials and at the end
@@ -1217,16 +1297,23 @@ def run_phase(
                         accp[3 * A + j] += dcount[j] + since * base[j]
                         dcount[j] = 0
                     since = 0
+                    for a in range(A):
+                        for j in range(DMG_BINS):
+                            q = hc[2 * a * DMG_BINS + j] + hc[(2 * a + 1) * DMG_BINS + j]
+                            accp[a] += hc[(2 * a + 1) * DMG_BINS + j]
+                            if j < DMG_BINS - 1:
+                                accp[A + a] += <int64_t>j * q
+                                accp[2 * A + a] += <int64_t>j * j * q
+                            if hist:
+                                accp[3 * A + S + 4 * V + DMG_BINS * a + j] += q
+                            hc[2 * a * DMG_BINS + j] = 0
+                            hc[(2 * a + 1) * DMG_BINS + j] = 0
                     for v in range(V):
                         for j in range(16):
                             for b_ in range(4):
                                 if j & (1 << b_):
                                     accp[3 * A + S + 4 * v + b_] += fcount[16 * v + j]
                             fcount[16 * v + j] = 0
-                if hist:
-                    # damage histogram per attack (the last bin holds DMG_BINS - 1 and more)
-                    for a in range(A):
-                        accp[3 * A + S + 4 * V + DMG_BINS * a + (dmgv[a] if dmgv[a] < DMG_BINS else DMG_BINS - 1)] += 1
     return 0
 
 
@@ -1628,6 +1715,8 @@ def run_fight(
     cdef int32_t* sv
     cdef int start
     ctx_arrays(&ctx, &pk)
+    cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
+    ctx_lists(&ctx, &pk, &lists[0])
     ctx.cyc = cyc
     ctx.fire_hits = fire_hits
     ctx.fire_hit_fiery = fire_hit_fiery
