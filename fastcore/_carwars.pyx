@@ -85,6 +85,7 @@ cdef struct Ctx:
     int32_t cur_vehicle
     int32_t cur_fiery    # the hit's weapon is fiery (-1: do not record)
     int32_t* fire_hits   # per vehicle: 1 once a component hit this turn may start a fire (CW-FIRE-02)
+    int32_t fire_noted   # 1 once any component hit of the trial may start a fire (run_phase: no fire, no fire rolls)
     int32_t* fire_hit_fiery  # per vehicle: 1 once such a hit came from a laser, flamethrower or flaming oil jet
     int32_t* taken       # hits dealt per vehicle this phase
     # the slots a trial wrote (counted mode: run_phase counts and undoes only these); mark NULL: not kept
@@ -162,6 +163,7 @@ cdef inline void note_fire(Ctx* c, int v) noexcept nogil:
     if c.cur_fiery < 0 or v != c.cur_vehicle:
         return
     c.fire_hits[v] = 1
+    c.fire_noted = 1
     if c.cur_fiery:
         c.fire_hit_fiery[v] = 1
 
@@ -967,7 +969,7 @@ def run_phase(
     cdef int32_t* m0
     cdef int32_t* m1
     cdef int32_t* fp
-    cdef int cut, touched, n_busy
+    cdef int cut, touched, n_busy, fire_any, fire_start
     cdef int32_t busy_ph[8]
     cdef int32_t* cut0
     cdef int32_t* need0
@@ -999,6 +1001,12 @@ def run_phase(
     cdef int32_t* fire0 = pk.fire0
     if pk.n_fire0 != 4 * V or consts[K_AREA_DIVISOR] < 1:
         return -1
+    # every attack row in a phase of the turn, the rows in phase order (each is run, and counted, once a trial)
+    if not column_in(atk, A, ATK_NCOLS, ATK_PHASE, n_phases):
+        return -1
+    for a in range(1, A):
+        if atk[a * ATK_NCOLS + ATK_PHASE] < atk[(a - 1) * ATK_NCOLS + ATK_PHASE]:
+            return -1
     # the burst rows and the default firers' rows in range, each naming a pedestrian or a slot (the packer's rows;
     # never read out of bounds)
     if not ranges_in(atk, A, ATK_NCOLS, ATK_BURST_LO, ATK_BURST_HI, pk.n_brst) or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, P) \
@@ -1099,6 +1107,12 @@ def run_phase(
             start_v[4 * Vs + v] = v_burning[v]
             start_v[5 * Vs + v] = driver_init[v]
             flg0[v] = 2 if fire0[3 * V + v] else 0
+        # whether any vehicle starts the trial burning or with fire carried in (else the end of the turn has no fire
+        # roll to make until a shot brings fire modifiers or a component hit that may start one)
+        fire_start = 0
+        for v in range(V):
+            if v_burning[v] or fire0[v] or fire0[V + v] or fire0[2 * V + v]:
+                fire_start = 1
             for j in range(6):
                 metal_init[v * 6 + j] = init[varm[v] + j]
                 if ctx.v_metal[v]:
@@ -1110,8 +1124,8 @@ def run_phase(
                 m0[j] = 1 if skind[j] == 0 and init[j] > 0 else 0
                 m1[j] = 1 if skind[j] == 1 else 0
                 base[j] = (m0[j] & (init[j] == 0)) | (m1[j] & (init[j] >= 3))
-        # counted mode (every trial in row 0): a trial's writes are noted (put), so the next trial undoes only
-        # those, and the counts look only at them (the other slots end each trial as they started it)
+        # counted mode (every trial in row 0): a trial's writes are noted (put), so the counts look only at them
+        # (the other slots end each trial as they started it), and the trial undoes only them when it ends
         undo = not store and n_trials > 0
         if undo:
             row0 = &out_state[0, 0]
@@ -1122,17 +1136,14 @@ def run_phase(
         for t in range(n_trials):
             r_ = t if store else 0
             ctx.st = &out_state[r_, 0]
-            if undo:
-                for j in range(ctx.n_dirty):
-                    row0[dirty[j]] = init[dirty[j]]
-                    mark[dirty[j]] = 0
-                ctx.n_dirty = 0
-            else:
+            if not undo:
                 memcpy(ctx.st, init, S * sizeof(int32_t))
             ctx.key = hp_stream_key(seed, first_trial + <uint64_t>t)
             ctx.k = 0
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
+            ctx.fire_noted = 0
+            fire_any = fire_start
             memcpy(fire_hits, start_v, 6 * Vs * sizeof(int32_t))   # fire_hits .. driver_before, as every trial starts
             memcpy(flg, flg0, Vs * sizeof(int32_t))
             dbp = driver_before
@@ -1222,6 +1233,7 @@ def run_phase(
                         hits = hand_hits(ap[ATK_MODE], dmg)
                         if ap[ATK_FIRE_MOD] >= 0:
                             fire_total[vi] += ap[ATK_FIRE_MOD]
+                            fire_any = 1
                         ctx.cur_vehicle = vi
                         ctx.cur_fiery = ap[ATK_FIERY]
                         apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
@@ -1250,7 +1262,7 @@ def run_phase(
                             if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
                                 skip(&ctx, 2)            # Crash Table 1 (reported, not resolved)
                             flg[v] |= 4
-            if end_of_turn:
+            if end_of_turn and (fire_any or ctx.fire_noted):
                 for v in range(V):
                     if flg[v] & 2:
                         continue                   # exploded: no more fire rolls
@@ -1285,6 +1297,9 @@ def run_phase(
                     for j in range(ctx.n_dirty):
                         q = dirty[j]
                         dcount[q] += ((m0[q] & (ctx.st[q] == 0)) | (m1[q] & (ctx.st[q] >= 3))) - base[q]
+                        row0[q] = init[q]              # undone as counted: the next trial starts as every trial
+                        mark[q] = 0
+                    ctx.n_dirty = 0
                 else:
                     for j in range(S):
                         dcount[j] += ((m0[j] & (ctx.st[j] == 0)) | (m1[j] & (ctx.st[j] >= 3))) - base[j]
@@ -1314,6 +1329,11 @@ def run_phase(
                                 if j & (1 << b_):
                                     accp[3 * A + S + 4 * v + b_] += fcount[16 * v + j]
                             fcount[16 * v + j] = 0
+            if undo:                                   # (no counts kept: the writes undone all the same)
+                for j in range(ctx.n_dirty):
+                    row0[dirty[j]] = init[dirty[j]]
+                    mark[dirty[j]] = 0
+                ctx.n_dirty = 0
     return 0
 
 

@@ -335,6 +335,36 @@ def test_fast_01_summary_counts_people_dead_before_the_first_die():
     ref = run_batch(s, 200, 5, end_of_turn=True, backend="reference")
     np.testing.assert_array_equal(ref.state, full.state[:200])
 
+def test_fast_01_counted_mode_sums_damage_past_the_last_bin():
+    """FAST-01: counted mode keeps one count per attack, by hit and damage bin, and works the hits and damage sums out
+    of them when it flushes; damage of DMG_BINS - 1 and more shares the last bin, so its sums are kept exactly as it
+    comes. With the rocket's damage raised to 11d+10 (21 to 76), its hits, damage sum, sum of squares and histogram
+    in counted mode are those of the full arrays of the same trials."""
+    from hardpoint.carwars import _layout
+    from hardpoint.carwars.batch import _SLOT_KIND, DMG_BINS, pack
+
+    s = hardpoint.load_scenario("builtin:default")
+    p = pack(s)
+    a = dict(p.arrays)
+    a["atk"] = a["atk"].copy()
+    a["atk"][2, _layout.ATK_DMG_COUNT], a["atk"][2, _layout.ATK_DMG_BONUS] = 11, 10
+    A, S, V, n = a["atk"].shape[0], a["init"].shape[0], a["v_armour"].shape[0], 4000
+    state, hit = np.zeros((n, S), np.int32), np.zeros((n, A), np.uint8)
+    dmg, flags = np.zeros((n, A), np.int32), np.zeros((n, V), np.uint8)
+    assert fast.run_phase(3, 0, a, 1, state, hit, dmg, flags, n_phases=p.phases) == 0
+    kinds = np.array([_SLOT_KIND[k] for k in p.kinds], dtype=np.int32)
+    acc = np.zeros(3 * A + S + 4 * V + DMG_BINS * A, dtype=np.int64)
+    scratch = (np.zeros((1, S), np.int32), np.zeros((1, A), np.uint8), np.zeros((1, A), np.int32), np.zeros((1, V), np.uint8))
+    assert fast.run_phase(3, 0, a, 1, *scratch, n, 0, kinds, acc, p.phases) == 0
+    assert (dmg[:, 2] >= DMG_BINS - 1).any() and (0 < dmg[:, 2]).any() and (dmg[:, 2] < DMG_BINS - 1).any()
+    np.testing.assert_array_equal(acc[:A], hit.sum(axis=0))
+    np.testing.assert_array_equal(acc[A:2 * A], dmg.sum(axis=0, dtype=np.int64))
+    np.testing.assert_array_equal(acc[2 * A:3 * A], (dmg.astype(np.int64) ** 2).sum(axis=0))
+    hist = acc[3 * A + S + 4 * V:].reshape(A, DMG_BINS)
+    for j in range(A):
+        np.testing.assert_array_equal(hist[j], np.bincount(np.minimum(dmg[:, j], DMG_BINS - 1), minlength=DMG_BINS))
+
+
 def test_fast_01_a_planned_attack_the_rules_cancel_runs_on_both_backends():
     """FAST-01 / ARCH-03: a planned attack the rules cancel when its phase comes (the car has driven past its target:
     at 40 mph it is 3" up the road after phase 3, the pedestrian 2.2" up and 0.6" aside is behind it, out of the front
