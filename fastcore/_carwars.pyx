@@ -243,9 +243,17 @@ cdef int pick_from(Ctx* c, int v, int which, int hits) noexcept nogil:
     return dmg_item(c, v, list_kind(c, v, which)[j], list_idx(c, v, which)[j], hits)
 
 
+cdef int pick_weapon(Ctx* c, int v, int which, int hits) noexcept nogil:
+    """pick_from over a list of weapons only (a branch of its own, not dmg_item's on the kind)."""
+    cdef int n = list_len(c, v, which)
+    if n == 0 or hits <= 0:
+        return hits
+    return dmg_weapon(c, v, list_idx(c, v, which)[pick(c, n)], hits)
+
+
 cdef int pick_weapon_on(Ctx* c, int v, int mount, int hits) noexcept nogil:
     """_pick_and_damage over the body weapons on one mount."""
-    return pick_from(c, v, L_MOUNT + mount, hits)
+    return pick_weapon(c, v, L_MOUNT + mount, hits)
 
 
 cdef int pick_location_item(Ctx* c, int v, int loc, int hits) noexcept nogil:
@@ -331,7 +339,7 @@ cdef inline int find_tire(Ctx* c, int v, int pos) noexcept nogil:
 
 
 cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
-    cdef int r, wheel
+    cdef int r, wheel, n
     if side == FRONT or side == BACK:
         r = roll(c, 2, 0, 0)
         if c.cyc[2] <= r <= c.cyc[3]:
@@ -353,8 +361,11 @@ cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
         if c.cyc[8] <= r <= c.cyc[9]:
             if list_len(c, v, L_CYCLE_W) == 0:
                 continue
-            return pick_from(c, v, L_CYCLE_W, hits)
-        return pick_from(c, v, L_CYCLE_T, hits)
+            return pick_weapon(c, v, L_CYCLE_W, hits)
+        n = list_len(c, v, L_CYCLE_T)
+        if n == 0 or hits <= 0:
+            return hits
+        return dmg_slot(c, c.t_slot[list_idx(c, v, L_CYCLE_T)[pick(c, n)]], hits)
 
 
 cdef inline int sc_armour_slot(Ctx* c, int v, int side) noexcept nogil:
