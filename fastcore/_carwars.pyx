@@ -667,12 +667,28 @@ cdef Py_ssize_t lists_len(Arrays* pk) noexcept nogil:
     return 2 * NL * V + 7 * V + 2 * (2 * pk.n_w_slot + 3 * pk.n_c_hits + 2 * pk.n_k_slot + pk.n_t_slot + 4 * V) + 1
 
 
-cdef inline void list_add(Ctx* c, int which_at, int* e, int kind, int idx, int cap) noexcept nogil:
-    """One entry at the end of the list being built (which starts at l_off[which_at]), if it has fewer than `cap`."""
-    if e[0] - c.l_off[which_at] < cap:
+cdef inline void list_add(Ctx* c, int at, int* e, int kind, int idx, int cap) noexcept nogil:
+    """One entry at the end of list `at` (the list being built), if it has fewer than `cap`."""
+    if e[0] - c.l_off[at] < cap:
         c.l_kind[e[0]] = kind
         c.l_idx[e[0]] = idx
         e[0] += 1
+
+
+cdef void add_items(Ctx* c, int v, int at, int* e, int sidecar, int mount, int crew_cap, int cargo) noexcept nogil:
+    """The vehicle's weapons (on `mount`, or any mount if -1; none if -2), crew (up to crew_cap entries; none if 0)
+    and cargo (if `cargo`) on the body (sidecar 0) or the sidecar (1), in the order the reference lists them."""
+    cdef int i
+    if mount > -2:
+        for i in range(c.v_w0[v], c.v_w1[v]):
+            if (c.w_sidecar[i] != 0) == sidecar and (mount < 0 or c.w_mount[i] == mount):
+                list_add(c, at, e, I_WEAPON, i, MAXI)
+    for i in range(c.v_c0[v], c.v_c1[v] if crew_cap else c.v_c0[v]):
+        if (c.c_sidecar[i] != 0) == sidecar:
+            list_add(c, at, e, I_CREW, i, crew_cap)
+    for i in range(c.v_k0[v], c.v_k1[v] if cargo else c.v_k0[v]):
+        if (c.k_sidecar[i] != 0) == sidecar:
+            list_add(c, at, e, I_CARGO, i, MAXI)
 
 
 cdef void ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
@@ -680,89 +696,51 @@ cdef void ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
     vehicle, in the order the reference gathers them (hardpoint.carwars.damage), each capped at MAXI as the packer
     caps them. They depend only on the vehicles' make-up, never on the dice, so they are worked out once a run."""
     cdef Py_ssize_t V = pk.n_v_armour, v
-    cdef int e = 0, m, i, at, loc
+    cdef int e = 0, which, at, i, pp
     c.l_off = buf
     c.l_n = buf + NL * V
     c.tire_at = c.l_n + NL * V
     c.l_kind = c.tire_at + 7 * V
     c.l_idx = c.l_kind + (2 * pk.n_w_slot + 3 * pk.n_c_hits + 2 * pk.n_k_slot + pk.n_t_slot + 4 * V)
     for v in range(V):
-        for m in range(7):
-            at = v * NL + L_MOUNT + m
+        pp = c.v_pp[v] >= 0
+        for which in range(NL):
+            at = v * NL + which
             c.l_off[at] = e
-            for i in range(c.v_w0[v], c.v_w1[v]):
-                if c.w_mount[i] == m and not c.w_sidecar[i]:
-                    list_add(c, at, &e, I_WEAPON, i, MAXI)
+            if which < L_LOC:                                   # the body weapons on one mount
+                add_items(c, v, at, &e, 0, which - L_MOUNT, 0, 0)
+            elif which == L_LOC + LOC_CREW:
+                add_items(c, v, at, &e, 0, -2, MAXI, 0)
+            elif which == L_LOC + LOC_POWER_PLANT:
+                if pp:
+                    list_add(c, at, &e, I_PP, 0, MAXI)
+            elif which == L_LOC + LOC_CARGO:
+                add_items(c, v, at, &e, 0, -2, 0, 1)
+            elif which == L_VERTICAL or which == L_INTERIOR:    # the power plant, the crew, then the cargo
+                if pp:
+                    list_add(c, at, &e, I_PP, 0, MAXI)
+                if which == L_INTERIOR:
+                    add_items(c, v, at, &e, 0, -2, MAXI, 1)
+                else:                                           # (the cargo as one location, if the body has one)
+                    add_items(c, v, at, &e, 0, -2, MAXI - 1, 0)
+                    for i in range(3):
+                        if c.v_layout[v * 3 + i] == LOC_CARGO:
+                            list_add(c, at, &e, I_CARGO_LOC, 0, MAXI)
+                            break
+            elif which == L_CYCLE_W:
+                add_items(c, v, at, &e, 0, -1, 0, 0)
+            elif which == L_CYCLE_T:
+                for i in range(c.v_t0[v], c.v_t1[v]):
+                    if not c.t_sidecar[i]:
+                        list_add(c, at, &e, I_TIRE, i, MAXI)
+            elif which == L_SIDECAR:
+                add_items(c, v, at, &e, 1, -1, MAXI, 1)
             c.l_n[at] = e - c.l_off[at]
-        at = v * NL + L_LOC + LOC_CREW
-        c.l_off[at] = e
-        for i in range(c.v_c0[v], c.v_c1[v]):
-            if not c.c_sidecar[i]:
-                list_add(c, at, &e, I_CREW, i, MAXI)
-        c.l_n[at] = e - c.l_off[at]
-        at = v * NL + L_LOC + LOC_POWER_PLANT
-        c.l_off[at] = e
-        if c.v_pp[v] >= 0:
-            list_add(c, at, &e, I_PP, 0, MAXI)
-        c.l_n[at] = e - c.l_off[at]
-        at = v * NL + L_LOC + LOC_CARGO
-        c.l_off[at] = e
-        for i in range(c.v_k0[v], c.v_k1[v]):
-            if not c.k_sidecar[i]:
-                list_add(c, at, &e, I_CARGO, i, MAXI)
-        c.l_n[at] = e - c.l_off[at]
-        at = v * NL + L_VERTICAL
-        c.l_off[at] = e
-        if c.v_pp[v] >= 0:
-            list_add(c, at, &e, I_PP, 0, MAXI)
-        for i in range(c.v_c0[v], c.v_c1[v]):
-            if not c.c_sidecar[i]:
-                list_add(c, at, &e, I_CREW, i, MAXI - 1)
-        for i in range(3):
-            if c.v_layout[v * 3 + i] == LOC_CARGO:
-                list_add(c, at, &e, I_CARGO_LOC, 0, MAXI)
-                break
-        c.l_n[at] = e - c.l_off[at]
-        at = v * NL + L_CYCLE_W
-        c.l_off[at] = e
-        for i in range(c.v_w0[v], c.v_w1[v]):
-            if not c.w_sidecar[i]:
-                list_add(c, at, &e, I_WEAPON, i, MAXI)
-        c.l_n[at] = e - c.l_off[at]
-        at = v * NL + L_CYCLE_T
-        c.l_off[at] = e
-        for i in range(c.v_t0[v], c.v_t1[v]):
-            if not c.t_sidecar[i]:
-                list_add(c, at, &e, I_TIRE, i, MAXI)
-        c.l_n[at] = e - c.l_off[at]
-        at = v * NL + L_SIDECAR
-        c.l_off[at] = e
-        for i in range(c.v_w0[v], c.v_w1[v]):
-            if c.w_sidecar[i]:
-                list_add(c, at, &e, I_WEAPON, i, MAXI)
-        for i in range(c.v_c0[v], c.v_c1[v]):
-            if c.c_sidecar[i]:
-                list_add(c, at, &e, I_CREW, i, MAXI)
-        for i in range(c.v_k0[v], c.v_k1[v]):
-            if c.k_sidecar[i]:
-                list_add(c, at, &e, I_CARGO, i, MAXI)
-        c.l_n[at] = e - c.l_off[at]
-        at = v * NL + L_INTERIOR
-        c.l_off[at] = e
-        if c.v_pp[v] >= 0:
-            list_add(c, at, &e, I_PP, 0, MAXI)
-        for i in range(c.v_c0[v], c.v_c1[v]):
-            if not c.c_sidecar[i]:
-                list_add(c, at, &e, I_CREW, i, MAXI)
-        for i in range(c.v_k0[v], c.v_k1[v]):
-            if not c.k_sidecar[i]:
-                list_add(c, at, &e, I_CARGO, i, MAXI)
-        c.l_n[at] = e - c.l_off[at]
-        for loc in range(7):
-            c.tire_at[v * 7 + loc] = -1
+        for which in range(7):
+            c.tire_at[v * 7 + which] = -1
             for i in range(c.v_t0[v], c.v_t1[v]):
-                if c.t_pos[i] == loc and not c.t_sidecar[i]:
-                    c.tire_at[v * 7 + loc] = i
+                if c.t_pos[i] == which and not c.t_sidecar[i]:
+                    c.tire_at[v * 7 + which] = i
                     break
 
 
@@ -979,7 +957,6 @@ def run_phase(
     cdef int32_t* metal_slots
     cdef int32_t* m0
     cdef int32_t* m1
-    cdef int32_t* fp
     cdef int cut, touched, n_busy, fire_any, fire_start
     cdef int32_t busy_ph[8]
     cdef int32_t* cut0
