@@ -819,6 +819,7 @@ cdef int fire_burns(Ctx* c, int v, int32_t* burning, int32_t* consts, int exting
 
 
 DEF NEVER = 99   # a to-hit number no 2d6 roll reaches
+DEF TRIAL_BLOCK = 32   # run_phase: the per-vehicle values every trial resets, for up to 4 vehicles
 
 
 cdef inline int to_hit_number(int32_t* ap, int needed, int32_t* consts) noexcept nogil:
@@ -1002,14 +1003,19 @@ def run_phase(
         return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
-    cdef int32_t[::1] scratch = np.zeros(49 * Vs + (6 + 2 * DMG_BINS) * As_ + 6 * (S + 1), dtype=np.int32)
+    # what every trial resets (fire_hits .. driver_before and the flags: seven blocks of Vs), padded to TRIAL_BLOCK
+    # ints when it fits, so that the reset is a copy of a known size the compiler does without a call
+    cdef Py_ssize_t tb = 7 * Vs if 7 * Vs > TRIAL_BLOCK else TRIAL_BLOCK
+    cdef int32_t[::1] scratch = np.zeros(2 * tb + 35 * Vs + (6 + 2 * DMG_BINS) * As_ + 6 * (S + 1), dtype=np.int32)
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
     fire_total = taken + Vs
     burning = fire_total + Vs
     driver_before = burning + Vs
-    driver_init = driver_before + Vs
+    flg = driver_before + Vs
+    start_v = fire_hits + tb                # every trial's start of the block
+    driver_init = start_v + tb
     metal_before = driver_init + Vs
     metal_init = metal_before + 6 * Vs
     pend = metal_init + 6 * Vs
@@ -1026,12 +1032,9 @@ def run_phase(
     # through a uint8_t* may alias anything and makes the compiler reload every pointer after it
     hitv = dirty + S + 1
     dmgv = hitv + As_
-    flg = dmgv + As_
-    # every trial's start: fire_hits .. driver_before (six blocks of Vs, in that order) and the flags
-    start_v = flg + Vs
     flg0 = start_v + 6 * Vs
     # per attack: cancelled and the roll needed while the trial's state is still the start's
-    cut0 = flg0 + Vs
+    cut0 = dmgv + As_
     need0 = cut0 + As_
     # the counts kept in 32 bits between flushes: per attack, hit or not, by the damage rolled (DMG_BINS bins)
     hc = need0 + As_
@@ -1132,8 +1135,10 @@ def run_phase(
             ctx.cur_vehicle = -1
             ctx.fire_noted = 0
             fire_any = fire_start
-            memcpy(fire_hits, start_v, 6 * Vs * sizeof(int32_t))   # fire_hits .. driver_before, as every trial starts
-            memcpy(flg, flg0, Vs * sizeof(int32_t))
+            if tb == TRIAL_BLOCK:                          # fire_hits .. driver_before and the flags, as every trial starts
+                memcpy(fire_hits, start_v, TRIAL_BLOCK * sizeof(int32_t))
+            else:
+                memcpy(fire_hits, start_v, tb * sizeof(int32_t))
             dbp = driver_before
             mbp = metal_before
             for j in range(n_metal):
