@@ -1190,6 +1190,8 @@ def run_phase(
                         if ap[ATK_AREA_PLACE] == 0:
                             area_hits = 0
                         area_hits += hit
+                        if accp != NULL:
+                            hc[(2 * a + 1) * DMG_BINS] += hit      # (counted: a victim hit, with no damage of its own)
                         if ap[ATK_AREA_PLACE] == ap[ATK_AREA_VICTIMS] - 1 and area_hits > 0:
                             each = area_each(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], ap[ATK_DMG_HITS], ap[ATK_AREA_FULL],
                                              consts[K_AREA_DIVISOR])
@@ -1210,6 +1212,16 @@ def run_phase(
                             pend[n_pend] = a
                             pend_dmg[n_pend] = dmg
                             n_pend += 1
+                        if accp != NULL:
+                            # counted: a hit by the damage it rolled (the last bin holds DMG_BINS - 1 and more, whose
+                            # damage is summed exactly as it comes); a miss rolls none, and the misses are the trials
+                            # left when the counts are flushed
+                            if dmg >= DMG_BINS - 1:
+                                accp[A + a] += dmg
+                                accp[2 * A + a] += <int64_t>dmg * dmg
+                                hc[(2 * a + 1) * DMG_BINS + DMG_BINS - 1] += 1
+                            else:
+                                hc[(2 * a + 1) * DMG_BINS + dmg] += 1
                     dmgv[a] = dmg
                 # all damage at the end of the phase, in declaration order
                 if n_pend:
@@ -1274,15 +1286,6 @@ def run_phase(
                     out_hit[r_, a] = hitv[a]
                     out_damage[r_, a] = dmgv[a]
             if accp != NULL:
-                # per attack one count, by hit or not and the damage rolled (the last bin holds DMG_BINS - 1 and
-                # more, whose damage is summed exactly as it comes); hits and damage sums are worked out when flushed
-                for a in range(A):
-                    dmg = dmgv[a]
-                    if dmg >= DMG_BINS - 1:
-                        accp[A + a] += dmg
-                        accp[2 * A + a] += <int64_t>dmg * dmg
-                        dmg = DMG_BINS - 1
-                    hc[(2 * a + hitv[a]) * DMG_BINS + dmg] += 1
                 # into 32-bit counts: m0 marks the slots destroyed at 0, m1 the people; base, the slots destroyed
                 # as every trial starts. Counted mode looks only at the slots the trial wrote (the others end as
                 # they started, `base`, added when flushed); the counts go to `acc` every 2**30 trials and at the end
@@ -1301,6 +1304,13 @@ def run_phase(
                 for v in range(V):
                     fcount[16 * v + (flg[v] & 15)] += 1
                 if (t & 0x3FFFFFFF) == 0x3FFFFFFF or t == n_trials - 1:
+                    # per attack, the hits by damage bin were counted as they came (an area attack's hits in bin 0);
+                    # every other trial missed it, or it was cancelled, with no damage: bin 0 of the misses
+                    for a in range(A):
+                        q = 0
+                        for j in range(DMG_BINS):
+                            q += hc[(2 * a + 1) * DMG_BINS + j]
+                        hc[2 * a * DMG_BINS] = since - q
                     for j in range(S):
                         accp[3 * A + j] += dcount[j] + since * base[j]
                         dcount[j] = 0
