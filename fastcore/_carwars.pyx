@@ -29,6 +29,7 @@ cdef extern from "hp_dice.h" nogil:
 # shot parts
 # item kinds for mixed picks
 DEF MAXI = 128
+DEF MAX_PICK = 36          # the most candidates a random pick takes (two dice, as damage.random_pick)
 DEF MAX_VEHICLES = 16384   # the largest arena either kernel takes (scratch is sized to the scenario, on the heap)
 DEF MAX_ATTACKS = 65536    # attack rows of one turn (run_phase)
 # the pick lists of a vehicle (ctx_lists): which list is which
@@ -85,7 +86,7 @@ cdef struct Ctx:
     int32_t cur_vehicle
     int32_t cur_fiery    # the hit's weapon is fiery (-1: do not record)
     int32_t* fire_hits   # per vehicle: 1 once a component hit this turn may start a fire (CW-FIRE-02)
-    int32_t fire_noted   # 1 once any component hit of the trial may start a fire (run_phase: no fire, no fire rolls)
+    int32_t fire_noted   # run_phase: 1 once the trial may need the end-of-turn fire rolls (no fire, no fire rolls)
     int32_t* fire_hit_fiery  # per vehicle: 1 once such a hit came from a laser, flamethrower or flaming oil jet
     int32_t* taken       # hits dealt per vehicle this phase
     # the slots a trial wrote (counted mode: run_phase counts and undoes only these); mark NULL: not kept
@@ -97,7 +98,7 @@ cdef struct Ctx:
     int32_t* l_n         # its length
     int32_t* l_kind      # entries: item kind (I_*)
     int32_t* l_idx       # entries: weapon, crew, cargo or tire index (0 for the power plant and the cargo location)
-    int32_t* tire_at     # 7 per vehicle: the body tire at each position (t_pos), or -1
+    int32_t* tire_at     # 2 per vehicle: the body's front and back tire (t_pos 0 and 1), or -1
 
 
 cdef inline int die(Ctx* c) noexcept nogil:
@@ -219,6 +220,8 @@ cdef int dmg_item(Ctx* c, int v, int kind, int idx, int hits) noexcept nogil:
         return dmg_pp(c, v, hits)
     if kind == I_TIRE:
         return dmg_slot(c, c.t_slot[idx], hits)
+    if kind == I_CARGO_LOC:
+        return pick_location_item(c, v, LOC_CARGO, hits)
     return hits
 
 
@@ -308,13 +311,7 @@ cdef int penetrate_flank(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 cdef int vertical_pick(Ctx* c, int v, int hits) noexcept nogil:
     """A hit from above or below: the power plant, a crew member or the cargo location, picked at random."""
-    cdef int n = list_len(c, v, L_VERTICAL), j
-    if n == 0 or hits <= 0:
-        return hits
-    j = pick(c, n)
-    if list_kind(c, v, L_VERTICAL)[j] == I_CARGO_LOC:
-        return pick_location_item(c, v, LOC_CARGO, hits)
-    return dmg_item(c, v, list_kind(c, v, L_VERTICAL)[j], list_idx(c, v, L_VERTICAL)[j], hits)
+    return pick_from(c, v, L_VERTICAL, hits)
 
 
 cdef int penetrate_vertical(Ctx* c, int v, int side, int hits) noexcept nogil:
@@ -335,7 +332,7 @@ cdef int damage_turret(Ctx* c, int v, int hits) noexcept nogil:
 
 
 cdef inline int find_tire(Ctx* c, int v, int pos) noexcept nogil:
-    return c.tire_at[v * 7 + pos]
+    return c.tire_at[v * 2 + pos]
 
 
 cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
@@ -658,90 +655,115 @@ cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
     ctx.t_sidecar = pk.t_sidecar
     ctx.mark = NULL
     ctx.n_dirty = 0
+    ctx.fire_noted = 0
+
+
+cdef Py_ssize_t lists_entries(Arrays* pk) noexcept nogil:
+    """The most entries the pick lists hold: a weapon is in at most 2 lists, a crew member 3, cargo 2, a tire 1;
+    per vehicle the power plant 3 and the cargo location 1."""
+    return 2 * pk.n_w_slot + 3 * pk.n_c_hits + 2 * pk.n_k_slot + pk.n_t_slot + 4 * pk.n_v_armour
 
 
 cdef Py_ssize_t lists_len(Arrays* pk) noexcept nogil:
-    """The int32 scratch ctx_lists needs: offsets and lengths, the tires by position, and the entries (a weapon
-    is in at most 2 lists, a crew member 3, cargo 2, a tire 1; per vehicle the power plant 3, the cargo location 1)."""
-    cdef Py_ssize_t V = pk.n_v_armour
-    return 2 * NL * V + 7 * V + 2 * (2 * pk.n_w_slot + 3 * pk.n_c_hits + 2 * pk.n_k_slot + pk.n_t_slot + 4 * V) + 1
+    """The int32 scratch ctx_lists needs: offsets and lengths, the front and back tires, and the entries."""
+    return 2 * NL * pk.n_v_armour + 2 * pk.n_v_armour + 2 * lists_entries(pk) + 1
 
 
-cdef inline void list_add(Ctx* c, int at, int* e, int kind, int idx, int cap) noexcept nogil:
-    """One entry at the end of list `at` (the list being built), if it has fewer than `cap`."""
-    if e[0] - c.l_off[at] < cap:
-        c.l_kind[e[0]] = kind
-        c.l_idx[e[0]] = idx
-        e[0] += 1
+cdef int ranges_ok(int32_t* lo, int32_t* hi, Py_ssize_t V, Py_ssize_t n) noexcept nogil:
+    """1 if each vehicle's rows lo[v] .. hi[v] - 1 lie in 0 .. n - 1, one vehicle's after the one before's."""
+    cdef Py_ssize_t v
+    cdef int last = 0
+    for v in range(V):
+        if lo[v] < last or hi[v] < lo[v] or hi[v] > n:
+            return 0
+        last = hi[v]
+    return 1
 
 
-cdef void add_items(Ctx* c, int v, int at, int* e, int sidecar, int mount, int crew_cap, int cargo) noexcept nogil:
-    """The vehicle's weapons (on `mount`, or any mount if -1; none if -2), crew (up to crew_cap entries; none if 0)
-    and cargo (if `cargo`) on the body (sidecar 0) or the sidecar (1), in the order the reference lists them."""
+cdef inline void list_add(Ctx* c, int* e, int kind, int idx) noexcept nogil:
+    """One entry at the end of the list being built."""
+    c.l_kind[e[0]] = kind
+    c.l_idx[e[0]] = idx
+    e[0] += 1
+
+
+cdef void add_items(Ctx* c, int v, int* e, int sidecar, int mount, int crew, int cargo) noexcept nogil:
+    """The vehicle's weapons (on `mount`, or any mount if -1; none if -2), crew (if `crew`) and cargo (if `cargo`)
+    on the body (sidecar 0) or the sidecar (1), in the order the reference lists them."""
     cdef int i
     if mount > -2:
         for i in range(c.v_w0[v], c.v_w1[v]):
             if (c.w_sidecar[i] != 0) == sidecar and (mount < 0 or c.w_mount[i] == mount):
-                list_add(c, at, e, I_WEAPON, i, MAXI)
-    for i in range(c.v_c0[v], c.v_c1[v] if crew_cap else c.v_c0[v]):
+                list_add(c, e, I_WEAPON, i)
+    for i in range(c.v_c0[v], c.v_c1[v] if crew else c.v_c0[v]):
         if (c.c_sidecar[i] != 0) == sidecar:
-            list_add(c, at, e, I_CREW, i, crew_cap)
+            list_add(c, e, I_CREW, i)
     for i in range(c.v_k0[v], c.v_k1[v] if cargo else c.v_k0[v]):
         if (c.k_sidecar[i] != 0) == sidecar:
-            list_add(c, at, e, I_CARGO, i, MAXI)
+            list_add(c, e, I_CARGO, i)
 
 
-cdef void ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
+cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
     """The candidates of every random pick the damage code makes (CW-DMG-01..05 and the collision layers), per
-    vehicle, in the order the reference gathers them (hardpoint.carwars.damage), each capped at MAXI as the packer
-    caps them. They depend only on the vehicles' make-up, never on the dice, so they are worked out once a run."""
+    vehicle, in the order the reference gathers them (hardpoint.carwars.damage). They depend only on the vehicles'
+    make-up, never on the dice, so they are worked out once a run. -1 (nothing written) if a vehicle's weapons,
+    crew, cargo or tires are not rows of their own, or a list is longer than a pick takes (the packer's limits)."""
     cdef Py_ssize_t V = pk.n_v_armour, v
     cdef int e = 0, which, at, i, pp
+    if not (ranges_ok(c.v_w0, c.v_w1, V, pk.n_w_slot) and ranges_ok(c.v_c0, c.v_c1, V, pk.n_c_hits)
+            and ranges_ok(c.v_k0, c.v_k1, V, pk.n_k_slot) and ranges_ok(c.v_t0, c.v_t1, V, pk.n_t_slot)):
+        return -1
     c.l_off = buf
     c.l_n = buf + NL * V
     c.tire_at = c.l_n + NL * V
-    c.l_kind = c.tire_at + 7 * V
-    c.l_idx = c.l_kind + (2 * pk.n_w_slot + 3 * pk.n_c_hits + 2 * pk.n_k_slot + pk.n_t_slot + 4 * V)
+    c.l_kind = c.tire_at + 2 * V
+    c.l_idx = c.l_kind + lists_entries(pk)
     for v in range(V):
         pp = c.v_pp[v] >= 0
         for which in range(NL):
             at = v * NL + which
             c.l_off[at] = e
             if which < L_LOC:                                   # the body weapons on one mount
-                add_items(c, v, at, &e, 0, which - L_MOUNT, 0, 0)
+                add_items(c, v, &e, 0, which - L_MOUNT, 0, 0)
             elif which == L_LOC + LOC_CREW:
-                add_items(c, v, at, &e, 0, -2, MAXI, 0)
+                add_items(c, v, &e, 0, -2, 1, 0)
             elif which == L_LOC + LOC_POWER_PLANT:
                 if pp:
-                    list_add(c, at, &e, I_PP, 0, MAXI)
+                    list_add(c, &e, I_PP, 0)
             elif which == L_LOC + LOC_CARGO:
-                add_items(c, v, at, &e, 0, -2, 0, 1)
+                add_items(c, v, &e, 0, -2, 0, 1)
             elif which == L_VERTICAL or which == L_INTERIOR:    # the power plant, the crew, then the cargo
                 if pp:
-                    list_add(c, at, &e, I_PP, 0, MAXI)
+                    list_add(c, &e, I_PP, 0)
                 if which == L_INTERIOR:
-                    add_items(c, v, at, &e, 0, -2, MAXI, 1)
+                    add_items(c, v, &e, 0, -2, 1, 1)
                 else:                                           # (the cargo as one location, if the body has one)
-                    add_items(c, v, at, &e, 0, -2, MAXI - 1, 0)
+                    add_items(c, v, &e, 0, -2, 1, 0)
                     for i in range(3):
                         if c.v_layout[v * 3 + i] == LOC_CARGO:
-                            list_add(c, at, &e, I_CARGO_LOC, 0, MAXI)
+                            list_add(c, &e, I_CARGO_LOC, 0)
                             break
             elif which == L_CYCLE_W:
-                add_items(c, v, at, &e, 0, -1, 0, 0)
+                add_items(c, v, &e, 0, -1, 0, 0)
             elif which == L_CYCLE_T:
                 for i in range(c.v_t0[v], c.v_t1[v]):
                     if not c.t_sidecar[i]:
-                        list_add(c, at, &e, I_TIRE, i, MAXI)
+                        list_add(c, &e, I_TIRE, i)
             elif which == L_SIDECAR:
-                add_items(c, v, at, &e, 1, -1, MAXI, 1)
+                add_items(c, v, &e, 1, -1, 1, 1)
             c.l_n[at] = e - c.l_off[at]
-        for which in range(7):
-            c.tire_at[v * 7 + which] = -1
+            if c.l_n[at] > MAX_PICK:
+                return -1
+        for which in range(2):
+            c.tire_at[v * 2 + which] = -1
             for i in range(c.v_t0[v], c.v_t1[v]):
                 if c.t_pos[i] == which and not c.t_sidecar[i]:
-                    c.tire_at[v * 7 + which] = i
+                    c.tire_at[v * 2 + which] = i
                     break
+    return 0
+
+
+DEF FIRE_DICE = 2   # the fire modifiers' roll is 2d6 (fire.roll_new_fire)
 
 
 cdef inline void fire_starts(Ctx* c, int v, int fire_total, int32_t* burning, int32_t* consts, int fireproof) noexcept nogil:
@@ -749,9 +771,9 @@ cdef inline void fire_starts(Ctx* c, int v, int fire_total, int32_t* burning, in
     then from its component hits this turn (CW-FIRE-02); every band [low, high] from the rules (consts)."""
     cdef int r, lo, hi
     if fire_total > 0 and not fireproof:
-        if fire_total < 2:
-            skip(c, 2)                 # no 2d6 roll is 1 or less
-        elif roll(c, 2, 0, 0) <= fire_total:
+        if fire_total < FIRE_DICE:
+            skip(c, FIRE_DICE)         # no roll of FIRE_DICE d6 is under FIRE_DICE
+        elif roll(c, FIRE_DICE, 0, 0) <= fire_total:
             burning[v] = 1
     if c.fire_hits[v] and not burning[v]:
         lo = consts[K_FIRE_HIT_FIERY_LO] if c.fire_hit_fiery[v] else consts[K_FIRE_HIT_LO]
@@ -818,7 +840,7 @@ cdef int fire_burns(Ctx* c, int v, int32_t* burning, int32_t* consts, int exting
     return 1
 
 
-DEF NEVER = 99   # a to-hit number no 2d6 roll reaches
+DEF NEVER = 99   # a to-hit number no 2d6 roll reaches (to hit is 2d6, as in the reference's tohit)
 DEF TRIAL_BLOCK = 32   # run_phase: the per-vehicle values every trial resets, for up to 4 vehicles
 
 
@@ -881,43 +903,14 @@ def run_phase(
         return -1
     cdef int32_t* init = pk.init
     cdef int32_t* v_armour = pk.v_armour
-    cdef int32_t* v_pp = pk.v_pp
     cdef int32_t* v_kind = pk.v_kind
-    cdef int32_t* v_reversed = pk.v_reversed
-    cdef int32_t* v_turret = pk.v_turret
-    cdef int32_t* v_rolled = pk.v_rolled
-    cdef int32_t* v_metal = pk.v_metal
-    cdef int32_t* v_layout = pk.v_layout
     cdef int32_t* v_sc_side = pk.v_sc_side
-    cdef int32_t* v_sc_spaces = pk.v_sc_spaces
-    cdef int32_t* v_sc_armour = pk.v_sc_armour
-    cdef int32_t* v_w0 = pk.v_w0
-    cdef int32_t* v_w1 = pk.v_w1
-    cdef int32_t* v_c0 = pk.v_c0
-    cdef int32_t* v_c1 = pk.v_c1
-    cdef int32_t* v_k0 = pk.v_k0
-    cdef int32_t* v_k1 = pk.v_k1
-    cdef int32_t* v_t0 = pk.v_t0
-    cdef int32_t* v_t1 = pk.v_t1
     cdef int32_t* v_driver = pk.v_driver
-    cdef int32_t* v_cycle_rider = pk.v_cycle_rider
     cdef int32_t* v_fireproof = pk.v_fireproof
     cdef int32_t* v_extinguisher = pk.v_extinguisher
     cdef int32_t* v_can_explode = pk.v_can_explode
     cdef int32_t* v_burning = pk.v_burning
     cdef int32_t* v_is_car = pk.v_is_car
-    cdef int32_t* w_slot = pk.w_slot
-    cdef int32_t* w_mount = pk.w_mount
-    cdef int32_t* w_sidecar = pk.w_sidecar
-    cdef int32_t* w_fiery = pk.w_fiery
-    cdef int32_t* c_hits = pk.c_hits
-    cdef int32_t* c_ba = pk.c_ba
-    cdef int32_t* c_sidecar = pk.c_sidecar
-    cdef int32_t* k_slot = pk.k_slot
-    cdef int32_t* k_sidecar = pk.k_sidecar
-    cdef int32_t* t_slot = pk.t_slot
-    cdef int32_t* t_pos = pk.t_pos
-    cdef int32_t* t_sidecar = pk.t_sidecar
     cdef int32_t* p_hits = pk.p_hits
     cdef int32_t* p_ba = pk.p_ba
     cdef int32_t* cyc = pk.cyc
@@ -945,7 +938,6 @@ def run_phase(
     cdef int32_t* burning
     cdef int32_t* driver_before
     cdef int32_t* metal_before
-    cdef int32_t* driver_init
     cdef int32_t* metal_init
     cdef int32_t* dbp
     cdef int32_t* mbp
@@ -958,7 +950,7 @@ def run_phase(
     cdef int32_t* metal_slots
     cdef int32_t* m0
     cdef int32_t* m1
-    cdef int cut, touched, n_busy, fire_any, fire_start
+    cdef int cut, touched, n_busy, fire_start
     cdef int32_t busy_ph[8]
     cdef int32_t* cut0
     cdef int32_t* need0
@@ -1006,7 +998,7 @@ def run_phase(
     # what every trial resets (fire_hits .. driver_before and the flags: seven blocks of Vs), padded to TRIAL_BLOCK
     # ints when it fits, so that the reset is a copy of a known size the compiler does without a call
     cdef Py_ssize_t tb = 7 * Vs if 7 * Vs > TRIAL_BLOCK else TRIAL_BLOCK
-    cdef int32_t[::1] scratch = np.zeros(2 * tb + 35 * Vs + (6 + 2 * DMG_BINS) * As_ + 6 * (S + 1), dtype=np.int32)
+    cdef int32_t[::1] scratch = np.zeros(2 * tb + 34 * Vs + (6 + DMG_BINS) * As_ + 6 * (S + 1), dtype=np.int32)
     fire_hits = &scratch[0]
     fire_hit_fiery = fire_hits + Vs
     taken = fire_hit_fiery + Vs
@@ -1015,8 +1007,7 @@ def run_phase(
     driver_before = burning + Vs
     flg = driver_before + Vs
     start_v = fire_hits + tb                # every trial's start of the block
-    driver_init = start_v + tb
-    metal_before = driver_init + Vs
+    metal_before = start_v + tb
     metal_init = metal_before + 6 * Vs
     pend = metal_init + 6 * Vs
     pend_dmg = pend + As_
@@ -1036,14 +1027,15 @@ def run_phase(
     # per attack: cancelled and the roll needed while the trial's state is still the start's
     cut0 = dmgv + As_
     need0 = cut0 + As_
-    # the counts kept in 32 bits between flushes: per attack, hit or not, by the damage rolled (DMG_BINS bins)
+    # the counts kept in 32 bits between flushes: per attack, its hits by the damage rolled (DMG_BINS bins)
     hc = need0 + As_
     atkp = atk
     vdrv = v_driver
     varm = v_armour
     ctx_arrays(&ctx, &pk)
     cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
-    ctx_lists(&ctx, &pk, &lists[0])
+    if ctx_lists(&ctx, &pk, &lists[0]) != 0:
+        return -1
     ctx.cyc = cyc
     ctx.fire_hits = fire_hits
     ctx.fire_hit_fiery = fire_hit_fiery
@@ -1087,7 +1079,6 @@ def run_phase(
         ctx.st = init
         n_metal = 0
         for v in range(V):
-            driver_init[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
             # the fire state carried in (CW-FIRE-01/02), no hits taken, the driver's state when the phase starts
             # (CW-ROF-02: a vehicle that takes no hits in a phase starts the next one as it started this one, so
             # only vehicles hit are updated), and a vehicle that exploded before stays so, with no more fire rolls
@@ -1096,7 +1087,7 @@ def run_phase(
             start_v[2 * Vs + v] = 0
             start_v[3 * Vs + v] = fire0[v]
             start_v[4 * Vs + v] = v_burning[v]
-            start_v[5 * Vs + v] = driver_init[v]
+            start_v[5 * Vs + v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
             flg0[v] = 2 if fire0[3 * V + v] else 0
         # whether any vehicle starts the trial burning or with fire carried in (else the end of the turn has no fire
         # roll to make until a shot brings fire modifiers or a component hit that may start one)
@@ -1133,8 +1124,7 @@ def run_phase(
             ctx.k = 0
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
-            ctx.fire_noted = 0
-            fire_any = fire_start
+            ctx.fire_noted = fire_start
             if tb == TRIAL_BLOCK:                          # fire_hits .. driver_before and the flags, as every trial starts
                 memcpy(fire_hits, start_v, TRIAL_BLOCK * sizeof(int32_t))
             else:
@@ -1191,7 +1181,7 @@ def run_phase(
                             area_hits = 0
                         area_hits += hit
                         if accp != NULL:
-                            hc[(2 * a + 1) * DMG_BINS] += hit      # (counted: a victim hit, with no damage of its own)
+                            hc[a * DMG_BINS] += hit                # (counted: a victim hit, with no damage of its own)
                         if ap[ATK_AREA_PLACE] == ap[ATK_AREA_VICTIMS] - 1 and area_hits > 0:
                             each = area_each(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], ap[ATK_DMG_HITS], ap[ATK_AREA_FULL],
                                              consts[K_AREA_DIVISOR])
@@ -1219,9 +1209,9 @@ def run_phase(
                             if dmg >= DMG_BINS - 1:
                                 accp[A + a] += dmg
                                 accp[2 * A + a] += <int64_t>dmg * dmg
-                                hc[(2 * a + 1) * DMG_BINS + DMG_BINS - 1] += 1
+                                hc[a * DMG_BINS + DMG_BINS - 1] += 1
                             else:
-                                hc[(2 * a + 1) * DMG_BINS + dmg] += 1
+                                hc[a * DMG_BINS + dmg] += 1
                     dmgv[a] = dmg
                 # all damage at the end of the phase, in declaration order
                 if n_pend:
@@ -1238,7 +1228,7 @@ def run_phase(
                         hits = hand_hits(ap[ATK_MODE], dmg)
                         if ap[ATK_FIRE_MOD] >= 0:
                             fire_total[vi] += ap[ATK_FIRE_MOD]
-                            fire_any = 1
+                            ctx.fire_noted = 1
                         ctx.cur_vehicle = vi
                         ctx.cur_fiery = ap[ATK_FIERY]
                         apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
@@ -1267,7 +1257,7 @@ def run_phase(
                             if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
                                 skip(&ctx, 2)            # Crash Table 1 (reported, not resolved)
                             flg[v] |= 4
-            if end_of_turn and (fire_any or ctx.fire_noted):
+            if end_of_turn and ctx.fire_noted:
                 for v in range(V):
                     if flg[v] & 2:
                         continue                   # exploded: no more fire rolls
@@ -1285,18 +1275,20 @@ def run_phase(
                 for a in range(A):
                     out_hit[r_, a] = hitv[a]
                     out_damage[r_, a] = dmgv[a]
-            if accp != NULL:
-                # into 32-bit counts: m0 marks the slots destroyed at 0, m1 the people; base, the slots destroyed
-                # as every trial starts. Counted mode looks only at the slots the trial wrote (the others end as
-                # they started, `base`, added when flushed); the counts go to `acc` every 2**30 trials and at the end
-                if undo:
-                    for j in range(ctx.n_dirty):
-                        q = dirty[j]
+            # counted mode: the slots the trial wrote, counted destroyed or not (m0 marks the slots destroyed at 0, m1
+            # the people), then undone, so the next trial starts as every trial; the slots no trial wrote end as they
+            # started, `base` (destroyed as every trial starts), added for every trial when the counts are flushed
+            if undo:
+                for j in range(ctx.n_dirty):
+                    q = dirty[j]
+                    if skind != NULL:
                         dcount[q] += ((m0[q] & (ctx.st[q] == 0)) | (m1[q] & (ctx.st[q] >= 3))) - base[q]
-                        row0[q] = init[q]              # undone as counted: the next trial starts as every trial
-                        mark[q] = 0
-                    ctx.n_dirty = 0
-                else:
+                    row0[q] = init[q]
+                    mark[q] = 0
+                ctx.n_dirty = 0
+            if accp != NULL:
+                # into 32-bit counts, which go to `acc` every 2**30 trials and at the end
+                if not undo:
                     for j in range(S):
                         dcount[j] += ((m0[j] & (ctx.st[j] == 0)) | (m1[j] & (ctx.st[j] >= 3))) - base[j]
                 since += 1
@@ -1304,39 +1296,32 @@ def run_phase(
                 for v in range(V):
                     fcount[16 * v + (flg[v] & 15)] += 1
                 if (t & 0x3FFFFFFF) == 0x3FFFFFFF or t == n_trials - 1:
-                    # per attack, the hits by damage bin were counted as they came (an area attack's hits in bin 0);
-                    # every other trial missed it, or it was cancelled, with no damage: bin 0 of the misses
+                    # per attack, its hits by damage bin were counted as they came (an area attack's in bin 0); in
+                    # every other trial it missed, or was cancelled, and rolled no damage: bin 0
                     for a in range(A):
                         q = 0
                         for j in range(DMG_BINS):
-                            q += hc[(2 * a + 1) * DMG_BINS + j]
-                        hc[2 * a * DMG_BINS] = since - q
+                            q += hc[a * DMG_BINS + j]
+                        accp[a] += q
+                        if hist:
+                            accp[3 * A + S + 4 * V + DMG_BINS * a] += since - q
+                        for j in range(DMG_BINS):
+                            if j < DMG_BINS - 1:
+                                accp[A + a] += <int64_t>j * hc[a * DMG_BINS + j]
+                                accp[2 * A + a] += <int64_t>j * j * hc[a * DMG_BINS + j]
+                            if hist:
+                                accp[3 * A + S + 4 * V + DMG_BINS * a + j] += hc[a * DMG_BINS + j]
+                            hc[a * DMG_BINS + j] = 0
                     for j in range(S):
                         accp[3 * A + j] += dcount[j] + since * base[j]
                         dcount[j] = 0
                     since = 0
-                    for a in range(A):
-                        for j in range(DMG_BINS):
-                            q = hc[2 * a * DMG_BINS + j] + hc[(2 * a + 1) * DMG_BINS + j]
-                            accp[a] += hc[(2 * a + 1) * DMG_BINS + j]
-                            if j < DMG_BINS - 1:
-                                accp[A + a] += <int64_t>j * q
-                                accp[2 * A + a] += <int64_t>j * j * q
-                            if hist:
-                                accp[3 * A + S + 4 * V + DMG_BINS * a + j] += q
-                            hc[2 * a * DMG_BINS + j] = 0
-                            hc[(2 * a + 1) * DMG_BINS + j] = 0
                     for v in range(V):
                         for j in range(16):
                             for b_ in range(4):
                                 if j & (1 << b_):
                                     accp[3 * A + S + 4 * v + b_] += fcount[16 * v + j]
                             fcount[16 * v + j] = 0
-            if undo:                                   # (no counts kept: the writes undone all the same)
-                for j in range(ctx.n_dirty):
-                    row0[dirty[j]] = init[dirty[j]]
-                    mark[dirty[j]] = 0
-                ctx.n_dirty = 0
     return 0
 
 
@@ -1498,43 +1483,17 @@ def run_fight(
         return -1
     cdef int32_t* init = pk.init
     cdef int32_t* v_armour = pk.v_armour
-    cdef int32_t* v_pp = pk.v_pp
     cdef int32_t* v_kind = pk.v_kind
-    cdef int32_t* v_reversed = pk.v_reversed
-    cdef int32_t* v_turret = pk.v_turret
-    cdef int32_t* v_rolled = pk.v_rolled
-    cdef int32_t* v_metal = pk.v_metal
-    cdef int32_t* v_layout = pk.v_layout
     cdef int32_t* v_sc_side = pk.v_sc_side
-    cdef int32_t* v_sc_spaces = pk.v_sc_spaces
-    cdef int32_t* v_sc_armour = pk.v_sc_armour
-    cdef int32_t* v_w0 = pk.v_w0
-    cdef int32_t* v_w1 = pk.v_w1
-    cdef int32_t* v_c0 = pk.v_c0
-    cdef int32_t* v_c1 = pk.v_c1
-    cdef int32_t* v_k0 = pk.v_k0
-    cdef int32_t* v_k1 = pk.v_k1
-    cdef int32_t* v_t0 = pk.v_t0
-    cdef int32_t* v_t1 = pk.v_t1
     cdef int32_t* v_driver = pk.v_driver
-    cdef int32_t* v_cycle_rider = pk.v_cycle_rider
     cdef int32_t* v_fireproof = pk.v_fireproof
     cdef int32_t* v_extinguisher = pk.v_extinguisher
     cdef int32_t* v_can_explode = pk.v_can_explode
     cdef int32_t* v_burning = pk.v_burning
     cdef int32_t* v_is_car = pk.v_is_car
     cdef int32_t* w_slot = pk.w_slot
-    cdef int32_t* w_mount = pk.w_mount
-    cdef int32_t* w_sidecar = pk.w_sidecar
-    cdef int32_t* w_fiery = pk.w_fiery
     cdef int32_t* c_hits = pk.c_hits
-    cdef int32_t* c_ba = pk.c_ba
-    cdef int32_t* c_sidecar = pk.c_sidecar
-    cdef int32_t* k_slot = pk.k_slot
-    cdef int32_t* k_sidecar = pk.k_sidecar
     cdef int32_t* t_slot = pk.t_slot
-    cdef int32_t* t_pos = pk.t_pos
-    cdef int32_t* t_sidecar = pk.t_sidecar
     cdef int32_t* p_hits = pk.p_hits
     cdef int32_t* p_ba = pk.p_ba
     cdef int32_t* cyc = pk.cyc
@@ -1543,7 +1502,6 @@ def run_fight(
     cdef int32_t* crash_out = pk.crash_out
     cdef int32_t* prob36 = pk.prob36
     cdef int32_t* u_side = pk.u_side
-    cdef int32_t* w_key = pk.w_key
     cdef int32_t* w_shots = pk.w_shots
     cdef int32_t* w_ammo0 = pk.w_ammo0
     cdef int32_t* w_usable = pk.w_usable
@@ -1739,7 +1697,8 @@ def run_fight(
     cdef int start
     ctx_arrays(&ctx, &pk)
     cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
-    ctx_lists(&ctx, &pk, &lists[0])
+    if ctx_lists(&ctx, &pk, &lists[0]) != 0:
+        return -1
     ctx.cyc = cyc
     ctx.fire_hits = fire_hits
     ctx.fire_hit_fiery = fire_hit_fiery

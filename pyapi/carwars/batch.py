@@ -622,7 +622,7 @@ def _state_key(scenario) -> bytes | None:
 
     try:
         limits = (_KERNEL_VEHICLES, _KERNEL_ATTACKS, _KERNEL_PHASES, _KERNEL_ITEMS, _KERNEL_WEAPON_KEYS, _KERNEL_UNITS,
-                  _KERNEL_CHARACTERS, _KERNEL_FIRE_TURNS)
+                  _KERNEL_CHARACTERS, _KERNEL_FIRE_TURNS, _KERNEL_FIRE_RING)
         state = (scenario.arena, scenario.attacks, scenario.rules, scenario.history, scenario.fired, scenario.collisions,
                  scenario.turns, scenario.plan, scenario.fight, limits)
         return hashlib.blake2b(pickle.dumps(state, protocol=5), digest_size=32).digest()
@@ -1141,6 +1141,7 @@ _KERNEL_WEAPON_KEYS = 262144  # fastcore/_carwars.pyx MAXW: weapons (mounted, an
 _KERNEL_UNITS = 65536         # fastcore/_carwars.pyx MAXU: vehicles and pedestrians of a fight
 _KERNEL_CHARACTERS = 262144   # fastcore/_carwars.pyx MAXCH: crew members and pedestrians (who fired this turn)
 _KERNEL_FIRE_TURNS = 8      # the fewest turns the fight kernel keeps fire modifiers for (fc FIRE_RING, `_fire_ring`)
+_KERNEL_FIRE_RING = 128     # fastcore/_carwars.pyx MAX_FIRE_RING: the most it keeps them for
 
 
 def _runs_as_fight(scenario) -> bool:
@@ -1212,6 +1213,8 @@ def _fight_unsupported(scenario) -> str | None:
         return f"more than {_KERNEL_CHARACTERS} crew members and pedestrians"
     if rules["carwars.turn"]["phases"] > _KERNEL_PHASES:
         return f"more than {_KERNEL_PHASES} phases a turn"
+    if _fire_ring(scenario) > _KERNEL_FIRE_RING:
+        return f"fire modifiers lasting more than {_KERNEL_FIRE_RING - 2} turns"
     return None
 
 
