@@ -14,7 +14,7 @@ fastcore/layout.toml and generated into _layout.pxi; each kernel takes one
 mapping of them and fills an `Arrays` struct. This module never touches Python
 objects inside the trial loop, which runs without the GIL.
 """
-from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t
+from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t, int8_t
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -86,7 +86,7 @@ cdef struct Ctx:
     int32_t cur_vehicle
     int32_t cur_fiery    # the hit's weapon is fiery (-1: do not record)
     int32_t* fire_hits   # per vehicle: 1 once a component hit this turn may start a fire (CW-FIRE-02)
-    int32_t fire_noted   # run_phase: 1 once the trial may need the end-of-turn fire rolls (no fire, no fire rolls)
+    uint64_t fire_noted  # run_phase: bit v % 64 once vehicle v may need an end-of-turn fire roll (no fire, no fire rolls)
     int32_t* fire_hit_fiery  # per vehicle: 1 once such a hit came from a laser, flamethrower or flaming oil jet
     int32_t* taken       # hits dealt per vehicle this phase
     # the slots a trial wrote (counted mode: run_phase counts and undoes only these); mark NULL: not kept
@@ -121,24 +121,38 @@ cdef inline int roll(Ctx* c, int count, int bonus, int floor_) noexcept nogil:
     return s if s > floor_ else floor_
 
 
+cdef int8_t PICK_TAB[(MAX_PICK + 1) * 36]   # n * 36 + v: which of n candidates value v picks, or -1: roll again
+
+
+cdef void fill_pick_tab() noexcept nogil:
+    """random_pick's split of the faces, worked out once, so a pick reads its answer rather than dividing: among
+    up to six candidates one die, v = face - 1; among more, two dice, v = 6 * (first - 1) + second - 1; the
+    faces split evenly and the values past the largest multiple of n roll again."""
+    cdef int n, v, per
+    for n in range(MAX_PICK + 1):
+        per = (6 if n <= 6 else 36) // n if n > 1 else 1
+        for v in range(36):
+            PICK_TAB[n * 36 + v] = 0 if n <= 1 else (v // per if v < per * n else -1)
+
+
+fill_pick_tab()
+
+
 cdef inline int pick(Ctx* c, int n) noexcept nogil:
-    """hardpoint.carwars.damage.random_pick."""
-    cdef int per, f, a, b, v
+    """hardpoint.carwars.damage.random_pick, among n <= MAX_PICK candidates (ctx_lists refuses longer lists)."""
+    cdef int j
     if n <= 1:
         return 0
     if n <= 6:
-        per = 6 // n
         while True:
-            f = die(c)
-            if f <= per * n:
-                return (f - 1) // per
-    per = 36 // n
+            j = PICK_TAB[n * 36 + die(c) - 1]
+            if j >= 0:
+                return j
     while True:
-        a = die(c)
-        b = die(c)
-        v = 6 * (a - 1) + (b - 1)
-        if v < per * n:
-            return v // per
+        j = 6 * die(c) - 7
+        j = PICK_TAB[n * 36 + j + die(c)]
+        if j >= 0:
+            return j
 
 
 cdef inline void put(Ctx* c, int slot, int value) noexcept nogil:
@@ -159,12 +173,17 @@ cdef inline int dmg_slot(Ctx* c, int slot, int hits) noexcept nogil:
     return hits - taken
 
 
+cdef inline uint64_t vbit(int v) noexcept nogil:
+    """Vehicle v's bit in a mask of vehicles (vehicles 64 apart share one: a mask then says 'perhaps')."""
+    return (<uint64_t>1) << (v & 63)
+
+
 cdef inline void note_fire(Ctx* c, int v) noexcept nogil:
     """record_component_hit: one fire roll per vehicle per turn, 4 in 6 if any such hit was fiery (CW-FIRE-02)."""
     if c.cur_fiery < 0 or v != c.cur_vehicle:
         return
     c.fire_hits[v] = 1
-    c.fire_noted = 1
+    c.fire_noted |= vbit(v)
     if c.cur_fiery:
         c.fire_hit_fiery[v] = 1
 
@@ -707,7 +726,8 @@ cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
     """The candidates of every random pick the damage code makes (CW-DMG-01..05 and the collision layers), per
     vehicle, in the order the reference gathers them (hardpoint.carwars.damage). They depend only on the vehicles'
     make-up, never on the dice, so they are worked out once a run. -1 (nothing written) if a vehicle's weapons,
-    crew, cargo or tires are not rows of their own, or a list is longer than a pick takes (the packer's limits)."""
+    crew, cargo or tires are not rows of their own, or a list (or a vehicle's tires) is longer than a pick takes
+    (the packer's limits)."""
     cdef Py_ssize_t V = pk.n_v_armour, v
     cdef int e = 0, which, at, i, pp
     if not (ranges_ok(c.v_w0, c.v_w1, V, pk.n_w_slot) and ranges_ok(c.v_c0, c.v_c1, V, pk.n_c_hits)
@@ -719,6 +739,8 @@ cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
     c.l_kind = c.tire_at + 2 * V
     c.l_idx = c.l_kind + lists_entries(pk)
     for v in range(V):
+        if c.v_t1[v] - c.v_t0[v] > MAX_PICK:          # an off-road hit picks one of all the tires
+            return -1
         pp = c.v_pp[v] >= 0
         for which in range(NL):
             at = v * NL + which
@@ -950,7 +972,8 @@ def run_phase(
     cdef int32_t* metal_slots
     cdef int32_t* m0
     cdef int32_t* m1
-    cdef int cut, touched, n_busy, fire_start
+    cdef int cut, touched, n_busy
+    cdef uint64_t fire_start
     cdef int32_t busy_ph[8]
     cdef int32_t* cut0
     cdef int32_t* need0
@@ -1094,7 +1117,7 @@ def run_phase(
         fire_start = 0
         for v in range(V):
             if v_burning[v] or fire0[v] or fire0[V + v] or fire0[2 * V + v]:
-                fire_start = 1
+                fire_start |= vbit(v)
             for j in range(6):
                 metal_init[v * 6 + j] = init[varm[v] + j]
                 if ctx.v_metal[v]:
@@ -1228,7 +1251,7 @@ def run_phase(
                         hits = hand_hits(ap[ATK_MODE], dmg)
                         if ap[ATK_FIRE_MOD] >= 0:
                             fire_total[vi] += ap[ATK_FIRE_MOD]
-                            ctx.fire_noted = 1
+                            ctx.fire_noted |= vbit(vi)
                         ctx.cur_vehicle = vi
                         ctx.cur_fiery = ap[ATK_FIERY]
                         apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
@@ -1259,6 +1282,8 @@ def run_phase(
                             flg[v] |= 4
             if end_of_turn and ctx.fire_noted:
                 for v in range(V):
+                    if not (ctx.fire_noted >> (v & 63)) & 1:
+                        continue                   # no fire, no fire modifiers, no component hit: no fire roll
                     if flg[v] & 2:
                         continue                   # exploded: no more fire rolls
                     if not burning[v]:
