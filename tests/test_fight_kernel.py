@@ -468,7 +468,8 @@ def test_arch_04_no_builtin_scenario_prints_a_backend_warning(capsys):
 
 def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypatch):
     """FAST-01 / ARCH-04: when the packing of a trial's movement with a vehicle out of control fails, that trial
-    runs on the reference: the batch is still identical to the reference's, never silently wrong."""
+    runs on the reference: the batch is still identical to the reference's, never silently wrong, and one
+    BackendWarning says why (a fallback to the reference is a performance bug to see)."""
     import hardpoint.carwars.batch as batch
 
     original = batch._pack_fight
@@ -481,9 +482,14 @@ def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypa
         return original(scenario, base, losses, cache)
 
     monkeypatch.setattr(batch, "_pack_fight", failing)
+    monkeypatch.setattr(batch, "_warned", set())
     s = hardpoint.load_scenario("builtin:cw_gang_fight")
-    assert _compare(s, 10, 2) == []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert _compare(s, 10, 2) == []
     assert calls, "the gang fight has trials in which a moving vehicle goes out of control"
+    said = [str(w.message) for w in caught if issubclass(w.category, BackendWarning)]
+    assert len(said) == 1 and "no packing for this variant" in said[0] and "running the reference" in said[0], said
 
 
 def test_cw_rof_01_a_gunner_killed_by_the_phase_damage_has_fired_not_the_driver():

@@ -2029,6 +2029,7 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
         if packed.variants is None:           # kept with the packing (cached on the scenario) for the next batch
             packed.variants = {"packings": {frozenset(): packed}, "explained": {}}
     variants, cache = packed.variants["packings"], packed.variants["explained"]
+    fallbacks: list[str] = []       # why some trials ran on the reference (a warning each, once the batch is done)
 
     def variant(key: frozenset):
         with _VARIANTS_LOCK:
@@ -2108,6 +2109,8 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
             for key, rows in groups.items():
                 p = variant(key) if key is not None else None
                 if p is None or isinstance(p, Unpackable):
+                    fallbacks.append(p.reason if p is not None else
+                                     "a dropped weapon or a switch went otherwise than the packing of its trial knew it went")
                     for i in rows:
                         h_, d_, st_, fl_, fi_ = _reference_rows(scenario, packed.attacks, read, vids, lo + int(i), lo + int(i) + 1,
                                                                 seed, first, True, layout if fight_on else None)
@@ -2142,6 +2145,8 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
         return part.counts()
 
     result = run_chunks(work, trials, chunk, threads, cancel)
+    for reason in dict.fromkeys(fallbacks):     # a performance bug to report, never a wrong result
+        _warn_once(f"some trials of the fight: {reason}")
     done = result.done
     if keep == "arrays":
         parts = result.results or [(np.zeros((0, A), np.uint8), np.zeros((0, A), np.int32), np.zeros((0, S), np.int32),
