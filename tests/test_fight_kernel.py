@@ -626,6 +626,43 @@ def test_safe_01_the_fire_ring_is_sized_to_the_longest_burn(monkeypatch):
     assert _compare(s, 100, 2) == []
 
 
+def test_cw_fire_01_the_fire_ring_holds_the_sources_carried_in(monkeypatch):
+    """CW-FIRE-01 / SAFE-01: fire sources carried into a fight size the fire ring as much as the weapons do. A duel
+    committed after 2 turns with house-rule lasers whose modifiers last 9 more turns carries two sources in, active
+    until turns 9 and 10; the lasers are then given a burn of 1. With the ring's floor lowered to 3, the ring is 10
+    (the sources carried in, plus 2), not the 4 the weapons alone would ask (the flaming oil's burn, plus 2), and
+    every value of 100 trials of 8 more turns agrees with the reference. (Measured: a ring of 4 differs in 7 of
+    them, a ring of 9 in one.)"""
+    import dataclasses
+
+    import hardpoint.carwars.batch as batch
+
+    monkeypatch.setattr(batch, "_KERNEL_FIRE_TURNS", 3)
+    data = {"scenario": {"name": "carried burn", "ruleset": "carwars", "turns": 2},
+            "rules": {"carwars": {"weapons": {"weapon": [{"name": "Laser", "fire_modifier": 1, "burn_duration": 9}]}}},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                         "weapon": [{"id": "las", "type": "Laser", "mount": "front"}]},
+                        {"id": "van", "design": "shogun", "x": 0.5, "y": 9.0, "speed": 0, "side": "b", "facing": 180.0}],
+            "orders": [{"id": "o1", "unit": "car", "weapons": ["las"], "target": "van"}]}
+    s = hardpoint.parse_scenario(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s.resolve(hardpoint.SeededDice(1, trial=0), commit=True)
+    assert [(x.turn, x.burn_duration) for f in s.arena.fires.values() for x in f.sources] == [(1, 9), (2, 9)]
+    assert s.arena.turn == 3
+    for v in s.arena.vehicles.values():
+        for w in v.all_weapons():
+            if w.spec.burn_duration:
+                w.spec = dataclasses.replace(w.spec, burn_duration=1)
+    s.turns = 8
+    weapons_only = copy.deepcopy(s)
+    weapons_only.arena.fires.clear()
+    assert batch._fire_ring(s) == 10 and batch._fire_ring(weapons_only) == 4
+    p = pack(s)
+    assert isinstance(p, Packed) and int(p.arrays["fc"][batch._layout.F_FIRE_RING]) == 10
+    assert _compare(s, 100, 5) == []
+
+
 def test_cw_auto_01_weapons_on_automatic_fire_in_the_fight_kernel_as_in_the_reference():
     """CW-AUTO-01, FIGHT-01, ARCH-03: machine guns on automatic (front, back, a side) fire at the end of each turn's
     movement at whatever crosses their line: a car ahead, a pedestrian on a side's line, a wall
