@@ -26,7 +26,7 @@ import jsonschema
 from jsonschema import validators
 
 from ..data import register_cross_validator, register_validator
-from ..dice import parse_dice
+from ..dice import DiceExpr, parse_dice
 from ..errors import DataError, DiceError, HardpointError
 from .validate import (MAX_AMMO, MAX_ARMOUR, MAX_COLLISION_SPEED, MAX_DIFFICULTY, MAX_DP, MAX_MODIFIER, MAX_SPEED, MAX_TURN,
                        MAX_WATER_FT, MAX_WEIGHT_LB, PHASES)
@@ -165,6 +165,14 @@ def _band(lo: int, hi: int, description: str) -> dict:
     face = {"type": "integer", "minimum": lo, "maximum": hi}
     return {"type": "array", "prefixItems": [face, face], "items": False, "minItems": 2, "maxItems": 2,
             "description": f"{description}: [low, high], inclusive, on a roll from {lo} to {hi}"}
+
+
+def _cw_dice(text) -> DiceExpr:
+    """parse_dice for a Car Wars table: ASL's `dr` and `DR` are not how Car Wars writes its dice (DICE-01)."""
+    if text in ("dr", "DR"):
+        raise DiceError("ASL notation: a Car Wars table writes its dice Nd, Nd+M or Nd-M (1d, 2d for ASL's dr, DR)",
+                        field="dice", value=text, rule="DICE-01")
+    return parse_dice(text)
 
 
 def _dice(description: str) -> dict:
@@ -445,7 +453,7 @@ def _check_weapons(name: str, t: dict) -> None:
         for dice_key in ("damage", "tire_damage", "underbody_damage", "damage_half_of"):
             if dice_key in w:
                 try:
-                    parse_dice(w[dice_key])
+                    _cw_dice(w[dice_key])
                 except DiceError as exc:
                     raise _bad(str(exc), f"{path}.{dice_key}", w[dice_key], "DICE-01") from None
         if "damage" in w and "damage_hits" in w:
@@ -547,7 +555,7 @@ def _partition(bands: dict[str, list[int]], lo: int, hi: int, path: str, rule: s
 
 def _check_damage(name: str, t: dict) -> None:
     try:
-        parse_dice(t["burst"]["damage"])
+        _cw_dice(t["burst"]["damage"])
     except DiceError as exc:
         raise _bad(str(exc), f"{name}.burst.damage", t["burst"]["damage"], "DICE-01") from None
     last = None
@@ -600,7 +608,7 @@ def _check_collisions(name: str, t: dict) -> None:
             raise _bad("speeds must increase", f"{name}.ram[{i}]", [upper, dice], "CW-COL-04")
         last = upper
         try:
-            parse_dice(dice)
+            _cw_dice(dice)
         except DiceError as exc:
             raise _bad(str(exc), f"{name}.ram[{i}][1]", dice, "DICE-01") from None
     # the dice at the highest speed a scenario may give must be an expression the dice hold (at most 99 dice)
@@ -612,7 +620,7 @@ def _check_collisions(name: str, t: dict) -> None:
             raise _bad(f"at {MAX_COLLISION_SPEED:g} mph the table gives {count} dice; at most 99", f"{name}.dice_per_5_mph_above",
                        t["dice_per_5_mph_above"], "CW-COL-04")
     try:
-        parse_dice(t["offroad_roll_damage"])
+        _cw_dice(t["offroad_roll_damage"])
     except DiceError as exc:
         raise _bad(str(exc), f"{name}.offroad_roll_damage", t["offroad_roll_damage"], "DICE-01") from None
     last = None
@@ -663,7 +671,7 @@ def _check_fire(name: str, t: dict) -> None:
         for k in keys:
             _band_ok(t[section][k], f"{name}.{section}.{k}", t[section].get("rule", "CW-FIRE-03"))
     try:
-        parse_dice(t["explosion"]["damage"])
+        _cw_dice(t["explosion"]["damage"])
     except DiceError as exc:
         raise _bad(str(exc), f"{name}.explosion.damage", t["explosion"]["damage"], "DICE-01") from None
 
@@ -701,7 +709,7 @@ def _check_dropped(name: str, t: dict) -> None:
         for k in keys:
             _band_ok(t[section][k], f"{name}.{section}.{k}", t[section].get("rule", "CW-DROP-01"))
     try:
-        parse_dice(t["water"]["backup_damage"])
+        _cw_dice(t["water"]["backup_damage"])
     except DiceError as exc:
         raise _bad(str(exc), f"{name}.water.backup_damage", t["water"]["backup_damage"], "DICE-01") from None
 
@@ -820,7 +828,7 @@ TERRAIN = _section("CW-OFF-01", {
 def _check_terrain(name: str, t: dict) -> None:
     d = t["damage"]
     try:
-        expr = parse_dice(d["dice"])
+        expr = _cw_dice(d["dice"])
     except DiceError as exc:
         raise _bad(str(exc), f"{name}.damage.dice", d["dice"], "DICE-01") from None
     for k in ("underbody", "tire"):
@@ -857,7 +865,7 @@ def _check_terrain(name: str, t: dict) -> None:
         raise _bad("a small ditch is narrower than the widest medium one", f"{name}.ditch.small_under_ft", ditch["small_under_ft"],
                    "CW-OFF-03")
     try:
-        parse_dice(t["water"]["dry_out"])
+        _cw_dice(t["water"]["dry_out"])
     except DiceError as exc:
         raise _bad(str(exc), f"{name}.water.dry_out", t["water"]["dry_out"], "DICE-01") from None
 

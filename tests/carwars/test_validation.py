@@ -127,6 +127,7 @@ def test_arch_05_designs_are_built_at_load(override, field, rule):
     ("weapons", {"weapon": [{"name": "Machine Gun", "damage_hits": 2}]}, "carwars.weapons.weapon[1].damage_hits", "CW-VEH-06"),
     ("weapons", {"weapon": [{"name": "Machine Gun", "burn_duration": 2}]}, "carwars.weapons.weapon[1].burn_duration", "CW-FIRE-01"),
     ("weapons", {"weapon": [{"name": "Machine Gun", "damage": "100d"}]}, "carwars.weapons.weapon[1].damage", "DICE-01"),
+    ("weapons", {"weapon": [{"name": "Machine Gun", "damage": "dr"}]}, "carwars.weapons.weapon[1].damage", "DICE-01"),
     ("weapons", {"weapon": [{"name": [1]}]}, "carwars.weapons.weapon[0].name", "ARCH-05"),
     ("weapons", {"weapon": [{"name": "Trap", "to_hit": 0, "dp": 2, "dropped": True, "dropped_kind": "glue"}]},
      "carwars.weapons.weapon[96].dropped_kind", "CW-DROP-01"),
@@ -136,7 +137,8 @@ def test_arch_05_designs_are_built_at_load(override, field, rule):
 ])
 def test_arch_05_weapon_lists(table, override, field, rule):
     """ARCH-05 / CW-VEH-06: whole to-hit numbers and fire modifiers, damage dice or fixed hits (not both), dice the
-    rules write, and every dropped weapon's counter has a footprint (the drop crashed on a missing one)."""
+    rules write (Car Wars notation: ASL's dr and DR are refused), and every dropped weapon's counter has a footprint
+    (the drop crashed on a missing one)."""
     e = refused({table: override})
     assert (e.field, e.rule) == (field, rule)
 
@@ -165,6 +167,7 @@ def test_arch_05_damage_table_bands(override, field, rule):
     ({"dice_per_5_mph_above": 3}, "carwars.collisions.dice_per_5_mph_above", "CW-COL-04"),
     ({"ram": [[10, "1d"], [5, "1d-2"]]}, "carwars.collisions.ram[1]", "CW-COL-04"),
     ({"ram": [[5, "1d4"]]}, "carwars.collisions.ram[0][1]", "DICE-01"),
+    ({"ram": [[5, "DR"]]}, "carwars.collisions.ram[0][1]", "DICE-01"),
     ({"metal_armour_factor": 2.5}, "carwars.collisions.metal_armour_factor", "CW-COL-02"),
     ({"metal_loss_cap_fraction": 0.3334}, "carwars.collisions.metal_loss_cap_fraction", "CW-COL-02"),
     ({"weight_classes": [[500, 0.5]]}, "carwars.collisions.weight_classes[0]", "CW-COL-04"),
@@ -183,6 +186,7 @@ def test_arch_05_collisions_table(override, field, rule):
     ({"extinguisher": {"standard": [0, 3]}}, "carwars.fire.extinguisher.standard[0]", "CW-FIRE-03"),
     ({"explosion": {"roll": [1, 7]}}, "carwars.fire.explosion.roll[1]", "CW-FIRE-03"),
     ({"explosion": {"damage": "d6"}}, "carwars.fire.explosion.damage", "DICE-01"),
+    ({"explosion": {"damage": "dr"}}, "carwars.fire.explosion.damage", "DICE-01"),
     ({"start": {"flaming_oil_weapon": "Napalm"}}, "carwars.fire.start.flaming_oil_weapon", "CW-FIRE-01"),
 ])
 def test_arch_05_fire_table(override, field, rule):
