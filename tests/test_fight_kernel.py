@@ -742,11 +742,18 @@ def test_cw_drop_05_a_smokescreen_the_laser_destroys_runs_again_under_its_own_pa
 
 def test_fast_01_a_trial_whose_drop_the_packer_cannot_follow_runs_on_the_reference(monkeypatch):
     """FAST-01 / ARCH-04: when the packing for a drop the dice prevented fails, that trial runs on the reference:
-    the batch is still identical to the reference's."""
+    the batch is still identical to the reference's, and one BackendWarning says why."""
+    import hardpoint.carwars.batch as batch
+
     made = _counting_packings(monkeypatch, fail_on=("gone", "cancel"))
+    monkeypatch.setattr(batch, "_warned", set())
     s = hardpoint.parse_scenario(_smoky_chase())
-    assert _compare(s, 150, 5) == []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert _compare(s, 150, 5) == []
     assert any(f[0] == "gone" for key in made for f in key), "some trials of the chase destroy the smokescreen"
+    said = [str(w.message) for w in caught if issubclass(w.category, BackendWarning)]
+    assert len(said) == 1 and "no packing for this variant" in said[0], said
 
 
 def test_cw_off_02_off_road_driving_runs_in_the_fight_kernel_as_in_the_reference():
