@@ -156,11 +156,13 @@ cdef inline int pick(Ctx* c, int n) noexcept nogil:
 
 
 cdef inline void put(Ctx* c, int slot, int value) noexcept nogil:
-    """Every write of a state slot: also notes the slot once a trial when the trial's changes are kept (mark)."""
-    if c.mark != NULL and not c.mark[slot]:
-        c.mark[slot] = 1
+    """Every write of a state slot: also notes the slot once a trial when the trial's changes are kept (mark).
+    With no branch on whether the slot is new to the trial (a branch the dice decide): the slot always goes to
+    the next place of `dirty` (which has room for one more than the slots), which counts only if it is new."""
+    if c.mark != NULL:
         c.dirty[c.n_dirty] = slot
-        c.n_dirty += 1
+        c.n_dirty += c.mark[slot] ^ 1
+        c.mark[slot] = 1
     c.st[slot] = value
 
 
