@@ -1852,6 +1852,12 @@ def run_fight(
                                 happened = ctx.st[w_slot[w]] > 0 and not (w_shots[w] and ammo[w] <= 0)
                             if happened and w_shots[w]:
                                 ammo[w] -= 1
+                            if happened and dp[DROP_WATER]:
+                                # fired in water (dropped.drop_weapon, CW-DROP-06): on 1d in the band, water backs up
+                                # into the weapon (damage to it alone; what it cannot take goes nowhere)
+                                r = die(&ctx)
+                                if fc[F_WATER_LO] <= r <= fc[F_WATER_HI]:
+                                    dmg_slot(&ctx, w_slot[w], roll(&ctx, fc[F_WATER_COUNT], fc[F_WATER_BONUS], fc[F_WATER_FLOOR]))
                         if happened != dp[DROP_ASSUMED]:
                             if happened or dp[DROP_COUNTER] < 0:
                                 redo[t] = i + 1

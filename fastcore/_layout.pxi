@@ -229,7 +229,8 @@ cdef enum:
     DROP_ASSUMED = 5
     DROP_FACT = 6
     DROP_COUNTER = 7
-    DROP_NCOLS = 8
+    DROP_WATER = 8
+    DROP_NCOLS = 9
 
 # rows.offr
 cdef enum:
@@ -310,8 +311,13 @@ cdef enum:
     F_OFF_T_LO = 21
     F_OFF_T_HI = 22
     F_OFF_POINTS = 23
-    F_FIRE_RING = 24
-    F_LEN = 25
+    F_WATER_LO = 24
+    F_WATER_HI = 25
+    F_WATER_COUNT = 26
+    F_WATER_BONUS = 27
+    F_WATER_FLOOR = 28
+    F_FIRE_RING = 29
+    F_LEN = 30
 
 cdef struct Arrays:
     # per array: its data (NULL when empty) and its length; a two-dimensional one, its rows and columns

@@ -42,7 +42,8 @@ def random_fight(rng: random.Random) -> dict:
     lasting several turns), machine guns on automatic and switched to or from it, limited ammunition, extinguishers, oil and flaming oil slicks, buildings
     and smoke, declared collisions, up to 20 turns, until decided or not; dropped weapons (mines, spikes, oil, smoke,
     paint, junk) dropped by declared actions, by links and on automatic, switched on and off, maneuvers, solid and
-    plasticore tires, chases in a column so that what is dropped is driven over, and off-road driving."""
+    plasticore tires, chases in a column so that what is dropped is driven over, off-road driving, and vehicles
+    standing in water (drops in water)."""
     n_sides = rng.choice([2, 2, 3])
     vehicles, pedestrians = [], []
     column = rng.random() < 0.3          # a chase: one behind the other, all moving the same way
@@ -61,6 +62,8 @@ def random_fight(rng: random.Random) -> dict:
             v["off_road"] = True
             if design in ("hunter", "shogun") and rng.random() < 0.5:
                 v["off_road_suspension"] = True
+        if rng.random() < 0.12:
+            v["water_depth_ft"] = rng.choice([0.5, 1.0])     # what it drops rolls for water backing up (CW-DROP-06)
         if rng.random() < 0.4:
             v["armour"] = {s: rng.randint(0, 5) for s in SIDES}
         if design in ("hunter", "shogun") and rng.random() < 0.2:
@@ -1035,6 +1038,41 @@ def test_cw_auto_01_a_planned_attack_with_a_weapon_on_automatic_runs_in_the_figh
     data["attack"][0].update(target="p1", victims=["p1", "p2"])
     p = pack(hardpoint.parse_scenario(data))
     assert isinstance(p, Unpackable) and "sweeps an area" in p.reason
+
+
+def test_cw_drop_06_drops_in_water_run_in_the_fight_kernel():
+    """CW-DROP-06 / ARCH-03 / ARCH-04 (this session): dropped weapons fired from a vehicle in water ran on the
+    reference (a die decides whether water backs up into the weapon). The kernel now rolls it at the drop row: 1d
+    in the band, then the backup damage to the weapon alone. A car in water with a minedropper on automatic, an oil
+    jet and a spikedropper dropped by declared actions (oil inert in water), chased by a car that drives over them
+    and fires: compiled with no BackendWarning, every value of 200 trials equal to the reference's; and the water
+    matters: the minedropper, dropping every phase, ends with less DP on average than in the same fight on dry
+    land. The chase (a link of a minedropper and a smokescreen, then automatic) with both cars in water, likewise."""
+    data = {"scenario": {"name": "wet", "ruleset": "carwars", "turns": 5},
+            "vehicle": [{"id": "a", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 30, "side": "red", "water_depth_ft": 1.0,
+                         "weapon": [{"id": "md", "type": "Minedropper", "mount": "back", "ammo": 10, "automatic": True},
+                                    {"id": "oj", "type": "Oil Jet", "mount": "back", "ammo": 5},
+                                    {"id": "sd", "type": "Spikedropper", "mount": "back", "ammo": 5}]},
+                        {"id": "b", "design": "shogun", "x": 0.0, "y": -4.0, "speed": 30, "side": "blue", "water_depth_ft": 1.0}],
+            "action": [{"turn": 2, "phase": 1, "kind": "drop", "vehicle": "a", "weapon": "oj"},
+                       {"turn": 3, "phase": 2, "kind": "drop", "vehicle": "a", "weapon": "sd"}],
+            "orders": [{"id": "ob", "unit": "b", "target": "a"}]}
+    chase = tomllib.loads(resources.files("hardpoint.seeds").joinpath("scenarios/cw_chase.toml").read_text(encoding="utf-8"))
+    for v in chase["vehicle"]:
+        v["water_depth_ft"] = 1.0
+    for doc in (data, chase):
+        s = hardpoint.parse_scenario(copy.deepcopy(doc))
+        assert isinstance(pack(s), Packed), pack(s)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", BackendWarning)
+            assert run_batch(s, 20, 1, threads=1).backend == "compiled"
+        assert _compare(s, 200, 3) == [], doc["scenario"]["name"]
+    dry = copy.deepcopy(data)
+    for v in dry["vehicle"]:
+        v["water_depth_ft"] = 0.0
+    wet_r, dry_r = (run_batch(hardpoint.parse_scenario(copy.deepcopy(d)), 2000, 3, threads=1) for d in (data, dry))
+    md = wet_r.labels.index("a weapon md")
+    assert wet_r.state[:, md].mean() < dry_r.state[:, md].mean() - 0.2
 
 
 def test_arch_04_a_detonation_where_a_counter_of_the_same_id_may_drop_is_refused():

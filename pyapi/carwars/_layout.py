@@ -208,7 +208,8 @@ DROP_DRIVER = 4
 DROP_ASSUMED = 5
 DROP_FACT = 6
 DROP_COUNTER = 7
-DROP_NCOLS = 8
+DROP_WATER = 8
+DROP_NCOLS = 9
 
 # rows.offr
 OFFR_TURN = 0
@@ -285,8 +286,13 @@ F_OFF_UB_HI = 20
 F_OFF_T_LO = 21
 F_OFF_T_HI = 22
 F_OFF_POINTS = 23
-F_FIRE_RING = 24
-F_LEN = 25
+F_WATER_LO = 24
+F_WATER_HI = 25
+F_WATER_COUNT = 26
+F_WATER_BONUS = 27
+F_WATER_FLOOR = 28
+F_FIRE_RING = 29
+F_LEN = 30
 
 # column names, in order (lower case), per row kind; names per vector
 ATK_COLUMNS = ("needed", "possible", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "phase", "weapon_slot", "firer_slot", "needed_wounded", "cancelled", "area_place", "area_victims", "area_rank", "area_full", "burst_lo", "burst_hi", "fir_lo", "fir_hi",)
@@ -298,11 +304,11 @@ ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choos
 FIR_COLUMNS = ("character", "cand_lo", "cand_hi",)
 FCOL_COLUMNS = ("index", "count", "bonus", "floor", "num", "den", "side", "tp", "is_ped",)
 OCON_COLUMNS = ("tp", "vehicle", "kind", "a", "b", "c", "part", "side", "tire", "armed", "half", "counter",)
-DROP_COLUMNS = ("tp", "kind", "weapon", "wkey", "driver", "assumed", "fact", "counter",)
+DROP_COLUMNS = ("tp", "kind", "weapon", "wkey", "driver", "assumed", "fact", "counter", "water",)
 OFFR_COLUMNS = ("turn", "vehicle", "rolls", "high",)
 CONSTS_NAMES = ("metal_factor", "cap_num", "cap_den", "obstacle_hits", "fire_hit_hi", "fire_hit_fiery_hi", "ext_standard_hi", "ext_improved_hi", "ext_portable_hi", "explode_hi", "natural_miss", "max_needed", "area_divisor", "fire_hit_lo", "fire_hit_fiery_lo", "ext_standard_lo", "ext_improved_lo", "ext_portable_lo", "explode_lo", "fire_damage", "blast_count", "blast_bonus", "blast_floor",)
 CYC_NAMES = ("end_armour_lo", "end_armour_hi", "end_wheel_lo", "end_wheel_hi", "side_driver_lo", "side_driver_hi", "side_pp_lo", "side_pp_hi", "side_weapon_lo", "side_weapon_hi", "sidecar_lo", "sidecar_hi", "trike_wheel_lo", "trike_wheel_hi",)
-FC_NAMES = ("t", "p", "until", "wpen", "nm", "maxn", "sf2", "sf3", "nodriver", "noweapon", "destroyed", "crashed", "peddown", "sides", "counters", "first", "off_count", "off_bonus", "off_floor", "off_ub_lo", "off_ub_hi", "off_t_lo", "off_t_hi", "off_points", "fire_ring",)
+FC_NAMES = ("t", "p", "until", "wpen", "nm", "maxn", "sf2", "sf3", "nodriver", "noweapon", "destroyed", "crashed", "peddown", "sides", "counters", "first", "off_count", "off_bonus", "off_floor", "off_ub_lo", "off_ub_hi", "off_t_lo", "off_t_hi", "off_points", "water_lo", "water_hi", "water_count", "water_bonus", "water_floor", "fire_ring",)
 
 # the arrays each kernel takes (the keys of the mapping passed to it)
 PHASE_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "col", "atk", "near_v", "near_p", "brst", "afir", "fire0",)

@@ -1200,8 +1200,6 @@ def _fight_unsupported(scenario) -> str | None:
     if switched & planned:
         return "a weapon switched to or from automatic that a planned attack also fires"
     for v in arena.vehicles.values():
-        if v.water_depth_ft > 0 and any(w.spec.dropped for w in v.all_weapons()):
-            return "dropped weapons in water (a die decides whether water backs up into them)"
         if v.substitute is not None:
             return "a vehicle with a substitute driver at the start"
     units = len(arena.vehicles) + len(arena.pedestrians)
@@ -1334,6 +1332,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     crash_out = [int(r >= 2 and crash_table_band(rules, r + crew_t["crash_table_bonus"] + off) in t["crash_results_out"])
                  for off in (0, off_t["offroad"]["crash_modifier"]) for r in range(13)]     # on the road, off-road (CW-OFF-01)
     off_dice = parse_dice(off_t["damage"]["dice"])
+    water = rules["carwars.dropped"]["water"]            # a drop from a vehicle in water (CW-DROP-06)
+    water_dice = parse_dice(water["backup_damage"])
     v_off = [int(v.off_road) for v in arena.vehicles.values()]
     t_immune = [int(t.type in off_t["damage"]["immune_tire_types"]) for v in arena.vehicles.values()
                 for t in v.tires + ([v.sidecar.tire] if v.sidecar else [])]
@@ -1347,7 +1347,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
               peddown=t["pedestrian_down"], sides=len(sides), counters=0, first=arena.turn, off_count=off_dice.count,
               off_bonus=off_dice.bonus, off_floor=off_dice.floor, off_ub_lo=off_t["damage"]["underbody"][0],
               off_ub_hi=off_t["damage"]["underbody"][1], off_t_lo=off_t["damage"]["tire"][0], off_t_hi=off_t["damage"]["tire"][1],
-              off_points=off_t["damage"]["points"], fire_ring=ring)
+              off_points=off_t["damage"]["points"], fire_ring=ring, water_lo=water["backup"][0], water_hi=water["backup"][1],
+              water_count=water_dice.count, water_bonus=water_dice.bonus, water_floor=water_dice.floor)
     max_needed = th["to_hit"]["max_needed"]
 
     names = _turn_names(scenario)    # as the reference's batch names them
@@ -1585,7 +1586,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             fact_list.append(f)
         return fact_at[f]
 
-    class _NoDice:            # a drop rolls only in water, which the fight kernel refuses
+    class _NoDice:            # a drop rolls only in water, which the kernel rolls (drop rows' `water`)
         def roll(self, *args, **kwargs):
             raise RuntimeError("no die in the packer")
 
@@ -1599,7 +1600,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=kind,
                           weapon=weapon_index[(v.id, w.id)] if w is not None else -1, wkey=wkey[(v.id, w.id)] if w is not None else -1,
                           driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(assumed), fact=fact_id(fact),
-                          counter=counter))
+                          counter=counter, water=int(w is not None and v.water_depth_ft > 0)))
 
     def followed(w) -> bool:
         """Whether what the weapon lays matters only where it is driven over (mines, spikes, junk...): a drop of
@@ -1610,7 +1611,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
 
     def dropped(v, w, as_mount=None) -> int:
         """Drop the weapon on the packer's map (`dropped.drop_weapon`): the index of what it laid, if followed."""
-        _, counter = drop_weapon(rules, arena, v, w, counter_id(arena, v, w), no_dice, as_mount)
+        _, counter = drop_weapon(rules, arena, v, w, counter_id(arena, v, w), no_dice, as_mount, water_roll=False)
         if counter is None:
             return -1
         arena.counters.append(counter)
@@ -1638,7 +1639,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 ok = cancel not in facts and not drv_fired
                 drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=_layout.DR_DETONATE, weapon=-1, wkey=-1,
                                   driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(ok),
-                                  fact=fact_id(cancel), counter=index_of(counter)))
+                                  fact=fact_id(cancel), counter=index_of(counter), water=0))
                 if ok and driver is not None:
                     fired.characters[(v.id, driver.id)] = 1
                 continue

@@ -76,10 +76,11 @@ def placement_counter(rules: Rules, vehicle: Vehicle, mount: Mount, kind: str, a
 
 
 def drop_weapon(rules: Rules, arena: Arena, vehicle: Vehicle, weapon: Weapon, counter_id: str, dice: DiceSource,
-                as_mount: Mount | None = None) -> tuple[list[Event], DroppedCounter | None]:
+                as_mount: Mount | None = None, water_roll: bool = True) -> tuple[list[Event], DroppedCounter | None]:
     """CW-DROP-01/05/06: fire a dropped weapon: one shot of ammunition, a counter (or a cloud) placed;
     in water 1d 1-2 backs water into it (1d-3 damage), oil is useless, flaming oil disperses, spikes and
-    mines lie hidden."""
+    mines lie hidden. Without `water_roll` (the fight packer, whose kernel rolls it) the water's die and damage
+    are left out, and nothing else changes."""
     spec = weapon.spec
     kind = _kind(spec)
     out: list[Event] = []
@@ -96,7 +97,7 @@ def drop_weapon(rules: Rules, arena: Arena, vehicle: Vehicle, weapon: Weapon, co
     place = placement_counter(rules, vehicle, weapon.mount, kind, as_mount)
     poly = place.polygon()
     in_water = vehicle.water_depth_ft > 0
-    if in_water:
+    if in_water and water_roll:
         w = rules["carwars.dropped"]["water"]
         r, rolls = chance(dice, Roll(_D1, f"{weapon.id} fired in water: does water back up", "CW-DROP-06",
                                      key=lambda v: w["backup"][0] <= v <= w["backup"][1]))
