@@ -629,6 +629,17 @@ def test_safe_01_the_fire_ring_is_sized_to_the_longest_burn(monkeypatch):
     assert _compare(s, 100, 2) == []
 
 
+def _long_burn_duel(turns: int) -> dict:
+    """A car whose house-rule laser's fire modifier lasts 9 more turns, firing every turn at a van (whose laser
+    is the same)."""
+    return {"scenario": {"name": "long burn", "ruleset": "carwars", "turns": turns},
+            "rules": {"carwars": {"weapons": {"weapon": [{"name": "Laser", "fire_modifier": 1, "burn_duration": 9}]}}},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                         "weapon": [{"id": "las", "type": "Laser", "mount": "front"}]},
+                        {"id": "van", "design": "shogun", "x": 0.5, "y": 9.0, "speed": 0, "side": "b", "facing": 180.0}],
+            "orders": [{"id": "o1", "unit": "car", "weapons": ["las"], "target": "van"}]}
+
+
 def test_cw_fire_01_the_fire_ring_holds_the_sources_carried_in(monkeypatch):
     """CW-FIRE-01 / SAFE-01: fire sources carried into a fight size the fire ring as much as the weapons do. A duel
     committed after 2 turns with house-rule lasers whose modifiers last 9 more turns carries two sources in, active
@@ -641,13 +652,7 @@ def test_cw_fire_01_the_fire_ring_holds_the_sources_carried_in(monkeypatch):
     import hardpoint.carwars.batch as batch
 
     monkeypatch.setattr(batch, "_KERNEL_FIRE_TURNS", 3)
-    data = {"scenario": {"name": "carried burn", "ruleset": "carwars", "turns": 2},
-            "rules": {"carwars": {"weapons": {"weapon": [{"name": "Laser", "fire_modifier": 1, "burn_duration": 9}]}}},
-            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
-                         "weapon": [{"id": "las", "type": "Laser", "mount": "front"}]},
-                        {"id": "van", "design": "shogun", "x": 0.5, "y": 9.0, "speed": 0, "side": "b", "facing": 180.0}],
-            "orders": [{"id": "o1", "unit": "car", "weapons": ["las"], "target": "van"}]}
-    s = hardpoint.parse_scenario(data)
+    s = hardpoint.parse_scenario(_long_burn_duel(2))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         s.resolve(hardpoint.SeededDice(1, trial=0), commit=True)
@@ -1161,12 +1166,7 @@ def test_cw_fire_01_fire_modifiers_lasting_many_turns_run_in_the_fight_kernel():
     committed after 2 turns with two sources still active 9 turns on, agree with the reference in every value."""
     from hardpoint.carwars.batch import _fire_ring
 
-    data = {"scenario": {"name": "long burn", "ruleset": "carwars", "turns": 12},
-            "rules": {"carwars": {"weapons": {"weapon": [{"name": "Laser", "fire_modifier": 1, "burn_duration": 9}]}}},
-            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
-                         "weapon": [{"id": "las", "type": "Laser", "mount": "front"}]},
-                        {"id": "van", "design": "shogun", "x": 0.5, "y": 9.0, "speed": 0, "side": "b", "facing": 180.0}],
-            "orders": [{"id": "o1", "unit": "car", "weapons": ["las"], "target": "van"}]}
+    data = _long_burn_duel(12)
     s = hardpoint.parse_scenario(copy.deepcopy(data))
     assert _fire_ring(s) == 11 and isinstance(pack(s), Packed)
     assert _compare(s, 100, 3) == []
