@@ -23,6 +23,7 @@ import hardpoint
 from hardpoint import HardpointError
 from hardpoint.backend import BackendWarning
 from hardpoint.carwars.batch import Packed, pack, run_batch, supports_compiled
+from hardpoint.carwars.enums import CrewRole
 from hardpoint.errors import ScenarioError
 from hardpoint.ruleset import Unpackable
 
@@ -350,8 +351,8 @@ def test_arch_03_fights_from_a_committed_state_agree_with_the_reference():
     turns from there, so a fight can start from any state a fight leaves: damage, dead crew, fires burning or
     still to roll, wrecks, counters on the map, sustained-fire records. 40 random fights (the generator above)
     are each resolved for up to 2 turns with commit, then 2 more turns are run on both backends: every value of
-    every trial agrees (what the packer refuses, a substitute driver, is skipped; vehicles out of control or crashed
-    run since this session)."""
+    every trial agrees (what the packer refuses is skipped; vehicles out of control or crashed run, and since the
+    sixth session a substitute driver)."""
     from hardpoint import SeededDice
 
     rng = random.Random(20261203)
@@ -373,6 +374,66 @@ def test_arch_03_fights_from_a_committed_state_agree_with_the_reference():
                 continue
             ran += 1
             assert _compare(scenario, 10, seed) == [], ran
+
+
+def _with_substitute(scenario, vid: str, crew_id: str, delay: int, driver_hits: int = 3):
+    """The scenario with vehicle `vid`'s driver hurt (3 hits: dead) and `crew_id` driving in his place, able to act
+    `delay` turns after the first (crew.substitute_driver's outcome, as a frontend's committed state holds it)."""
+    v = scenario.arena.vehicles[vid]
+    v.driver.hits = driver_hits
+    v.substitute, v.substitute_from_turn = crew_id, scenario.arena.turn + delay
+    return scenario
+
+
+def test_cw_crew_04_a_substitute_driver_at_the_start_runs_in_the_fight_kernel():
+    """CW-CREW-04 / ARCH-03 / ARCH-04 (this session): a fight that starts with a substitute at the wheel (the state
+    a frontend commits after the driver is killed and a gunner takes over) ran on the reference. Who drives does not
+    change in the kernel (steering actions are still refused), and whether the substitute may fire depends only on
+    the turn: not before the turn he may act (CW-CREW-04). The packer's cache of explained shots did not hold the
+    turn, so a substitute barred in the first turn stayed barred; it now holds whether he is barred.
+
+    A van whose gunner takes over (acting at once, 2 or 5 turns later), a cycle whose sidecar passenger does, and a
+    wounded driver replaced: every value of 150 trials equals the reference's, and the later he may act, the fewer
+    shots the van fires. Then 40 random fights with substitutes in some vehicles agree on every value."""
+    base = {"scenario": {"name": "sub", "ruleset": "carwars", "turns": 8},
+            "vehicle": [{"id": "van", "design": "shogun", "x": 0.0, "y": 0.0, "speed": 0, "side": "a"},
+                        {"id": "car", "design": "hunter", "x": 0.5, "y": 6.0, "speed": 0, "side": "b", "facing": 180.0},
+                        {"id": "bike", "design": "outrider", "x": 3.0, "y": 3.0, "speed": 20, "side": "a", "facing": 90.0}],
+            "orders": [{"id": "o1", "unit": "van", "target": "best_odds"}, {"id": "o2", "unit": "car", "target": "best_odds"},
+                       {"id": "o3", "unit": "bike", "target": "nearest_enemy"}]}
+    shots = {}
+    for vid, crew_id, delay, hits in [("van", "gunner", 0, 3), ("van", "gunner", 2, 3), ("van", "gunner", 5, 3),
+                                      ("bike", "passenger", 0, 3), ("bike", "passenger", 3, 3), ("van", "gunner", 0, 2)]:
+        s = _with_substitute(hardpoint.parse_scenario(copy.deepcopy(base)), vid, crew_id, delay, hits)
+        assert isinstance(pack(s), Packed), pack(s)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", BackendWarning)
+            r = run_batch(s, 300, 3, threads=1)
+        assert r.backend == "compiled"
+        assert _compare(s, 150, 3) == [], (vid, crew_id, delay, hits)
+        if vid == "van" and hits == 3:
+            van = [i for i, (unit, _) in enumerate(r.fight_layout.weapons) if unit == "van"]
+            shots[delay] = int(r.fight["shots"][:, van].sum())
+    assert shots[0] > shots[2] > shots[5], shots
+    rng = random.Random(20261204)
+    ran = 0
+    while ran < 40:
+        s = _load(random_fight(rng))
+        if s is None:
+            continue
+        subs = 0
+        for v in s.arena.vehicles.values():
+            others = (list(v.sidecar.crew) if v.sidecar else []) if v.kind == "cycle" else \
+                [c for c in v.crew if c.role is not CrewRole.DRIVER and c.seat.startswith("front")]
+            if v.driver is not None and others and rng.random() < 0.6:
+                _with_substitute(s, v.id, others[0].id, rng.choice([0, 0, 1, 2, 5]), rng.choice([2, 3]))
+                subs += 1
+        if not subs or isinstance(pack(s), Unpackable):
+            continue
+        ran += 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert _compare(s, 2, rng.randrange(2**63)) == [], ran
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.json")) if FIXTURES.exists() else [], ids=lambda p: p.stem)

@@ -1200,8 +1200,8 @@ def _fight_unsupported(scenario) -> str | None:
     if switched & planned:
         return "a weapon switched to or from automatic that a planned attack also fires"
     for v in arena.vehicles.values():
-        if v.substitute is not None:
-            return "a vehicle with a substitute driver at the start"
+        if v.substitute is not None and v.steered_turn is not None and v.steered_turn >= arena.turn:
+            return "a substitute driver who has steered in the fight's first turn"
     units = len(arena.vehicles) + len(arena.pedestrians)
     if len(arena.vehicles) > _KERNEL_VEHICLES:
         return f"more than {_KERNEL_VEHICLES} vehicles"
@@ -1391,9 +1391,12 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
         between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
         paint = getattr(unit, "paint_until_turn", None)
+        # a substitute driver may not fire before the turn he may act, nor in a turn he steered (CW-CREW-04)
+        barred = firer is not None and getattr(unit, "substitute", None) == firer and (
+            (unit.substitute_from_turn is not None and arena.turn < unit.substitute_from_turn) or unit.steered_turn == arena.turn)
         key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None),
                getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), paint is not None and arena.turn <= paint, between,
-               now["counters"])
+               now["counters"], barred)
         if key not in cache:
             cache[key] = explain_one(unit, wid, firer, target, aim, planned)
         found = cache[key]
