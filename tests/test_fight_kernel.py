@@ -436,6 +436,51 @@ def test_cw_crew_04_a_substitute_driver_at_the_start_runs_in_the_fight_kernel():
             assert _compare(s, 2, rng.randrange(2**63)) == [], ran
 
 
+def test_cw_crew_04_a_substitute_who_steers_runs_in_the_fight_kernel():
+    """CW-CREW-04 / ARCH-04 (this session): the van's driver is dead; in turn 1 its gunner takes over (a
+    `substitute` action), and the frontend commits that turn. The rest of the fight declares `steer` actions (in
+    turn 2's first phase, turn 3's third, turn 5's last) and a maneuver: a substitute who steered may not fire for
+    the rest of that turn. `steer` rolls nothing and goes ahead whatever the dice (only the substitute may steer,
+    and he is fixed once the fight starts), so the packer steers as the plan says and explains the turn's later
+    shots without him. The kernel refused `steer`, and any plan holding a `substitute` action even in a turn
+    already committed. Every value of 200 trials of the 4 turns left equals the reference's; without the steering
+    the reference's own trials differ, so a packer that ignored it would fail."""
+    doc = {"scenario": {"name": "sub", "ruleset": "carwars", "turns": 5},
+           "vehicle": [{"id": "van", "design": "shogun", "x": 0.0, "y": 0.0, "speed": 20, "side": "a",
+                        "crew": [{"id": "driver", "role": "driver", "seat": "front_left", "hits": 3},
+                                 {"id": "gunner", "role": "gunner", "seat": "front_right"}]},
+                       {"id": "car", "design": "hunter", "x": 0.5, "y": 12.0, "speed": 10, "side": "b", "facing": 180.0},
+                       {"id": "bike", "design": "outrider", "x": 3.0, "y": 3.0, "speed": 20, "side": "a", "facing": 90.0}],
+           "action": [{"turn": 1, "phase": 1, "kind": "substitute", "vehicle": "van", "crew": "gunner"},
+                      {"turn": 2, "phase": 1, "kind": "steer", "vehicle": "van", "crew": "gunner"},
+                      {"turn": 3, "phase": 3, "kind": "steer", "vehicle": "van", "crew": "gunner"},
+                      {"turn": 3, "phase": 4, "kind": "maneuver", "vehicle": "van", "difficulty": 2},
+                      {"turn": 5, "phase": 5, "kind": "steer", "vehicle": "van", "crew": "gunner"}],
+           "orders": [{"id": "o1", "unit": "van", "target": "best_odds"}, {"id": "o2", "unit": "car", "target": "best_odds"},
+                      {"id": "o3", "unit": "bike", "target": "nearest_enemy"}]}
+
+    def committed(steer: bool = True):
+        d = copy.deepcopy(doc)
+        d["action"] = [a for a in d["action"] if steer or a["kind"] != "steer"]
+        s = hardpoint.parse_scenario(d)
+        s.turns = 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s.resolve(hardpoint.SeededDice(1, trial=0), commit=True)
+        assert (s.arena.turn, s.arena.vehicles["van"].substitute) == (2, "gunner")
+        s.turns = 4
+        return s
+
+    s = committed()
+    assert isinstance(pack(s), Packed), pack(s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BackendWarning)
+        assert run_batch(s, 20, 1, threads=1).backend == "compiled"
+    assert _compare(s, 200, 4) == []
+    steered, not_steered = (run_batch(committed(x), 200, 4, backend="reference") for x in (True, False))
+    assert not np.array_equal(steered.fight["shots"], not_steered.fight["shots"])
+
+
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.json")) if FIXTURES.exists() else [], ids=lambda p: p.stem)
 def test_fight_02_kernel_regression_fixtures(path):
     """ARCH-03 / FIGHT-02: every fight once found differing between the kernel and the reference now agrees."""

@@ -1186,9 +1186,9 @@ def _fight_unsupported(scenario) -> str | None:
                         return "a link with a sidecar weapon fired as an attack in a turn"
                 if (a.firer or a.victims) and any(w.id == a.weapon and w.automatic for w in unit.all_weapons()):
                     return "a planned attack with a weapon on automatic that names a firer or sweeps an area, in a turn"
-    for actions in plan.actions.values():
+    for (turn, _phase), actions in plan.actions.items():
         for a in actions:
-            if a.kind not in _FIGHT_ACTIONS:
+            if a.kind not in _FIGHT_ACTIONS and turn >= arena.turn:     # (a committed turn's actions are done)
                 return f"the declared action {a.kind!r} in a turn"
     reason = _detonation_ids_unsure(arena, plan)
     if reason:
@@ -1216,7 +1216,7 @@ def _fight_unsupported(scenario) -> str | None:
     return None
 
 
-_FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop", "detonate")   # the declared actions the fight kernel runs
+_FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop", "detonate", "steer")   # the declared actions the fight kernel runs
 
 
 def _detonation_ids_unsure(arena, plan) -> str | None:
@@ -1629,6 +1629,15 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             v = arena.vehicles[a.vehicle]
             if a.kind == "maneuver":
                 _do_action(rules, arena, a, no_dice, fired, where_)
+                continue
+            if a.kind == "steer":
+                # the substitute steers (CW-CREW-04): he may not fire for the rest of the turn, which the shots
+                # explained from here on hold; it goes ahead whatever the dice (the substitute is fixed: `substitute`
+                # actions are refused) and rolls nothing
+                try:
+                    _do_action(rules, arena, a, no_dice, fired, where_)
+                except (RuleViolation, ScenarioError):
+                    pass                          # not the substitute: cancelled whatever the dice
                 continue
             cancel = ("cancel", turn, phase, i)
             driver = v.driver
