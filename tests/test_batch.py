@@ -339,6 +339,7 @@ def test_fast_01_summary_counts_people_dead_before_the_first_die():
     ref = run_batch(s, 200, 5, end_of_turn=True, backend="reference")
     np.testing.assert_array_equal(ref.state, full.state[:200])
 
+
 def test_fast_01_counted_mode_sums_damage_past_the_last_bin():
     """FAST-01: counted mode keeps one count per attack, by hit and damage bin, and works the hits and damage sums out
     of them when it flushes; damage of DMG_BINS - 1 and more shares the last bin, so its sums are kept exactly as it

@@ -1326,7 +1326,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     th = rules["carwars.tohit"]
     sf = th["sustained_fire"]
     crew_t = rules["carwars.damage"]["crew"]
-    from .crew import crash_table_band
+    from .crew import crash_table_band, substitute_barred
 
     off_t = rules["carwars.terrain"]
     crash_out = [int(r >= 2 and crash_table_band(rules, r + crew_t["crash_table_bonus"] + off) in t["crash_results_out"])
@@ -1392,8 +1392,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
         paint = getattr(unit, "paint_until_turn", None)
         # a substitute driver may not fire before the turn he may act, nor in a turn he steered (CW-CREW-04)
-        barred = firer is not None and getattr(unit, "substitute", None) == firer and (
-            (unit.substitute_from_turn is not None and arena.turn < unit.substitute_from_turn) or unit.steered_turn == arena.turn)
+        barred = firer is not None and not isinstance(unit, Pedestrian) and substitute_barred(unit, firer, arena.turn) is not None
         key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None),
                getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), paint is not None and arena.turn <= paint, between,
                now["counters"], barred)

@@ -10,7 +10,7 @@ from .enums import CrewState
 from .model import CrewMember, Pedestrian, Vehicle
 
 __all__ = ["damage_pedestrian", "driver_consequences", "crash_table_band", "crash_roll_offroad_modifier", "substitute_driver",
-           "check_substitute_fire"]
+           "substitute_barred", "check_substitute_fire"]
 
 _2D = parse_dice("2d")
 
@@ -121,12 +121,20 @@ def substitute_driver(rules: Rules, vehicle: Vehicle, crew_id: str, turn: int) -
             Note(f"changing drivers takes {t['replace_driver_turns']} turns: {crew_id} drives and fires from turn {start}", "CW-CREW-04")]
 
 
+def substitute_barred(vehicle: Vehicle, crew_id: str, turn: int) -> str | None:
+    """CW-CREW-04: why the crew member may not fire this turn as the vehicle's substitute driver (before he may act,
+    or in a turn he steered), or None."""
+    if vehicle.substitute != crew_id:
+        return None
+    if vehicle.substitute_from_turn is not None and turn < vehicle.substitute_from_turn:
+        return f"{crew_id!r} is still changing places: acts from turn {vehicle.substitute_from_turn}"
+    if vehicle.steered_turn == turn:
+        return f"{crew_id!r} steered this turn and cannot also fire"
+    return None
+
+
 def check_substitute_fire(vehicle: Vehicle, crew: CrewMember, turn: int, field: str) -> None:
     """CW-CREW-04: a substitute who steered this turn may not fire; nor before he may act."""
-    if vehicle.substitute != crew.id:
-        return
-    if vehicle.substitute_from_turn is not None and turn < vehicle.substitute_from_turn:
-        raise RuleViolation(f"{crew.id!r} is still changing places: acts from turn {vehicle.substitute_from_turn}",
-                            field=field, value=crew.id, rule="CW-CREW-04")
-    if vehicle.steered_turn == turn:
-        raise RuleViolation(f"{crew.id!r} steered this turn and cannot also fire", field=field, value=crew.id, rule="CW-CREW-04")
+    why = substitute_barred(vehicle, crew.id, turn)
+    if why is not None:
+        raise RuleViolation(why, field=field, value=crew.id, rule="CW-CREW-04")

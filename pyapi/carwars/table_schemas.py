@@ -167,12 +167,16 @@ def _band(lo: int, hi: int, description: str) -> dict:
             "description": f"{description}: [low, high], inclusive, on a roll from {lo} to {hi}"}
 
 
-def _cw_dice(text) -> DiceExpr:
-    """parse_dice for a Car Wars table: ASL's `dr` and `DR` are not how Car Wars writes its dice (DICE-01)."""
-    if text in ("dr", "DR"):
-        raise DiceError("ASL notation: a Car Wars table writes its dice Nd, Nd+M or Nd-M (1d, 2d for ASL's dr, DR)",
-                        field="dice", value=text, rule="DICE-01")
-    return parse_dice(text)
+def _cw_dice(text, path: str) -> DiceExpr:
+    """A Car Wars table's dice expression at `path` (DICE-01): what parse_dice takes, save ASL's `dr` and `DR`,
+    which are not how Car Wars writes its dice; anything else is a DataError naming the field."""
+    try:
+        if text in ("dr", "DR"):
+            raise DiceError("ASL notation: a Car Wars table writes its dice Nd, Nd+M or Nd-M (1d, 2d for ASL's dr, DR)",
+                            field="dice", value=text, rule="DICE-01")
+        return parse_dice(text)
+    except DiceError as exc:
+        raise _bad(str(exc), path, text, "DICE-01") from None
 
 
 def _dice(description: str) -> dict:
@@ -452,10 +456,7 @@ def _check_weapons(name: str, t: dict) -> None:
             raise _bad("missing", f"{path}.dp", None, "CW-VEH-06")
         for dice_key in ("damage", "tire_damage", "underbody_damage", "damage_half_of"):
             if dice_key in w:
-                try:
-                    _cw_dice(w[dice_key])
-                except DiceError as exc:
-                    raise _bad(str(exc), f"{path}.{dice_key}", w[dice_key], "DICE-01") from None
+                _cw_dice(w[dice_key], f"{path}.{dice_key}")
         if "damage" in w and "damage_hits" in w:
             raise _bad("give damage dice or a fixed number of hits, not both", f"{path}.damage_hits", w["damage_hits"], "CW-VEH-06")
         if "burn_duration" in w and "fire_modifier" not in w:
@@ -554,10 +555,7 @@ def _partition(bands: dict[str, list[int]], lo: int, hi: int, path: str, rule: s
 
 
 def _check_damage(name: str, t: dict) -> None:
-    try:
-        _cw_dice(t["burst"]["damage"])
-    except DiceError as exc:
-        raise _bad(str(exc), f"{name}.burst.damage", t["burst"]["damage"], "DICE-01") from None
+    _cw_dice(t["burst"]["damage"], f"{name}.burst.damage")
     last = None
     for i, (low, _d) in enumerate(t["hazard"]["bands"]):
         if last is not None and low <= last:
@@ -607,10 +605,7 @@ def _check_collisions(name: str, t: dict) -> None:
         if last is not None and upper <= last:
             raise _bad("speeds must increase", f"{name}.ram[{i}]", [upper, dice], "CW-COL-04")
         last = upper
-        try:
-            _cw_dice(dice)
-        except DiceError as exc:
-            raise _bad(str(exc), f"{name}.ram[{i}][1]", dice, "DICE-01") from None
+        _cw_dice(dice, f"{name}.ram[{i}][1]")
     # the dice at the highest speed a scenario may give must be an expression the dice hold (at most 99 dice)
     step = t["speed_step"]
     speed = math.ceil(MAX_COLLISION_SPEED / step - 1e-9) * step
@@ -619,10 +614,7 @@ def _check_collisions(name: str, t: dict) -> None:
         if count > 99:
             raise _bad(f"at {MAX_COLLISION_SPEED:g} mph the table gives {count} dice; at most 99", f"{name}.dice_per_5_mph_above",
                        t["dice_per_5_mph_above"], "CW-COL-04")
-    try:
-        _cw_dice(t["offroad_roll_damage"])
-    except DiceError as exc:
-        raise _bad(str(exc), f"{name}.offroad_roll_damage", t["offroad_roll_damage"], "DICE-01") from None
+    _cw_dice(t["offroad_roll_damage"], f"{name}.offroad_roll_damage")
     last = None
     for i, (upper, factor) in enumerate(t["weight_classes"]):
         if last is not None and upper <= last:
@@ -670,10 +662,7 @@ def _check_fire(name: str, t: dict) -> None:
                           ("explosion", ("roll",))):
         for k in keys:
             _band_ok(t[section][k], f"{name}.{section}.{k}", t[section].get("rule", "CW-FIRE-03"))
-    try:
-        _cw_dice(t["explosion"]["damage"])
-    except DiceError as exc:
-        raise _bad(str(exc), f"{name}.explosion.damage", t["explosion"]["damage"], "DICE-01") from None
+    _cw_dice(t["explosion"]["damage"], f"{name}.explosion.damage")
 
 
 # --- carwars.dropped --------------------------------------------------------------------------------------
@@ -708,10 +697,7 @@ def _check_dropped(name: str, t: dict) -> None:
     for section, keys in (("spikes", ("on_counter", "adjacent")), ("mines", ("on_counter", "adjacent")), ("water", ("backup",))):
         for k in keys:
             _band_ok(t[section][k], f"{name}.{section}.{k}", t[section].get("rule", "CW-DROP-01"))
-    try:
-        _cw_dice(t["water"]["backup_damage"])
-    except DiceError as exc:
-        raise _bad(str(exc), f"{name}.water.backup_damage", t["water"]["backup_damage"], "DICE-01") from None
+    _cw_dice(t["water"]["backup_damage"], f"{name}.water.backup_damage")
 
 
 # --- carwars.turn -----------------------------------------------------------------------------------------
@@ -827,10 +813,7 @@ TERRAIN = _section("CW-OFF-01", {
 
 def _check_terrain(name: str, t: dict) -> None:
     d = t["damage"]
-    try:
-        expr = _cw_dice(d["dice"])
-    except DiceError as exc:
-        raise _bad(str(exc), f"{name}.damage.dice", d["dice"], "DICE-01") from None
+    expr = _cw_dice(d["dice"], f"{name}.damage.dice")
     for k in ("underbody", "tire"):
         b = d[k]
         _band_ok(b, f"{name}.damage.{k}", "CW-OFF-02")
@@ -864,10 +847,7 @@ def _check_terrain(name: str, t: dict) -> None:
     if ditch["small_under_ft"] > ditch["medium_max_ft"]:
         raise _bad("a small ditch is narrower than the widest medium one", f"{name}.ditch.small_under_ft", ditch["small_under_ft"],
                    "CW-OFF-03")
-    try:
-        _cw_dice(t["water"]["dry_out"])
-    except DiceError as exc:
-        raise _bad(str(exc), f"{name}.water.dry_out", t["water"]["dry_out"], "DICE-01") from None
+    _cw_dice(t["water"]["dry_out"], f"{name}.water.dry_out")
 
 
 # --- registration -----------------------------------------------------------------------------------------
