@@ -1667,7 +1667,8 @@ def run_fight(
         if drp[i * DROP_NCOLS + DROP_WEAPON] >= NW or drp[i * DROP_NCOLS + DROP_WKEY] >= W or drp[i * DROP_NCOLS + DROP_DRIVER] >= NC \
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and drp[i * DROP_NCOLS + DROP_COUNTER] >= fc[F_COUNTERS]) \
                 or (drp[i * DROP_NCOLS + DROP_KIND] == DR_DETONATE and not 0 <= drp[i * DROP_NCOLS + DROP_COUNTER] < fc[F_COUNTERS]) \
-                or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and (drp[i * DROP_NCOLS + DROP_WEAPON] < 0 or drp[i * DROP_NCOLS + DROP_WKEY] < 0)):
+                or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and (drp[i * DROP_NCOLS + DROP_WEAPON] < 0 or drp[i * DROP_NCOLS + DROP_WKEY] < 0)) \
+                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_SUBSTITUTE and not 0 <= drp[i * DROP_NCOLS + DROP_CREW] < NC):
             return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
     cdef int32_t* acc_atk
@@ -1828,6 +1829,15 @@ def run_fight(
                                 redo[t] = i + 1
                                 break
                             continue                       # cancelled: nothing changes, as the packing has it
+                        if kind == DR_SUBSTITUTE:
+                            # a crew member takes over (crew.substitute_driver, CW-CREW-04): only from a driver who is
+                            # incapacitated (or none), and only if he can act himself; the rest is the packing's
+                            happened = (dp[DROP_DRIVER] < 0 or ctx.st[c_hits[dp[DROP_DRIVER]]] >= 2) \
+                                and ctx.st[c_hits[dp[DROP_CREW]]] < 2
+                            if happened != dp[DROP_ASSUMED]:
+                                redo[t] = i + 1
+                                break
+                            continue
                         if kind == DR_ACTION or kind == DR_SWITCH:
                             happened = 0 if dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]] else 1
                             if kind == DR_ACTION:

@@ -87,6 +87,7 @@ cdef enum:
     DR_AUTO = 2
     DR_SWITCH = 3
     DR_DETONATE = 4
+    DR_SUBSTITUTE = 5
 
 # rows.atk
 cdef enum:
@@ -230,7 +231,8 @@ cdef enum:
     DROP_FACT = 6
     DROP_COUNTER = 7
     DROP_WATER = 8
-    DROP_NCOLS = 9
+    DROP_CREW = 9
+    DROP_NCOLS = 10
 
 # rows.offr
 cdef enum:

@@ -44,7 +44,7 @@ def random_fight(rng: random.Random) -> dict:
     and smoke, declared collisions, up to 20 turns, until decided or not; dropped weapons (mines, spikes, oil, smoke,
     paint, junk) dropped by declared actions, by links and on automatic, switched on and off, maneuvers, solid and
     plasticore tires, chases in a column so that what is dropped is driven over, off-road driving, and vehicles
-    standing in water (drops in water)."""
+    standing in water (drops in water), and crew members taking over from drivers the dice put out, then steering."""
     n_sides = rng.choice([2, 2, 3])
     vehicles, pedestrians = [], []
     column = rng.random() < 0.3          # a chase: one behind the other, all moving the same way
@@ -239,6 +239,18 @@ def random_fight(rng: random.Random) -> dict:
             w = rng.choice(guns)
             actions.append({"turn": rng.randint(1, min(3, data["scenario"]["turns"])), "phase": rng.randint(1, 5), "vehicle": v["id"],
                             "kind": "automatic_off" if w.get("automatic") else "automatic_on", "weapon": w["id"]})
+        if v["design"] in ("shogun", "hunter", "outrider") and rng.random() < 0.25:
+            # someone takes over if the driver is out (CW-CREW-04): the dice decide whether he is, and whether the
+            # substitute can act; in front (at once) or behind (only stopped, acting 5 turns later); then he steers
+            who = "passenger" if v["design"] == "outrider" else "gunner"
+            if v["design"] != "outrider":
+                v["crew"] = [{"id": "driver", "role": "driver", "seat": "front_left", "hits": rng.choice([0, 1, 1, 2])},
+                             {"id": "gunner", "role": "gunner", "seat": rng.choice(["front_right", "back_left"]),
+                              "hits": rng.choice([0, 0, 1])}]
+            turns = data["scenario"]["turns"]
+            for _ in range(rng.randint(1, 3)):
+                actions.append({"turn": rng.randint(1, turns), "phase": rng.randint(1, 5), "vehicle": v["id"],
+                                "kind": rng.choice(["substitute", "substitute", "steer"]), "crew": who})
     if actions:
         data["action"] = actions
     return data
@@ -481,6 +493,56 @@ def test_cw_crew_04_a_substitute_who_steers_runs_in_the_fight_kernel():
     assert not np.array_equal(steered.fight["shots"], not_steered.fight["shots"])
 
 
+def _substitution(seat: str, driver_hits: int, gunner_hits: int, actions: list[dict]):
+    """A parked van with no armour whose driver and gunner start with the hits given, the gunner in `seat`, under
+    fire for 8 turns, with the declared actions."""
+    return hardpoint.parse_scenario({
+        "scenario": {"name": "substitution", "ruleset": "carwars", "turns": 8},
+        "vehicle": [{"id": "van", "design": "shogun", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                     "armour": {side: 0 for side in SIDES},
+                     "crew": [{"id": "driver", "role": "driver", "seat": "front_left", "hits": driver_hits},
+                              {"id": "gunner", "role": "gunner", "seat": seat, "hits": gunner_hits, "gunner": 1}]},
+                    {"id": "car", "design": "hunter", "x": 0.5, "y": 6.0, "speed": 0, "side": "b", "facing": 180.0},
+                    {"id": "bike", "design": "outrider", "x": 3.0, "y": 3.0, "speed": 0, "side": "b", "facing": 270.0}],
+        "action": actions,
+        "orders": [{"id": "o1", "unit": "van", "target": "best_odds"}, {"id": "o2", "unit": "car", "target": "best_odds"},
+                   {"id": "o3", "unit": "bike", "target": "nearest_enemy"}]})
+
+
+def test_cw_crew_04_a_substitution_the_dice_decide_runs_in_the_fight_kernel():
+    """CW-CREW-04 / ARCH-04 (seventh session): a `substitute` action in a turn the fight runs ran on the reference.
+    Whether it happens is the dice's: the driver must be incapacitated by then, and the substitute able to act
+    (crew.substitute_driver); where he sits and the van's speed the packer knows. The packing has it happen as
+    the state it knows says, the kernel checks the dice, and a trial where they say otherwise runs again under
+    the fact that flips it (a drop row of kind SUBSTITUTE).
+
+    - A wounded driver; the gunner in front takes over in turn 2 if the driver is out by then, and steers in turns
+      3 to 5, so he may not fire in those turns (a steer without the substitution is cancelled). Every value of 300
+      trials equals the reference's; the van fires fewer shots than without these actions (so a kernel that never
+      has it happen fails); some trials run under the fact that it happened, the others as packed.
+    - The driver out from the start, a wounded gunner taking over in turn 3, then steering in turn 4 and
+      maneuvering: equal on 300 trials; some trials run under the fact that it did not happen (the gunner went
+      down first)."""
+    steer = [{"turn": t, "phase": 1, "kind": "steer", "vehicle": "van", "crew": "gunner"} for t in (3, 4, 5)]
+    first = [{"turn": 2, "phase": 1, "kind": "substitute", "vehicle": "van", "crew": "gunner"}] + steer
+    later = [{"turn": 3, "phase": 2, "kind": "substitute", "vehicle": "van", "crew": "gunner"},
+             {"turn": 4, "phase": 1, "kind": "steer", "vehicle": "van", "crew": "gunner"},
+             {"turn": 4, "phase": 3, "kind": "maneuver", "vehicle": "van", "difficulty": 2}]
+    for hits, actions, fact in (((1, 0), first, ("substitute", 2, 1, 0)), ((2, 1), later, ("cancel", 3, 2, 0))):
+        s = _substitution("front_right", *hits, actions)
+        assert isinstance(pack(s), Packed), pack(s)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", BackendWarning)
+            r = run_batch(s, 300, 5, threads=1)
+        assert r.backend == "compiled"
+        assert _compare(s, 300, 5) == [], hits
+        assert any(fact in key for key in s._packed[1].variants["packings"]), (hits, list(s._packed[1].variants["packings"]))
+        van = [i for i, (unit, _) in enumerate(r.fight_layout.weapons) if unit == "van"]
+        without = run_batch(_substitution("front_right", *hits, [a for a in actions if a["kind"] == "maneuver"]), 300, 5,
+                            backend="reference")
+        assert r.fight["shots"][:, van].sum() < without.fight["shots"][:, van].sum(), hits
+
+
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.json")) if FIXTURES.exists() else [], ids=lambda p: p.stem)
 def test_fight_02_kernel_regression_fixtures(path):
     """ARCH-03 / FIGHT-02: every fight once found differing between the kernel and the reference now agrees."""
@@ -526,17 +588,19 @@ def test_arch_04_pack_is_the_one_decision():
     reason; `backend="compiled"` raises a ScenarioError naming it; `auto` falls back with a BackendWarning
     naming it."""
     data = tomllib.loads(resources.files("hardpoint.seeds").joinpath("scenarios/cw_chase.toml").read_text(encoding="utf-8"))
-    data["action"].append({"turn": 2, "phase": 2, "kind": "substitute", "vehicle": "pursuer", "crew": "gunner"})
+    next(v for v in data["vehicle"] if v["id"] == "pursuer")["cargo"] = [{"id": "grenade_box", "dp": 2}]
+    data["scenario"]["turns"] = 4
+    data["action"].append({"turn": 4, "phase": 2, "kind": "fetch_grenade", "vehicle": "pursuer", "crew": "gunner"})
     s = hardpoint.parse_scenario(data)
     p = pack(s)
-    reason = "the declared action 'substitute' in a turn"
+    reason = "the declared action 'fetch_grenade' in a turn"
     assert isinstance(p, Unpackable) and p.reason == supports_compiled(s) == reason
-    with pytest.raises(ScenarioError, match="'substitute' in a turn"):
+    with pytest.raises(ScenarioError, match="'fetch_grenade' in a turn"):
         run_batch(s, 2, 1, backend="compiled")
     import hardpoint.carwars.batch as batch
 
     batch._warned.discard(p.reason)
-    with pytest.warns(BackendWarning, match="'substitute' in a turn"):
+    with pytest.warns(BackendWarning, match="'fetch_grenade' in a turn"):
         assert run_batch(s, 2, 1, backend="auto").backend == "reference"
 
 

@@ -1216,7 +1216,7 @@ def _fight_unsupported(scenario) -> str | None:
     return None
 
 
-_FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop", "detonate", "steer")   # the declared actions the fight kernel runs
+_FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop", "detonate", "steer", "substitute")   # the declared actions the fight kernel runs
 
 
 def _detonation_ids_unsure(arena, plan) -> str | None:
@@ -1283,6 +1283,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from . import geometry as geo
     from .attack import attack_weapon
     from .special import _flatten, set_automatic
+    from .crew import take_controls
     from .tables import check_usable
     from .terrain import offroad_rolls
     from .turn import FiredThisTurn, _do_action, _touch, drops_now, end_handling, phase_distances
@@ -1597,12 +1598,38 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
 
     no_dice = _NoDice()
 
-    def drop_row(kind: int, v, w, assumed: bool, fact: tuple, counter: int = -1) -> None:
+    def drop_row(kind: int, v, w, assumed: bool, fact: tuple, counter: int = -1, crew=None) -> None:
         driver = v.driver
         drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=kind,
                           weapon=weapon_index[(v.id, w.id)] if w is not None else -1, wkey=wkey[(v.id, w.id)] if w is not None else -1,
                           driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(assumed), fact=fact_id(fact),
-                          counter=counter, water=int(w is not None and v.water_depth_ft > 0)))
+                          counter=counter, water=int(w is not None and v.water_depth_ft > 0),
+                          crew=crew_index[(v.id, crew.id)] if crew is not None else -1))
+
+    drivers_out: set = set()    # drivers a substitution in this packing has found incapacitated (hits never heal)
+
+    def substitute(v, a, turn: int, phase: int, i: int) -> None:
+        """A `substitute` action (crew.substitute_driver, CW-CREW-04). Where he sits and the vehicle's speed (the
+        packing's) decide whether it can happen; the dice decide whether it does: the driver incapacitated, the
+        substitute able to act. The packing has it happen as the state it knows says (the start's, or a driver found
+        out by an earlier substitution), or as a fact says; the kernel checks the dice and, where they say
+        otherwise, the trial runs again under the fact that flips it. Once it happens, the packing's shots and
+        maneuvers are the substitute's rules' (when he may fire, +D2 a maneuver)."""
+        before = v.substitute, v.substitute_from_turn
+        try:
+            person = v.crew_member(a.crew or "", "substitute")
+            take_controls(rules, v, person.id, turn)        # the seat and the speed allow it? (refused: nothing changed)
+        except (RuleViolation, ScenarioError):
+            return                            # cancelled whatever the dice: no row
+        driver = v.driver
+        guess = (driver is None or not driver.can_act or (v.id, driver.id) in drivers_out) and person.can_act
+        happens, cancel = ("substitute", turn, phase, i), ("cancel", turn, phase, i)
+        ok = happens in facts or (guess and cancel not in facts)
+        drop_row(_layout.DR_SUBSTITUTE, v, None, ok, cancel if ok else happens, crew=person)
+        if not ok:
+            v.substitute, v.substitute_from_turn = before
+        elif driver is not None:
+            drivers_out.add((v.id, driver.id))
 
     def followed(w) -> bool:
         """Whether what the weapon lays matters only where it is driven over (mines, spikes, junk...): a drop of
@@ -1631,12 +1658,15 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 continue
             if a.kind == "steer":
                 # the substitute steers (CW-CREW-04): he may not fire for the rest of the turn, which the shots
-                # explained from here on hold; it goes ahead whatever the dice (the substitute is fixed: `substitute`
-                # actions are refused) and rolls nothing
+                # explained from here on hold; it rolls nothing, and goes ahead if he is the packing's substitute
+                # (the start's, or one a substitution the packing has happen made)
                 try:
                     _do_action(rules, arena, a, no_dice, fired, where_)
                 except (RuleViolation, ScenarioError):
                     pass                          # not the substitute: cancelled whatever the dice
+                continue
+            if a.kind == "substitute":
+                substitute(v, a, turn, phase, i)
                 continue
             cancel = ("cancel", turn, phase, i)
             driver = v.driver
@@ -1650,7 +1680,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 ok = cancel not in facts and not drv_fired
                 drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=_layout.DR_DETONATE, weapon=-1, wkey=-1,
                                   driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(ok),
-                                  fact=fact_id(cancel), counter=index_of(counter), water=0))
+                                  fact=fact_id(cancel), counter=index_of(counter), water=0, crew=-1))
                 if ok and driver is not None:
                     fired.characters[(v.id, driver.id)] = 1
                 continue
@@ -2095,7 +2125,9 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
                 for j, (k, r) in enumerate(pairs):
                     row = variants[key_list[k]].arrays["drop"][int(r) - 1]
                     fact = variants[key_list[k]].facts[int(row[_layout.DROP_FACT])]
-                    known = not row[_layout.DROP_ASSUMED] or fact in key_list[k]   # no packing says what happened
+                    # no packing says what happened: the packing had it as the fact says, or a drop, switch or
+                    # detonation went ahead that the packing has not happen (only a substitution has a fact for that)
+                    known = fact in key_list[k] or (not row[_layout.DROP_ASSUMED] and row[_layout.DROP_KIND] != _layout.DR_SUBSTITUTE)
                     add(None if known else key_list[k] | {fact}, again[inv == j], 0)
             on = todo[redo[todo] == 0]
             if len(on):

@@ -101,6 +101,14 @@ def substitute_driver(rules: Rules, vehicle: Vehicle, crew_id: str, turn: int) -
     person = vehicle.crew_member(crew_id, "substitute")
     if not person.can_act:
         raise RuleViolation(f"{crew_id!r} is {person.state} and cannot drive", field="substitute", value=crew_id, rule="CW-CREW-04")
+    return take_controls(rules, vehicle, crew_id, turn)
+
+
+def take_controls(rules: Rules, vehicle: Vehicle, crew_id: str, turn: int) -> list[Event]:
+    """CW-CREW-04: `crew_id` takes over the controls, where he sits allowing it (the seat and the vehicle's speed; a
+    RuleViolation if not), whatever the state of the driver and his own: `substitute_driver` checks those, and the
+    fight packer leaves them to the kernel's dice."""
+    person = vehicle.crew_member(crew_id, "substitute")
     t = rules["carwars.damage"]["crew"]
     if vehicle.kind == "cycle":
         if person.seat != "sidecar":
