@@ -1160,10 +1160,12 @@ def _fight_unsupported(scenario) -> str | None:
 
     Everything in it must be the same in every trial but what the dice decide in the kernel: damage, crew,
     fire, ammunition, sustained fire, who is out of action, whom the orders shoot, which mines go off. Movement
-    goes straight and stops where counters collide (FIGHT-04), which no die changes. Two things the dice decide
-    change what later phases are: a vehicle going out of control (it slows down at the end of the turn), and a
+    goes straight and stops where counters collide (FIGHT-04), which no die changes. Three things the dice decide
+    change what later phases are: a vehicle going out of control (it slows down at the end of the turn); a
     drop or automatic switch the packing has happen that the dice prevent (a weapon destroyed, a driver who
-    has fired): the wrapper packs the fight again for such a trial (`_Fact`), and runs it on from there."""
+    has fired); and a substitution at the wheel that goes otherwise than the packing has it (the driver still
+    able, the substitute down): the wrapper packs the fight again for such a trial (`_Fact`), and runs it on
+    from there."""
     from .model import Vehicle as _Vehicle
 
     arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
@@ -1263,9 +1265,11 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     packing guessed otherwise: ("slow", vehicle index, turn): that vehicle went out of control in that turn
     (counted from 1) and slows down from its end as `turn._end_of_turn` slows it (CW-CREW-03); ("gone",
     vehicle, weapon, turn, phase): the weapon was destroyed by then, so it drops nothing more; ("cancel", turn,
-    phase, action index): that drop or switch was cancelled (its driver or weapon had fired). Otherwise every
-    drop and switch happens and no mines go off (the kernel skips mines that did). `cache` keeps the explained
-    shots between packings of one scenario."""
+    phase, action index): that drop, switch or substitution was cancelled (its driver or weapon had fired; the
+    driver was still able or the substitute down); ("substitute", turn, phase, action index): that substitution
+    went ahead. Otherwise every drop and switch happens, no mines go off (the kernel skips mines that did), and a
+    substitution goes ahead as the state the packing knows allows. `cache` keeps the explained shots between
+    packings of one scenario."""
     from .attack import Attack, Scene, default_firer_pool
     from .collision import ram_dice, weight_factor
     from .enums import CrewRole
