@@ -2093,6 +2093,8 @@ def run_fight(
                             acc_ch[n_acc] = ch
                             n_acc += 1
                             break
+                    if n_acc == 0 and col_lo[tp + 1] == col_lo[tp]:
+                        continue                           # no shot and no collision: the phase's combat changes nothing
                     # the state at the start of the phase's combat: drivers and metal armour before (CW-ROF-02)
                     memset(taken, 0, V * sizeof(int32_t))
                     for v in range(V):
