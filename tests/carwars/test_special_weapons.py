@@ -365,3 +365,41 @@ def test_cw_hand_01_a_character_who_fires_a_vehicle_weapon_fires_no_hand_weapon(
                           {"id": "t", "design": "hunter", "x": -2.0, "y": 2.25}],
                  attack=[{"id": "a", "attacker": "v", "weapon": "mg", "target": "t", "firer": "d"},
                          {"id": "b", "attacker": "v", "weapon": "Heavy Pistol", "target": "t", "firer": "d"}])
+
+
+def _fetching(box_dp: int):
+    """A van whose gunner (front right) spends turn 1 getting a grenade out of a box of them in the cargo, the box's
+    damage points `box_dp` (0: destroyed); a target to his right."""
+    return scenario(meta={"turns": 1},
+                    vehicle=[{"id": "v", "design": "shogun", "cargo": [{"id": "grenade_box", "dp": 2, "current_dp": box_dp}]},
+                             {"id": "t", "design": "hunter", "x": 3.0}],
+                    action=[{"turn": 1, "phase": 1, "kind": "fetch_grenade", "vehicle": "v", "crew": "gunner"}])
+
+
+def test_cw_hand_01_a_crew_member_gets_a_grenade_from_the_cargo_in_a_turn():
+    """CW-HAND-01: getting a grenade out of a box in the cargo takes the character's turn; he then carries it and
+    may throw it the next turn. A box destroyed gives none: the action is cancelled, naming the rule. A plan that
+    has him fire in the turn he fetches is refused (CW-ROF-01)."""
+    from hardpoint.carwars.attack import Attack
+
+    s = _fetching(2)
+    r = s.resolve(SeededDice(1, trial=0), commit=True)
+    gunner = s.arena.vehicles["v"].crew_member("gunner")
+    assert gunner.hand_weapons == ("Explosive Grenade",)
+    assert any("grenade out of the cargo box" in str(e) for e in r.events)
+    s.plan.attacks[(2, 1)] = [Attack("g", "v", "Explosive Grenade", "t", firer="gunner")]
+    r = s.resolve(SeededDice(1, trial=0), commit=True)
+    thrown = [e for e in r.events if getattr(e, "attack", None) == "g"]
+    assert thrown and thrown[0].possible and thrown[0].weapon == "Explosive Grenade"
+
+    s = _fetching(0)
+    r = s.resolve(SeededDice(1, trial=0), commit=True)
+    assert s.arena.vehicles["v"].crew_member("gunner").hand_weapons == ()
+    assert any("fetch_grenade of v cancelled: no box of grenades" in str(e) and "CW-HAND-01" in str(e) for e in r.events)
+
+    with pytest.raises(RuleViolation, match="CW-ROF-01"):
+        scenario(meta={"turns": 1},
+                 vehicle=[{"id": "v", "design": "shogun", "cargo": [{"id": "grenade_box", "dp": 2}]},
+                          {"id": "t", "design": "hunter", "x": 3.0}],
+                 action=[{"turn": 1, "phase": 1, "kind": "fetch_grenade", "vehicle": "v", "crew": "gunner"}],
+                 attack=[{"id": "a", "turn": 1, "phase": 3, "attacker": "v", "weapon": "laser", "target": "t", "firer": "gunner"}])
