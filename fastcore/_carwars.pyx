@@ -1668,7 +1668,8 @@ def run_fight(
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and drp[i * DROP_NCOLS + DROP_COUNTER] >= fc[F_COUNTERS]) \
                 or (drp[i * DROP_NCOLS + DROP_KIND] == DR_DETONATE and not 0 <= drp[i * DROP_NCOLS + DROP_COUNTER] < fc[F_COUNTERS]) \
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and (drp[i * DROP_NCOLS + DROP_WEAPON] < 0 or drp[i * DROP_NCOLS + DROP_WKEY] < 0)) \
-                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_SUBSTITUTE and not 0 <= drp[i * DROP_NCOLS + DROP_CREW] < NC):
+                or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_SUBSTITUTE, DR_FETCH) and not 0 <= drp[i * DROP_NCOLS + DROP_CREW] < NC) \
+                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_BOX and not 0 <= drp[i * DROP_NCOLS + DROP_SLOT] < S):
             return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
     cdef int32_t* acc_atk
@@ -1838,6 +1839,23 @@ def run_fight(
                                 redo[t] = i + 1
                                 break
                             continue
+                        if kind == DR_FETCH:
+                            # a grenade out of the cargo (turn._do_action, CW-HAND-01): if a box of them is not
+                            # destroyed, the character's turn (he has fired); his grenade is the packing's (c_hand)
+                            happened = 0
+                            j = i + 1
+                            while j < drop_lo[tp + 1] and drp[j * DROP_NCOLS + DROP_KIND] == DR_BOX:
+                                if ctx.st[drp[j * DROP_NCOLS + DROP_SLOT]] > 0:
+                                    happened = 1
+                                j += 1
+                            if happened != dp[DROP_ASSUMED]:
+                                redo[t] = i + 1
+                                break
+                            if happened:
+                                fired_ch[dp[DROP_CREW]] = 1
+                            continue
+                        if kind == DR_BOX:
+                            continue                       # read by its FETCH row
                         if kind == DR_ACTION or kind == DR_SWITCH:
                             happened = 0 if dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]] else 1
                             if kind == DR_ACTION:
@@ -2290,7 +2308,7 @@ def run_fight(
                         if fc[F_PEDDOWN] and ctx.st[p_hits[u - V]] >= 2:
                             outu[u] = turn + fc[F_FIRST] - 1
                         continue
-                    if vehicle_out(&ctx, u, fc, crash, out_flags[t, u], w_usable, w_shots, ammo, c_takeover, c_hand):
+                    if vehicle_out(&ctx, u, fc, crash, out_flags[t, u], w_usable, w_shots, ammo, c_takeover, c_hand, turn):
                         outu[u] = turn + fc[F_FIRST] - 1
                 sides_left = 0
                 for s in range(fc[F_SIDES]):
@@ -2352,8 +2370,9 @@ def run_fight(
 
 
 cdef int vehicle_out(Ctx* c, int v, int32_t* fc, int32_t* crash, int flags, int32_t* w_usable, int32_t* w_shots,
-                     int32_t* ammo, int32_t* c_takeover, int32_t* c_hand) noexcept nogil:
-    """carwars.fight.out_of_action for a vehicle (FIGHT-03), in its order of conditions."""
+                     int32_t* ammo, int32_t* c_takeover, int32_t* c_hand, int turn) noexcept nogil:
+    """carwars.fight.out_of_action for a vehicle (FIGHT-03), in its order of conditions, after `turn`. A crew member
+    holds a usable hand weapon from turn c_hand[i] on (0: never; a grenade fetched from the cargo: that turn)."""
     cdef int i, conscious = 0, can = 0
     for i in range(c.v_c0[v], c.v_c1[v]):
         if c.st[c.c_hits[i]] < 2:
@@ -2378,7 +2397,7 @@ cdef int vehicle_out(Ctx* c, int v, int32_t* fc, int32_t* crash, int flags, int3
             if c.st[c.w_slot[i]] > 0 and w_usable[i] and not (w_shots[i] and ammo[i] <= 0):
                 return 0
         for i in range(c.v_c0[v], c.v_c1[v]):
-            if c_hand[i] and c.st[c.c_hits[i]] < 2:
+            if c_hand[i] and c_hand[i] <= turn and c.st[c.c_hits[i]] < 2:
                 return 0
         return 1
     return 0

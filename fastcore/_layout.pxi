@@ -88,6 +88,8 @@ cdef enum:
     DR_SWITCH = 3
     DR_DETONATE = 4
     DR_SUBSTITUTE = 5
+    DR_FETCH = 6
+    DR_BOX = 7
 
 # rows.atk
 cdef enum:
@@ -232,7 +234,8 @@ cdef enum:
     DROP_COUNTER = 7
     DROP_WATER = 8
     DROP_CREW = 9
-    DROP_NCOLS = 10
+    DROP_SLOT = 10
+    DROP_NCOLS = 11
 
 # rows.offr
 cdef enum:

@@ -44,7 +44,8 @@ def random_fight(rng: random.Random) -> dict:
     and smoke, declared collisions, up to 20 turns, until decided or not; dropped weapons (mines, spikes, oil, smoke,
     paint, junk) dropped by declared actions, by links and on automatic, switched on and off, maneuvers, solid and
     plasticore tires, chases in a column so that what is dropped is driven over, off-road driving, and vehicles
-    standing in water (drops in water), and crew members taking over from drivers the dice put out, then steering."""
+    standing in water (drops in water), crew members taking over from drivers the dice put out, then steering, and
+    grenades fetched from boxes in the cargo."""
     n_sides = rng.choice([2, 2, 3])
     vehicles, pedestrians = [], []
     column = rng.random() < 0.3          # a chase: one behind the other, all moving the same way
@@ -251,6 +252,13 @@ def random_fight(rng: random.Random) -> dict:
             for _ in range(rng.randint(1, 3)):
                 actions.append({"turn": rng.randint(1, turns), "phase": rng.randint(1, 5), "vehicle": v["id"],
                                 "kind": rng.choice(["substitute", "substitute", "steer"]), "crew": who})
+        if v["design"] in ("shogun", "hunter") and rng.random() < 0.15:
+            # a box of grenades in the cargo, which the dice may destroy before someone spends his turn getting one
+            # out (CW-HAND-01): he has fired that turn, and his grenade keeps the car in action
+            v["cargo"] = [{"id": "grenade_box", "dp": rng.choice([1, 2, 4])}]
+            for _ in range(rng.randint(1, 2)):
+                actions.append({"turn": rng.randint(1, data["scenario"]["turns"]), "phase": rng.randint(1, 5), "vehicle": v["id"],
+                                "kind": "fetch_grenade", "crew": "gunner" if v["design"] == "shogun" and rng.random() < 0.7 else "driver"})
     if actions:
         data["action"] = actions
     return data
@@ -543,6 +551,49 @@ def test_cw_crew_04_a_substitution_the_dice_decide_runs_in_the_fight_kernel():
         assert r.fight["shots"][:, van].sum() < without.fight["shots"][:, van].sum(), hits
 
 
+def test_cw_hand_01_a_grenade_fetched_from_the_cargo_runs_in_the_fight_kernel():
+    """CW-HAND-01 / ARCH-04 (seventh session): a `fetch_grenade` action in a turn the fight runs ran on the reference.
+    The gunner spends turn 3 getting a grenade out of a box in the cargo, if the dice have not destroyed the box by
+    then (a FETCH row and a BOX row per box; a trial where the box is gone runs again under the "cancel" fact). He
+    has fired that turn, so the van fires fewer shots than without the action; from then on he holds a hand weapon,
+    which keeps the van in action (c_hand holds from which turn). Every value of 300 trials equals the
+    reference's, and some trials run under the fact.
+
+    Then a van whose one machine gun has one shot: spent in turn 1, it leaves the van out of action after turn 1
+    unless the gunner has fetched his grenade by then. Fetching in turn 1 keeps it in; in turn 3, too late.
+    Both equal the reference's on 200 trials (a packer giving him the grenade from the start fails the second)."""
+    def van(actions: list[dict], **more):
+        return hardpoint.parse_scenario({
+            "scenario": {"name": "grenades", "ruleset": "carwars", "turns": 6},
+            "vehicle": [{"id": "van", "design": "shogun", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                         "armour": {side: 0 for side in SIDES}, "cargo": [{"id": "grenade_box", "dp": 1}], **more},
+                        {"id": "car", "design": "hunter", "x": 0.5, "y": 6.0, "speed": 0, "side": "b", "facing": 180.0},
+                        {"id": "bike", "design": "outrider", "x": 3.0, "y": 3.0, "speed": 0, "side": "b", "facing": 270.0}],
+            "action": actions,
+            "orders": [{"id": "o1", "unit": "van", "target": "best_odds"}, {"id": "o2", "unit": "car", "target": "best_odds"},
+                       {"id": "o3", "unit": "bike", "target": "nearest_enemy"}]})
+
+    s = van([{"turn": 3, "phase": 1, "kind": "fetch_grenade", "vehicle": "van", "crew": "gunner"}])
+    assert isinstance(pack(s), Packed), pack(s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BackendWarning)
+        r = run_batch(s, 300, 7, threads=1)
+    assert r.backend == "compiled"
+    assert _compare(s, 300, 7) == []
+    assert any(("cancel", 3, 1, 0) in key for key in s._packed[1].variants["packings"])
+    vw = [i for i, (unit, _) in enumerate(r.fight_layout.weapons) if unit == "van"]
+    without = run_batch(van([]), 300, 7, backend="reference")
+    assert r.fight["shots"][:, vw].sum() < without.fight["shots"][:, vw].sum()
+    one_shot = {"weapon": [{"id": "mg", "type": "Machine Gun", "mount": "front", "ammo": 1}]}
+    out = {}
+    for turn in (1, 3):
+        s = van([{"turn": turn, "phase": 1, "kind": "fetch_grenade", "vehicle": "van", "crew": "gunner"}], **one_shot)
+        assert _compare(s, 200, 7) == [], turn
+        r = run_batch(s, 200, 7, threads=1)
+        out[turn] = r.fight["out_turn"][:, r.fight_layout.units.index("van")]
+    assert (out[3] == 1).mean() > 0.9 and (out[1] == 1).mean() < 0.1, ((out[1] == 1).mean(), (out[3] == 1).mean())
+
+
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.json")) if FIXTURES.exists() else [], ids=lambda p: p.stem)
 def test_fight_02_kernel_regression_fixtures(path):
     """ARCH-03 / FIGHT-02: every fight once found differing between the kernel and the reference now agrees."""
@@ -588,19 +639,18 @@ def test_arch_04_pack_is_the_one_decision():
     reason; `backend="compiled"` raises a ScenarioError naming it; `auto` falls back with a BackendWarning
     naming it."""
     data = tomllib.loads(resources.files("hardpoint.seeds").joinpath("scenarios/cw_chase.toml").read_text(encoding="utf-8"))
-    next(v for v in data["vehicle"] if v["id"] == "pursuer")["cargo"] = [{"id": "grenade_box", "dp": 2}]
-    data["scenario"]["turns"] = 4
-    data["action"].append({"turn": 4, "phase": 2, "kind": "fetch_grenade", "vehicle": "pursuer", "crew": "gunner"})
+    data.setdefault("attack", []).append({"id": "ln", "turn": 3, "phase": 3, "attacker": "runner", "weapon": "drop_all",
+                                          "target": "pursuer"})
     s = hardpoint.parse_scenario(data)
     p = pack(s)
-    reason = "the declared action 'fetch_grenade' in a turn"
+    reason = "a link with dropped, smoke or paint weapons fired as an attack in a turn"
     assert isinstance(p, Unpackable) and p.reason == supports_compiled(s) == reason
-    with pytest.raises(ScenarioError, match="'fetch_grenade' in a turn"):
+    with pytest.raises(ScenarioError, match="dropped, smoke or paint weapons fired as an attack"):
         run_batch(s, 2, 1, backend="compiled")
     import hardpoint.carwars.batch as batch
 
     batch._warned.discard(p.reason)
-    with pytest.warns(BackendWarning, match="'fetch_grenade' in a turn"):
+    with pytest.warns(BackendWarning, match="dropped, smoke or paint weapons fired as an attack"):
         assert run_batch(s, 2, 1, backend="auto").backend == "reference"
 
 

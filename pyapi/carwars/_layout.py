@@ -77,6 +77,8 @@ DR_AUTO = 2
 DR_SWITCH = 3
 DR_DETONATE = 4
 DR_SUBSTITUTE = 5
+DR_FETCH = 6
+DR_BOX = 7
 
 # rows.atk
 ATK_NEEDED = 0
@@ -211,7 +213,8 @@ DROP_FACT = 6
 DROP_COUNTER = 7
 DROP_WATER = 8
 DROP_CREW = 9
-DROP_NCOLS = 10
+DROP_SLOT = 10
+DROP_NCOLS = 11
 
 # rows.offr
 OFFR_TURN = 0
@@ -306,7 +309,7 @@ ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choos
 FIR_COLUMNS = ("character", "cand_lo", "cand_hi",)
 FCOL_COLUMNS = ("index", "count", "bonus", "floor", "num", "den", "side", "tp", "is_ped",)
 OCON_COLUMNS = ("tp", "vehicle", "kind", "a", "b", "c", "part", "side", "tire", "armed", "half", "counter",)
-DROP_COLUMNS = ("tp", "kind", "weapon", "wkey", "driver", "assumed", "fact", "counter", "water", "crew",)
+DROP_COLUMNS = ("tp", "kind", "weapon", "wkey", "driver", "assumed", "fact", "counter", "water", "crew", "slot",)
 OFFR_COLUMNS = ("turn", "vehicle", "rolls", "high",)
 CONSTS_NAMES = ("metal_factor", "cap_num", "cap_den", "obstacle_hits", "fire_hit_hi", "fire_hit_fiery_hi", "ext_standard_hi", "ext_improved_hi", "ext_portable_hi", "explode_hi", "natural_miss", "max_needed", "area_divisor", "fire_hit_lo", "fire_hit_fiery_lo", "ext_standard_lo", "ext_improved_lo", "ext_portable_lo", "explode_lo", "fire_damage", "blast_count", "blast_bonus", "blast_floor",)
 CYC_NAMES = ("end_armour_lo", "end_armour_hi", "end_wheel_lo", "end_wheel_hi", "side_driver_lo", "side_driver_hi", "side_pp_lo", "side_pp_hi", "side_weapon_lo", "side_weapon_hi", "sidecar_lo", "sidecar_hi", "trike_wheel_lo", "trike_wheel_hi",)

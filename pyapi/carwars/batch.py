@@ -1218,7 +1218,7 @@ def _fight_unsupported(scenario) -> str | None:
     return None
 
 
-_FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop", "detonate", "steer", "substitute")   # the declared actions the fight kernel runs
+_FIGHT_ACTIONS = ("maneuver", "automatic_on", "automatic_off", "drop", "detonate", "steer", "substitute", "fetch_grenade")   # the declared actions the fight kernel runs
 
 
 def _detonation_ids_unsure(arena, plan) -> str | None:
@@ -1286,7 +1286,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from .enums import Mount, Side
     from . import geometry as geo
     from .attack import attack_weapon
-    from .special import _flatten, set_automatic
+    from .special import _flatten, check_hand_load, set_automatic
     from .crew import take_controls
     from .tables import check_usable
     from .terrain import offroad_rolls
@@ -1296,6 +1296,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
 
     rules = scenario.rules
     arena = scenario.arena.copy()
+    turn0 = arena.turn
     plan, fight = scenario.plan, scenario.fight
     T, P = int(scenario.turns), rules["carwars.turn"]["phases"]
     vids, pids = list(arena.vehicles), list(arena.pedestrians)
@@ -1602,13 +1603,43 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
 
     no_dice = _NoDice()
 
-    def drop_row(kind: int, v, w, assumed: bool, fact: tuple, counter: int = -1, crew=None) -> None:
+    def drop_row(kind: int, v, w, assumed: bool, fact: tuple, counter: int = -1, crew=None, slot: int = -1) -> None:
         driver = v.driver
         drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=kind,
                           weapon=weapon_index[(v.id, w.id)] if w is not None else -1, wkey=wkey[(v.id, w.id)] if w is not None else -1,
                           driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(assumed), fact=fact_id(fact),
                           counter=counter, water=int(w is not None and v.water_depth_ft > 0),
-                          crew=crew_index[(v.id, crew.id)] if crew is not None else -1))
+                          crew=crew_index[(v.id, crew.id)] if crew is not None else -1, slot=slot))
+
+    grenade = "Explosive Grenade"
+    grenade_usable = not weapon_spec(rules, grenade, hand=True).refused
+
+    def fetch(v, a, turn: int, phase: int, i: int, fired: FiredThisTurn) -> None:
+        """A `fetch_grenade` action (turn._do_action, CW-HAND-01): the character spends his turn getting a grenade
+        out of a box in the cargo. How many he may carry is the packing's; whether a box is still whole is the
+        dice's: the packing has it happen unless a fact says it was cancelled (a box destroyed before the fight
+        cancels it whatever the dice). Once it happens he has fired this turn, and from this turn on holds a hand
+        weapon, which keeps his vehicle in action (`fight.out_of_action`; c_hand holds from which turn)."""
+        try:
+            crew = v.crew_member(a.crew or "", "crew")
+            check_hand_load(rules, crew, crew.hand_weapons + (grenade,), "crew")
+        except (RuleViolation, ScenarioError):
+            return                            # cancelled whatever the dice: no row
+        k0 = int(base.arrays["v_k0"][vids.index(v.id)])
+        boxes = [(k, int(base.arrays["k_slot"][k0 + j])) for j, k in enumerate(v.cargo) if k.id.startswith("grenade_box")]
+        if not any(k.dp > 0 for k, _ in boxes):
+            return
+        cancel = ("cancel", turn, phase, i)
+        ok = cancel not in facts
+        drop_row(_layout.DR_FETCH, v, None, ok, cancel, crew=crew)
+        for _, slot in boxes:
+            drop_row(_layout.DR_BOX, v, None, False, cancel, slot=slot)
+        if ok:
+            fired.characters[(v.id, crew.id)] = fired.characters.get((v.id, crew.id), 0) + 1
+            crew.hand_weapons = crew.hand_weapons + (grenade,)
+            ci = crew_index[(v.id, crew.id)]
+            if grenade_usable and not c_hand[ci]:
+                c_hand[ci] = turn - turn0 + 1     # the fight's turn, counted from 1 (the kernel's)
 
     drivers_out: set = set()    # drivers a substitution in this packing has found incapacitated (hits never heal)
 
@@ -1672,6 +1703,9 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             if a.kind == "substitute":
                 substitute(v, a, turn, phase, i)
                 continue
+            if a.kind == "fetch_grenade":
+                fetch(v, a, turn, phase, i, fired)
+                continue
             cancel = ("cancel", turn, phase, i)
             driver = v.driver
             drv_fired = driver is not None and fired.characters.get((v.id, driver.id), 0) >= 1
@@ -1684,7 +1718,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 ok = cancel not in facts and not drv_fired
                 drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=_layout.DR_DETONATE, weapon=-1, wkey=-1,
                                   driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(ok),
-                                  fact=fact_id(cancel), counter=index_of(counter), water=0, crew=-1))
+                                  fact=fact_id(cancel), counter=index_of(counter), water=0, crew=-1, slot=-1))
                 if ok and driver is not None:
                     fired.characters[(v.id, driver.id)] = 1
                 continue
