@@ -1163,9 +1163,9 @@ def _fight_unsupported(scenario) -> str | None:
     goes straight and stops where counters collide (FIGHT-04), which no die changes. Three things the dice decide
     change what later phases are: a vehicle going out of control (it slows down at the end of the turn); a
     drop or automatic switch the packing has happen that the dice prevent (a weapon destroyed, a driver who
-    has fired); and a substitution at the wheel that goes otherwise than the packing has it (the driver still
-    able, the substitute down): the wrapper packs the fight again for such a trial (`_Fact`), and runs it on
-    from there."""
+    has fired); and a substitution at the wheel or a grenade fetched from the cargo that goes otherwise than the
+    packing has it (the driver still able, the substitute down; the box destroyed): the wrapper packs the fight
+    again for such a trial (`_Fact`), and runs it on from there."""
     from .model import Vehicle as _Vehicle
 
     arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
@@ -1286,7 +1286,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from .enums import Mount, Side
     from . import geometry as geo
     from .attack import attack_weapon
-    from .special import _flatten, check_hand_load, set_automatic
+    from .special import FETCHED_GRENADE, _flatten, check_hand_load, grenade_boxes, set_automatic
     from .crew import take_controls
     from .tables import check_usable
     from .terrain import offroad_rolls
@@ -1611,8 +1611,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                           counter=counter, water=int(w is not None and v.water_depth_ft > 0),
                           crew=crew_index[(v.id, crew.id)] if crew is not None else -1, slot=slot))
 
-    grenade = "Explosive Grenade"
-    grenade_usable = not weapon_spec(rules, grenade, hand=True).refused
+    grenade_usable = not weapon_spec(rules, FETCHED_GRENADE, hand=True).refused
 
     def fetch(v, a, turn: int, phase: int, i: int, fired: FiredThisTurn) -> None:
         """A `fetch_grenade` action (turn._do_action, CW-HAND-01): the character spends his turn getting a grenade
@@ -1622,11 +1621,11 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         weapon, which keeps his vehicle in action (`fight.out_of_action`; c_hand holds from which turn)."""
         try:
             crew = v.crew_member(a.crew or "", "crew")
-            check_hand_load(rules, crew, crew.hand_weapons + (grenade,), "crew")
+            check_hand_load(rules, crew, crew.hand_weapons + (FETCHED_GRENADE,), "crew")
         except (RuleViolation, ScenarioError):
             return                            # cancelled whatever the dice: no row
         k0 = int(base.arrays["v_k0"][vids.index(v.id)])
-        boxes = [(k, int(base.arrays["k_slot"][k0 + j])) for j, k in enumerate(v.cargo) if k.id.startswith("grenade_box")]
+        boxes = [(k, int(base.arrays["k_slot"][k0 + v.cargo.index(k)])) for k in grenade_boxes(v)]     # (cargo first, then the sidecar's)
         if not any(k.dp > 0 for k, _ in boxes):
             return
         cancel = ("cancel", turn, phase, i)
@@ -1636,7 +1635,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             drop_row(_layout.DR_BOX, v, None, False, cancel, slot=slot)
         if ok:
             fired.characters[(v.id, crew.id)] = fired.characters.get((v.id, crew.id), 0) + 1
-            crew.hand_weapons = crew.hand_weapons + (grenade,)
+            crew.hand_weapons = crew.hand_weapons + (FETCHED_GRENADE,)
             ci = crew_index[(v.id, crew.id)]
             if grenade_usable and not c_hand[ci]:
                 c_hand[ci] = turn - turn0 + 1     # the fight's turn, counted from 1 (the kernel's)

@@ -178,6 +178,15 @@ def expand_link(arena: Arena, attack: Attack, where: str) -> tuple[list[Attack],
     return out, drops
 
 
+FETCHED_GRENADE = "Explosive Grenade"     # what a box of grenades in the cargo holds (CW-HAND-01, fetch_grenade)
+
+
+def grenade_boxes(vehicle) -> list:
+    """CW-HAND-01: the vehicle's boxes of grenades: its cargo items whose id starts `grenade_box` (the sidecar's are
+    out of reach), whole or not."""
+    return [k for k in vehicle.cargo if k.id.startswith("grenade_box")]
+
+
 def check_hand_load(rules: Rules, who: CrewMember | Pedestrian, weapons: tuple[str, ...], path: str) -> None:
     """CW-HAND-01: a character carries at most six grenade-equivalents (a pistol 1; a rifle, shotgun or SMG 2)."""
     limit = rules["carwars.hand_weapons"]["max_grenade_equivalents"]
