@@ -1356,6 +1356,9 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
               off_points=off_t["damage"]["points"], fire_ring=ring, water_lo=water["backup"][0], water_hi=water["backup"][1],
               water_count=water_dice.count, water_bonus=water_dice.bonus, water_floor=water_dice.floor)
     max_needed = th["to_hit"]["max_needed"]
+    # the most an order's roll needed can fall in the kernel (sustained fire, a wounded firer's skill if a bonus): a
+    # candidate shot still above max_needed after it can never be chosen (fight._choose), so its row is left out
+    best_bonus = max(0, sf["second"], sf["third_and_later"]) + max(0, th["firer"]["wounded_skill"])
 
     names = _turn_names(scenario)    # as the reference's batch names them
     name_pos = {n: i for i, n in reversed(list(enumerate(names)))}
@@ -1466,7 +1469,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         scored = []
         for target in targets:
             found = explained(unit, wid, firer, target, aim)
-            if found is not None:
+            if found is not None and found[1][_layout.CAND_NEEDED] - best_bonus <= max_needed:
                 scored.append((found[0], uidx[target], found[1]))
         scored.sort(key=lambda s: (s[0], s[1]))
         return [row for _, _, row in scored]
@@ -2006,9 +2009,11 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                             firers = [order.firer]
                         else:
                             firers = [c.id for c in default_firer_pool(unit, w)]
+                    shots = [(firer, rows_for(unit, wid, firer, targets, order.aim)) for firer in firers]
+                    if not any(rows for _, rows in shots):
+                        continue            # no shot for any firer in this phase: the order chooses nothing here
                     f0 = len(fir)
-                    for firer in firers:
-                        rows = rows_for(unit, wid, firer, targets, order.aim)
+                    for firer, rows in shots:
                         fir.append(_row(_layout.FIR_COLUMNS, character=-1 if firer is None else crew_index[(unit.id, firer)],
                                         cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
                         cand.extend(rows)
