@@ -22,6 +22,7 @@ import pytest
 import hardpoint
 from hardpoint import HardpointError
 from hardpoint.backend import BackendWarning
+from hardpoint.carwars import _layout
 from hardpoint.carwars.batch import Packed, pack, run_batch, supports_compiled
 from hardpoint.carwars.enums import CrewRole
 from hardpoint.errors import ScenarioError
@@ -1376,6 +1377,42 @@ def test_cw_hit_07_blinded_units_fight_in_the_kernel():
     assert run_batch(s, 1000, 1, threads=1).fight["hits"][:, 0].sum() == 0
     data["vehicle"][0]["blinded"] = False
     assert run_batch(hardpoint.parse_scenario(data), 1000, 1, threads=1).fight["hits"][:, 0].sum() > 0
+
+
+def test_fight_02_an_order_with_no_shot_a_die_could_make_gets_no_kernel_entry():
+    """FIGHT-02 (issue 14, eighth session): the packer leaves out what no standing order can ever choose, so that the
+    kernel does not walk it every phase. A blinded car and pedestrian (-10 to fire: no shot within 12 even with the
+    best sustained-fire bonus) get no entry, though the van still does; with sight, all three do. Units hundreds
+    of inches apart get none at all: that fight runs in the kernel with no entry, no BackendWarning, and every
+    value of its trials agrees with the reference."""
+    def units_with_entries(doc: dict) -> set:
+        p = pack(hardpoint.parse_scenario(copy.deepcopy(doc)))
+        assert isinstance(p, Packed), p
+        return {p.layout.units[u] for u in p.arrays["ent"][:, _layout.ENT_UNIT]}
+
+    data = {"scenario": {"name": "blind", "ruleset": "carwars", "turns": 4, "until": "decided"},
+            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a", "blinded": True},
+                        {"id": "van", "design": "shogun", "x": 0.5, "y": 5.0, "speed": 0, "side": "b", "facing": 180.0}],
+            "pedestrian": [{"id": "p", "x": 3.0, "y": 3.0, "weapons": ["Rifle"], "side": "b", "blinded": True}],
+            "orders": [{"id": "o1", "unit": "car", "target": "best_odds"}, {"id": "o2", "unit": "van", "target": "nearest_enemy"},
+                       {"id": "o3", "unit": "p", "target": "best_odds"}]}
+    assert units_with_entries(data) == {"van"}
+    data["vehicle"][0]["blinded"] = data["pedestrian"][0]["blinded"] = False
+    assert units_with_entries(data) == {"car", "van", "p"}
+
+    doc = tomllib.loads((resources.files("hardpoint.seeds") / "scenarios" / "default.toml").read_text())
+    doc.pop("attack")
+    doc["scenario"].update(turns=3, until="decided", name="far apart")
+    units = doc["vehicle"] + doc.get("pedestrian", [])
+    for i, u in enumerate(units):
+        u["x"] += 400.0 * i
+    doc["orders"] = [{"id": f"{u['id']}_fires", "unit": u["id"], "target": "best_odds"} for u in units]
+    assert units_with_entries(doc) == set()
+    s = hardpoint.parse_scenario(doc)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BackendWarning)
+        assert _compare(s, 200, 7) == []
+        assert run_batch(s, 200, 7, threads=1).fight["shots"].sum() == 0
 
 
 def test_cw_fire_01_fire_modifiers_lasting_many_turns_run_in_the_fight_kernel():
