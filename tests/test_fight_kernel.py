@@ -1361,16 +1361,21 @@ def test_fight_03_cw_crew_03_vehicles_out_of_control_or_crashed_before_the_start
     assert (out[:, 1] == crashed.arena.turn).all()     # out after the first turn it runs, in every trial
 
 
-def test_cw_hit_07_blinded_units_fight_in_the_kernel():
-    """CW-HIT-07 / ARCH-04 (this session): a vehicle and a pedestrian blinded by a searchlight (-10 to fire) fight
-    in the kernel (the packer refused a blinded vehicle): the candidate shots carry the modifier like any other,
-    and every value of 300 trials agrees with the reference. Blinded, the car's machine gun never hits."""
-    data = {"scenario": {"name": "blind", "ruleset": "carwars", "turns": 4, "until": "decided"},
+def _blinded_fight() -> dict:
+    """A car and a pedestrian blinded by a searchlight (-10 to fire) against a van that sees, parked, 4 turns."""
+    return {"scenario": {"name": "blind", "ruleset": "carwars", "turns": 4, "until": "decided"},
             "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a", "blinded": True},
                         {"id": "van", "design": "shogun", "x": 0.5, "y": 5.0, "speed": 0, "side": "b", "facing": 180.0}],
             "pedestrian": [{"id": "p", "x": 3.0, "y": 3.0, "weapons": ["Rifle"], "side": "b", "blinded": True}],
             "orders": [{"id": "o1", "unit": "car", "target": "best_odds"}, {"id": "o2", "unit": "van", "target": "nearest_enemy"},
                        {"id": "o3", "unit": "p", "target": "best_odds"}]}
+
+
+def test_cw_hit_07_blinded_units_fight_in_the_kernel():
+    """CW-HIT-07 / ARCH-04 (this session): a vehicle and a pedestrian blinded by a searchlight (-10 to fire) fight
+    in the kernel (the packer refused a blinded vehicle): the candidate shots carry the modifier like any other,
+    and every value of 300 trials agrees with the reference. Blinded, the car's machine gun never hits."""
+    data = _blinded_fight()
     s = hardpoint.parse_scenario(copy.deepcopy(data))
     assert isinstance(pack(s), Packed)
     assert _compare(s, 300, 3) == []
@@ -1390,12 +1395,7 @@ def test_fight_02_an_order_with_no_shot_a_die_could_make_gets_no_kernel_entry():
         assert isinstance(p, Packed), p
         return {p.layout.units[u] for u in p.arrays["ent"][:, _layout.ENT_UNIT]}
 
-    data = {"scenario": {"name": "blind", "ruleset": "carwars", "turns": 4, "until": "decided"},
-            "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 0.0, "speed": 0, "side": "a", "blinded": True},
-                        {"id": "van", "design": "shogun", "x": 0.5, "y": 5.0, "speed": 0, "side": "b", "facing": 180.0}],
-            "pedestrian": [{"id": "p", "x": 3.0, "y": 3.0, "weapons": ["Rifle"], "side": "b", "blinded": True}],
-            "orders": [{"id": "o1", "unit": "car", "target": "best_odds"}, {"id": "o2", "unit": "van", "target": "nearest_enemy"},
-                       {"id": "o3", "unit": "p", "target": "best_odds"}]}
+    data = _blinded_fight()
     assert units_with_entries(data) == {"van"}
     data["vehicle"][0]["blinded"] = data["pedestrian"][0]["blinded"] = False
     assert units_with_entries(data) == {"car", "van", "p"}
