@@ -62,6 +62,8 @@ def test_arch_05_override_merges_weapons_by_name():
     ({"carwars": {"weapons": {"weapon": [{"name": "Machine Gun", "damage": "one die"}]}}}, "carwars.weapons.weapon[1].damage"),
     ({"carwars": {"nonsense": {}}}, "table"),
     ({"carwars": {"bodies": {"arcs": {"angle": 95}}}}, "carwars.bodies.arcs.angle"),
+    ({"carwars": {"hand_weapons": {"grenade_box_holds": "Banana"}}}, "carwars.hand_weapons.grenade_box_holds"),
+    ({"carwars": {"hand_weapons": {"grenade_box_holds": 7}}}, "carwars.hand_weapons.grenade_box_holds"),
 ])
 def test_arch_05_bad_override_names_the_field(override, field):
     """ARCH-05 / ERR-01: an invalid override is refused, naming the table path; the defaults stay as they were."""

@@ -1286,7 +1286,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from .enums import Mount, Side
     from . import geometry as geo
     from .attack import attack_weapon
-    from .special import FETCHED_GRENADE, _flatten, check_hand_load, grenade_boxes, set_automatic
+    from .special import _flatten, check_hand_load, fetched_grenade, grenade_boxes, set_automatic
     from .crew import take_controls
     from .tables import check_usable
     from .terrain import offroad_rolls
@@ -1614,7 +1614,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                           counter=counter, water=int(w is not None and v.water_depth_ft > 0),
                           crew=crew_index[(v.id, crew.id)] if crew is not None else -1, slot=slot))
 
-    grenade_usable = not weapon_spec(rules, FETCHED_GRENADE, hand=True).refused
+    grenade = fetched_grenade(rules)
+    grenade_usable = not weapon_spec(rules, grenade, hand=True).refused
 
     def fetch(v, a, turn: int, phase: int, i: int, fired: FiredThisTurn) -> None:
         """A `fetch_grenade` action (turn._do_action, CW-HAND-01): the character spends his turn getting a grenade
@@ -1624,7 +1625,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         weapon, which keeps his vehicle in action (`fight.out_of_action`; c_hand holds from which turn)."""
         try:
             crew = v.crew_member(a.crew or "", "crew")
-            check_hand_load(rules, crew, crew.hand_weapons + (FETCHED_GRENADE,), "crew")
+            check_hand_load(rules, crew, crew.hand_weapons + (grenade,), "crew")
         except (RuleViolation, ScenarioError):
             return                            # cancelled whatever the dice: no row
         k0 = int(base.arrays["v_k0"][vids.index(v.id)])
@@ -1638,7 +1639,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             drop_row(_layout.DR_BOX, v, None, False, cancel, slot=slot)
         if ok:
             fired.characters[(v.id, crew.id)] = fired.characters.get((v.id, crew.id), 0) + 1
-            crew.hand_weapons = crew.hand_weapons + (FETCHED_GRENADE,)
+            crew.hand_weapons = crew.hand_weapons + (grenade,)
             ci = crew_index[(v.id, crew.id)]
             if grenade_usable and not c_hand[ci]:
                 c_hand[ci] = turn - turn0 + 1     # the fight's turn, counted from 1 (the kernel's)

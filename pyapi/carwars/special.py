@@ -178,7 +178,9 @@ def expand_link(arena: Arena, attack: Attack, where: str) -> tuple[list[Attack],
     return out, drops
 
 
-FETCHED_GRENADE = "Explosive Grenade"     # what a box of grenades in the cargo holds (CW-HAND-01, fetch_grenade)
+def fetched_grenade(rules: Rules) -> str:
+    """CW-HAND-01: the hand weapon a crew member gets out of a box of grenades in the cargo (fetch_grenade)."""
+    return rules["carwars.hand_weapons"]["grenade_box_holds"]
 
 
 def grenade_boxes(vehicle) -> list:

@@ -440,6 +440,7 @@ HAND_WEAPONS = _section("CW-HAND-01", {
     "grenade_box_weight_lb": _num(0, 1000, "pounds (documentation)"),
     "grenade_box_spaces": _num(0, 100, "spaces (documentation)"),
     "grenade_box_fetch_turns": _int(0, 100, "turns to get a grenade out (documentation: fetching takes the turn)"),
+    "grenade_box_holds": _text("the hand weapon a box of grenades in the cargo holds, by name (fetch_grenade)", 64),
     "hand_weapon": {"type": "array", "items": _WEAPON_ROW, "minItems": 1, "maxItems": 1024, "description": "hand weapons"},
 }, "the Car Wars hand weapon list (CW-HAND-01)", optional=["rule", "source", "grenade_max_range", "hand_weapon_max_range",
                                                             "grenade_burst_radius", "grenade_vehicle_radius", "grenade_box_count",
@@ -462,6 +463,8 @@ def _check_weapons(name: str, t: dict) -> None:
         if "burn_duration" in w and "fire_modifier" not in w:
             raise _bad("a burn duration without a fire modifier does nothing", f"{path}.burn_duration", w["burn_duration"], "CW-FIRE-01")
         _check_has_an_effect(w, path)
+    if key == "hand_weapon" and t["grenade_box_holds"] not in {w["name"] for w in t[key]}:
+        raise _bad("names no hand weapon of this list", f"{name}.grenade_box_holds", t["grenade_box_holds"], "CW-HAND-01")
 
 
 def _check_index_keys(seen: dict[str, str], row: dict, wname: str, path: str) -> None:

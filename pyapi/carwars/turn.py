@@ -197,14 +197,15 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
         v.steered_turn = arena.turn
         return [Note(f"{a.crew} steers {v.id} this turn", "CW-CREW-04")]
     if a.kind == "fetch_grenade":
-        from .special import FETCHED_GRENADE, check_hand_load, grenade_boxes
+        from .special import check_hand_load, fetched_grenade, grenade_boxes
 
         crew = v.crew_member(a.crew or "", f"{where}.crew")
         if not any(c.dp > 0 for c in grenade_boxes(v)):
             raise RuleViolation("no box of grenades in the cargo", field=f"{where}.kind", value=a.kind, rule="CW-HAND-01")
-        check_hand_load(rules, crew, crew.hand_weapons + (FETCHED_GRENADE,), f"{where}.crew")
+        grenade = fetched_grenade(rules)
+        check_hand_load(rules, crew, crew.hand_weapons + (grenade,), f"{where}.crew")
         fired.characters[(v.id, crew.id)] = fired.characters.get((v.id, crew.id), 0) + 1
-        crew.hand_weapons = crew.hand_weapons + (FETCHED_GRENADE,)
+        crew.hand_weapons = crew.hand_weapons + (grenade,)
         return [Note(f"{crew.id} spends the turn getting a grenade out of the cargo box", "CW-HAND-01")]
     raise ScenarioError(f"unknown action (known: {', '.join(KINDS)})", field=f"{where}.kind", value=a.kind, rule="CLI-02")
 

@@ -567,7 +567,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
                     raise RuleViolation("only the substitute driver steers: no substitute action names this crew member "
                                         "before", field=f"{path}.crew", value=person.id, rule="CW-CREW-04")
             elif kind == "fetch_grenade":
-                from .special import FETCHED_GRENADE, check_hand_load, grenade_boxes
+                from .special import check_hand_load, fetched_grenade, grenade_boxes
 
                 person = v.crew_member(act_obj.crew or "", f"{path}.crew")
                 if not grenade_boxes(v):
@@ -575,7 +575,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
                                         field=f"{path}.kind", value=kind, rule="CW-HAND-01")
                 n = fetched.get((v.id, person.id), 0) + 1
                 fetched[(v.id, person.id)] = n
-                check_hand_load(rules, person, person.hand_weapons + (FETCHED_GRENADE,) * n, f"{path}.crew")
+                check_hand_load(rules, person, person.hand_weapons + (fetched_grenade(rules),) * n, f"{path}.crew")
                 act(turn, (v.id, person.id), path, person.id)
         for a in plan.attacks.get(key, []):
             path = f"attack[{attack_index[a.id]}]"
