@@ -595,6 +595,42 @@ def test_cw_hand_01_a_grenade_fetched_from_the_cargo_runs_in_the_fight_kernel():
     assert (out[3] == 1).mean() > 0.9 and (out[1] == 1).mean() < 0.1, ((out[1] == 1).mean(), (out[3] == 1).mean())
 
 
+def test_cw_crew_01_a_fetcher_knocked_out_before_his_turn_fetches_nothing_in_kernel_and_reference():
+    """CW-CREW-01 / CW-HAND-01: the gunner of an unarmoured van, wounded (1 hit), is to fetch a grenade in turn 3.
+    In some trials the enemy's fire knocks him out first: the reference cancels the fetch, naming CW-CREW-01. The
+    kernel does not check his state at his FETCH row, since it changes no value (his hits never heal: he never fires
+    and his grenade never keeps the van in action); every value of 300 trials equals the reference's. A gunner out
+    when the fight starts gets no FETCH row at all."""
+    def van(gunner_hits: int):
+        return hardpoint.parse_scenario({
+            "scenario": {"name": "grenades", "ruleset": "carwars", "turns": 6},
+            "vehicle": [{"id": "van", "design": "shogun", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                         "armour": {side: 0 for side in SIDES}, "cargo": [{"id": "grenade_box", "dp": 4}],
+                         "crew": [{"id": "driver", "role": "driver", "seat": "front_left"},
+                                  {"id": "gunner", "role": "gunner", "seat": "front_right", "hits": gunner_hits, "gunner": 1}]},
+                        {"id": "car", "design": "hunter", "x": 0.5, "y": 6.0, "speed": 0, "side": "b", "facing": 180.0},
+                        {"id": "bike", "design": "outrider", "x": 3.0, "y": 3.0, "speed": 0, "side": "b", "facing": 270.0}],
+            "action": [{"turn": 3, "phase": 1, "kind": "fetch_grenade", "vehicle": "van", "crew": "gunner"}],
+            "orders": [{"id": "o1", "unit": "van", "target": "best_odds"}, {"id": "o2", "unit": "car", "target": "best_odds"},
+                       {"id": "o3", "unit": "bike", "target": "nearest_enemy"}]})
+
+    s = van(1)
+    assert isinstance(pack(s), Packed), pack(s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BackendWarning)
+        assert run_batch(s, 300, 7, threads=1).backend == "compiled"
+    assert _compare(s, 300, 7) == []
+    knocked_out = 0
+    for t in range(40):
+        r = van(1).resolve(hardpoint.SeededDice(7, trial=t))
+        knocked_out += any("fetch_grenade of van cancelled" in str(e) and "CW-CREW-01" in str(e) for e in r.events)
+    assert 0 < knocked_out < 40, knocked_out
+    for hits, rows in ((1, 1), (2, 0), (3, 0)):
+        p = pack(van(hits))
+        assert isinstance(p, Packed), p
+        assert int((p.arrays["drop"][:, _layout.DROP_KIND] == _layout.DR_FETCH).sum()) == rows, hits
+
+
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.json")) if FIXTURES.exists() else [], ids=lambda p: p.stem)
 def test_fight_02_kernel_regression_fixtures(path):
     """ARCH-03 / FIGHT-02: every fight once found differing between the kernel and the reference now agrees."""

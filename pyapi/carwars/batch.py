@@ -1628,6 +1628,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             check_hand_load(rules, crew, crew.hand_weapons + (grenade,), "crew")
         except (RuleViolation, ScenarioError):
             return                            # cancelled whatever the dice: no row
+        if not crew.can_act:
+            return                            # CW-CREW-01: out from the start, so for the whole fight (hits never heal)
         k0 = int(base.arrays["v_k0"][vids.index(v.id)])
         boxes = [(k, int(base.arrays["k_slot"][k0 + v.cargo.index(k)])) for k in grenade_boxes(v)]     # (cargo first, then the sidecar's)
         if not any(k.dp > 0 for k, _ in boxes):

@@ -194,12 +194,19 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
     if a.kind == "steer":
         if v.substitute != a.crew:
             raise RuleViolation("only the substitute driver steers", field=f"{where}.crew", value=a.crew, rule="CW-CREW-04")
+        crew = v.crew_member(a.crew or "", f"{where}.crew")
+        if not crew.can_act:     # CW-CREW-01
+            raise RuleViolation(f"crew member {crew.id!r} is {crew.state} and cannot act", field=f"{where}.crew",
+                                value=crew.id, rule="CW-CREW-01")
         v.steered_turn = arena.turn
         return [Note(f"{a.crew} steers {v.id} this turn", "CW-CREW-04")]
     if a.kind == "fetch_grenade":
         from .special import check_hand_load, fetched_grenade, grenade_boxes
 
         crew = v.crew_member(a.crew or "", f"{where}.crew")
+        if not crew.can_act:     # CW-CREW-01: an unconscious or dead character does nothing
+            raise RuleViolation(f"crew member {crew.id!r} is {crew.state} and cannot act", field=f"{where}.crew",
+                                value=crew.id, rule="CW-CREW-01")
         if not any(c.dp > 0 for c in grenade_boxes(v)):
             raise RuleViolation("no box of grenades in the cargo", field=f"{where}.kind", value=a.kind, rule="CW-HAND-01")
         grenade = fetched_grenade(rules)

@@ -403,3 +403,40 @@ def test_cw_hand_01_a_crew_member_gets_a_grenade_from_the_cargo_in_a_turn():
                           {"id": "t", "design": "hunter", "x": 3.0}],
                  action=[{"turn": 1, "phase": 1, "kind": "fetch_grenade", "vehicle": "v", "crew": "gunner"}],
                  attack=[{"id": "a", "turn": 1, "phase": 3, "attacker": "v", "weapon": "laser", "target": "t", "firer": "gunner"}])
+
+
+def test_cw_crew_01_an_unconscious_or_dead_crew_member_fetches_no_grenade_and_steers_nothing():
+    """CW-CREW-01: a character who is unconscious (2 hits) or dead (3) cannot act, so his `fetch_grenade` is
+    cancelled, naming the rule, and he carries nothing more; wounded (1 hit) he still fetches. The same for a
+    substitute driver's `steer`: knocked out after he took the controls, he steers nothing (the vehicle keeps no
+    turn of his steering, which would bar him from firing)."""
+    for hits, fetched in ((0, True), (1, True), (2, False), (3, False)):
+        s = _fetching(2)
+        s.arena.vehicles["v"].crew_member("gunner").hits = hits
+        r = s.resolve(SeededDice(1, trial=0), commit=True)
+        gunner = s.arena.vehicles["v"].crew_member("gunner")
+        assert gunner.hand_weapons == (("Explosive Grenade",) if fetched else ()), hits
+        cancelled = [e for e in r.events if "fetch_grenade of v cancelled" in str(e)]
+        assert bool(cancelled) != fetched, (hits, cancelled)
+        if not fetched:
+            assert "CW-CREW-01" in str(cancelled[0]) and "cannot act" in str(cancelled[0]), cancelled
+
+    def steering(gunner_hits: int):
+        from hardpoint.carwars.phase import FiredThisTurn
+        from hardpoint.carwars.turn import Action, _do_action
+
+        s = scenario(vehicle=[{"id": "v", "design": "shogun", "speed": 0,
+                               "crew": [{"id": "driver", "role": "driver", "seat": "front_left", "hits": 3},
+                                        {"id": "gunner", "role": "gunner", "seat": "front_right", "gunner": 1}]}])
+        v = s.arena.vehicles["v"]
+        v.substitute, v.substitute_from_turn = "gunner", 1     # he took over in turn 1, then was knocked out
+        v.crew_member("gunner").hits = gunner_hits
+        s.arena.turn = 2
+        return _do_action(s.rules, s.arena, Action(2, 1, "steer", "v", crew="gunner"), SeededDice(1, trial=0),
+                          FiredThisTurn(), "action[0]"), v
+
+    events, v = steering(1)
+    assert v.steered_turn == 2 and "gunner steers v" in str(events[0]), events
+    with pytest.raises(RuleViolation, match="CW-CREW-01") as err:
+        steering(2)
+    assert err.value.field == "action[0].crew" and err.value.value == "gunner"
