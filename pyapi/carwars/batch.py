@@ -82,15 +82,14 @@ class BatchResult:
         if self.tallies is not None:
             return self.tallies
         flags = self.flags if self.flags is not None else np.zeros((0, len(self.vehicles)), np.uint8)
-        return {"hit": self.hit.sum(axis=0, dtype=np.int64), "damage_sum": self.damage.sum(axis=0, dtype=np.int64),
+        return {"hit": _column_sums(self.hit), "damage_sum": _column_sums(self.damage),
                 "damage_sq": np.einsum("ij,ij->j", self.damage, self.damage, dtype=np.int64),
                 "damage_hist": np.stack([np.bincount(np.minimum(self.damage[:, j], DMG_BINS - 1), minlength=DMG_BINS)
                                          for j in range(self.damage.shape[1])]).astype(np.int64)
                 if self.damage.shape[1] else np.zeros((0, DMG_BINS), np.int64),
                 **(_fight_counts(self.fight, self.fight_layout) if self.fight is not None else {}),
                 "destroyed": self._destroyed_counts(),
-                "flags": np.stack([((flags & (1 << b)) != 0).sum(axis=0) for b in range(4)], axis=1).astype(np.int64)
-                if len(self.vehicles) else np.zeros((0, 4), np.int64)}
+                "flags": _flag_counts(flags)}
 
     def _slot_kinds(self) -> tuple[np.ndarray, np.ndarray]:
         """The slots that die at 3 hits (crew, pedestrians), and those destroyed at 0 that start above it."""
@@ -112,10 +111,10 @@ class BatchResult:
         than whole columns at 300,000 trials)."""
         lives, parts = self._slot_kinds()
         out = np.zeros(self.state.shape[1], np.int64)
-        for lo in range(0, self.state.shape[0], 16384):
-            block = self.state[lo:lo + 16384]
-            out[lives] += np.count_nonzero(block[:, lives] >= 3, axis=0)
-            out[parts] += np.count_nonzero(block[:, parts] == 0, axis=0)
+        for lo in range(0, self.state.shape[0], 8192):
+            block = self.state[lo:lo + 8192]
+            out[lives] += _column_sums((block >= 3).view(np.uint8))[lives]
+            out[parts] += _column_sums((block == 0).view(np.uint8))[parts]
         return out
 
     def summary(self) -> dict[str, float]:
@@ -900,20 +899,39 @@ def _fill_fight(arrays: dict, i: int, layout, fight: dict) -> None:
             arrays["damage"][i, k] += w["damage"]
 
 
+_FLAG_BITS = ((np.arange(256)[:, None] >> np.arange(4)) & 1).astype(np.int64)    # flag value -> its 4 bits
+
+
+def _column_sums(a: np.ndarray) -> np.ndarray:
+    """Exact int64 sums of a 2-D integer array's columns (einsum: 2-3x faster than `sum(axis=0, dtype=int64)` on
+    the narrow arrays of a batch, docs/performance.md)."""
+    return np.einsum("ij->j", a, dtype=np.int64)
+
+
+def _flag_counts(flags: np.ndarray) -> np.ndarray:
+    """(V, 4): per vehicle, the trials with each of the four flag bits set, from one histogram of the flag values
+    (6x faster than a pass per bit)."""
+    V = flags.shape[1]
+    if V == 0:
+        return np.zeros((0, 4), np.int64)
+    values = (flags.astype(np.intp) + np.arange(V, dtype=np.intp) * 256).ravel()
+    return np.bincount(values, minlength=256 * V).reshape(V, 256) @ _FLAG_BITS
+
+
 def _fight_counts(arrays: dict, layout) -> dict:
     """FIGHT-05 totals: wins per side, draws, undecided; per unit trials out and a histogram of the turn it went
     out (bin t, 1..cap); per weapon sums and sums of squares of shots, hits and damage."""
     T = layout.turns
-    res = arrays["result"].astype(np.int64)
     out = arrays["out_turn"].astype(np.int64)
-    c = {"fight_wins": np.array([(res == k).sum() for k in range(len(layout.sides))], np.int64),
-         "fight_draws": np.array([(res == -1).sum()], np.int64), "fight_undecided": np.array([(res == -2).sum()], np.int64),
+    ends = np.bincount(arrays["result"].astype(np.intp) + 2, minlength=len(layout.sides) + 2)   # -2 undecided, -1 draw, sides
+    c = {"fight_wins": ends[2:2 + len(layout.sides)].astype(np.int64),
+         "fight_draws": ends[1:2].astype(np.int64), "fight_undecided": ends[0:1].astype(np.int64),
          "fight_out_hist": np.stack([np.bincount(np.minimum(out[:, u], T), minlength=T + 1) for u in range(out.shape[1])])
          .astype(np.int64) if out.shape[1] else np.zeros((0, T + 1), np.int64),
          "fight_turns_hist": np.bincount(np.minimum(arrays["turns"].astype(np.int64), T), minlength=T + 1).astype(np.int64)}
     for k in ("shots", "hits", "damage"):
         a = arrays[k]
-        c[f"fight_{k}_sum"] = a.sum(axis=0, dtype=np.int64)
+        c[f"fight_{k}_sum"] = _column_sums(a)
         c[f"fight_{k}_sq"] = np.einsum("ij,ij->j", a, a, dtype=np.int64)
     return c
 
