@@ -1557,6 +1557,7 @@ def run_fight(
     cdef int32_t* brst = pk.brst
     cdef int32_t* dp
     cdef int32_t* gone
+    cdef int32_t* held              # per character, the thrown hand weapons (grenades) of each kind he holds (hand0)
     cdef int armed, acting, happened, stop
     cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, NP = pk.n_p_hits, N = out_state.shape[0]
     cdef Py_ssize_t U = pk.n_u_side, W = out_shots.shape[1], NC = pk.n_c_hits, NW = pk.n_w_slot
@@ -1596,10 +1597,14 @@ def run_fight(
     cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
     cdef int ring = fc[F_FIRE_RING]     # a vehicle's fire modifiers of turn t are kept at t % ring (CW-FIRE-01)
     cdef int tslot = 0
+    cdef int H = fc[F_HANDS]
+    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
+    cdef int32_t* hand0 = pk.hand0
     if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
             or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
             or saved.shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
-            or saved.shape[1] < 2 * V + NW + 3 * W + U + ring * V + fc[F_COUNTERS] \
+            or saved.shape[1] < 2 * V + NW + 3 * W + U + ring * V + NH + fc[F_COUNTERS] \
+            or H < 0 or pk.n_hand0 != NH or not -1 <= fc[F_FETCH_HAND] < (H if H > 0 else 0) \
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
             or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
@@ -1645,6 +1650,12 @@ def run_fight(
             return -1
     for e in range(pk.n_ent):
         ep = ent + e * ENT_NCOLS
+        if not -1 <= ep[ENT_HAND] < H or (ep[ENT_HAND] >= 0 and ep[ENT_WEAPON] >= 0) or not -1 <= ep[ENT_PED] < NP:
+            return -1                              # a thrown hand weapon's kind, never a mounted weapon's
+        if ep[ENT_HAND] >= 0 and ep[ENT_PED] < 0:
+            for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+                if not 0 <= fir[i * FIR_NCOLS + FIR_CHARACTER] < NC:
+                    return -1                      # a crew member's grenade: he throws it (his count is read)
         if ep[ENT_CHOOSE] != CHOOSE_LINK and ep[ENT_CHOOSE] != CHOOSE_AREA:
             continue
         if ep[ENT_LINK] < 1 or e + ep[ENT_LINK] >= pk.n_ent or ep[ENT_FIR_LO] < 0 or ep[ENT_FIR_HI] > pk.n_fir:
@@ -1688,6 +1699,8 @@ def run_fight(
     cdef int32_t[::1] scratch = np.zeros((7 + ring + 6) * Vs + 5 * Ws + Cs + 2 * Us + 11 * As_ + NK + 1, dtype=np.int32)
     # each character's hits slot: crew members 0 .. NC - 1, then the pedestrians (the numbering fired_ch uses)
     cdef int32_t[::1] ch_hits_ = np.zeros(Cs, dtype=np.int32)
+    cdef int32_t[::1] held_ = np.zeros(NH + 1, dtype=np.int32)
+    held = &held_[0]
     cdef int32_t* ch_hits = &ch_hits_[0]
     for i in range(NC):
         ch_hits[i] = c_hits[i]
@@ -1756,8 +1769,10 @@ def run_fight(
                     outu[i] = sv[2 * V + NW + 3 * W + i]
                 for i in range(ring * V):
                     fire_future[i] = sv[2 * V + NW + 3 * W + U + i]
+                for i in range(NH):
+                    held[i] = sv[2 * V + NW + 3 * W + U + ring * V + i]
                 for i in range(NK):
-                    gone[i] = sv[2 * V + NW + 3 * W + U + ring * V + i]
+                    gone[i] = sv[2 * V + NW + 3 * W + U + ring * V + NH + i]
             else:
                 memcpy(ctx.st, init, S * sizeof(int32_t))
                 ctx.k = 0
@@ -1768,6 +1783,8 @@ def run_fight(
                     crash[v] = crash0[v]           # a Crash Table result before the start (FIGHT-03)
                 for i in range(NW):
                     ammo[i] = w_ammo0[i]
+                for i in range(NH):
+                    held[i] = hand0[i]
                 for i in range(W):
                     rec_t[i] = rec0[i]            # the scenario's sustained-fire history (CW-HIT-09)
                     rec_s[i] = rec0[W + i]
@@ -1853,6 +1870,8 @@ def run_fight(
                                 break
                             if happened:
                                 fired_ch[dp[DROP_CREW]] = 1
+                                if fc[F_FETCH_HAND] >= 0:
+                                    held[dp[DROP_CREW] * H + fc[F_FETCH_HAND]] += 1    # a grenade in his hand
                             continue
                         if kind == DR_BOX:
                             continue                       # read by its FETCH row
@@ -1966,6 +1985,8 @@ def run_fight(
                             if fr < 0:
                                 continue
                             ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
+                            if ep[ENT_HAND] >= 0 and held[ch * H + ep[ENT_HAND]] <= 0:
+                                continue                   # his last one of these is thrown (CW-HAND-01)
                             fired_w[wk] = 1
                             for j in range(e + 1, e + 1 + ep[ENT_LINK]):
                                 mp = ent + j * ENT_NCOLS
@@ -2042,6 +2063,8 @@ def run_fight(
                                 ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
                             if fired_ch[ch] or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
                                 continue                   # the firer has fired; or no line of fire, whatever the dice
+                            if ep[ENT_HAND] >= 0 and held[ch * H + ep[ENT_HAND]] <= 0:
+                                continue                   # he has thrown his last one of these (CW-HAND-01)
                             k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
                             fired_ch[ch] = 1
                             fired_w[wk] = 1
@@ -2059,8 +2082,8 @@ def run_fight(
                         if outu[u] or fired_w[wk]:
                             continue
                         if ped >= 0:
-                            if fired_ch[NC + ped]:
-                                continue
+                            if fired_ch[NC + ped] or (ep[ENT_HAND] >= 0 and held[(NC + ped) * H + ep[ENT_HAND]] <= 0):
+                                continue                   # (a grenade: he has thrown his last one, CW-HAND-01)
                         elif ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
                             continue
                         for fr in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
@@ -2205,6 +2228,8 @@ def run_fight(
                                 w = acc_w[a]
                                 if w >= 0 and w_shots[w]:
                                     ammo[w] -= 1
+                                elif ent[e * ENT_NCOLS + ENT_HAND] >= 0:
+                                    held[acc_ch[a] * H + ent[e * ENT_NCOLS + ENT_HAND]] -= 1     # thrown (CW-HAND-01)
                                 if area_hits:
                                     each = area_each(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], cp[CAND_DMG_HITS],
                                                      ent[e * ENT_NCOLS + ENT_RANK], consts[K_AREA_DIVISOR])
@@ -2222,6 +2247,8 @@ def run_fight(
                         w = acc_w[a]
                         if w >= 0 and w_shots[w]:
                             ammo[w] -= 1
+                        elif ent[e * ENT_NCOLS + ENT_HAND] >= 0:
+                            held[acc_ch[a] * H + ent[e * ENT_NCOLS + ENT_HAND]] -= 1     # a grenade thrown is used up (CW-HAND-01)
                         if acc_atk[a] >= 0:
                             out_hit[t, acc_atk[a]] = hit
                             out_damage[t, acc_atk[a]] = dmg
@@ -2308,7 +2335,7 @@ def run_fight(
                         if fc[F_PEDDOWN] and ctx.st[p_hits[u - V]] >= 2:
                             outu[u] = turn + fc[F_FIRST] - 1
                         continue
-                    if vehicle_out(&ctx, u, fc, crash, out_flags[t, u], w_usable, w_shots, ammo, c_takeover, c_hand, turn):
+                    if vehicle_out(&ctx, u, fc, crash, out_flags[t, u], w_usable, w_shots, ammo, c_takeover, c_hand, held, H, turn):
                         outu[u] = turn + fc[F_FIRST] - 1
                 sides_left = 0
                 for s in range(fc[F_SIDES]):
@@ -2343,8 +2370,10 @@ def run_fight(
                     sv[2 * V + NW + 3 * W + i] = outu[i]
                 for i in range(ring * V):
                     sv[2 * V + NW + 3 * W + U + i] = fire_future[i]
+                for i in range(NH):
+                    sv[2 * V + NW + 3 * W + U + ring * V + i] = held[i]
                 for i in range(NK):
-                    sv[2 * V + NW + 3 * W + U + ring * V + i] = gone[i]
+                    sv[2 * V + NW + 3 * W + U + ring * V + NH + i] = gone[i]
                 saved_k[t] = ctx.k
                 continue
             for v in range(V):
@@ -2370,10 +2399,11 @@ def run_fight(
 
 
 cdef int vehicle_out(Ctx* c, int v, int32_t* fc, int32_t* crash, int flags, int32_t* w_usable, int32_t* w_shots,
-                     int32_t* ammo, int32_t* c_takeover, int32_t* c_hand, int turn) noexcept nogil:
+                     int32_t* ammo, int32_t* c_takeover, int32_t* c_hand, int32_t* held, int H, int turn) noexcept nogil:
     """carwars.fight.out_of_action for a vehicle (FIGHT-03), in its order of conditions, after `turn`. A crew member
-    holds a usable hand weapon from turn c_hand[i] on (0: never; a grenade fetched from the cargo: that turn)."""
-    cdef int i, conscious = 0, can = 0
+    holds a usable hand weapon that is not thrown from turn c_hand[i] on (0: never), and held[i * H + k] thrown ones
+    (grenades) of kind k."""
+    cdef int i, k, conscious = 0, can = 0
     for i in range(c.v_c0[v], c.v_c1[v]):
         if c.st[c.c_hits[i]] < 2:
             conscious = 1
@@ -2399,5 +2429,8 @@ cdef int vehicle_out(Ctx* c, int v, int32_t* fc, int32_t* crash, int flags, int3
         for i in range(c.v_c0[v], c.v_c1[v]):
             if c_hand[i] and c_hand[i] <= turn and c.st[c.c_hits[i]] < 2:
                 return 0
+            for k in range(H):
+                if held[i * H + k] > 0 and c.st[c.c_hits[i]] < 2:
+                    return 0
         return 1
     return 0

@@ -184,7 +184,8 @@ cdef enum:
     ENT_LINK = 9
     ENT_SHOT = 10
     ENT_RANK = 11
-    ENT_NCOLS = 12
+    ENT_HAND = 12
+    ENT_NCOLS = 13
 
 # rows.fir
 cdef enum:
@@ -322,7 +323,9 @@ cdef enum:
     F_WATER_BONUS = 27
     F_WATER_FLOOR = 28
     F_FIRE_RING = 29
-    F_LEN = 30
+    F_HANDS = 30
+    F_FETCH_HAND = 31
+    F_LEN = 32
 
 cdef struct Arrays:
     # per array: its data (NULL when empty) and its length; a two-dimensional one, its rows and columns
@@ -452,6 +455,8 @@ cdef struct Arrays:
     Py_ssize_t n_c_takeover
     int32_t* c_hand
     Py_ssize_t n_c_hand
+    int32_t* hand0
+    Py_ssize_t n_hand0
     int32_t* ent
     Py_ssize_t n_ent
     Py_ssize_t w_ent
@@ -844,6 +849,9 @@ cdef int unpack_fight(Arrays* a, dict arrays) except -2:
     v = arrays["c_hand"]
     a.c_hand = &v[0] if v.shape[0] else NULL
     a.n_c_hand = v.shape[0]
+    v = arrays["hand0"]
+    a.hand0 = &v[0] if v.shape[0] else NULL
+    a.n_hand0 = v.shape[0]
     m = arrays["ent"]
     a.ent = &m[0, 0] if m.shape[0] and m.shape[1] else NULL
     a.n_ent = m.shape[0]

@@ -260,6 +260,26 @@ def random_fight(rng: random.Random) -> dict:
             for _ in range(rng.randint(1, 2)):
                 actions.append({"turn": rng.randint(1, data["scenario"]["turns"]), "phase": rng.randint(1, 5), "vehicle": v["id"],
                                 "kind": "fetch_grenade", "crew": "gunner" if v["design"] == "shogun" and rng.random() < 0.7 else "driver"})
+    # grenades (CW-HAND-01): a thrown grenade is used up, so some pedestrians carry one or two besides their weapon
+    # and throw them under their orders or as planned; some gunners carry one or two, or fetch them, and throw
+    # them as planned (throws the plan cannot have are refused on load, and dropped by _load)
+    turns, ids = data["scenario"]["turns"], [u["id"] for u in units]
+    for p in pedestrians:
+        if rng.random() < 0.4:
+            p["weapons"] = p["weapons"][:1] + ["Explosive Grenade"] * rng.randint(1, 2)
+            for k in range(rng.randint(0, 3)):
+                data.setdefault("attack", []).append({"id": f"g{p['id']}{k}", "turn": rng.randint(1, turns), "phase": rng.randint(1, 5),
+                                                      "attacker": p["id"], "weapon": "Explosive Grenade",
+                                                      "target": rng.choice([x for x in ids if x != p["id"]])})
+    for v in vehicles:
+        if v["design"] == "shogun" and rng.random() < 0.25:
+            crew = v.setdefault("crew", [{"id": "driver", "role": "driver", "seat": "front_left"},
+                                         {"id": "gunner", "role": "gunner", "seat": rng.choice(["front_right", "back_left"])}])
+            next(c for c in crew if c["id"] == "gunner")["hand_weapons"] = ["Explosive Grenade"] * rng.randint(0, 2)
+            for k in range(rng.randint(1, 3)):
+                data.setdefault("attack", []).append({"id": f"g{v['id']}{k}", "turn": rng.randint(1, turns), "phase": rng.randint(1, 5),
+                                                      "attacker": v["id"], "weapon": "Explosive Grenade", "firer": "gunner",
+                                                      "target": rng.choice([x for x in ids if x != v["id"]])})
     if actions:
         data["action"] = actions
     return data
@@ -629,6 +649,95 @@ def test_cw_crew_01_a_fetcher_knocked_out_before_his_turn_fetches_nothing_in_ker
         p = pack(van(hits))
         assert isinstance(p, Packed), p
         assert int((p.arrays["drop"][:, _layout.DROP_KIND] == _layout.DR_FETCH).sum()) == rows, hits
+
+
+def test_cw_hand_01_grenades_thrown_in_a_fight_are_used_up_in_kernel_and_reference():
+    """CW-HAND-01 / ARCH-03 (ninth session): a thrown grenade is used up, in the kernel as in the reference (each
+    character's grenades of each kind are counted, `hand0`; a throw spends one, a fetch adds one). A pedestrian with
+    two grenades and a rifle under a standing order throws at most two grenades in six turns, then fires his
+    rifle. A van whose machine gun is empty and whose gunner has one grenade, thrown as planned in turn 2 at a car
+    to his right, has no weapon left after it, so it is out of action after turn 2 in nearly every trial (had the
+    grenade stayed in his hand, it would keep the van in action). Every value of 300 trials equals the reference's, compiled
+    with no BackendWarning."""
+    grenadier = hardpoint.parse_scenario({
+        "scenario": {"name": "grenadier", "ruleset": "carwars", "turns": 6},
+        "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 3.0, "speed": 0, "side": "a"}],
+        "pedestrian": [{"id": "g", "x": 0.0, "y": 0.0, "side": "b", "weapons": ["Explosive Grenade", "Explosive Grenade", "Rifle"]}],
+        "orders": [{"id": "o1", "unit": "car", "target": "best_odds"}, {"id": "o2", "unit": "g", "target": "nearest_enemy"}]})
+    van = hardpoint.parse_scenario({
+        "scenario": {"name": "van", "ruleset": "carwars", "turns": 4},
+        "vehicle": [{"id": "van", "design": "shogun", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                     "weapon": [{"id": "mg", "type": "Machine Gun", "mount": "front", "ammo": 0}],
+                     "crew": [{"id": "driver", "role": "driver", "seat": "front_left"},
+                              {"id": "gunner", "role": "gunner", "seat": "front_right", "hand_weapons": ["Explosive Grenade"]}]},
+                    {"id": "car", "design": "hunter", "x": 3.0, "y": 0.0, "speed": 0, "side": "b", "facing": 270.0}],
+        "attack": [{"id": "throw", "turn": 2, "phase": 1, "attacker": "van", "weapon": "Explosive Grenade", "target": "car",
+                    "firer": "gunner"}],
+        "orders": [{"id": "o1", "unit": "van", "target": "best_odds"}, {"id": "o2", "unit": "car", "target": "best_odds"}]})
+    fetcher = hardpoint.parse_scenario({
+        "scenario": {"name": "fetcher", "ruleset": "carwars", "turns": 4},
+        "vehicle": [{"id": "van", "design": "shogun", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                     "weapon": [{"id": "mg", "type": "Machine Gun", "mount": "front", "ammo": 0}],
+                     "cargo": [{"id": "grenade_box", "dp": 2}],
+                     "crew": [{"id": "driver", "role": "driver", "seat": "front_left"},
+                              {"id": "gunner", "role": "gunner", "seat": "front_right"}]},
+                    {"id": "car", "design": "hunter", "x": 3.0, "y": 0.0, "speed": 0, "side": "b", "facing": 270.0}],
+        "action": [{"turn": 1, "phase": 1, "kind": "fetch_grenade", "vehicle": "van", "crew": "gunner"}],
+        "attack": [{"id": "throw", "turn": 2, "phase": 1, "attacker": "van", "weapon": "Explosive Grenade", "target": "car",
+                    "firer": "gunner"}],
+        "orders": [{"id": "o2", "unit": "car", "target": "best_odds"}]})
+    for s in (grenadier, van, fetcher):
+        p = pack(s)
+        assert isinstance(p, Packed), p
+        assert int(p.arrays["fc"][_layout.F_HANDS]) == 1 and int(p.arrays["hand0"].sum()) in ((0,) if s is fetcher else (1, 2))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", BackendWarning)
+            assert run_batch(s, 300, 5, threads=1).backend == "compiled"
+        assert _compare(s, 300, 5) == [], s.name
+    r = run_batch(grenadier, 300, 5, threads=1)
+    shots = {w: r.fight["shots"][:, i] for i, (_, w) in enumerate(r.fight_layout.weapons) if _ == "g"}
+    assert shots["Explosive Grenade"].max() == 2 and (shots["Explosive Grenade"] == 2).mean() > 0.5
+    assert (shots["Rifle"] > 0).mean() > 0.5
+    r = run_batch(van, 300, 5, threads=1)
+    out = r.fight["out_turn"][:, r.fight_layout.units.index("van")]
+    assert (out == 2).mean() > 0.8, np.bincount(out)
+    r = run_batch(fetcher, 300, 5, threads=1)      # the grenade got out in turn 1 keeps the van in until thrown in turn 2
+    out = r.fight["out_turn"][:, r.fight_layout.units.index("van")]
+    assert (out == 2).mean() > 0.5 and not (out == 1).any(), np.bincount(out)
+
+
+def test_arch_04_the_fight_kernel_refuses_grenade_counts_it_cannot_read():
+    """ARCH-04 / SAFE-01: the grenade counts are checked before any trial runs: a `hand0` of another length than
+    characters x kinds, an entry naming a kind out of range, or a crew member's grenade entry with no crew member
+    to throw it, and the fight kernel runs nothing (-1) rather than read out of bounds."""
+    from hardpoint.carwars.batch import _fight_arrays
+
+    s = hardpoint.parse_scenario({
+        "scenario": {"name": "grenadier", "ruleset": "carwars", "turns": 3},
+        "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 3.0, "speed": 0, "side": "a"}],
+        "pedestrian": [{"id": "g", "x": 0.0, "y": 0.0, "side": "b", "weapons": ["Explosive Grenade", "Rifle"]}],
+        "orders": [{"id": "o2", "unit": "g", "target": "nearest_enemy"}]})
+    p = pack(s)
+    assert isinstance(p, Packed), p
+
+    def run(arrays) -> int:
+        n, S, V, A = 2, arrays["init"].shape[0], len(p.vehicles), len(p.attacks)
+        f = _fight_arrays(n, p.layout)
+        return fast.run_fight(1, 0, arrays, np.zeros((n, S), np.int32), np.zeros((n, V), np.uint8), f["out_turn"], f["result"],
+                              f["turns"], f["shots"], f["hits"], f["damage"], np.zeros(n, np.int16), np.zeros((n, 4096), np.int32),
+                              np.zeros(n, np.uint64), np.zeros(0, np.int16), np.zeros(0, np.uint64), np.zeros((n, A), np.uint8),
+                              np.zeros((n, A), np.int32), np.zeros(n, np.int32))
+
+    assert run(p.arrays) == 0
+    assert run(dict(p.arrays, hand0=np.ascontiguousarray(p.arrays["hand0"][:-1]))) == -1
+    ent = p.arrays["ent"].copy()
+    throws = ent[:, _layout.ENT_HAND] >= 0
+    assert throws.any()
+    ent[throws, _layout.ENT_HAND] = int(p.arrays["fc"][_layout.F_HANDS])
+    assert run(dict(p.arrays, ent=ent)) == -1
+    ent = p.arrays["ent"].copy()
+    ent[throws, _layout.ENT_PED] = -1               # a crew member's grenade, its firer rows naming no crew member
+    assert run(dict(p.arrays, ent=ent)) == -1
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.json")) if FIXTURES.exists() else [], ids=lambda p: p.stem)

@@ -167,7 +167,8 @@ ENT_ATK = 8
 ENT_LINK = 9
 ENT_SHOT = 10
 ENT_RANK = 11
-ENT_NCOLS = 12
+ENT_HAND = 12
+ENT_NCOLS = 13
 
 # rows.fir
 FIR_CHARACTER = 0
@@ -297,7 +298,9 @@ F_WATER_COUNT = 26
 F_WATER_BONUS = 27
 F_WATER_FLOOR = 28
 F_FIRE_RING = 29
-F_LEN = 30
+F_HANDS = 30
+F_FETCH_HAND = 31
+F_LEN = 32
 
 # column names, in order (lower case), per row kind; names per vector
 ATK_COLUMNS = ("needed", "possible", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "phase", "weapon_slot", "firer_slot", "needed_wounded", "cancelled", "area_place", "area_victims", "area_rank", "area_full", "burst_lo", "burst_hi", "fir_lo", "fir_hi",)
@@ -305,7 +308,7 @@ AFIR_COLUMNS = ("slot", "needed", "needed_wounded", "ok",)
 COL_COLUMNS = ("vehicle", "count", "bonus", "floor", "num", "den", "side", "phase",)
 CAND_COLUMNS = ("unit", "needed", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "possible", "burn", "burst_lo", "burst_hi",)
 BRST_COLUMNS = ("ped", "count", "bonus", "floor",)
-ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk", "link", "shot", "rank",)
+ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk", "link", "shot", "rank", "hand",)
 FIR_COLUMNS = ("character", "cand_lo", "cand_hi",)
 FCOL_COLUMNS = ("index", "count", "bonus", "floor", "num", "den", "side", "tp", "is_ped",)
 OCON_COLUMNS = ("tp", "vehicle", "kind", "a", "b", "c", "part", "side", "tire", "armed", "half", "counter",)
@@ -313,8 +316,8 @@ DROP_COLUMNS = ("tp", "kind", "weapon", "wkey", "driver", "assumed", "fact", "co
 OFFR_COLUMNS = ("turn", "vehicle", "rolls", "high",)
 CONSTS_NAMES = ("metal_factor", "cap_num", "cap_den", "obstacle_hits", "fire_hit_hi", "fire_hit_fiery_hi", "ext_standard_hi", "ext_improved_hi", "ext_portable_hi", "explode_hi", "natural_miss", "max_needed", "area_divisor", "fire_hit_lo", "fire_hit_fiery_lo", "ext_standard_lo", "ext_improved_lo", "ext_portable_lo", "explode_lo", "fire_damage", "blast_count", "blast_bonus", "blast_floor",)
 CYC_NAMES = ("end_armour_lo", "end_armour_hi", "end_wheel_lo", "end_wheel_hi", "side_driver_lo", "side_driver_hi", "side_pp_lo", "side_pp_hi", "side_weapon_lo", "side_weapon_hi", "sidecar_lo", "sidecar_hi", "trike_wheel_lo", "trike_wheel_hi",)
-FC_NAMES = ("t", "p", "until", "wpen", "nm", "maxn", "sf2", "sf3", "nodriver", "noweapon", "destroyed", "crashed", "peddown", "sides", "counters", "first", "off_count", "off_bonus", "off_floor", "off_ub_lo", "off_ub_hi", "off_t_lo", "off_t_hi", "off_points", "water_lo", "water_hi", "water_count", "water_bonus", "water_floor", "fire_ring",)
+FC_NAMES = ("t", "p", "until", "wpen", "nm", "maxn", "sf2", "sf3", "nodriver", "noweapon", "destroyed", "crashed", "peddown", "sides", "counters", "first", "off_count", "off_bonus", "off_floor", "off_ub_lo", "off_ub_hi", "off_t_lo", "off_t_hi", "off_points", "water_lo", "water_hi", "water_count", "water_bonus", "water_floor", "fire_ring", "hands", "fetch_hand",)
 
 # the arrays each kernel takes (the keys of the mapping passed to it)
 PHASE_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "col", "atk", "near_v", "near_p", "brst", "afir", "fire0",)
-FIGHT_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable", "c_takeover", "c_hand", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v", "near_p", "moving_end", "ocon", "known_unc", "ocon_lo", "drop", "drop_lo", "v_off", "t_immune", "offr", "offr_lo", "brst", "rec0", "fring0", "crash0",)
+FIGHT_ARRAYS = ("init", "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces", "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider", "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery", "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba", "cyc", "consts", "fc", "crash_out", "prob36", "u_side", "w_key", "w_shots", "w_ammo0", "w_usable", "c_takeover", "c_hand", "hand0", "ent", "tp_lo", "fir", "cand", "fcol", "col_lo", "near_v", "near_p", "moving_end", "ocon", "known_unc", "ocon_lo", "drop", "drop_lo", "v_off", "t_immune", "offr", "offr_lo", "brst", "rec0", "fring0", "crash0",)

@@ -1345,7 +1345,22 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 c_takeover.append(int(c in sidecar_crew))
             else:
                 c_takeover.append(int(c in v.crew and c.seat.startswith("front") and c.role is not CrewRole.DRIVER))
-            c_hand.append(int(any(not weapon_spec(rules, h, hand=True).refused for h in c.hand_weapons)))
+            c_hand.append(int(any(not weapon_spec(rules, h, hand=True).refused and not weapon_spec(rules, h, hand=True).thrown
+                                  for h in c.hand_weapons)))
+    # thrown hand weapons (grenades) are counted, each throw using one up (CW-HAND-01, phase._use_ammo): the usable
+    # kinds carried at the start, and the one a box of grenades holds if a vehicle carries a box; per character
+    # (crew, then NC + the pedestrians) how many of each he holds at the start
+    def _thrown(name: str) -> bool:
+        spec = weapon_spec(rules, name, hand=True)
+        return spec.thrown and not spec.refused
+
+    carriers = [c.hand_weapons for v in arena.vehicles.values() for c in v.all_crew()] + [p.weapons for p in arena.pedestrians.values()]
+    kinds = {h for held in carriers for h in held if _thrown(h)}
+    if _thrown(fetched_grenade(rules)) and any(grenade_boxes(v) for v in arena.vehicles.values()):
+        kinds.add(fetched_grenade(rules))
+    hand_kinds = sorted(kinds)
+    hand_of = {h: i for i, h in enumerate(hand_kinds)}
+    hand0 = [sum(1 for x in held if x == h) for held in carriers for h in hand_kinds]
     t = rules["carwars.fight"]["out_of_action"]
     th = rules["carwars.tohit"]
     sf = th["sustained_fire"]
@@ -1372,7 +1387,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
               off_bonus=off_dice.bonus, off_floor=off_dice.floor, off_ub_lo=off_t["damage"]["underbody"][0],
               off_ub_hi=off_t["damage"]["underbody"][1], off_t_lo=off_t["damage"]["tire"][0], off_t_hi=off_t["damage"]["tire"][1],
               off_points=off_t["damage"]["points"], fire_ring=ring, water_lo=water["backup"][0], water_hi=water["backup"][1],
-              water_count=water_dice.count, water_bonus=water_dice.bonus, water_floor=water_dice.floor)
+              water_count=water_dice.count, water_bonus=water_dice.bonus, water_floor=water_dice.floor,
+              hands=len(hand_kinds), fetch_hand=hand_of.get(fetched_grenade(rules), -1))
     max_needed = th["to_hit"]["max_needed"]
     # the most an order's roll needed can fall in the kernel (sustained fire, a wounded firer's skill if a bonus): a
     # candidate shot still above max_needed after it can never be chosen (fight._choose), so its row is left out
@@ -1633,7 +1649,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                           crew=crew_index[(v.id, crew.id)] if crew is not None else -1, slot=slot))
 
     grenade = fetched_grenade(rules)
-    grenade_usable = not weapon_spec(rules, grenade, hand=True).refused
+    grenade_usable = not weapon_spec(rules, grenade, hand=True).refused and grenade not in hand_of   # (counted if thrown)
 
     def fetch(v, a, turn: int, phase: int, i: int, fired: FiredThisTurn) -> None:
         """A `fetch_grenade` action (turn._do_action, CW-HAND-01): the character spends his turn getting a grenade
@@ -1827,13 +1843,13 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             fir.append(_row(_layout.FIR_COLUMNS, character=crew_index[(unit.id, firer)], cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
             cand.extend(rows)
         ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=-1, weapon=-1, ped=-1, fir_lo=f0, fir_hi=len(fir),
-                        choose=_layout.CHOOSE_LINK, atk=-1, link=len(order), shot=-1, rank=0))
+                        choose=_layout.CHOOSE_LINK, atk=-1, link=len(order), shot=-1, rank=0, hand=-1))
         for m in order:
             sub = sub_of.get(m.id)
             shot = -1 if sub is None else (0 if not sub.as_automatic else 1 + autos.index(m.id))
             ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, m.id)], weapon=weapon_index[(unit.id, m.id)],
                             ped=-1, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos.get(f"{a.id}/{m.id}", -1),
-                            link=0, shot=shot, rank=0))
+                            link=0, shot=shot, rank=0, hand=-1))
 
     def area_attack(unit, a, tp: int) -> None:
         """A planned area-effect attack (CW-DMG-07) as the kernel reads it: an AREA entry with the firer rows (the
@@ -1880,11 +1896,12 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
         ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
                         ped=ped, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_AREA, atk=-1, link=len(a.victims), shot=-1,
-                        rank=int(bool(attack_weapon(arena, unit, a.weapon, rules).flamethrower))))
+                        rank=int(bool(attack_weapon(arena, unit, a.weapon, rules).flamethrower)),
+                        hand=hand_of.get(a.weapon, -1) if w_global < 0 else -1))
         for i, v in enumerate(a.victims):
             ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
                             ped=ped, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos[f"{a.id}@{v}"], link=0, shot=i,
-                            rank=order.index(v)))
+                            rank=order.index(v), hand=-1))
 
     def link_rows(unit, a, firer, sub_of, autos) -> list[list[int]]:
         """The candidate rows of a link for one firer (explained able and unhurt, as `explained` does): the aimed
@@ -1991,7 +2008,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                         cand.append(found[1])
                 ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)],
                                 weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir), choose=choose,
-                                atk=name_pos[a.id], link=0, shot=-1, rank=0))
+                                atk=name_pos[a.id], link=0, shot=-1, rank=0, hand=hand_of.get(a.weapon, -1) if w_global < 0 else -1))
             if phase == P:
                 # weapons on automatic fire at the end of the turn's movement at what crosses their line
                 # (special.automatic_attacks; destroyed or empty ones are skipped in the kernel, by the dice)
@@ -2009,7 +2026,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                             cand.append(found[1])
                         ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)],
                                         weapon=weapon_index[(unit.id, w.id)], ped=-1, fir_lo=f0, fir_hi=len(fir),
-                                        choose=_layout.CHOOSE_AUTOMATIC, atk=-1, link=0, shot=-1, rank=0))
+                                        choose=_layout.CHOOSE_AUTOMATIC, atk=-1, link=0, shot=-1, rank=0, hand=-1))
             for order in (fight.orders if fight is not None else []):
                 if not order.holds(turn, phase):
                     continue
@@ -2041,7 +2058,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                     ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, wid)],
                                     weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir),
                                     choose=_layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
-                                    atk=-1, link=0, shot=-1, rank=0))
+                                    atk=-1, link=0, shot=-1, rank=0, hand=hand_of.get(wid, -1) if w_global < 0 else -1))
             tp_lo.append(len(ent))
         # where an explosion at the end of this turn reaches (CW-FIRE-04), and who still moves
         reach_v, reach_p = _blast_rows(arena, radius, ped_index)
@@ -2085,7 +2102,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     arrays = dict(base.arrays)
     arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
                   w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
-                  c_hand=arr(c_hand), ent=arr(ent, _layout.ENT_NCOLS), tp_lo=arr(tp_lo), fir=arr(fir, _layout.FIR_NCOLS),
+                  c_hand=arr(c_hand), hand0=arr(hand0), ent=arr(ent, _layout.ENT_NCOLS), tp_lo=arr(tp_lo), fir=arr(fir, _layout.FIR_NCOLS),
                   cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
                   ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),
@@ -2126,7 +2143,7 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
     layout = packed.layout
     S, V = a["init"].shape[0], len(packed.vehicles)
     U, W, NW = len(layout.units), len(layout.weapons), a["w_key"].shape[0]
-    X = 2 * V + NW + 3 * W + U + int(a["fc"][_layout.F_FIRE_RING]) * V     # `saved`, then a flag per mines counter
+    X = 2 * V + NW + 3 * W + U + int(a["fc"][_layout.F_FIRE_RING]) * V + len(a["hand0"])   # `saved`, then a flag per mines counter
     labels, kinds, read = _slots(scenario)
     vids = list(scenario.arena.vehicles)
     fight_on = scenario.fight is not None and _is_fight(scenario)

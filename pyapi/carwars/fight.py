@@ -426,12 +426,27 @@ class FightLayout:
     def of(cls, scenario) -> "FightLayout":
         arena = scenario.arena
         weapons: list[tuple[str, str]] = []
+        def add(unit: str, names) -> None:      # one column a weapon: two grenades of a name are one weapon
+            for h in names:
+                if (unit, h) not in weapons:
+                    weapons.append((unit, h))
+
         for v in arena.vehicles.values():
             weapons += [(v.id, w.id) for w in v.all_weapons()]
             for c in v.all_crew():
-                weapons += [(v.id, h) for h in c.hand_weapons if (v.id, h) not in weapons]
+                add(v.id, c.hand_weapons)
         for p in arena.pedestrians.values():
-            weapons += [(p.id, h) for h in p.weapons if (p.id, h) not in weapons]
+            add(p.id, p.weapons)
+        # the hand weapons the plan throws or fires that nobody holds now: a grenade got out of a box first, or one
+        # already thrown in a turn resolved before (CW-HAND-01); the attack is cancelled if he holds none by then
+        plan = getattr(scenario, "plan", None)
+        for a in [a for key in sorted(plan.attacks) for a in plan.attacks[key]] if plan is not None else []:
+            if a.attacker in arena.pedestrians:
+                add(a.attacker, [a.weapon])
+            elif a.attacker in arena.vehicles and a.firer:
+                v = arena.vehicles[a.attacker]
+                if a.weapon not in v.links and not any(w.id == a.weapon for w in v.all_weapons()):
+                    add(v.id, [a.weapon])
         units = tuple(list(arena.vehicles) + list(arena.pedestrians))
         return cls(units, tuple(scenario.fight.side_names), tuple(weapons), int(scenario.turns or 1))
 

@@ -357,14 +357,31 @@ def resolve_phase(arena: Arena, attacks: list[Attack], rules: Rules, dice: DiceS
                        events=tuple(events), seed=seed, state=snapshot(arena))
 
 
-def _use_ammo(arena: Arena, attacker: str, weapon_id: str) -> list[Event]:
-    unit = arena.unit(attacker, "attack.attacker")
+def _use_ammo(arena: Arena, a: Attack, rules: Rules) -> list[Event]:
+    """One firing of the attack's weapon: a mounted weapon with shots spends one (CW-VEH-03); a thrown grenade
+    leaves its thrower's hands (CW-HAND-01: each grenade carried is one entry of his hand weapons; the last entry
+    of that name goes, so the order his weapons are tried in stays the same)."""
+    unit = arena.unit(a.attacker, "attack.attacker")
     if isinstance(unit, Vehicle):
-        w = next((w for w in unit.all_weapons() if w.id == weapon_id), None)
-        if w is not None and w.spec.shots > 0:
-            w.ammo -= 1
-            return [StateChanged(f"{unit.id} {w.id}", "ammo", w.ammo + 1, w.ammo, "CW-VEH-03")]
-    return []
+        w = next((w for w in unit.all_weapons() if w.id == a.weapon), None)
+        if w is not None:
+            if w.spec.shots > 0:
+                w.ammo -= 1
+                return [StateChanged(f"{unit.id} {w.id}", "ammo", w.ammo + 1, w.ammo, "CW-VEH-03")]
+            return []
+        crew = unit.crew_member(a.firer or "", "attack.firer")
+        carried, who = list(crew.hand_weapons), f"{unit.id} {crew.id}"
+    else:
+        crew, carried, who = None, list(unit.weapons), unit.id
+    if a.weapon not in carried or not attack_weapon(arena, unit, a.weapon, rules).thrown:
+        return []
+    before = carried.count(a.weapon)
+    del carried[len(carried) - 1 - carried[::-1].index(a.weapon)]
+    if crew is not None:
+        crew.hand_weapons = tuple(carried)
+    else:
+        unit.weapons = tuple(carried)
+    return [StateChanged(who, f"{a.weapon} carried", before, before - 1, "CW-HAND-01")]
 
 
 def _fire_one(rules: Rules, arena: Arena, a: Attack, b: ToHit, dice: DiceSource, events: list[Event],
@@ -375,7 +392,7 @@ def _fire_one(rules: Rules, arena: Arena, a: Attack, b: ToHit, dice: DiceSource,
     if r.damage_roll is not None:
         events.append(r.damage_roll)
     events.append(r)
-    events += _use_ammo(arena, a.attacker, a.weapon)
+    events += _use_ammo(arena, a, rules)
     rolls.append(r)
     if r.hit and r.damage:
         pending.append(("hit", (b, r)))
@@ -421,7 +438,7 @@ def _roll_area(arena: Arena, a: Attack, rules: Rules, dice: DiceSource, by_id: d
         r = AttackRoll(attack=b.attack, target=v, aimed_at="pedestrian", side=None, roll=roll, needed=b.needed, hit=hit)
         events.append(r)
         rolls.append(r)
-    events += _use_ammo(arena, a.attacker, a.weapon)      # one firing of the weapon, whatever the number of victims
+    events += _use_ammo(arena, a, rules)      # one firing of the weapon, whatever the number of victims
     hits = sum(1 for r in rolls if r.hit)
     order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
     victims_hit = tuple(order[:hits])

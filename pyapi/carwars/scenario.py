@@ -128,8 +128,8 @@ _CREW = {"type": "object", "required": ["id"], "additionalProperties": False, "x
              "driver": _int(0, MAX_SKILL, "driver skill bonus; default 0"),
              "hand_weapons": _list({"type": "string", "minLength": 1, "maxLength": MAX_ID,
                                     "description": "a name or abbreviation of the hand weapon list"}, MAX_CARRIED,
-                                   "hand weapons carried (seeds/carwars/hand_weapons.toml), at most six grenade-equivalents "
-                                   "(CW-HAND-01)")}}
+                                   "hand weapons carried (seeds/carwars/hand_weapons.toml), at most six grenade-equivalents; "
+                                   "a grenade once for each carried, used up when thrown (CW-HAND-01)")}}
 _CARGO = {"type": "object", "required": ["id"], "additionalProperties": False, "description": "a cargo item (CW-VEH-04)",
           "x-rule": "CW-VEH-04",
           "properties": {"id": _id("the item's id, unique in the vehicle's cargo (sidecar included)"),
@@ -234,7 +234,8 @@ _PEDESTRIAN = {"type": "object", "required": ["id"], "additionalProperties": Fal
                    "handgunner": _int(0, MAX_SKILL, "handgunner skill bonus; default 0"),
                    "weapons": _list({"type": "string", "minLength": 1, "maxLength": MAX_ID,
                                      "description": "a name or abbreviation of the hand weapon list"}, MAX_CARRIED,
-                                    "hand weapons carried, at most six grenade-equivalents (CW-HAND-01)"),
+                                    "hand weapons carried, at most six grenade-equivalents; a grenade once for each carried, "
+                                    "used up when thrown (CW-HAND-01)"),
                    "in_rubble": _bool("in a rubble area: -4 to hit (CW-HIT-07); default false"),
                    "blinded": _bool("blinded by a searchlight: -10 to fire; default false"),
                    "side": {"type": "string", "minLength": 1, "maxLength": MAX_ID, "x-rule": "FIGHT-01",

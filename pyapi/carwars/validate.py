@@ -182,8 +182,16 @@ def check_scenario(data: dict, arena: "Arena", rules: "Rules", attacks: list["At
         for a in attacks:
             check_link_drops(arena, a, f"attack[{index[a.id]}]")
         return
+    # who gets a grenade out of a box, and from when (CW-HAND-01): he may throw it in a later turn
+    when = {id(a): key for key, xs in plan.attacks.items() for a in xs}
+    fetches: dict[tuple[str, str], tuple[int, int]] = {}
+    for act in actions:
+        if act.kind == "fetch_grenade":
+            who = (act.vehicle, act.crew or "")
+            fetches[who] = min(fetches.get(who, (act.turn, act.phase)), (act.turn, act.phase))
     for a in attacks:
-        check_attack(arena, rules, a, f"attack[{index[a.id]}]")
+        first = fetches.get((a.attacker, a.firer or ""))
+        check_attack(arena, rules, a, f"attack[{index[a.id]}]", fetched=first is not None and first < when.get(id(a), (0, 0)))
     check_plan(data, arena, rules, plan, index, actions)
 
 
@@ -307,10 +315,11 @@ def check_link_drops(arena: "Arena", attack: "Attack", path: str) -> None:
             check_drop(w, None, f"{path}.weapon")
 
 
-def check_attack(arena: "Arena", rules: "Rules", a: "Attack", path: str) -> None:
+def check_attack(arena: "Arena", rules: "Rules", a: "Attack", path: str, fetched: bool = False) -> None:
     """A planned attack of a multi-turn scenario, judged at load on what no phase changes: who fires what (the
-    weapon mounted, linked or carried; the firer aboard), whether the weapon can fire at all, and whether the aim
-    exists on the target. Positions, arcs, line of fire and the damage state are judged when its phase comes."""
+    weapon mounted, linked or carried, or a grenade the firer gets out of a box before, `fetched`; the firer
+    aboard), whether the weapon can fire at all, and whether the aim exists on the target. Positions, arcs, line
+    of fire and the damage state are judged when its phase comes."""
     from .attack import parse_aim
     from .enums import Mount
     from .model import Pedestrian, Vehicle
@@ -362,8 +371,11 @@ def check_attack(arena: "Arena", rules: "Rules", a: "Attack", path: str) -> None
             if crew is None:
                 unit.weapon(a.weapon, f"{path}.weapon")   # raises: no such mounted weapon (a hand weapon needs its firer)
             assert crew is not None
-            if a.weapon not in crew.hand_weapons:
-                raise _err(f"vehicle {unit.id!r} has no weapon {a.weapon!r} and {crew.id!r} carries no such hand weapon",
+            from .special import fetched_grenade
+
+            if a.weapon not in crew.hand_weapons and not (fetched and a.weapon == fetched_grenade(rules)):
+                raise _err(f"vehicle {unit.id!r} has no weapon {a.weapon!r} and {crew.id!r} carries no such hand weapon"
+                           + (" (nor gets one out of a box of grenades in an earlier turn)" if a.weapon == fetched_grenade(rules) else ""),
                            f"{path}.weapon", a.weapon, "CW-HAND-01")
             spec = weapon_spec(rules, a.weapon, f"{path}.weapon", hand=True)
             check_usable(spec, f"{path}.weapon", a.weapon)
@@ -455,6 +467,35 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
     mines_laid: set[str] = {c.id for c in arena.counters if c.kind == "mines"}
     fetched: dict[tuple[str, str], int] = {}
     automatic = {(v.id, w.id) for v in arena.vehicles.values() for w in v.all_weapons() if w.automatic}
+    thrown: dict[tuple[str, str, str], int] = {}       # grenades thrown by now, by (unit, person, name)
+    fetched_of: dict[tuple[str, str, str], int] = {}   # grenades got out of a box by now, by (vehicle, person, name)
+
+    def throw(a: "Attack", turn: int, where: str) -> None:
+        """CW-HAND-01: a thrown grenade is used up (phase._use_ammo), so a plan throws a grenade of a name no more
+        times than the person carries it at the start, plus those he gets out of a box before."""
+        from ..errors import HardpointError
+        from .model import Pedestrian
+        from .tables import weapon_spec
+
+        unit = arena.unit(a.attacker, "attack.attacker")
+        if isinstance(unit, Pedestrian):
+            person, carried = unit.id, unit.weapons
+        elif a.firer and a.weapon not in unit.links and not any(w.id == a.weapon for w in unit.all_weapons()):
+            person, carried = a.firer, unit.crew_member(a.firer, f"{where}.firer").hand_weapons
+        else:
+            return
+        key = (unit.id, person, a.weapon)
+        got = sum(1 for h in carried if h == a.weapon) + fetched_of.get(key, 0)
+        try:
+            if got == 0 or not weapon_spec(rules, a.weapon, hand=True).thrown:
+                return            # not a grenade; or one he does not hold, which its explanation refuses
+        except HardpointError:
+            return
+        thrown[key] = thrown.get(key, 0) + 1
+        if thrown[key] > got:
+            raise RuleViolation(f"{person!r} would throw {a.weapon} {thrown[key]} times by turn {turn}: he carries "
+                                f"{got} (a thrown grenade is used up)", field=f"{where}.weapon", value=a.weapon, rule="CW-HAND-01")
+
 
     def character(a: "Attack", where: str) -> tuple[str, str] | None:
         """Who fires an attack (phase._character), with the weapons on automatic as the plan has left them; an
@@ -576,6 +617,8 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
                 n = fetched.get((v.id, person.id), 0) + 1
                 fetched[(v.id, person.id)] = n
                 check_hand_load(rules, person, person.hand_weapons + (fetched_grenade(rules),) * n, f"{path}.crew")
+                got = (v.id, person.id, fetched_grenade(rules))
+                fetched_of[got] = fetched_of.get(got, 0) + 1
                 act(turn, (v.id, person.id), path, person.id)
         for a in plan.attacks.get(key, []):
             path = f"attack[{attack_index[a.id]}]"
@@ -586,6 +629,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
                     if any(w.id == wid for w in unit.all_weapons()):
                         use_weapon(turn, unit.id, wid, path, a.id)
             act(turn, character(a, path), path, a.id)
+            throw(a, turn, path)
 
 
 def _laid_on_automatic(vehicle: "Vehicle", counter: str, before: tuple[int, int]) -> bool:

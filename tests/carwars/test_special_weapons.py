@@ -440,3 +440,54 @@ def test_cw_crew_01_an_unconscious_or_dead_crew_member_fetches_no_grenade_and_st
     with pytest.raises(RuleViolation, match="CW-CREW-01") as err:
         steering(2)
     assert err.value.field == "action[0].crew" and err.value.value == "gunner"
+
+
+def test_cw_hand_01_a_thrown_grenade_is_used_up():
+    """CW-HAND-01: each grenade a character carries is one entry of his hand weapons, and throwing it (the attack
+    rolled, hit or miss) uses it up. A pedestrian with two grenades and a rifle throws one in turn 1 and one in turn
+    2: then he carries the rifle only. A plan that has him throw a third is refused on load, naming the attack and
+    the rule; a gunner who got his one grenade out of a box throws it, and a second throw is cancelled when its
+    turn comes."""
+    from hardpoint.carwars.attack import Attack
+
+    def grenadier(throws: int):
+        return scenario(meta={"turns": 3},
+                        vehicle=[{"id": "car", "design": "hunter", "x": 0.0, "y": 3.0, "speed": 0}],
+                        pedestrian=[{"id": "g", "x": 0.0, "y": 0.0,
+                                     "weapons": ["Explosive Grenade", "Explosive Grenade", "Rifle"]}],
+                        attack=[{"id": f"t{k}", "turn": k + 1, "phase": 1, "attacker": "g", "weapon": "Explosive Grenade",
+                                 "target": "car"} for k in range(throws)])
+
+    s = grenadier(2)
+    r = s.resolve(SeededDice(3, trial=0), commit=True)
+    assert s.arena.pedestrians["g"].weapons == ("Rifle",)
+    used = [(e.before, e.after) for e in r.events if getattr(e, "rule", None) == "CW-HAND-01" and "carried" in str(e)]
+    assert used == [(2, 1), (1, 0)], used
+    with pytest.raises(RuleViolation, match="CW-HAND-01") as err:
+        grenadier(3)
+    assert err.value.field == "attack[2].weapon" and err.value.value == "Explosive Grenade"
+    fetch_then = [{"id": f"t{k}", "turn": k + 2, "phase": 1, "attacker": "v", "weapon": "Explosive Grenade", "target": "t",
+                   "firer": "gunner"} for k in range(2)]
+    for throws in (1, 2):      # one grenade got out of the box: one throw, not two
+        make = lambda: scenario(meta={"turns": 3},
+                                vehicle=[{"id": "v", "design": "shogun", "cargo": [{"id": "grenade_box", "dp": 2}]},
+                                         {"id": "t", "design": "hunter", "x": 3.0}],
+                                action=[{"turn": 1, "phase": 1, "kind": "fetch_grenade", "vehicle": "v", "crew": "gunner"}],
+                                attack=fetch_then[:throws])
+        if throws == 1:
+            make()
+        else:
+            with pytest.raises(RuleViolation, match="CW-HAND-01") as err:
+                make()
+            assert err.value.field == "attack[1].weapon"
+
+    s = _fetching(2)
+    s.resolve(SeededDice(1, trial=0), commit=True)
+    s.plan.attacks[(2, 1)] = [Attack("g1", "v", "Explosive Grenade", "t", firer="gunner")]
+    s.plan.attacks[(3, 1)] = [Attack("g2", "v", "Explosive Grenade", "t", firer="gunner")]
+    r = s.resolve(SeededDice(1, trial=0), commit=True)          # turn 2
+    assert [e.attack for e in r.events if type(e).__name__ == "AttackRoll"] == ["g1"]
+    assert s.arena.vehicles["v"].crew_member("gunner").hand_weapons == ()
+    r = s.resolve(SeededDice(1, trial=0), commit=True)          # turn 3
+    assert not [e for e in r.events if type(e).__name__ == "AttackRoll"]
+    assert any("g2 cancelled" in str(e) and "CW-HAND-01" in str(e) for e in r.events), [str(e) for e in r.events][:8]
