@@ -1650,8 +1650,10 @@ def run_fight(
             return -1
     for e in range(pk.n_ent):
         ep = ent + e * ENT_NCOLS
-        if not -1 <= ep[ENT_HAND] < H or (ep[ENT_HAND] >= 0 and ep[ENT_WEAPON] >= 0) or not -1 <= ep[ENT_PED] < NP:
-            return -1                              # a thrown hand weapon's kind, never a mounted weapon's
+        if not -1 <= ep[ENT_HAND] < H or not -1 <= ep[ENT_PED] < NP or (ep[ENT_HAND] >= 0 and (ep[ENT_WEAPON] >= 0 or not (
+                ep[ENT_CHOOSE] == CHOOSE_PLANNED or ep[ENT_CHOOSE] == CHOOSE_AREA or ep[ENT_CHOOSE] == CHOOSE_NEAREST
+                or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS))):
+            return -1                              # a thrown hand weapon's kind: a person's planned or ordered throw
         if ep[ENT_HAND] >= 0 and ep[ENT_PED] < 0:
             for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
                 if not 0 <= fir[i * FIR_NCOLS + FIR_CHARACTER] < NC:
@@ -1986,7 +1988,8 @@ def run_fight(
                                 continue
                             ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
                             if ep[ENT_HAND] >= 0 and held[ch * H + ep[ENT_HAND]] <= 0:
-                                continue                   # his last one of these is thrown (CW-HAND-01)
+                                fired_ch[ch] = 0           # his last one of these is thrown (CW-HAND-01): cancelled, so
+                                continue                   # not his firing action (group_firer marked him; he had not fired)
                             fired_w[wk] = 1
                             for j in range(e + 1, e + 1 + ep[ENT_LINK]):
                                 mp = ent + j * ENT_NCOLS

@@ -686,7 +686,17 @@ def test_cw_hand_01_grenades_thrown_in_a_fight_are_used_up_in_kernel_and_referen
         "attack": [{"id": "throw", "turn": 2, "phase": 1, "attacker": "van", "weapon": "Explosive Grenade", "target": "car",
                     "firer": "gunner"}],
         "orders": [{"id": "o2", "unit": "car", "target": "best_odds"}]})
-    for s in (grenadier, van, fetcher):
+    # a house rule making the grenade area-effect (CW-DMG-07): his order throws it in turn 1, so the planned area
+    # throw of turn 2 is cancelled, and is not his firing action: his order fires the rifle that turn
+    area = hardpoint.parse_scenario({
+        "scenario": {"name": "area", "ruleset": "carwars", "turns": 3},
+        "rules": {"carwars": {"hand_weapons": {"hand_weapon": [{"name": "Explosive Grenade", "area_effect": True}]}}},
+        "pedestrian": [{"id": "g", "x": 0.0, "y": 0.0, "side": "b", "weapons": ["Explosive Grenade", "Rifle"]},
+                       {"id": "p1", "x": 0.0, "y": 3.0, "side": "a"}, {"id": "p2", "x": 0.8, "y": 3.0, "side": "a"}],
+        "attack": [{"id": "late", "turn": 2, "phase": 1, "attacker": "g", "weapon": "Explosive Grenade", "target": "p1",
+                    "victims": ["p1", "p2"]}],
+        "orders": [{"id": "o", "unit": "g", "target": "nearest_enemy"}]})
+    for s in (grenadier, van, fetcher, area):
         p = pack(s)
         assert isinstance(p, Packed), p
         assert int(p.arrays["fc"][_layout.F_HANDS]) == 1 and int(p.arrays["hand0"].sum()) in ((0,) if s is fetcher else (1, 2))
@@ -701,6 +711,9 @@ def test_cw_hand_01_grenades_thrown_in_a_fight_are_used_up_in_kernel_and_referen
     r = run_batch(van, 300, 5, threads=1)
     out = r.fight["out_turn"][:, r.fight_layout.units.index("van")]
     assert (out == 2).mean() > 0.8, np.bincount(out)
+    r = run_batch(area, 300, 5, threads=1)
+    rifle = r.fight["shots"][:, r.fight_layout.weapons.index(("g", "Rifle"))]
+    assert rifle.mean() > 1.4, np.bincount(rifle)    # turns 2 and 3 while an enemy stands (about 0.9 were the turn-2 shot lost)
     r = run_batch(fetcher, 300, 5, threads=1)      # the grenade got out in turn 1 keeps the van in until thrown in turn 2
     out = r.fight["out_turn"][:, r.fight_layout.units.index("van")]
     assert (out == 2).mean() > 0.5 and not (out == 1).any(), np.bincount(out)
@@ -708,8 +721,9 @@ def test_cw_hand_01_grenades_thrown_in_a_fight_are_used_up_in_kernel_and_referen
 
 def test_arch_04_the_fight_kernel_refuses_grenade_counts_it_cannot_read():
     """ARCH-04 / SAFE-01: the grenade counts are checked before any trial runs: a `hand0` of another length than
-    characters x kinds, an entry naming a kind out of range, or a crew member's grenade entry with no crew member
-    to throw it, and the fight kernel runs nothing (-1) rather than read out of bounds."""
+    characters x kinds, an entry naming a kind out of range, a crew member's grenade entry with no crew member
+    to throw it, or a grenade on a row no person throws (a weapon on automatic), and the fight kernel runs nothing
+    (-1) rather than read or write out of bounds."""
     from hardpoint.carwars.batch import _fight_arrays
 
     s = hardpoint.parse_scenario({
@@ -737,6 +751,9 @@ def test_arch_04_the_fight_kernel_refuses_grenade_counts_it_cannot_read():
     assert run(dict(p.arrays, ent=ent)) == -1
     ent = p.arrays["ent"].copy()
     ent[throws, _layout.ENT_PED] = -1               # a crew member's grenade, its firer rows naming no crew member
+    assert run(dict(p.arrays, ent=ent)) == -1
+    ent = p.arrays["ent"].copy()
+    ent[throws, _layout.ENT_CHOOSE] = _layout.CHOOSE_AUTOMATIC      # a grenade on a row that no person throws
     assert run(dict(p.arrays, ent=ent)) == -1
 
 

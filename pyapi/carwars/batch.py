@@ -2118,6 +2118,7 @@ def _fire_ring(scenario) -> int:
     than the longest any of them lasts, so that none laid now still counts when its place comes round again: the
     longest burn of a weapon the scenario can fire or lay (vehicle, hand and flaming oil weapons) and of a fire
     source carried in, plus 2; at least 8 (CW-FIRE-01). At most 102: the schema's burns last 100 turns at most."""
+    from .special import fetched_grenade, grenade_boxes
     from .tables import weapon_spec
 
     arena, rules = scenario.arena, scenario.rules
@@ -2125,6 +2126,8 @@ def _fire_ring(scenario) -> int:
     specs += [weapon_spec(rules, h, hand=True) for v in arena.vehicles.values() for c in v.all_crew() for h in c.hand_weapons]
     specs += [weapon_spec(rules, h, hand=True) for p in arena.pedestrians.values() for h in p.weapons]
     specs += [weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])]
+    if any(grenade_boxes(v) for v in arena.vehicles.values()):
+        specs += [weapon_spec(rules, fetched_grenade(rules), hand=True)]     # got out of a box, then thrown
     longest = max([s.burn_duration or 0 for s in specs if s.fire_modifier is not None], default=0)
     carried = max([s.turn + s.burn_duration - arena.turn for f in arena.fires.values() for s in f.sources], default=0)
     return max(_KERNEL_FIRE_TURNS, longest + 2, carried + 2)

@@ -191,7 +191,7 @@ def check_scenario(data: dict, arena: "Arena", rules: "Rules", attacks: list["At
             fetches[who] = min(fetches.get(who, (act.turn, act.phase)), (act.turn, act.phase))
     for a in attacks:
         first = fetches.get((a.attacker, a.firer or ""))
-        check_attack(arena, rules, a, f"attack[{index[a.id]}]", fetched=first is not None and first < when.get(id(a), (0, 0)))
+        check_attack(arena, rules, a, f"attack[{index[a.id]}]", fetched=first is not None and first[0] < when.get(id(a), (0, 0))[0])
     check_plan(data, arena, rules, plan, index, actions)
 
 
