@@ -1331,6 +1331,13 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     crew_index: dict[tuple[str, str], int] = {}
     weapon_index: dict[tuple[str, str], int] = {}
     w_key, w_shots, w_ammo0, w_usable, c_takeover, c_hand = [], [], [], [], [], []
+
+    def _usable(name: str) -> bool:
+        return not weapon_spec(rules, name, hand=True).refused
+
+    def _thrown(name: str) -> bool:       # a grenade: counted, each throw using one up (CW-HAND-01)
+        return _usable(name) and weapon_spec(rules, name, hand=True).thrown
+
     for v in arena.vehicles.values():
         for w in v.all_weapons():
             weapon_index[(v.id, w.id)] = len(w_key)
@@ -1345,15 +1352,10 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 c_takeover.append(int(c in sidecar_crew))
             else:
                 c_takeover.append(int(c in v.crew and c.seat.startswith("front") and c.role is not CrewRole.DRIVER))
-            c_hand.append(int(any(not weapon_spec(rules, h, hand=True).refused and not weapon_spec(rules, h, hand=True).thrown
-                                  for h in c.hand_weapons)))
+            c_hand.append(int(any(_usable(h) and not _thrown(h) for h in c.hand_weapons)))
     # thrown hand weapons (grenades) are counted, each throw using one up (CW-HAND-01, phase._use_ammo): the usable
     # kinds carried at the start, and the one a box of grenades holds if a vehicle carries a box; per character
     # (crew, then NC + the pedestrians) how many of each he holds at the start
-    def _thrown(name: str) -> bool:
-        spec = weapon_spec(rules, name, hand=True)
-        return spec.thrown and not spec.refused
-
     carriers = [c.hand_weapons for v in arena.vehicles.values() for c in v.all_crew()] + [p.weapons for p in arena.pedestrians.values()]
     kinds = {h for held in carriers for h in held if _thrown(h)}
     if _thrown(fetched_grenade(rules)) and any(grenade_boxes(v) for v in arena.vehicles.values()):
@@ -1649,7 +1651,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                           crew=crew_index[(v.id, crew.id)] if crew is not None else -1, slot=slot))
 
     grenade = fetched_grenade(rules)
-    grenade_usable = not weapon_spec(rules, grenade, hand=True).refused and grenade not in hand_of   # (counted if thrown)
+    grenade_usable = _usable(grenade) and not _thrown(grenade)      # (a thrown one is counted in hand0 instead)
 
     def fetch(v, a, turn: int, phase: int, i: int, fired: FiredThisTurn) -> None:
         """A `fetch_grenade` action (turn._do_action, CW-HAND-01): the character spends his turn getting a grenade

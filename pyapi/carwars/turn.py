@@ -194,19 +194,14 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
     if a.kind == "steer":
         if v.substitute != a.crew:
             raise RuleViolation("only the substitute driver steers", field=f"{where}.crew", value=a.crew, rule="CW-CREW-04")
-        crew = v.crew_member(a.crew or "", f"{where}.crew")
-        if not crew.can_act:     # CW-CREW-01
-            raise RuleViolation(f"crew member {crew.id!r} is {crew.state} and cannot act", field=f"{where}.crew",
-                                value=crew.id, rule="CW-CREW-01")
+        _check_can_act(v.crew_member(a.crew or "", f"{where}.crew"), where)
         v.steered_turn = arena.turn
         return [Note(f"{a.crew} steers {v.id} this turn", "CW-CREW-04")]
     if a.kind == "fetch_grenade":
         from .special import check_hand_load, fetched_grenade, grenade_boxes
 
         crew = v.crew_member(a.crew or "", f"{where}.crew")
-        if not crew.can_act:     # CW-CREW-01: an unconscious or dead character does nothing
-            raise RuleViolation(f"crew member {crew.id!r} is {crew.state} and cannot act", field=f"{where}.crew",
-                                value=crew.id, rule="CW-CREW-01")
+        _check_can_act(crew, where)
         if not any(c.dp > 0 for c in grenade_boxes(v)):
             raise RuleViolation("no box of grenades in the cargo", field=f"{where}.kind", value=a.kind, rule="CW-HAND-01")
         grenade = fetched_grenade(rules)
@@ -215,6 +210,13 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
         crew.hand_weapons = crew.hand_weapons + (grenade,)
         return [Note(f"{crew.id} spends the turn getting a grenade out of the cargo box", "CW-HAND-01")]
     raise ScenarioError(f"unknown action (known: {', '.join(KINDS)})", field=f"{where}.kind", value=a.kind, rule="CLI-02")
+
+
+def _check_can_act(crew, where: str) -> None:
+    """CW-CREW-01: an unconscious or dead character does nothing (his action is cancelled, naming the rule)."""
+    if not crew.can_act:
+        raise RuleViolation(f"crew member {crew.id!r} is {crew.state} and cannot act", field=f"{where}.crew",
+                            value=crew.id, rule="CW-CREW-01")
 
 
 def _count_firing_action(arena: Arena, v: Vehicle, fired: FiredThisTurn, where: str) -> None:

@@ -468,13 +468,13 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
     fetched: dict[tuple[str, str], int] = {}
     automatic = {(v.id, w.id) for v in arena.vehicles.values() for w in v.all_weapons() if w.automatic}
     thrown: dict[tuple[str, str, str], int] = {}       # grenades thrown by now, by (unit, person, name)
-    fetched_of: dict[tuple[str, str, str], int] = {}   # grenades got out of a box by now, by (vehicle, person, name)
 
     def throw(a: "Attack", turn: int, where: str) -> None:
         """CW-HAND-01: a thrown grenade is used up (phase._use_ammo), so a plan throws a grenade of a name no more
         times than the person carries it at the start, plus those he gets out of a box before."""
         from ..errors import HardpointError
         from .model import Pedestrian
+        from .special import fetched_grenade
         from .tables import weapon_spec
 
         unit = arena.unit(a.attacker, "attack.attacker")
@@ -485,7 +485,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
         else:
             return
         key = (unit.id, person, a.weapon)
-        got = sum(1 for h in carried if h == a.weapon) + fetched_of.get(key, 0)
+        got = sum(1 for h in carried if h == a.weapon) + (fetched.get((unit.id, person), 0) if a.weapon == fetched_grenade(rules) else 0)
         try:
             if got == 0 or not weapon_spec(rules, a.weapon, hand=True).thrown:
                 return            # not a grenade; or one he does not hold, which its explanation refuses
@@ -617,8 +617,6 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
                 n = fetched.get((v.id, person.id), 0) + 1
                 fetched[(v.id, person.id)] = n
                 check_hand_load(rules, person, person.hand_weapons + (fetched_grenade(rules),) * n, f"{path}.crew")
-                got = (v.id, person.id, fetched_grenade(rules))
-                fetched_of[got] = fetched_of.get(got, 0) + 1
                 act(turn, (v.id, person.id), path, person.id)
         for a in plan.attacks.get(key, []):
             path = f"attack[{attack_index[a.id]}]"
