@@ -29,6 +29,7 @@ cdef extern from "hp_dice.h" nogil:
 # shot parts
 # item kinds for mixed picks
 DEF MAXI = 128
+DEF MAX_LOAD = 1000         # the most grenade-equivalents a FETCH's ROOM or a hand_eq holds (checked on entry)
 DEF MAX_PICK = 36          # the most candidates a random pick takes (two dice, as damage.random_pick)
 DEF MAX_VEHICLES = 16384   # the largest arena either kernel takes (scratch is sized to the scenario, on the heap)
 DEF MAX_ATTACKS = 65536    # attack rows of one turn (run_phase)
@@ -1558,7 +1559,7 @@ def run_fight(
     cdef int32_t* dp
     cdef int32_t* gone
     cdef int32_t* held              # per character, the thrown hand weapons (grenades) of each kind he holds (hand0)
-    cdef int armed, acting, happened, stop
+    cdef int armed, acting, happened, stop, room, hk
     cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, NP = pk.n_p_hits, N = out_state.shape[0]
     cdef Py_ssize_t U = pk.n_u_side, W = out_shots.shape[1], NC = pk.n_c_hits, NW = pk.n_w_slot
     cdef int T = fc[F_T], P = fc[F_P]
@@ -1604,7 +1605,7 @@ def run_fight(
             or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
             or saved.shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
             or saved.shape[1] < 2 * V + NW + 3 * W + U + ring * V + NH + fc[F_COUNTERS] \
-            or H < 0 or pk.n_hand0 != NH or not -1 <= fc[F_FETCH_HAND] < (H if H > 0 else 0) \
+            or H < 0 or pk.n_hand0 != NH or pk.n_hand_eq != H or not -1 <= fc[F_FETCH_HAND] < (H if H > 0 else 0) \
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
             or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
@@ -1682,8 +1683,12 @@ def run_fight(
                 or (drp[i * DROP_NCOLS + DROP_KIND] == DR_DETONATE and not 0 <= drp[i * DROP_NCOLS + DROP_COUNTER] < fc[F_COUNTERS]) \
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and (drp[i * DROP_NCOLS + DROP_WEAPON] < 0 or drp[i * DROP_NCOLS + DROP_WKEY] < 0)) \
                 or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_SUBSTITUTE, DR_FETCH) and not 0 <= drp[i * DROP_NCOLS + DROP_CREW] < NC) \
-                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_BOX and not 0 <= drp[i * DROP_NCOLS + DROP_SLOT] < S):
+                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_BOX and not 0 <= drp[i * DROP_NCOLS + DROP_SLOT] < S) \
+                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_FETCH and not 0 <= drp[i * DROP_NCOLS + DROP_ROOM] <= MAX_LOAD):
             return -1
+    for i in range(H):
+        if not 0 <= pk.hand_eq[i] <= MAX_LOAD:
+            return -1                              # (so a load adds up without overflow)
     cdef Py_ssize_t NA = out_hit.shape[1]
     cdef int32_t* acc_atk
     cdef int32_t* acc_e             # the entry it came from
@@ -1867,6 +1872,12 @@ def run_fight(
                                 if ctx.st[drp[j * DROP_NCOLS + DROP_SLOT]] > 0:
                                     happened = 1
                                 j += 1
+                            if happened:
+                                # and he may carry one more (CW-HAND-01): his counted grenades within the row's ROOM
+                                room = dp[DROP_ROOM]
+                                for hk in range(H):
+                                    room -= held[dp[DROP_CREW] * H + hk] * pk.hand_eq[hk]
+                                happened = room >= 0
                             if happened != dp[DROP_ASSUMED]:
                                 redo[t] = i + 1
                                 break

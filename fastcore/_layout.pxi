@@ -236,7 +236,8 @@ cdef enum:
     DROP_WATER = 8
     DROP_CREW = 9
     DROP_SLOT = 10
-    DROP_NCOLS = 11
+    DROP_ROOM = 11
+    DROP_NCOLS = 12
 
 # rows.offr
 cdef enum:
@@ -502,6 +503,8 @@ cdef struct Arrays:
     Py_ssize_t n_fring0
     int32_t* crash0
     Py_ssize_t n_crash0
+    int32_t* hand_eq
+    Py_ssize_t n_hand_eq
 
 
 cdef int unpack_phase(Arrays* a, dict arrays) except -2:
@@ -944,4 +947,7 @@ cdef int unpack_fight(Arrays* a, dict arrays) except -2:
     v = arrays["crash0"]
     a.crash0 = &v[0] if v.shape[0] else NULL
     a.n_crash0 = v.shape[0]
+    v = arrays["hand_eq"]
+    a.hand_eq = &v[0] if v.shape[0] else NULL
+    a.n_hand_eq = v.shape[0]
     return 0

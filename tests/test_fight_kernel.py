@@ -651,6 +651,51 @@ def test_cw_crew_01_a_fetcher_knocked_out_before_his_turn_fetches_nothing_in_ker
         assert int((p.arrays["drop"][:, _layout.DROP_KIND] == _layout.DR_FETCH).sum()) == rows, hits
 
 
+def test_cw_hand_01_a_fetch_with_no_room_left_is_cancelled_in_kernel_and_reference():
+    """CW-HAND-01 (tenth session): the plan counts a character's load when he fetches a grenade as what he carried,
+    less his planned throws before; a throw the dice cancel leaves him one more, and then the reference cancels the
+    fetch (at most six). The kernel adds up the grenades he holds at the FETCH row (its ROOM column, `hand_eq` per
+    kind), and a trial where the packing had it happen runs again under the "cancel" fact. The van's driver carries
+    six grenades and fires the van's machine gun under orders; he is to throw a grenade in turn 2, phase 3 and fetch
+    one in turn 3. With one shot in the gun (spent in turn 1) he throws, then fetches; with twenty, his order fires
+    the gun in turn 2, phase 1, so the throw is cancelled, and so is the fetch: he fires the gun in turn 3 instead.
+    Every value of 300 trials equals the reference's, compiled with no BackendWarning (a kernel that lets the fetch
+    happen fails: the gun's turn-3 shot is lost)."""
+    def van(ammo: int):
+        return hardpoint.parse_scenario({
+            "scenario": {"name": "full hands", "ruleset": "carwars", "turns": 4},
+            "vehicle": [{"id": "van", "design": "shogun", "x": 0.0, "y": 0.0, "speed": 0, "side": "a",
+                         "weapon": [{"id": "mg", "type": "Machine Gun", "mount": "left", "ammo": ammo}],
+                         "cargo": [{"id": "grenade_box", "dp": 2}],
+                         "crew": [{"id": "driver", "role": "driver", "seat": "front_left",
+                                   "hand_weapons": ["Explosive Grenade"] * 6}]},
+                        {"id": "car", "design": "hunter", "x": -3.0, "y": 0.0, "speed": 0, "side": "b", "facing": 90.0}],
+            "attack": [{"id": "throw", "turn": 2, "phase": 3, "attacker": "van", "weapon": "Explosive Grenade",
+                        "target": "car", "firer": "driver"}],
+            "action": [{"turn": 3, "phase": 1, "kind": "fetch_grenade", "vehicle": "van", "crew": "driver"}],
+            "orders": [{"id": "o1", "unit": "van", "target": "best_odds"}, {"id": "o2", "unit": "car", "target": "best_odds"}]})
+
+    shots = {}
+    for ammo in (1, 20):
+        s = van(ammo)
+        p = pack(s)
+        assert isinstance(p, Packed), p
+        fetch = p.arrays["drop"][p.arrays["drop"][:, _layout.DROP_KIND] == _layout.DR_FETCH]
+        assert fetch[:, _layout.DROP_ROOM].tolist() == [5] and p.arrays["hand_eq"].tolist() == [1]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", BackendWarning)
+            r = run_batch(s, 300, 3, threads=1)
+        assert r.backend == "compiled"
+        assert _compare(s, 300, 3) == [], ammo
+        cancelled = any(("cancel", 3, 1, 0) in key for key in s._packed[1].variants["packings"])
+        assert cancelled == (ammo == 20), ammo
+        shots[ammo] = r.fight["shots"][:, r.fight_layout.weapons.index(("van", "mg"))]
+        ref = van(ammo).resolve(hardpoint.SeededDice(3, trial=0))
+        notes = [str(e) for e in ref.events if "fetch_grenade of van cancelled" in str(e)]
+        assert bool(notes) == (ammo == 20) and (not notes or "grenade-equivalents" in notes[0]), notes
+    assert (shots[1] == 1).all() and (shots[20] == 4).mean() > 0.9, np.bincount(shots[20])
+
+
 def test_cw_hand_01_grenades_thrown_in_a_fight_are_used_up_in_kernel_and_reference():
     """CW-HAND-01 / ARCH-03 (ninth session): a thrown grenade is used up, in the kernel as in the reference (each
     character's grenades of each kind are counted, `hand0`; a throw spends one, a fetch adds one). A pedestrian with

@@ -1304,7 +1304,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from .enums import Mount, Side
     from . import geometry as geo
     from .attack import attack_weapon
-    from .special import _flatten, check_hand_load, fetched_grenade, grenade_boxes, set_automatic
+    from .special import _flatten, fetched_grenade, grenade_boxes, grenade_equivalents, set_automatic
     from .crew import take_controls
     from .tables import check_usable
     from .terrain import offroad_rolls
@@ -1325,6 +1325,15 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     layout = _layout_of(scenario)
     if len(layout.weapons) > _KERNEL_WEAPON_KEYS or sum(len(list(v.all_weapons())) for v in arena.vehicles.values()) > _KERNEL_WEAPON_KEYS:
         return Unpackable(f"more than {_KERNEL_WEAPON_KEYS} weapons in a fight")
+    # a box of grenades holds grenade_box_count (CW-HAND-01): the kernel reads only whether a box is whole, so a
+    # vehicle whose plan could get more out than its emptiest box holds is the reference's
+    box_count = rules["carwars.hand_weapons"]["grenade_box_count"]
+    for v in arena.vehicles.values():
+        fetches = sum(1 for acts in (plan.actions.values() if plan is not None else ()) for a in acts
+                      if a.kind == "fetch_grenade" and a.vehicle == v.id)
+        if fetches and fetches > min((box_count - k.grenades_taken for k in grenade_boxes(v)), default=0):
+            return Unpackable(f"vehicle {v.id!r} may get more grenades out of its boxes than one holds "
+                              f"({box_count}): the kernel does not count what is left in a box")
     wkey = {k: i for i, k in enumerate(layout.weapons)}
     sides = list(layout.sides)
     u_side = [sides.index(fight.side(u) if fight is not None else u) for u in units]
@@ -1363,6 +1372,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     hand_kinds = sorted(kinds)
     hand_of = {h: i for i, h in enumerate(hand_kinds)}
     hand0 = [sum(1 for x in held if x == h) for held in carriers for h in hand_kinds]
+    hand_eq = [grenade_equivalents(rules, h) for h in hand_kinds]     # what one counts toward a load (a FETCH's ROOM)
     t = rules["carwars.fight"]["out_of_action"]
     th = rules["carwars.tohit"]
     sf = th["sustained_fire"]
@@ -1642,13 +1652,14 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
 
     no_dice = _NoDice()
 
-    def drop_row(kind: int, v, w, assumed: bool, fact: tuple, counter: int = -1, crew=None, slot: int = -1) -> None:
+    def drop_row(kind: int, v, w, assumed: bool, fact: tuple, counter: int = -1, crew=None, slot: int = -1,
+                 room: int = -1) -> None:
         driver = v.driver
         drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=kind,
                           weapon=weapon_index[(v.id, w.id)] if w is not None else -1, wkey=wkey[(v.id, w.id)] if w is not None else -1,
                           driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(assumed), fact=fact_id(fact),
                           counter=counter, water=int(w is not None and v.water_depth_ft > 0),
-                          crew=crew_index[(v.id, crew.id)] if crew is not None else -1, slot=slot))
+                          crew=crew_index[(v.id, crew.id)] if crew is not None else -1, slot=slot, room=room))
 
     grenade = fetched_grenade(rules)
     grenade_usable = _usable(grenade) and not _thrown(grenade)      # (a thrown one is counted in hand0 instead)
@@ -1661,9 +1672,14 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         weapon, which keeps his vehicle in action (`fight.out_of_action`; c_hand holds from which turn)."""
         try:
             crew = v.crew_member(a.crew or "", "crew")
-            check_hand_load(rules, crew, crew.hand_weapons + (grenade,), "crew")
+            # his load (CW-HAND-01): what is not counted in hand0 is the packing's (carried, or got out of a box);
+            # the grenades counted there the kernel adds up when the fetch comes (the dice decide how many he threw)
+            room = rules["carwars.hand_weapons"]["max_grenade_equivalents"] - grenade_equivalents(rules, grenade) \
+                - sum(grenade_equivalents(rules, h) for h in crew.hand_weapons if h not in hand_of)
         except (RuleViolation, ScenarioError):
             return                            # cancelled whatever the dice: no row
+        if room < 0:
+            return                            # more than he may carry, whatever he threw: no row
         if not crew.can_act:
             return                            # CW-CREW-01: out from the start, so for the whole fight (hits never heal)
         k0 = int(base.arrays["v_k0"][vids.index(v.id)])
@@ -1672,7 +1688,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             return
         cancel = ("cancel", turn, phase, i)
         ok = cancel not in facts
-        drop_row(_layout.DR_FETCH, v, None, ok, cancel, crew=crew)
+        drop_row(_layout.DR_FETCH, v, None, ok, cancel, crew=crew, room=room)
         for _, slot in boxes:
             drop_row(_layout.DR_BOX, v, None, False, cancel, slot=slot)
         if ok:
@@ -1759,7 +1775,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 ok = cancel not in facts and not drv_fired
                 drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=_layout.DR_DETONATE, weapon=-1, wkey=-1,
                                   driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(ok),
-                                  fact=fact_id(cancel), counter=index_of(counter), water=0, crew=-1, slot=-1))
+                                  fact=fact_id(cancel), counter=index_of(counter), water=0, crew=-1, slot=-1, room=-1))
                 if ok and driver is not None:
                     fired.characters[(v.id, driver.id)] = 1
                 continue
@@ -2104,7 +2120,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     arrays = dict(base.arrays)
     arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
                   w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
-                  c_hand=arr(c_hand), hand0=arr(hand0), ent=arr(ent, _layout.ENT_NCOLS), tp_lo=arr(tp_lo), fir=arr(fir, _layout.FIR_NCOLS),
+                  c_hand=arr(c_hand), hand0=arr(hand0), hand_eq=arr(hand_eq), ent=arr(ent, _layout.ENT_NCOLS), tp_lo=arr(tp_lo), fir=arr(fir, _layout.FIR_NCOLS),
                   cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
                   ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),

@@ -93,6 +93,7 @@ class CargoItem:
     id: str
     dp: int
     max_dp: int
+    grenades_taken: int = 0     # a box of grenades: how many `fetch_grenade` got out of it (CW-HAND-01)
 
 
 @dataclass

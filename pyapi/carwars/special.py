@@ -189,13 +189,26 @@ def grenade_boxes(vehicle) -> list:
     return [k for k in vehicle.cargo if k.id.startswith("grenade_box")]
 
 
+def grenade_box_with_one_left(rules: Rules, vehicle):
+    """CW-HAND-01: the box a `fetch_grenade` takes from: the first of the vehicle's boxes (cargo order) that is not
+    destroyed and still holds a grenade (a box holds `grenade_box_count`); None when there is none."""
+    count = rules["carwars.hand_weapons"]["grenade_box_count"]
+    return next((k for k in grenade_boxes(vehicle) if k.dp > 0 and k.grenades_taken < count), None)
+
+
+def grenade_equivalents(rules: Rules, name: str, path: str = "weapon") -> int:
+    """CW-HAND-01: what a hand weapon counts toward a character's load (a grenade 1, a pistol 1; a rifle, shotgun or
+    SMG 2; the list's `grenade_equivalents`)."""
+    spec = weapon_spec(rules, name, path, hand=True)
+    return spec.grenade_equivalents or (1 if spec.thrown else 0)
+
+
 def check_hand_load(rules: Rules, who: CrewMember | Pedestrian, weapons: tuple[str, ...], path: str) -> None:
     """CW-HAND-01: a character carries at most six grenade-equivalents (a pistol 1; a rifle, shotgun or SMG 2)."""
     limit = rules["carwars.hand_weapons"]["max_grenade_equivalents"]
     total = 0
     for i, name in enumerate(weapons):
-        spec = weapon_spec(rules, name, f"{path}[{i}]", hand=True)
-        total += spec.grenade_equivalents or (1 if spec.thrown else 0)
+        total += grenade_equivalents(rules, name, f"{path}[{i}]")
         if total > limit:
             raise RuleViolation(f"{who.id!r} would carry {total} grenade-equivalents: at most {limit}",
                                 field=f"{path}[{i}]", value=name, rule="CW-HAND-01")

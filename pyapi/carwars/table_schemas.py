@@ -436,7 +436,7 @@ HAND_WEAPONS = _section("CW-HAND-01", {
     "hand_weapon_max_range": _num(0, 1000, "inches (documentation: each weapon's max_range is read)"),
     "grenade_burst_radius": _num(0, 20, "inches (documentation: each weapon's burst_radius is read)"),
     "grenade_vehicle_radius": _num(0, 20, "inches (documentation)"),
-    "grenade_box_count": _int(0, 1000, "grenades in a box (documentation)"),
+    "grenade_box_count": _int(0, 1000, "grenades in a box: a fetch_grenade takes one from the first box of the cargo that is whole and not empty"),
     "grenade_box_weight_lb": _num(0, 1000, "pounds (documentation)"),
     "grenade_box_spaces": _num(0, 100, "spaces (documentation)"),
     "grenade_box_fetch_turns": _int(0, 100, "turns to get a grenade out (documentation: fetching takes the turn)"),

@@ -198,16 +198,19 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
         v.steered_turn = arena.turn
         return [Note(f"{a.crew} steers {v.id} this turn", "CW-CREW-04")]
     if a.kind == "fetch_grenade":
-        from .special import check_hand_load, fetched_grenade, grenade_boxes
+        from .special import check_hand_load, fetched_grenade, grenade_box_with_one_left
 
         crew = v.crew_member(a.crew or "", f"{where}.crew")
         _check_can_act(crew, where)
-        if not any(c.dp > 0 for c in grenade_boxes(v)):
-            raise RuleViolation("no box of grenades in the cargo", field=f"{where}.kind", value=a.kind, rule="CW-HAND-01")
+        box = grenade_box_with_one_left(rules, v)
+        if box is None:
+            raise RuleViolation("no box of grenades in the cargo that is whole and not empty", field=f"{where}.kind",
+                                value=a.kind, rule="CW-HAND-01")
         grenade = fetched_grenade(rules)
         check_hand_load(rules, crew, crew.hand_weapons + (grenade,), f"{where}.crew")
         fired.characters[(v.id, crew.id)] = fired.characters.get((v.id, crew.id), 0) + 1
         crew.hand_weapons = crew.hand_weapons + (grenade,)
+        box.grenades_taken += 1
         return [Note(f"{crew.id} spends the turn getting a grenade out of the cargo box", "CW-HAND-01")]
     raise ScenarioError(f"unknown action (known: {', '.join(KINDS)})", field=f"{where}.kind", value=a.kind, rule="CLI-02")
 

@@ -616,7 +616,14 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
                                         field=f"{path}.kind", value=kind, rule="CW-HAND-01")
                 n = fetched.get((v.id, person.id), 0) + 1
                 fetched[(v.id, person.id)] = n
-                check_hand_load(rules, person, person.hand_weapons + (fetched_grenade(rules),) * n, f"{path}.crew")
+                # what he holds when he fetches: what he carried, less the grenades the plan has him throw before,
+                # plus those he got out before (a thrown grenade is used up); a planned throw the dice cancel leaves
+                # him one more, and the fetch is then cancelled when its turn comes (turn._do_action)
+                held = list(person.hand_weapons) + [fetched_grenade(rules)] * (n - 1)
+                for (uid, pid, name), times in thrown.items():
+                    for _ in range(times if (uid, pid) == (v.id, person.id) else 0):
+                        held.remove(name)
+                check_hand_load(rules, person, tuple(held) + (fetched_grenade(rules),), f"{path}.crew")
                 act(turn, (v.id, person.id), path, person.id)
         for a in plan.attacks.get(key, []):
             path = f"attack[{attack_index[a.id]}]"

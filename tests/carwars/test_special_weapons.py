@@ -491,3 +491,82 @@ def test_cw_hand_01_a_thrown_grenade_is_used_up():
     r = s.resolve(SeededDice(1, trial=0), commit=True)          # turn 3
     assert not [e for e in r.events if type(e).__name__ == "AttackRoll"]
     assert any("g2 cancelled" in str(e) and "CW-HAND-01" in str(e) for e in r.events), [str(e) for e in r.events][:8]
+
+
+def _full_hands(turns: int, attacks: list[dict], actions: list[dict], boxes: int = 1, rules: dict | None = None):
+    """A van whose driver carries six grenades (the most he may, CW-HAND-01) and whose cargo holds `boxes` boxes of
+    them; a car to his left (his side of the van), within a grenade's 5"."""
+    return scenario(meta={"turns": turns}, rules=rules or {},
+                    vehicle=[{"id": "v", "design": "shogun", "speed": 0,
+                              "cargo": [{"id": f"grenade_box{k}", "dp": 2} for k in range(boxes)],
+                              "crew": [{"id": "driver", "role": "driver", "seat": "front_left",
+                                        "hand_weapons": ["Explosive Grenade"] * 6},
+                                       {"id": "gunner", "role": "gunner", "seat": "front_right"}]},
+                             {"id": "t", "design": "hunter", "x": -3.0, "speed": 0}],
+                    attack=attacks, action=actions)
+
+
+def test_cw_hand_01_a_character_who_has_thrown_may_fetch_another_grenade():
+    """CW-HAND-01: at most six grenade-equivalents a character, counted when he gets one out of a box: what he
+    carried, less the grenades he has thrown (each is used up), plus those he got out before. A driver with six
+    grenades throws one in turn 1 and fetches one in turn 2: the plan loads (it was refused while every grenade
+    fetched counted, thrown or not), and he ends with six. A second fetch in turn 3, with no throw between, is
+    refused on load, naming the action's crew and the rule. A throw the dice cancel leaves him one more: then the
+    fetch is cancelled when its turn comes, naming the rule."""
+    throw = [{"id": "g", "turn": 1, "phase": 1, "attacker": "v", "weapon": "Explosive Grenade", "target": "t", "firer": "driver"}]
+    fetch = [{"turn": 2, "phase": 1, "kind": "fetch_grenade", "vehicle": "v", "crew": "driver"}]
+    s = _full_hands(2, throw, fetch)
+    r = s.resolve(SeededDice(1, trial=0), commit=True)
+    assert s.arena.vehicles["v"].crew_member("driver").hand_weapons == ("Explosive Grenade",) * 6
+    assert any("grenade out of the cargo box" in str(e) for e in r.events)
+    with pytest.raises(RuleViolation, match="CW-HAND-01") as err:
+        _full_hands(3, throw, fetch + [{"turn": 3, "phase": 1, "kind": "fetch_grenade", "vehicle": "v", "crew": "driver"}])
+    assert err.value.field == "action[1].crew[6]" and err.value.value == "Explosive Grenade", (err.value.field, err.value.value)
+    with pytest.raises(RuleViolation, match="CW-HAND-01"):
+        _full_hands(2, [], fetch)                    # no throw before: seven
+
+    s = _full_hands(2, throw, fetch)
+    s.arena.vehicles["t"].x = 3.0                   # (the dice's stand-in: the throw is cancelled when its turn comes)
+    r = s.resolve(SeededDice(1, trial=0), commit=True)
+    assert any("g cancelled" in str(e) for e in r.events)
+    assert any("fetch_grenade of v cancelled" in str(e) and "grenade-equivalents" in str(e) and "CW-HAND-01" in str(e)
+               for e in r.events), [str(e) for e in r.events]
+    assert s.arena.vehicles["v"].crew_member("driver").hand_weapons == ("Explosive Grenade",) * 6
+
+
+def test_cw_hand_01_a_box_of_grenades_runs_out():
+    """CW-HAND-01: a box of grenades holds 12 (`grenade_box_count`; a house rule of 2 here). Each `fetch_grenade`
+    takes one from the first box of the cargo that is whole and not empty; with none, the fetch is cancelled, naming
+    the rule. The driver throws a grenade a turn and fetches one the next: from one box of 2, the third fetch is
+    cancelled; from two boxes, the second gives the third. The fight kernel does not count a box's grenades, so a
+    plan that could get more out of a vehicle's boxes than one holds runs on the reference, naming why."""
+    import warnings
+
+    from hardpoint.backend import BackendWarning
+    from hardpoint.carwars.batch import pack, run_batch
+    from hardpoint.ruleset import Unpackable
+
+    house = {"carwars": {"hand_weapons": {"grenade_box_count": 2}}}
+    throws = [{"id": f"g{t}", "turn": t, "phase": 1, "attacker": "v", "weapon": "Explosive Grenade", "target": "t",
+               "firer": "driver"} for t in (1, 3, 5)]
+    fetches = [{"turn": t, "phase": 1, "kind": "fetch_grenade", "vehicle": "v", "crew": "driver"} for t in (2, 4, 6)]
+    for boxes, taken in ((1, [2]), (2, [2, 1])):
+        s = _full_hands(6, throws, fetches, boxes=boxes, rules=house)
+        r = s.resolve(SeededDice(1, trial=0), commit=True)
+        v = s.arena.vehicles["v"]
+        assert [k.grenades_taken for k in v.cargo] == taken, boxes
+        cancelled = [e for e in r.events if "fetch_grenade of v cancelled" in str(e)]
+        assert len(cancelled) == (1 if boxes == 1 else 0), [str(e) for e in cancelled]
+        if cancelled:
+            assert "whole and not empty" in str(cancelled[0]) and "CW-HAND-01" in str(cancelled[0])
+        assert v.crew_member("driver").hand_weapons == ("Explosive Grenade",) * (5 if boxes == 1 else 6)
+    pytest.importorskip("hardpoint.fastcore._carwars")
+    s = _full_hands(6, throws, fetches, rules=house)
+    p = pack(s)
+    assert isinstance(p, Unpackable) and "more grenades out of its boxes than one holds (2)" in p.reason, p
+    with pytest.warns(BackendWarning, match="more grenades out of its boxes"):
+        assert run_batch(s, 4, 1).backend == "reference"
+    s = _full_hands(6, throws[:2], fetches[:2], rules=house)           # two from a box of two: compiled
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BackendWarning)
+        assert run_batch(s, 4, 1, threads=1).backend == "compiled"
