@@ -262,7 +262,8 @@ def random_fight(rng: random.Random) -> dict:
                                 "kind": "fetch_grenade", "crew": "gunner" if v["design"] == "shogun" and rng.random() < 0.7 else "driver"})
     # grenades (CW-HAND-01): a thrown grenade is used up, so some pedestrians carry one or two besides their weapon
     # and throw them under their orders or as planned; some gunners carry one or two, or fetch them, and throw
-    # them as planned (throws the plan cannot have are refused on load, and dropped by _load)
+    # them as planned (throws the plan cannot have are refused on load, and dropped by _load); a few carry five or
+    # six and fetch more once they have thrown
     turns, ids = data["scenario"]["turns"], [u["id"] for u in units]
     for p in pedestrians:
         if rng.random() < 0.4:
@@ -275,7 +276,15 @@ def random_fight(rng: random.Random) -> dict:
         if v["design"] == "shogun" and rng.random() < 0.25:
             crew = v.setdefault("crew", [{"id": "driver", "role": "driver", "seat": "front_left"},
                                          {"id": "gunner", "role": "gunner", "seat": rng.choice(["front_right", "back_left"])}])
-            next(c for c in crew if c["id"] == "gunner")["hand_weapons"] = ["Explosive Grenade"] * rng.randint(0, 2)
+            held = rng.choice([0, 1, 2, 2, 5, 6])
+            next(c for c in crew if c["id"] == "gunner")["hand_weapons"] = ["Explosive Grenade"] * held
+            if held >= 5 and rng.random() < 0.7:
+                # hands nearly full: a fetch counts what he holds then, so it needs a throw before it (a plan that
+                # cannot have it is refused, and _load drops it); a throw the dice cancel cancels it (CW-HAND-01)
+                v["cargo"] = [{"id": "grenade_box", "dp": rng.choice([2, 4])}]
+                for _ in range(rng.randint(1, 2)):
+                    actions.append({"turn": rng.randint(2, max(2, turns)), "phase": rng.randint(1, 5), "vehicle": v["id"],
+                                    "kind": "fetch_grenade", "crew": "gunner"})
             for k in range(rng.randint(1, 3)):
                 data.setdefault("attack", []).append({"id": f"g{v['id']}{k}", "turn": rng.randint(1, turns), "phase": rng.randint(1, 5),
                                                       "attacker": v["id"], "weapon": "Explosive Grenade", "firer": "gunner",
