@@ -1,5 +1,6 @@
 """Scenarios the benchmarks share."""
 import hardpoint
+from hardpoint.carwars.pgo import default_fight  # noqa: F401 - the 10-turn fight (issue 14), also in the PGO training set
 
 
 def stock_car_from_four_sides():
@@ -13,23 +14,6 @@ def stock_car_from_four_sides():
         "attack": [{"id": f"{n}_mg", "attacker": n, "weapon": "mg", "target": "target"} for n, *_ in firers],
     }
     return hardpoint.parse_scenario(data)
-
-
-def default_fight(turns: int = 10):
-    """The default scenario's units in a fight of `turns` turns (issue 14's benchmark): the planned attacks give
-    way to a standing order for every unit to fire every turn at the enemy it has the best odds against, until
-    decided (every unit is its own side)."""
-    import tomllib
-    from importlib import resources
-
-    import hardpoint
-
-    doc = tomllib.loads((resources.files("hardpoint.seeds") / "scenarios" / "default.toml").read_text())
-    doc.pop("attack")
-    doc["scenario"].update(turns=turns, until="decided", name=f"default fight, {turns} turns")
-    units = [v["id"] for v in doc["vehicle"]] + [p["id"] for p in doc.get("pedestrian", [])]
-    doc["orders"] = [{"id": f"{u}_fires", "unit": u, "target": "best_odds"} for u in units]
-    return hardpoint.parse_scenario(doc)
 
 
 def dice_per_trial(scenario, trials: int) -> float:

@@ -1003,6 +1003,13 @@ def run_phase(
     cdef int32_t* varm
     if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6:
         return -1
+    # the outputs the caller hands in, of the scenario's widths, with room for the trials (never written out of bounds)
+    if out_state.shape[1] != S or out_hit.shape[1] != A or out_damage.shape[1] != A or out_flags.shape[1] < V \
+            or (store and (n_trials > out_state.shape[0] or n_trials > out_hit.shape[0] or n_trials > out_damage.shape[0]
+                           or n_trials > out_flags.shape[0])) \
+            or (not store and n_trials > 0 and out_state.shape[0] < 1) \
+            or (accp != NULL and (slot_kind.shape[0] != S or acc.shape[0] < 3 * A + S + 4 * V)):
+        return -1
     cdef int32_t* brst = pk.brst
     cdef int32_t* afir = pk.afir
     cdef int32_t* fire0 = pk.fire0

@@ -811,6 +811,57 @@ def test_arch_04_the_fight_kernel_refuses_grenade_counts_it_cannot_read():
     assert run(dict(p.arrays, ent=ent)) == -1
 
 
+def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
+    """ARCH-04 / SAFE-01 (tenth session): the one-turn kernel checks the outputs it is handed, before any trial: a
+    state of another width than the scenario's slots, hits or damage of another width than its attacks, fewer rows
+    than trials, and in counted mode slot kinds of another length or counts too short, and it runs nothing (-1)
+    rather than write out of bounds. The fight kernel refuses a `hand_eq` of another length than the kinds counted,
+    a grenade-equivalent beyond any load, and a FETCH row whose ROOM is not a load."""
+    from hardpoint.carwars.batch import DMG_BINS, _SLOT_KIND, _fight_arrays
+
+    s = hardpoint.load_scenario("builtin:default")
+    p = pack(s)
+    a, S, V, A, n = p.arrays, p.arrays["init"].shape[0], len(p.vehicles), len(p.attacks), 3
+
+    def phase(S_=S, A_=A, rows=n, trials=-1) -> int:
+        return fast.run_phase(1, 0, a, 0, np.zeros((rows, S_), np.int32), np.zeros((rows, A_), np.uint8),
+                              np.zeros((rows, A_), np.int32), np.zeros((rows, V), np.uint8), trials, n_phases=p.phases)
+
+    def counted(kinds: int = S, acc: int = 3 * A + S + 4 * V + DMG_BINS * A) -> int:
+        return fast.run_phase(1, 0, a, 0, np.zeros((1, S), np.int32), np.zeros((1, A), np.uint8), np.zeros((1, A), np.int32),
+                              np.zeros((1, V), np.uint8), 5, 0, np.array([_SLOT_KIND[k] for k in p.kinds][:kinds], np.int32),
+                              np.zeros(acc, np.int64), p.phases)
+
+    assert phase() == 0 and counted() == 0
+    assert phase(S_=S - 1) == -1 and phase(A_=A + 1) == -1 and phase(trials=n + 1) == -1
+    assert counted(kinds=S - 1) == -1 and counted(acc=3 * A + S + 4 * V - 1) == -1
+
+    s = hardpoint.parse_scenario({
+        "scenario": {"name": "full hands", "ruleset": "carwars", "turns": 3},
+        "vehicle": [{"id": "van", "design": "shogun", "speed": 0, "side": "a", "cargo": [{"id": "grenade_box", "dp": 2}],
+                     "crew": [{"id": "driver", "role": "driver", "seat": "front_left", "hand_weapons": ["Explosive Grenade"] * 5}]},
+                    {"id": "car", "design": "hunter", "x": -3.0, "speed": 0, "side": "b", "facing": 90.0}],
+        "action": [{"turn": 2, "phase": 1, "kind": "fetch_grenade", "vehicle": "van", "crew": "driver"}],
+        "orders": [{"id": "o2", "unit": "car", "target": "best_odds"}]})
+    p = pack(s)
+    assert isinstance(p, Packed), p
+
+    def fight(arrays) -> int:
+        S, V, A = arrays["init"].shape[0], len(p.vehicles), len(p.attacks)
+        f = _fight_arrays(n, p.layout)
+        return fast.run_fight(1, 0, arrays, np.zeros((n, S), np.int32), np.zeros((n, V), np.uint8), f["out_turn"], f["result"],
+                              f["turns"], f["shots"], f["hits"], f["damage"], np.zeros(n, np.int16), np.zeros((n, 4096), np.int32),
+                              np.zeros(n, np.uint64), np.zeros(0, np.int16), np.zeros(0, np.uint64), np.zeros((n, A), np.uint8),
+                              np.zeros((n, A), np.int32), np.zeros(n, np.int32))
+
+    assert fight(p.arrays) == 0
+    assert fight(dict(p.arrays, hand_eq=np.zeros(2, np.int32))) == -1
+    assert fight(dict(p.arrays, hand_eq=np.full(1, 10**6, np.int32))) == -1
+    drop = p.arrays["drop"].copy()
+    drop[drop[:, _layout.DROP_KIND] == _layout.DR_FETCH, _layout.DROP_ROOM] = -1
+    assert fight(dict(p.arrays, drop=drop)) == -1
+
+
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.json")) if FIXTURES.exists() else [], ids=lambda p: p.stem)
 def test_fight_02_kernel_regression_fixtures(path):
     """ARCH-03 / FIGHT-02: every fight once found differing between the kernel and the reference now agrees."""
