@@ -773,13 +773,23 @@ def test_cw_hand_01_grenades_thrown_in_a_fight_are_used_up_in_kernel_and_referen
     assert (out == 2).mean() > 0.5 and not (out == 1).any(), np.bincount(out)
 
 
+def _run_fight_kernel(p, arrays: dict, n: int = 2) -> int:
+    """The fight kernel's return code on n fresh trials of packing `p`, its arrays replaced by `arrays`."""
+    from hardpoint.carwars.batch import _fight_arrays
+
+    S, V, A = arrays["init"].shape[0], len(p.vehicles), len(p.attacks)
+    f = _fight_arrays(n, p.layout)
+    return fast.run_fight(1, 0, arrays, np.zeros((n, S), np.int32), np.zeros((n, V), np.uint8), f["out_turn"], f["result"],
+                          f["turns"], f["shots"], f["hits"], f["damage"], np.zeros(n, np.int16), np.zeros((n, 4096), np.int32),
+                          np.zeros(n, np.uint64), np.zeros(0, np.int16), np.zeros(0, np.uint64), np.zeros((n, A), np.uint8),
+                          np.zeros((n, A), np.int32), np.zeros(n, np.int32))
+
+
 def test_arch_04_the_fight_kernel_refuses_grenade_counts_it_cannot_read():
     """ARCH-04 / SAFE-01: the grenade counts are checked before any trial runs: a `hand0` of another length than
     characters x kinds, an entry naming a kind out of range, a crew member's grenade entry with no crew member
     to throw it, or a grenade on a row no person throws (a weapon on automatic), and the fight kernel runs nothing
     (-1) rather than read or write out of bounds."""
-    from hardpoint.carwars.batch import _fight_arrays
-
     s = hardpoint.parse_scenario({
         "scenario": {"name": "grenadier", "ruleset": "carwars", "turns": 3},
         "vehicle": [{"id": "car", "design": "hunter", "x": 0.0, "y": 3.0, "speed": 0, "side": "a"}],
@@ -789,12 +799,7 @@ def test_arch_04_the_fight_kernel_refuses_grenade_counts_it_cannot_read():
     assert isinstance(p, Packed), p
 
     def run(arrays) -> int:
-        n, S, V, A = 2, arrays["init"].shape[0], len(p.vehicles), len(p.attacks)
-        f = _fight_arrays(n, p.layout)
-        return fast.run_fight(1, 0, arrays, np.zeros((n, S), np.int32), np.zeros((n, V), np.uint8), f["out_turn"], f["result"],
-                              f["turns"], f["shots"], f["hits"], f["damage"], np.zeros(n, np.int16), np.zeros((n, 4096), np.int32),
-                              np.zeros(n, np.uint64), np.zeros(0, np.int16), np.zeros(0, np.uint64), np.zeros((n, A), np.uint8),
-                              np.zeros((n, A), np.int32), np.zeros(n, np.int32))
+        return _run_fight_kernel(p, arrays)
 
     assert run(p.arrays) == 0
     assert run(dict(p.arrays, hand0=np.ascontiguousarray(p.arrays["hand0"][:-1]))) == -1
@@ -817,7 +822,7 @@ def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
     than trials, and in counted mode slot kinds of another length or counts too short, and it runs nothing (-1)
     rather than write out of bounds. The fight kernel refuses a `hand_eq` of another length than the kinds counted,
     a grenade-equivalent beyond any load, and a FETCH row whose ROOM is not a load."""
-    from hardpoint.carwars.batch import DMG_BINS, _SLOT_KIND, _fight_arrays
+    from hardpoint.carwars.batch import DMG_BINS, _SLOT_KIND
 
     s = hardpoint.load_scenario("builtin:default")
     p = pack(s)
@@ -847,12 +852,7 @@ def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
     assert isinstance(p, Packed), p
 
     def fight(arrays) -> int:
-        S, V, A = arrays["init"].shape[0], len(p.vehicles), len(p.attacks)
-        f = _fight_arrays(n, p.layout)
-        return fast.run_fight(1, 0, arrays, np.zeros((n, S), np.int32), np.zeros((n, V), np.uint8), f["out_turn"], f["result"],
-                              f["turns"], f["shots"], f["hits"], f["damage"], np.zeros(n, np.int16), np.zeros((n, 4096), np.int32),
-                              np.zeros(n, np.uint64), np.zeros(0, np.int16), np.zeros(0, np.uint64), np.zeros((n, A), np.uint8),
-                              np.zeros((n, A), np.int32), np.zeros(n, np.int32))
+        return _run_fight_kernel(p, arrays)
 
     assert fight(p.arrays) == 0
     assert fight(dict(p.arrays, hand_eq=np.zeros(2, np.int32))) == -1
