@@ -27,25 +27,49 @@ class BuildExt(build_ext):
     fastcore/pgo_train.py, `python -m hardpoint.carwars.pgo`), then compiled again with the profile. The same C,
     so the same results, measured 1.06x-1.26x the speed of the fights and 1.04x-1.11x of the one-turn
     scenarios, built-in by built-in (docs/performance.md).
-    HARDPOINT_PGO=0, another compiler, or any step failing builds it the plain way, saying why."""
+    HARDPOINT_PGO=0, another compiler, or any step failing builds it the plain way, saying why (and in _pgo.json
+    beside the library)."""
 
     PGO = "hardpoint.fastcore._carwars"
 
     def build_extension(self, ext):
-        if ext.name == self.PGO and os.environ.get("HARDPOINT_PGO", "1") != "0":
-            why = self._pgo_unavailable()
-            if why is None:
-                try:
-                    return self._build_pgo(ext)
-                except Exception as exc:        # noqa: BLE001 - any failure: the plain build below, said aloud
-                    why = f"{type(exc).__name__}: {exc}"
-            print(f"hardpoint: building {ext.name} without profile guidance ({why})", file=sys.stderr)
-            force, self.force = self.force, True      # (over an instrumented build a failed step may have left)
+        if ext.name != self.PGO or not self._stale(ext):
+            return super().build_extension(ext)       # (the plain way, or skipped as up to date)
+        why = "HARDPOINT_PGO=0" if os.environ.get("HARDPOINT_PGO", "1") == "0" else self._pgo_unavailable()
+        if why is None:
             try:
-                return super().build_extension(ext)
-            finally:
-                self.force = force
-        return super().build_extension(ext)
+                self._build_pgo(ext)
+                return self._note(ext, None)
+            except Exception as exc:        # noqa: BLE001 - any failure: the plain build below, said aloud
+                why = f"{type(exc).__name__}: {exc}"
+        print(f"hardpoint: building {ext.name} without profile guidance ({why})", file=sys.stderr)
+        force, self.force = self.force, True      # (over an instrumented build a failed step may have left)
+        try:
+            super().build_extension(ext)
+        finally:
+            self.force = force
+        self._note(ext, why)
+
+    def copy_extensions_to_source(self):
+        """An in-place build (`build_ext --inplace`, an editable install) copies the libraries into fastcore/; the
+        note goes with them."""
+        super().copy_extensions_to_source()
+        note = Path(self.build_lib, *self.PGO.split(".")[:-1], "_pgo.json")
+        if note.is_file():
+            package_dir = self.get_finalized_command("build_py").get_package_dir("hardpoint.fastcore")
+            shutil.copyfile(note, Path(package_dir) / note.name)
+
+    def _note(self, ext, why) -> None:
+        """_pgo.json beside the library: whether it was built profile-guided, and if not why (tests/test_pgo.py)."""
+        import json
+
+        note = {"profile_guided": why is None, "why": why}
+        Path(self.get_ext_fullpath(ext.name)).with_name("_pgo.json").write_text(json.dumps(note) + "\n")
+
+    def _stale(self, ext) -> bool:
+        from setuptools.modified import newer_group
+
+        return self.force or newer_group(list(ext.sources) + list(ext.depends), self.get_ext_fullpath(ext.name), "newer")
 
     def _pgo_unavailable(self):
         cc = (getattr(self.compiler, "compiler_so", None) or ["cc"])[0]

@@ -46,3 +46,10 @@ def test_fast_01_the_installed_kernel_is_not_the_instrumented_build():
     """FAST-01: the build's first, instrumented compile (it counts every branch, and writes a profile at exit) is
     never what is installed: its library carries gcov's symbols."""
     assert b"__gcov" not in Path(fast.__file__).read_bytes()
+
+
+def test_fast_01_the_kernel_was_built_profile_guided_unless_it_could_not_be():
+    """FAST-01: the build notes beside the library whether it was built profile-guided (`_pgo.json`). With GCC it
+    must have been, unless HARDPOINT_PGO=0 asked for the plain build; a training run that failed is a failure."""
+    note = json.loads((Path(fast.__file__).parent / "_pgo.json").read_text())
+    assert note["profile_guided"] or note["why"] == "HARDPOINT_PGO=0" or "not GCC" in note["why"], note["why"]
