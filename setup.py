@@ -21,6 +21,7 @@ class BuildPy(build_py):
     def find_data_files(self, package, src_dir):
         return [f for f in super().find_data_files(package, src_dir) if not f.endswith(".c")]
 
+
 class BuildExt(build_ext):
     """The Car Wars kernels (`_carwars`) are built profile-guided with GCC: compiled once with `-fprofile-generate`,
     run on the training set of fastcore/pgo/ (the built-in scenarios as the packer hands them to the kernels:
@@ -108,9 +109,6 @@ class BuildExt(build_ext):
             ext.extra_link_args = link_args
             super().build_extension(ext)
             print(f"hardpoint: built {ext.name} profile-guided", file=sys.stderr)
-        except BaseException:
-            ext.extra_compile_args, ext.extra_link_args = compile_args, link_args
-            raise
         finally:
             ext.extra_compile_args, ext.extra_link_args, self.force = compile_args, link_args, force
             shutil.rmtree(profile, ignore_errors=True)
