@@ -33,14 +33,17 @@ class BuildExt(build_ext):
 
     PGO = "hardpoint.fastcore._carwars"
 
+    TRAINING = ("fastcore/pgo_train.py", *sorted(glob.glob("fastcore/pgo/*")))
+
     def build_extension(self, ext):
         if ext.name != self.PGO or not self._stale(ext):
             return super().build_extension(ext)       # (the plain way, or skipped as up to date)
-        why = "HARDPOINT_PGO=0" if os.environ.get("HARDPOINT_PGO", "1") == "0" else self._pgo_unavailable()
+        wanted = os.environ.get("HARDPOINT_PGO", "1") != "0"
+        why, toolchain = ("HARDPOINT_PGO=0", True) if not wanted else self._pgo_unavailable()
         if why is None:
             try:
                 self._build_pgo(ext)
-                return self._note(ext, None)
+                return self._note(ext, wanted, None, True)
             except Exception as exc:        # noqa: BLE001 - any failure: the plain build below, said aloud
                 why = f"{type(exc).__name__}: {exc}"
         print(f"hardpoint: building {ext.name} without profile guidance ({why})", file=sys.stderr)
@@ -49,7 +52,7 @@ class BuildExt(build_ext):
             super().build_extension(ext)
         finally:
             self.force = force
-        self._note(ext, why)
+        self._note(ext, wanted, why, toolchain)
 
     def copy_extensions_to_source(self):
         """An in-place build (`build_ext --inplace`, an editable install) copies the libraries into fastcore/; the
@@ -60,29 +63,45 @@ class BuildExt(build_ext):
             package_dir = self.get_finalized_command("build_py").get_package_dir("hardpoint.fastcore")
             shutil.copyfile(note, Path(package_dir) / note.name)
 
-    def _note(self, ext, why) -> None:
-        """_pgo.json beside the library: whether it was built profile-guided, and if not why (tests/test_pgo.py)."""
+    def _note(self, ext, wanted: bool, why, toolchain: bool) -> None:
+        """_pgo.json beside the library (tests/test_pgo.py): whether it was built profile-guided, whether that was
+        asked for, and if not why; `toolchain` is false when this machine's compiler cannot do it (not GCC 10 or
+        later), so that a fall-back for any other reason is seen as the defect it is."""
         import json
 
-        note = {"profile_guided": why is None, "why": why}
+        note = {"profile_guided": why is None, "wanted": wanted, "why": why, "toolchain": toolchain}
         Path(self.get_ext_fullpath(ext.name)).with_name("_pgo.json").write_text(json.dumps(note) + "\n")
 
     def _stale(self, ext) -> bool:
+        """Built again when forced, when a source or the training set is newer than the library, or when the
+        library was built otherwise than HARDPOINT_PGO now asks."""
+        import json
+
         from setuptools.modified import newer_group
 
-        return self.force or newer_group(list(ext.sources) + list(ext.depends), self.get_ext_fullpath(ext.name), "newer")
+        built = Path(self.get_ext_fullpath(ext.name))
+        try:
+            was = json.loads(built.with_name("_pgo.json").read_text())["wanted"]
+        except (OSError, ValueError, KeyError, TypeError):
+            was = None
+        wanted = os.environ.get("HARDPOINT_PGO", "1") != "0"
+        return self.force or was != wanted or newer_group([*ext.sources, *ext.depends, *self.TRAINING], str(built), "newer")
 
-    def _pgo_unavailable(self):
+    def _pgo_unavailable(self) -> tuple:
+        """(None, True) when the build can be profile-guided; else (why not, whether the toolchain allows it)."""
         cc = (getattr(self.compiler, "compiler_so", None) or ["cc"])[0]
         try:
             version = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60).stdout
+            major = subprocess.run([cc, "-dumpversion"], capture_output=True, text=True, timeout=60).stdout.strip()
         except (OSError, subprocess.SubprocessError) as exc:
-            return f"cannot ask the compiler its version: {exc}"
+            return f"the compiler is not GCC (cannot ask {cc} its version: {exc})", False
         if "Free Software Foundation" not in version or "clang" in version.lower():
-            return f"the compiler is not GCC ({version.splitlines()[0] if version else cc})"
+            return f"the compiler is not GCC ({version.splitlines()[0] if version else cc})", False
+        if not major.split(".")[0].isdigit() or int(major.split(".")[0]) < 10:
+            return f"the compiler is not GCC 10 or later (-fprofile-partial-training): {major}", False
         if not Path("fastcore/pgo/manifest.json").is_file():
-            return "no training set in fastcore/pgo"
-        return None
+            return "no training set in fastcore/pgo", True
+        return None, True
 
     def _build_pgo(self, ext):
         compile_args, link_args, force = list(ext.extra_compile_args), list(ext.extra_link_args), self.force

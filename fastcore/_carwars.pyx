@@ -1566,7 +1566,8 @@ def run_fight(
     cdef int32_t* dp
     cdef int32_t* gone
     cdef int32_t* held              # per character, the thrown hand weapons (grenades) of each kind he holds (hand0)
-    cdef int armed, acting, happened, stop, room, hk
+    cdef int armed, acting, happened, stop, hk
+    cdef int64_t room               # a FETCH's room left (64 bits: the counts times their grenade-equivalents)
     cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, NP = pk.n_p_hits, N = out_state.shape[0]
     cdef Py_ssize_t U = pk.n_u_side, W = out_shots.shape[1], NC = pk.n_c_hits, NW = pk.n_w_slot
     cdef int T = fc[F_T], P = fc[F_P]
@@ -1695,7 +1696,10 @@ def run_fight(
             return -1
     for i in range(H):
         if not 0 <= pk.hand_eq[i] <= MAX_LOAD:
-            return -1                              # (so a load adds up without overflow)
+            return -1                              # (a load adds up in 64 bits, the counts in 32)
+    for i in range(NH):
+        if not 0 <= hand0[i] <= MAX_LOAD:
+            return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
     cdef int32_t* acc_atk
     cdef int32_t* acc_e             # the entry it came from
@@ -1883,7 +1887,7 @@ def run_fight(
                                 # and he may carry one more (CW-HAND-01): his counted grenades within the row's ROOM
                                 room = dp[DROP_ROOM]
                                 for hk in range(H):
-                                    room -= held[dp[DROP_CREW] * H + hk] * pk.hand_eq[hk]
+                                    room -= <int64_t>held[dp[DROP_CREW] * H + hk] * pk.hand_eq[hk]
                                 happened = room >= 0
                             if happened != dp[DROP_ASSUMED]:
                                 redo[t] = i + 1

@@ -49,7 +49,8 @@ def test_fast_01_the_installed_kernel_is_not_the_instrumented_build():
 
 
 def test_fast_01_the_kernel_was_built_profile_guided_unless_it_could_not_be():
-    """FAST-01: the build notes beside the library whether it was built profile-guided (`_pgo.json`). With GCC it
-    must have been, unless HARDPOINT_PGO=0 asked for the plain build; a training run that failed is a failure."""
+    """FAST-01: the build notes beside the library whether it was built profile-guided (`_pgo.json`). With GCC 10
+    or later it must have been, unless HARDPOINT_PGO=0 asked for the plain build: a training run that failed, or a
+    training set missing from the sources, is a failure."""
     note = json.loads((Path(fast.__file__).parent / "_pgo.json").read_text())
-    assert note["profile_guided"] or note["why"] == "HARDPOINT_PGO=0" or "not GCC" in note["why"], note["why"]
+    assert note["profile_guided"] or not note["wanted"] or not note["toolchain"], note["why"]

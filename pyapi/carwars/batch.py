@@ -1330,7 +1330,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     box_count = rules["carwars.hand_weapons"]["grenade_box_count"]
     for v in arena.vehicles.values():
         fetches = sum(1 for (turn, _), acts in (plan.actions.items() if plan is not None else ()) for a in acts
-                      if a.kind == "fetch_grenade" and a.vehicle == v.id and turn < turn0 + T)
+                      if a.kind == "fetch_grenade" and a.vehicle == v.id and turn0 <= turn < turn0 + T)
         if fetches and fetches > min((box_count - k.grenades_taken for k in grenade_boxes(v)), default=0):
             return Unpackable(f"vehicle {v.id!r} may get more grenades out of its boxes than one holds "
                               f"({box_count}): the kernel does not count what is left in a box")

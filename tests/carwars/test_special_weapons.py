@@ -570,3 +570,6 @@ def test_cw_hand_01_a_box_of_grenades_runs_out():
     with warnings.catch_warnings():
         warnings.simplefilter("error", BackendWarning)
         assert run_batch(s, 4, 1, threads=1).backend == "compiled"
+        s.resolve(SeededDice(1, trial=0), commit=True)      # played: the box is empty, and no fetch is left to come
+        assert s.arena.vehicles["v"].cargo[0].grenades_taken == 2
+        assert run_batch(s, 4, 1, threads=1).backend == "compiled"
