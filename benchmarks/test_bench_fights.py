@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 import hardpoint
-from hardpoint.carwars import _layout
-from hardpoint.carwars.batch import _fight_arrays, pack, run_batch
+from hardpoint.carwars.batch import _fight_arrays, pack, run_batch, saved_width
 from hardpoint.ruleset import Unpackable
 
 from .conftest import SCALE, interleaved, scaled
@@ -21,8 +20,7 @@ def _kernel_only(p, n):
     """The fight kernel alone on n trials (no variants: a trial it hands back stops where it diverged)."""
     a = p.arrays
     S, V, L = a["init"].shape[0], len(p.vehicles), p.layout
-    X = 2 * V + a["w_key"].shape[0] + 3 * len(L.weapons) + len(L.units) + int(a["fc"][_layout.F_FIRE_RING]) * V \
-        + len(a["hand0"]) + int(a["fc"][_layout.F_COUNTERS])
+    X = saved_width(p)
     st, fl, f = np.zeros((n, S), np.int32), np.zeros((n, max(V, 1)), np.uint8), _fight_arrays(n, L)
     dv, sv, sk = np.zeros(n, np.int16), np.zeros((n, X), np.int32), np.zeros(n, np.uint64)
     start, ids = np.zeros(0, np.int16), np.zeros(0, np.uint64)

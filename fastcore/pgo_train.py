@@ -35,7 +35,7 @@ def _phase(k, e: dict, a: dict) -> list[int]:
         codes.append(k.run_phase(1, 0, a, end, state, hit, damage, flags, n_phases=e["phases"]))
         scratch = (np.zeros((1, S), np.int32), np.zeros((1, A), np.uint8), np.zeros((1, A), np.int32),
                    np.zeros((1, max(V, 1)), np.uint8))
-        acc = np.zeros(4 * A + S + 4 * V + 64 * A, np.int64)
+        acc = np.zeros(e["acc"], np.int64)
         codes.append(k.run_phase(1, n, a, end, *scratch, n, 0, np.asarray(e["kinds"], np.int32), acc, e["phases"]))
     return codes
 

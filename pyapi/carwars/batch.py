@@ -878,6 +878,15 @@ def _reference_rows(scenario, names, read, vids, lo: int, hi: int, seed: int, fi
     return hit, dmg, state, flags, fight
 
 
+def saved_width(packed: "Packed") -> int:
+    """The columns of a fight trial's saved state (run_fight's `saved`, from which a trial resumes): per vehicle 2,
+    per mounted weapon 1, per weapon key 3 (the sustained-fire records), per unit 1, the fire ring, the grenade
+    counts, then a flag per mines counter."""
+    a, layout, V = packed.arrays, packed.layout, len(packed.vehicles)
+    return 2 * V + int(a["w_key"].shape[0]) + 3 * len(layout.weapons) + len(layout.units) \
+        + int(a["fc"][_layout.F_FIRE_RING]) * V + len(a["hand0"]) + int(a["fc"][_layout.F_COUNTERS])
+
+
 def _fight_arrays(n: int, layout) -> dict:
     U, W = len(layout.units), len(layout.weapons)
     return {"out_turn": np.zeros((n, U), np.int16), "result": np.zeros(n, np.int16), "turns": np.zeros(n, np.int16),
@@ -2163,8 +2172,7 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
     a = packed.arrays
     layout = packed.layout
     S, V = a["init"].shape[0], len(packed.vehicles)
-    U, W, NW = len(layout.units), len(layout.weapons), a["w_key"].shape[0]
-    X = 2 * V + NW + 3 * W + U + int(a["fc"][_layout.F_FIRE_RING]) * V + len(a["hand0"])   # `saved`, then a flag per mines counter
+    X = saved_width(packed) - int(a["fc"][_layout.F_COUNTERS])     # `saved`, then a flag per mines counter
     labels, kinds, read = _slots(scenario)
     vids = list(scenario.arena.vehicles)
     fight_on = scenario.fight is not None and _is_fight(scenario)

@@ -48,8 +48,7 @@ def default_fight(turns: int = 10):
 def training_set() -> list[tuple[dict, dict[str, np.ndarray]]]:
     """(what to run, the packed arrays) for every entry of the set, in order."""
     import hardpoint
-    from . import _layout
-    from .batch import _SLOT_KIND, Packed, pack
+    from .batch import _SLOT_KIND, DMG_BINS, Packed, pack, saved_width
 
     out = []
     scenarios = [(name, hardpoint.load_scenario(f"builtin:{name}")) for name in _PHASE + _FIGHTS]
@@ -61,12 +60,12 @@ def training_set() -> list[tuple[dict, dict[str, np.ndarray]]]:
         a = p.arrays
         entry = {"name": name, "S": int(a["init"].shape[0]), "V": len(p.vehicles), "A": len(p.attacks)}
         if p.layout is None:
-            entry.update(kernel="phase", phases=int(p.phases), trials=60_000,
-                         kinds=[_SLOT_KIND[k] for k in p.kinds])
+            A, S, V = entry["A"], entry["S"], entry["V"]
+            entry.update(kernel="phase", phases=int(p.phases), trials=60_000, kinds=[_SLOT_KIND[k] for k in p.kinds],
+                         acc=3 * A + S + 4 * V + DMG_BINS * A)      # counted mode's counts, as batch._run_compiled's
         else:
             entry.update(kernel="fight", trials=20_000, units=len(p.layout.units), weapons=len(p.layout.weapons),
-                         saved=2 * entry["V"] + int(a["w_key"].shape[0]) + 3 * len(p.layout.weapons) + len(p.layout.units)
-                         + int(a["fc"][_layout.F_FIRE_RING]) * entry["V"] + len(a["hand0"]) + int(a["fc"][_layout.F_COUNTERS]))
+                         saved=saved_width(p))
         out.append((entry, {k: np.ascontiguousarray(v) for k, v in a.items()}))
     return out
 
