@@ -640,6 +640,15 @@ cdef int column_in(int32_t* rows, Py_ssize_t n, int ncols, int col, Py_ssize_t l
     return 1
 
 
+cdef int column_or_none(int32_t* rows, Py_ssize_t n, int ncols, int col, Py_ssize_t limit) noexcept nogil:
+    """1 if every row's `col` is -1 (none) or in 0 .. limit - 1."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if rows[i * ncols + col] < -1 or rows[i * ncols + col] >= limit:
+            return 0
+    return 1
+
+
 cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
     """Point the damage code's context at the packed vehicle, weapon, crew, cargo and tire arrays."""
     ctx.v_armour = pk.v_armour
@@ -725,14 +734,201 @@ cdef void add_items(Ctx* c, int v, int* e, int sidecar, int mount, int crew, int
             list_add(c, e, I_CARGO, i)
 
 
+cdef inline int in_range(int32_t* x, Py_ssize_t n, int lo, Py_ssize_t hi) noexcept nogil:
+    """1 if each of the n values is in lo .. hi - 1."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if x[i] < lo or x[i] >= hi:
+            return 0
+    return 1
+
+
+cdef int damage_arrays_ok(Arrays* pk) noexcept nogil:
+    """1 if the vehicles, weapons, crew, cargo, tires and pedestrians the damage code reads are whole: one entry per
+    vehicle in each vehicle array (three in v_layout), one per weapon, crew member, cargo item, tire or pedestrian in
+    each array of that kind, every slot a slot of the state (an armour block six of them, a sidecar's five), every
+    crew member named one of them, and every code one of its codes. Both kernels check it on entry (ctx_lists)
+    and run nothing when it fails, rather than read or write out of bounds."""
+    cdef Py_ssize_t V = pk.n_v_armour, S = pk.n_init, NW = pk.n_w_slot, NC = pk.n_c_hits, v
+    if pk.n_v_pp != V or pk.n_v_kind != V or pk.n_v_reversed != V or pk.n_v_turret != V or pk.n_v_rolled != V \
+            or pk.n_v_metal != V or pk.n_v_layout != 3 * V or pk.n_v_sc_side != V or pk.n_v_sc_spaces != V \
+            or pk.n_v_sc_armour != V or pk.n_v_w0 != V or pk.n_v_w1 != V or pk.n_v_c0 != V or pk.n_v_c1 != V \
+            or pk.n_v_k0 != V or pk.n_v_k1 != V or pk.n_v_t0 != V or pk.n_v_t1 != V or pk.n_v_driver != V \
+            or pk.n_v_cycle_rider != V or pk.n_v_fireproof != V or pk.n_v_extinguisher != V or pk.n_v_can_explode != V \
+            or pk.n_v_burning != V or pk.n_v_is_car != V \
+            or pk.n_w_mount != NW or pk.n_w_sidecar != NW or pk.n_w_fiery != NW or pk.n_c_ba != NC or pk.n_c_sidecar != NC \
+            or pk.n_k_sidecar != pk.n_k_slot or pk.n_t_pos != pk.n_t_slot or pk.n_t_sidecar != pk.n_t_slot \
+            or pk.n_p_ba != pk.n_p_hits:
+        return 0
+    if not (in_range(pk.w_slot, NW, 0, S) and in_range(pk.c_hits, NC, 0, S) and in_range(pk.c_ba, NC, 0, S)
+            and in_range(pk.k_slot, pk.n_k_slot, 0, S) and in_range(pk.t_slot, pk.n_t_slot, 0, S)
+            and in_range(pk.p_hits, pk.n_p_hits, 0, S) and in_range(pk.p_ba, pk.n_p_hits, 0, S)
+            and in_range(pk.v_armour, V, 0, S - 5) and in_range(pk.v_pp, V, -1, S) and in_range(pk.v_kind, V, 0, KIND_TRIKE + 1)
+            and in_range(pk.v_rolled, V, -1, UNDERBODY + 1) and in_range(pk.v_layout, 3 * V, -1, LOC_CARGO + 1)
+            and in_range(pk.v_sc_side, V, -1, UNDERBODY + 1) and in_range(pk.v_driver, V, -1, NC)
+            and in_range(pk.v_cycle_rider, V, -1, NC) and in_range(pk.v_extinguisher, V, EXT_NONE, EXT_PORTABLE + 1)):
+        return 0
+    for v in range(V):
+        if pk.v_sc_side[v] >= 0 and not 0 <= pk.v_sc_armour[v] <= S - 5:
+            return 0
+    return 1
+
+
+cdef int near_ok(Arrays* pk, Py_ssize_t rows) noexcept nogil:
+    """1 if the lists of who an explosion reaches (CW-FIRE-04) have `rows` rows each (or no width) and name vehicles
+    and pedestrians or -1: near_v pairs of a vehicle and its exposed sides' bits, near_p pedestrians."""
+    cdef Py_ssize_t V = pk.n_v_armour, i, j, half = pk.w_near_v // 2
+    if (pk.w_near_v > 0 and pk.n_near_v < rows) or (pk.w_near_p > 0 and (pk.n_near_p < rows
+                                                                        or not in_range(pk.near_p, rows * pk.w_near_p, -1, pk.n_p_hits))):
+        return 0
+    for i in range(rows if half > 0 else 0):
+        for j in range(half):
+            if not -1 <= pk.near_v[i * pk.w_near_v + 2 * j] < V:
+                return 0
+    return 1
+
+
+cdef int shot_ok(int kind, int index, int part, int side, int tire, Arrays* pk) noexcept nogil:
+    """1 if a shot's target is one (a vehicle, a pedestrian or a building) and, at a vehicle, it is one the damage code
+    can follow: a part of its codes, a side of the six (none for a tire, the turret, the rider, the top or the
+    sidecar), a tire one of the tires, a shot at a sidecar at a vehicle with one."""
+    if kind == TGT_PEDESTRIAN:
+        return 0 <= index < pk.n_p_hits
+    if kind == TGT_BUILDING:
+        return 1
+    if kind != TGT_VEHICLE or not 0 <= index < pk.n_v_armour or not P_SIDE <= part <= P_SIDE_SC:
+        return 0
+    if not (FRONT <= side <= UNDERBODY or (side == -1 and part != P_SIDE and part != P_SIDE_SC)):
+        return 0
+    if part == P_TIRE and not 0 <= tire < pk.n_t_slot:
+        return 0
+    return part != P_SIDECAR or pk.v_sc_side[index] >= 0
+
+
+cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
+    """run_phase's attack and collision rows and its near lists, checked on entry (with damage_arrays_ok, which
+    comes first): each attack's shot (shot_ok), its fixed hits not below 0, its area-effect victims a group of
+    consecutive rows placed 0, 1, ... with distinct ranks; each collision a vehicle's side, dividing by 1 or more;
+    the near lists one row per vehicle, naming vehicles and pedestrians or -1."""
+    cdef Py_ssize_t A = pk.n_atk, a, q, r, g0, V = pk.n_v_armour
+    cdef int32_t* ap
+    cdef int32_t* cp
+    cdef int n
+    for a in range(A):
+        ap = pk.atk + a * ATK_NCOLS
+        if not shot_ok(ap[ATK_KIND], ap[ATK_INDEX], ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], pk) \
+                or (ap[ATK_DMG_COUNT] <= 0 and ap[ATK_DMG_HITS] < 0):
+            return 0
+        if ap[ATK_AREA_PLACE] >= 0:
+            n = ap[ATK_AREA_VICTIMS]
+            g0 = a - ap[ATK_AREA_PLACE]
+            if n < 1 or ap[ATK_AREA_PLACE] >= n or g0 < 0 or g0 + n > A:
+                return 0
+            for q in range(g0, g0 + n):
+                if pk.atk[q * ATK_NCOLS + ATK_AREA_PLACE] != q - g0 or pk.atk[q * ATK_NCOLS + ATK_AREA_VICTIMS] != n \
+                        or not 0 <= pk.atk[q * ATK_NCOLS + ATK_AREA_RANK] < n:
+                    return 0
+                if q == a:
+                    for r in range(g0, q):
+                        if pk.atk[r * ATK_NCOLS + ATK_AREA_RANK] == ap[ATK_AREA_RANK]:
+                            return 0
+    for a in range(pk.n_col):
+        cp = pk.col + a * COL_NCOLS
+        if not 0 <= cp[COL_VEHICLE] < V or not FRONT <= cp[COL_SIDE] <= UNDERBODY or cp[COL_DEN] < 1:
+            return 0
+    return near_ok(pk, V)
+
+
+cdef int lo_ok(int32_t* lo, Py_ssize_t n, Py_ssize_t rows) noexcept nogil:
+    """1 if the n + 1 starts `lo` split 0 .. rows into n ranges in order."""
+    cdef Py_ssize_t i
+    if lo[0] != 0 or lo[n] != rows:
+        return 0
+    for i in range(n):
+        if lo[i] > lo[i + 1]:
+            return 0
+    return 1
+
+
+cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) noexcept nogil:
+    """run_fight's rows, checked on entry beside its own checks and after damage_arrays_ok: the phases' entries and
+    collisions split in order (tp_lo, col_lo), a link's or area attack's members in its phase; every entry's weapon
+    key, weapon and planned attack in range (a weapon on automatic, or an order's for a vehicle, a mounted one); an
+    order's unit and its candidates' units (elsewhere a candidate's unit column is only compared: a building's lies
+    past the units); the firer rows read without a choice (a weapon on automatic, a pedestrian's planned attack)
+    there, and a crew member's where one is read; an area attack's victims each a shot and an attack; every
+    candidate's shot (shot_ok), every counter's damage a shot at its vehicle, every collision a vehicle's side or a
+    pedestrian; the units' sides; the per-weapon and per-crew arrays whole; the odds table covering every number an
+    order weighs; every drop row of a kind."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, e, j, i, tp
+    cdef int T = fc[F_T], P = fc[F_P], ch
+    cdef int32_t* ep
+    cdef int32_t* cp
+    if pk.n_w_shots != NW or pk.n_w_ammo0 != NW or pk.n_w_usable != NW or pk.n_c_takeover != NC or pk.n_c_hand != NC \
+            or U > V + NP or pk.n_moving_end < (T - 1) * V or not near_ok(pk, T * V) \
+            or not -1 <= fc[F_NM] < pk.n_prob36 - 1 or fc[F_MAXN] >= pk.n_prob36 \
+            or not in_range(pk.u_side, U, 0, fc[F_SIDES]) or not lo_ok(pk.tp_lo, T * P, pk.n_ent) or not lo_ok(pk.col_lo, T * P, pk.n_fcol):
+        return 0
+    for tp in range(T * P):
+        for e in range(pk.tp_lo[tp], pk.tp_lo[tp + 1]):
+            ep = pk.ent + e * ENT_NCOLS
+            if not -1 <= ep[ENT_WKEY] < W or not -1 <= ep[ENT_WEAPON] < NW or not -1 <= ep[ENT_ATK] < NA \
+                    or not CHOOSE_NEAREST <= ep[ENT_CHOOSE] <= CHOOSE_AREA or (ep[ENT_WKEY] < 0 and ep[ENT_CHOOSE] != CHOOSE_LINK):
+                return 0                           # (a link's weapon keys are its members')
+            if ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS:
+                if not 0 <= ep[ENT_UNIT] < U or (ep[ENT_PED] < 0 and ep[ENT_WEAPON] < 0):
+                    return 0
+                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):          # an order weighs units (outu), not buildings
+                    for j in range(pk.fir[i * FIR_NCOLS + FIR_CAND_LO], pk.fir[i * FIR_NCOLS + FIR_CAND_HI]):
+                        if not 0 <= pk.cand[j * CAND_NCOLS + CAND_UNIT] < U:
+                            return 0
+            if ep[ENT_CHOOSE] == CHOOSE_AUTOMATIC and (ep[ENT_WEAPON] < 0 or ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]):
+                return 0
+            if ep[ENT_CHOOSE] == CHOOSE_PLANNED and ep[ENT_PED] >= 0 and ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]:
+                return 0
+            if ep[ENT_PED] < 0 and (ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS
+                                    or ep[ENT_CHOOSE] == CHOOSE_PLANNED):
+                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+                    ch = pk.fir[i * FIR_NCOLS + FIR_CHARACTER]
+                    if not 0 <= ch < NC:
+                        return 0
+            if ep[ENT_CHOOSE] == CHOOSE_LINK or ep[ENT_CHOOSE] == CHOOSE_AREA:
+                if e + ep[ENT_LINK] >= pk.tp_lo[tp + 1]:
+                    return 0
+                if ep[ENT_CHOOSE] == CHOOSE_AREA:
+                    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+                        if pk.ent[j * ENT_NCOLS + ENT_SHOT] < 0 or pk.ent[j * ENT_NCOLS + ENT_ATK] < 0:
+                            return 0
+    for i in range(pk.n_cand):
+        cp = pk.cand + i * CAND_NCOLS
+        if cp[CAND_UNIT] < 0 or not shot_ok(cp[CAND_KIND], cp[CAND_INDEX], cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], pk):
+            return 0
+    for i in range(pk.n_ocon):
+        cp = pk.ocon + i * OCON_NCOLS
+        if cp[OCON_KIND] == CONTACT_DAMAGE and not shot_ok(TGT_VEHICLE, cp[OCON_VEHICLE], cp[OCON_PART], cp[OCON_SIDE], cp[OCON_TIRE], pk):
+            return 0
+    for i in range(pk.n_fcol):
+        cp = pk.fcol + i * FCOL_NCOLS
+        if cp[FCOL_DEN] < 1 or (cp[FCOL_IS_PED] and not 0 <= cp[FCOL_INDEX] < NP) \
+                or (not cp[FCOL_IS_PED] and (not 0 <= cp[FCOL_INDEX] < V or not FRONT <= cp[FCOL_SIDE] <= UNDERBODY)):
+            return 0
+    for i in range(pk.n_drop):
+        if not DR_ACTION <= pk.drop[i * DROP_NCOLS + DROP_KIND] <= DR_BOX:
+            return 0
+    return 1
+
+
 cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
     """The candidates of every random pick the damage code makes (CW-DMG-01..05 and the collision layers), per
     vehicle, in the order the reference gathers them (hardpoint.carwars.damage). They depend only on the vehicles'
     make-up, never on the dice, so they are worked out once a run. -1 (nothing written) if a vehicle's weapons,
     crew, cargo or tires are not rows of their own, or a list (or a vehicle's tires) is longer than a pick takes
-    (the packer's limits)."""
+    (the packer's limits), or the arrays are not whole (damage_arrays_ok)."""
     cdef Py_ssize_t V = pk.n_v_armour, v
     cdef int e = 0, which, at, i, pp
+    if not damage_arrays_ok(pk):
+        return -1
     if not (ranges_ok(c.v_w0, c.v_w1, V, pk.n_w_slot) and ranges_ok(c.v_c0, c.v_c1, V, pk.n_c_hits)
             and ranges_ok(c.v_k0, c.v_k1, V, pk.n_k_slot) and ranges_ok(c.v_t0, c.v_t1, V, pk.n_t_slot)):
         return -1
@@ -1021,10 +1217,11 @@ def run_phase(
     for a in range(1, A):
         if atk[a * ATK_NCOLS + ATK_PHASE] < atk[(a - 1) * ATK_NCOLS + ATK_PHASE]:
             return -1
-    # the burst rows and the default firers' rows in range, each naming a pedestrian or a slot (the packer's rows;
-    # never read out of bounds)
+    # the burst rows and the default firers' rows in range, each naming a pedestrian or a slot, and each attack's
+    # weapon and firer a slot or none (the packer's rows; never read out of bounds)
     if not ranges_in(atk, A, ATK_NCOLS, ATK_BURST_LO, ATK_BURST_HI, pk.n_brst) or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, P) \
-            or not ranges_in(atk, A, ATK_NCOLS, ATK_FIR_LO, ATK_FIR_HI, pk.n_afir) or not column_in(afir, pk.n_afir, AFIR_NCOLS, AFIR_SLOT, S):
+            or not ranges_in(atk, A, ATK_NCOLS, ATK_FIR_LO, ATK_FIR_HI, pk.n_afir) or not column_in(afir, pk.n_afir, AFIR_NCOLS, AFIR_SLOT, S) \
+            or not column_or_none(atk, A, ATK_NCOLS, ATK_WEAPON_SLOT, S) or not column_or_none(atk, A, ATK_NCOLS, ATK_FIRER_SLOT, S):
         return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
@@ -1067,7 +1264,7 @@ def run_phase(
     varm = v_armour
     ctx_arrays(&ctx, &pk)
     cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
-    if ctx_lists(&ctx, &pk, &lists[0]) != 0:
+    if ctx_lists(&ctx, &pk, &lists[0]) != 0 or not phase_rows_ok(&pk):
         return -1
     ctx.cyc = cyc
     ctx.fire_hits = fire_hits
@@ -1757,8 +1954,18 @@ def run_fight(
     cdef int start
     ctx_arrays(&ctx, &pk)
     cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
-    if ctx_lists(&ctx, &pk, &lists[0]) != 0:
+    if ctx_lists(&ctx, &pk, &lists[0]) != 0 or not fight_rows_ok(&pk, W, NA, U):
         return -1
+    # the outputs, of the fight's widths, with a row for every trial (never written out of bounds)
+    if out_state.shape[1] != S or out_flags.shape[0] != N or out_flags.shape[1] < V or out_turn.shape[0] != N \
+            or out_turn.shape[1] < U or out_result.shape[0] != N or out_turns.shape[0] != N or diverged.shape[0] != N \
+            or saved_k.shape[0] != N or out_shots.shape[0] != N or out_hits.shape[0] != N or out_dmg.shape[0] != N \
+            or out_hits.shape[1] != W or out_dmg.shape[1] != W or (start_turn.shape[0] != 0 and start_turn.shape[0] != N) \
+            or (trial_ids.shape[0] != 0 and trial_ids.shape[0] != N):
+        return -1
+    for t in range(start_turn.shape[0]):
+        if not 0 <= start_turn[t] <= T:
+            return -1
     ctx.cyc = cyc
     ctx.fire_hits = fire_hits
     ctx.fire_hit_fiery = fire_hit_fiery

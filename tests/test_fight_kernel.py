@@ -820,7 +820,9 @@ def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
     """ARCH-04 / SAFE-01 (tenth session): the one-turn kernel checks the outputs it is handed, before any trial: a
     state of another width than the scenario's slots, hits or damage of another width than its attacks, fewer rows
     than trials, and in counted mode slot kinds of another length or counts too short, and it runs nothing (-1)
-    rather than write out of bounds. The fight kernel refuses a `hand_eq` of another length than the kinds counted,
+    rather than write out of bounds; and (eleventh session) arrays that are not whole: a vehicle array of another
+    length, a slot, crew member or code out of range, an attack row whose weapon or firer is no slot or whose shot
+    the damage code cannot follow (damage_arrays_ok, phase_rows_ok). The fight kernel refuses a `hand_eq` of another length than the kinds counted,
     a grenade-equivalent beyond any load, and a FETCH row whose ROOM is not a load."""
     from hardpoint.carwars.batch import DMG_BINS, _SLOT_KIND
 
@@ -840,6 +842,35 @@ def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
     assert phase() == 0 and counted() == 0
     assert phase(S_=S - 1) == -1 and phase(A_=A + 1) == -1 and phase(trials=n + 1) == -1
     assert counted(kinds=S - 1) == -1 and counted(acc=3 * A + S + 4 * V - 1) == -1
+    # an attack's weapon or firer that is no slot of the state (none is -1)
+    for col, bad in ((_layout.ATK_WEAPON_SLOT, S), (_layout.ATK_FIRER_SLOT, S), (_layout.ATK_WEAPON_SLOT, -2)):
+        atk = p.arrays["atk"].copy()
+        atk[0, col] = bad
+        a = dict(p.arrays, atk=atk)
+        assert phase() == -1, (col, bad)
+    # (eleventh session) arrays the damage code reads that are not whole: a vehicle array one short, a slot or a crew
+    # member out of range, a code none of its codes; and attack rows whose shot the damage code cannot follow
+    NC, NT = len(p.arrays["c_hits"]), len(p.arrays["t_slot"])
+    whole = p.arrays
+    for name, change in (("v_pp", lambda x: x[:-1]), ("w_fiery", lambda x: x[:0]), ("w_slot", lambda x: x + S),
+                         ("c_ba", lambda x: x * 0 - 1), ("v_driver", lambda x: x * 0 + NC), ("v_armour", lambda x: x * 0 + S - 5),
+                         ("v_extinguisher", lambda x: x * 0 + 4), ("v_layout", lambda x: x * 0 + 3), ("p_hits", lambda x: x + S)):
+        a = dict(whole, **{name: np.ascontiguousarray(change(whole[name].copy()), np.int32)})
+        assert phase() == -1, name
+    no_sidecar = int(np.flatnonzero(whole["v_sc_side"] < 0)[0])
+    first = whole["atk"][0]
+    for cols in ({_layout.ATK_INDEX: V}, {_layout.ATK_PART: _layout.P_SIDE, _layout.ATK_SIDE: 6},
+                 {_layout.ATK_PART: _layout.P_SIDE, _layout.ATK_SIDE: -1}, {_layout.ATK_PART: _layout.P_TIRE, _layout.ATK_TIRE: NT},
+                 {_layout.ATK_PART: _layout.P_SIDECAR, _layout.ATK_INDEX: no_sidecar}, {_layout.ATK_KIND: 3},
+                 {_layout.ATK_DMG_COUNT: 0, _layout.ATK_DMG_HITS: -1}, {_layout.ATK_AREA_PLACE: 1, _layout.ATK_AREA_VICTIMS: 2}):
+        atk = whole["atk"].copy()
+        assert first[_layout.ATK_KIND] == _layout.TGT_VEHICLE
+        for col, value in cols.items():
+            atk[0, col] = value
+        a = dict(whole, atk=atk)
+        assert phase() == -1, cols
+    a = whole
+    assert phase() == 0
 
     s = hardpoint.parse_scenario({
         "scenario": {"name": "full hands", "ruleset": "carwars", "turns": 3},
@@ -857,6 +888,42 @@ def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
     assert fight(p.arrays) == 0
     assert fight(dict(p.arrays, hand_eq=np.zeros(2, np.int32))) == -1
     assert fight(dict(p.arrays, hand_eq=np.full(1, 10**6, np.int32))) == -1
+    assert fight(dict(p.arrays, w_fiery=np.zeros(0, np.int32))) == -1          # (damage_arrays_ok, both kernels)
+    assert fight(dict(p.arrays, c_hits=p.arrays["c_hits"] + len(p.arrays["init"]))) == -1
+    # (fight_rows_ok) the phases' entries not split in order, an order's unit or a candidate's unit or target out of
+    # range, a candidate's side none of the six, the units' sides beyond the fight's, the odds table too short
+    tp_lo = p.arrays["tp_lo"].copy()
+    tp_lo[-1] += 1
+    cand = p.arrays["cand"].copy()
+    assert len(cand) and len(p.arrays["ent"])
+    for arrays in (dict(p.arrays, tp_lo=tp_lo), dict(p.arrays, u_side=p.arrays["u_side"] + 5),
+                   dict(p.arrays, prob36=p.arrays["prob36"][:3])):
+        assert fight(arrays) == -1
+    for col, value in ((_layout.CAND_UNIT, 99), (_layout.CAND_INDEX, 99), (_layout.CAND_SIDE, 7)):
+        bad = cand.copy()
+        bad[0, col] = value
+        if col == _layout.CAND_SIDE:
+            bad[0, _layout.CAND_PART] = _layout.P_SIDE
+        assert fight(dict(p.arrays, cand=bad)) == -1, col
+    ent = p.arrays["ent"].copy()
+    ent[0, _layout.ENT_WKEY] = 10**6
+    assert fight(dict(p.arrays, ent=ent)) == -1
+    assert fight(p.arrays) == 0
+    # outputs of other widths than the fight's, or without a row for every trial, and a turn to resume after that
+    # the fight does not have
+    from hardpoint.carwars.batch import _fight_arrays
+    n, S, V, A = 2, p.arrays["init"].shape[0], len(p.vehicles), len(p.attacks)
+
+    def outputs(state_width: int = S, flags_rows: int = n, start=np.zeros(0, np.int16)) -> int:
+        f = _fight_arrays(n, p.layout)
+        return fast.run_fight(1, 0, p.arrays, np.zeros((n, state_width), np.int32), np.zeros((flags_rows, V), np.uint8),
+                              f["out_turn"], f["result"], f["turns"], f["shots"], f["hits"], f["damage"], np.zeros(n, np.int16),
+                              np.zeros((n, 4096), np.int32), np.zeros(n, np.uint64), start, np.zeros(0, np.uint64),
+                              np.zeros((n, A), np.uint8), np.zeros((n, A), np.int32), np.zeros(n, np.int32))
+
+    assert outputs() == 0
+    assert outputs(state_width=1) == -1 and outputs(flags_rows=1) == -1
+    assert outputs(start=np.full(n, -1, np.int16)) == -1 and outputs(start=np.zeros(1, np.int16)) == -1
     drop = p.arrays["drop"].copy()
     drop[drop[:, _layout.DROP_KIND] == _layout.DR_FETCH, _layout.DROP_ROOM] = -1
     assert fight(dict(p.arrays, drop=drop)) == -1
