@@ -30,6 +30,7 @@ cdef extern from "hp_dice.h" nogil:
 # item kinds for mixed picks
 DEF MAXI = 128
 DEF MAX_LOAD = 1000         # the most grenade-equivalents a FETCH's ROOM or a hand_eq holds (checked on entry)
+DEF MAX_DICE = 10000       # the most dice one roll of a packed row or figure throws (checked on entry: never a hang)
 DEF MAX_PICK = 36          # the most candidates a random pick takes (two dice, as damage.random_pick)
 DEF MAX_VEHICLES = 16384   # the largest arena either kernel takes (scratch is sized to the scenario, on the heap)
 DEF MAX_ATTACKS = 65536    # attack rows of one turn (run_phase)
@@ -743,12 +744,22 @@ cdef inline int in_range(int32_t* x, Py_ssize_t n, int lo, Py_ssize_t hi) noexce
     return 1
 
 
+cdef int dice_ok(int32_t* rows, Py_ssize_t n, int ncols, int col) noexcept nogil:
+    """1 if no row's dice count `col` throws more than MAX_DICE dice."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if rows[i * ncols + col] > MAX_DICE:
+            return 0
+    return 1
+
+
 cdef int damage_arrays_ok(Arrays* pk) noexcept nogil:
     """1 if the vehicles, weapons, crew, cargo, tires and pedestrians the damage code reads are whole: one entry per
     vehicle in each vehicle array (three in v_layout), one per weapon, crew member, cargo item, tire or pedestrian in
     each array of that kind, every slot a slot of the state (an armour block six of them, a sidecar's five), every
-    crew member named one of them, and every code one of its codes. Both kernels check it on entry (ctx_lists)
-    and run nothing when it fails, rather than read or write out of bounds."""
+    crew member named one of them, and every code one of its codes; a cycle's weapon band leaving a roll out, an
+    explosion's dice at most MAX_DICE. Both kernels check it on entry (ctx_lists) and run nothing when it fails,
+    rather than read or write out of bounds or loop for ever."""
     cdef Py_ssize_t V = pk.n_v_armour, S = pk.n_init, NW = pk.n_w_slot, NC = pk.n_c_hits, v
     if pk.n_v_pp != V or pk.n_v_kind != V or pk.n_v_reversed != V or pk.n_v_turret != V or pk.n_v_rolled != V \
             or pk.n_v_metal != V or pk.n_v_layout != 3 * V or pk.n_v_sc_side != V or pk.n_v_sc_spaces != V \
@@ -771,6 +782,10 @@ cdef int damage_arrays_ok(Arrays* pk) noexcept nogil:
     for v in range(V):
         if pk.v_sc_side[v] >= 0 and not 0 <= pk.v_sc_armour[v] <= S - 5:
             return 0
+    # a cycle with no weapon rolls its hit location again on the weapons' band: some 2d6 must lie outside it; and an
+    # explosion's dice are dice of a roll
+    if (pk.cyc[CYC_SIDE_WEAPON_LO] <= 2 and pk.cyc[CYC_SIDE_WEAPON_HI] >= 12) or pk.consts[K_BLAST_COUNT] > MAX_DICE:
+        return 0
     return 1
 
 
@@ -809,7 +824,7 @@ cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
     """run_phase's attack and collision rows and its near lists, checked on entry (with damage_arrays_ok, which
     comes first): each attack's shot (shot_ok), its fixed hits not below 0, its area-effect victims a group of
     consecutive rows placed 0, 1, ... with distinct ranks; each collision a vehicle's side, dividing by 1 or more;
-    the near lists one row per vehicle, naming vehicles and pedestrians or -1."""
+    the near lists one row per vehicle, naming vehicles and pedestrians or -1; no roll of more than MAX_DICE dice."""
     cdef Py_ssize_t A = pk.n_atk, a, q, r, g0, V = pk.n_v_armour
     cdef int32_t* ap
     cdef int32_t* cp
@@ -817,7 +832,7 @@ cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
     for a in range(A):
         ap = pk.atk + a * ATK_NCOLS
         if not shot_ok(ap[ATK_KIND], ap[ATK_INDEX], ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], pk) \
-                or (ap[ATK_DMG_COUNT] <= 0 and ap[ATK_DMG_HITS] < 0):
+                or (ap[ATK_DMG_COUNT] <= 0 and ap[ATK_DMG_HITS] < 0) or ap[ATK_DMG_COUNT] > MAX_DICE:
             return 0
         if ap[ATK_AREA_PLACE] >= 0:
             n = ap[ATK_AREA_VICTIMS]
@@ -834,9 +849,9 @@ cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
                             return 0
     for a in range(pk.n_col):
         cp = pk.col + a * COL_NCOLS
-        if not 0 <= cp[COL_VEHICLE] < V or not FRONT <= cp[COL_SIDE] <= UNDERBODY or cp[COL_DEN] < 1:
+        if not 0 <= cp[COL_VEHICLE] < V or not FRONT <= cp[COL_SIDE] <= UNDERBODY or cp[COL_DEN] < 1 or cp[COL_COUNT] > MAX_DICE:
             return 0
-    return near_ok(pk, V)
+    return near_ok(pk, V) and dice_ok(pk.brst, pk.n_brst, BRST_NCOLS, BRST_COUNT)
 
 
 cdef int lo_ok(int32_t* lo, Py_ssize_t n, Py_ssize_t rows) noexcept nogil:
@@ -851,15 +866,15 @@ cdef int lo_ok(int32_t* lo, Py_ssize_t n, Py_ssize_t rows) noexcept nogil:
 
 
 cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) noexcept nogil:
-    """run_fight's rows, checked on entry beside its own checks and after damage_arrays_ok: the phases' entries and
-    collisions split in order (tp_lo, col_lo), a link's or area attack's members in its phase; every entry's weapon
+    """run_fight's rows, checked on entry beside its own checks (tp_lo and col_lo split the entries and
+    collisions in order) and after damage_arrays_ok: a link's or area attack's members in its phase; every entry's weapon
     key, weapon and planned attack in range (a weapon on automatic, or an order's for a vehicle, a mounted one); an
     order's unit and its candidates' units (elsewhere a candidate's unit column is only compared: a building's lies
     past the units); the firer rows read without a choice (a weapon on automatic, a pedestrian's planned attack)
     there, and a crew member's where one is read; an area attack's victims each a shot and an attack; every
     candidate's shot (shot_ok), every counter's damage a shot at its vehicle, every collision a vehicle's side or a
     pedestrian; the units' sides; the per-weapon and per-crew arrays whole; the odds table covering every number an
-    order weighs; every drop row of a kind."""
+    order weighs; every drop row of a kind; no roll of more than MAX_DICE dice, nor more off-road rolls."""
     cdef int32_t* fc = pk.fc
     cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, e, j, i, tp
     cdef int T = fc[F_T], P = fc[F_P], ch
@@ -868,7 +883,7 @@ cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) no
     if pk.n_w_shots != NW or pk.n_w_ammo0 != NW or pk.n_w_usable != NW or pk.n_c_takeover != NC or pk.n_c_hand != NC \
             or U > V + NP or pk.n_moving_end < (T - 1) * V or not near_ok(pk, T * V) \
             or not -1 <= fc[F_NM] < pk.n_prob36 - 1 or fc[F_MAXN] >= pk.n_prob36 \
-            or not in_range(pk.u_side, U, 0, fc[F_SIDES]) or not lo_ok(pk.tp_lo, T * P, pk.n_ent) or not lo_ok(pk.col_lo, T * P, pk.n_fcol):
+            or not in_range(pk.u_side, U, 0, fc[F_SIDES]):
         return 0
     for tp in range(T * P):
         for e in range(pk.tp_lo[tp], pk.tp_lo[tp + 1]):
@@ -916,7 +931,16 @@ cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) no
     for i in range(pk.n_drop):
         if not DR_ACTION <= pk.drop[i * DROP_NCOLS + DROP_KIND] <= DR_BOX:
             return 0
-    return 1
+    for i in range(pk.n_ocon):
+        if (pk.ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_DAMAGE and pk.ocon[i * OCON_NCOLS + OCON_A] > MAX_DICE) \
+                or (pk.ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_FIRE and pk.ocon[i * OCON_NCOLS + OCON_B] >= fc[F_FIRE_RING]):
+            return 0                               # (a fire's burn is kept in the ring: shorter than it, add_fire)
+    for i in range(pk.n_cand):
+        if pk.cand[i * CAND_NCOLS + CAND_BURN] >= fc[F_FIRE_RING]:
+            return 0
+    return dice_ok(pk.cand, pk.n_cand, CAND_NCOLS, CAND_DMG_COUNT) and dice_ok(pk.fcol, pk.n_fcol, FCOL_NCOLS, FCOL_COUNT) \
+        and dice_ok(pk.brst, pk.n_brst, BRST_NCOLS, BRST_COUNT) and dice_ok(pk.offr, pk.n_offr, OFFR_NCOLS, OFFR_ROLLS) \
+        and fc[F_OFF_COUNT] <= MAX_DICE and fc[F_WATER_COUNT] <= MAX_DICE
 
 
 cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
@@ -1816,6 +1840,9 @@ def run_fight(
             or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
             or pk.n_rec0 != 3 * W or ring < 2 or ring > MAX_FIRE_RING or pk.n_fring0 != (ring + 3) * V or pk.n_crash0 != V \
             or consts[K_AREA_DIVISOR] < 1:
+        return -1
+    # the phases' entries and collisions in order (the scratch below is sized to the most entries of a phase)
+    if not lo_ok(tp_lo, T * P, pk.n_ent) or not lo_ok(col_lo, T * P, pk.n_fcol):
         return -1
     cdef int32_t* rec0 = pk.rec0
     cdef int32_t* fring0 = pk.fring0

@@ -862,13 +862,19 @@ def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
     for cols in ({_layout.ATK_INDEX: V}, {_layout.ATK_PART: _layout.P_SIDE, _layout.ATK_SIDE: 6},
                  {_layout.ATK_PART: _layout.P_SIDE, _layout.ATK_SIDE: -1}, {_layout.ATK_PART: _layout.P_TIRE, _layout.ATK_TIRE: NT},
                  {_layout.ATK_PART: _layout.P_SIDECAR, _layout.ATK_INDEX: no_sidecar}, {_layout.ATK_KIND: 3},
-                 {_layout.ATK_DMG_COUNT: 0, _layout.ATK_DMG_HITS: -1}, {_layout.ATK_AREA_PLACE: 1, _layout.ATK_AREA_VICTIMS: 2}):
+                 {_layout.ATK_DMG_COUNT: 0, _layout.ATK_DMG_HITS: -1}, {_layout.ATK_AREA_PLACE: 1, _layout.ATK_AREA_VICTIMS: 2},
+                 {_layout.ATK_DMG_COUNT: 10_001}):
         atk = whole["atk"].copy()
         assert first[_layout.ATK_KIND] == _layout.TGT_VEHICLE
         for col, value in cols.items():
             atk[0, col] = value
         a = dict(whole, atk=atk)
         assert phase() == -1, cols
+    # nothing that could loop for ever: a cycle's weapon band over every roll (one with no weapon rolls again on it)
+    cyc = whole["cyc"].copy()
+    cyc[_layout.CYC_SIDE_WEAPON_LO], cyc[_layout.CYC_SIDE_WEAPON_HI] = 2, 12
+    a = dict(whole, cyc=cyc)
+    assert phase() == -1
     a = whole
     assert phase() == 0
 
