@@ -822,7 +822,7 @@ cdef int shot_ok(int kind, int index, int part, int side, int tire, Arrays* pk) 
 
 cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
     """run_phase's attack and collision rows and its near lists, checked on entry (with damage_arrays_ok, which
-    comes first): each attack's shot (shot_ok), its fixed hits not below 0, its area-effect victims a group of
+    comes first): each attack's shot (shot_ok; one the rules cancel is never rolled), its fixed hits not below 0, its area-effect victims a group of
     consecutive rows placed 0, 1, ... with distinct ranks; each collision a vehicle's side, dividing by 1 or more;
     the near lists one row per vehicle, naming vehicles and pedestrians or -1; no roll of more than MAX_DICE dice."""
     cdef Py_ssize_t A = pk.n_atk, a, q, r, g0, V = pk.n_v_armour
@@ -831,9 +831,9 @@ cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
     cdef int n
     for a in range(A):
         ap = pk.atk + a * ATK_NCOLS
-        if not shot_ok(ap[ATK_KIND], ap[ATK_INDEX], ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], pk) \
+        if (not ap[ATK_CANCELLED] and not shot_ok(ap[ATK_KIND], ap[ATK_INDEX], ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], pk)) \
                 or (ap[ATK_DMG_COUNT] <= 0 and ap[ATK_DMG_HITS] < 0) or ap[ATK_DMG_COUNT] > MAX_DICE:
-            return 0
+            return 0                               # (a row the rules cancel is never rolled: the packer zeroes its shot)
         if ap[ATK_AREA_PLACE] >= 0:
             n = ap[ATK_AREA_VICTIMS]
             g0 = a - ap[ATK_AREA_PLACE]
@@ -912,8 +912,8 @@ cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) no
                 if e + ep[ENT_LINK] >= pk.tp_lo[tp + 1]:
                     return 0
                 if ep[ENT_CHOOSE] == CHOOSE_AREA:
-                    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-                        if pk.ent[j * ENT_NCOLS + ENT_SHOT] < 0 or pk.ent[j * ENT_NCOLS + ENT_ATK] < 0:
+                    for j in range(e + 1, e + 1 + ep[ENT_LINK]):          # (a victim's SHOT is also its place)
+                        if not 0 <= pk.ent[j * ENT_NCOLS + ENT_SHOT] < ep[ENT_LINK] or pk.ent[j * ENT_NCOLS + ENT_ATK] < 0:
                             return 0
     for i in range(pk.n_cand):
         cp = pk.cand + i * CAND_NCOLS
@@ -1328,7 +1328,7 @@ def run_phase(
                 cut0[a] = attack_check(init, ap, afir, consts, &needed)
                 need0[a] = needed
             else:
-                cut0[a] = 0
+                cut0[a] = ap[ATK_CANCELLED] != 0                # (cancelled by the rules whatever the dice)
                 need0[a] = to_hit_number(ap, ap[ATK_NEEDED], consts)
         ctx.st = init
         n_metal = 0

@@ -816,6 +816,25 @@ def test_arch_04_the_fight_kernel_refuses_grenade_counts_it_cannot_read():
     assert run(dict(p.arrays, ent=ent)) == -1
 
 
+def test_arch_04_a_turn_without_vehicles_and_an_attack_the_rules_cancel_runs_compiled():
+    """ARCH-04 (eleventh session, a review's find): the packer zeroes the shot of an attack the rules cancel whatever
+    the dice (here a building blocks the line of fire), so it names vehicle 0; in a turn with no vehicle the kernel's
+    entry checks must not refuse it, since the kernel never rolls it. Compiled, and equal to the reference."""
+    s = hardpoint.parse_scenario({
+        "scenario": {"name": "behind the wall", "ruleset": "carwars", "turns": 1},
+        "pedestrian": [{"id": "p", "x": 0.0, "y": 0.0, "weapons": ["Rifle"]}, {"id": "q", "x": 0.0, "y": 4.0, "weapons": ["Rifle"]}],
+        "building": [{"id": "b", "x": 0.0, "y": 2.0, "width": 2.0, "length": 0.5, "facing": 0.0}],
+        "attack": [{"id": "a1", "turn": 1, "phase": 3, "attacker": "q", "weapon": "Rifle", "target": "p"},
+                   {"id": "a2", "turn": 1, "phase": 1, "attacker": "p", "weapon": "Rifle", "target": "q"}]})
+    p = pack(s)
+    assert isinstance(p, Packed) and not p.vehicles and p.arrays["atk"][:, _layout.ATK_CANCELLED].all(), p
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BackendWarning)
+        com = run_batch(s, 50, 3, backend="compiled", threads=1)
+    ref = run_batch(s, 50, 3, backend="reference")
+    assert com.backend == "compiled" and np.array_equal(com.hit, ref.hit) and np.array_equal(com.state, ref.state)
+
+
 def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
     """ARCH-04 / SAFE-01 (tenth session): the one-turn kernel checks the outputs it is handed, before any trial: a
     state of another width than the scenario's slots, hits or damage of another width than its attacks, fewer rows
@@ -877,6 +896,21 @@ def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
     assert phase() == -1
     a = whole
     assert phase() == 0
+    # an area-effect attack's victims not a whole group: a rank twice, a place out of order
+    ar = pack(hardpoint.load_scenario("builtin:cw_area_effect_example"))
+    rows = np.flatnonzero(ar.arrays["atk"][:, _layout.ATK_AREA_PLACE] >= 0)
+    assert len(rows) >= 2
+
+    def area(atk) -> int:
+        S_, A_, V_ = ar.arrays["init"].shape[0], len(ar.attacks), max(len(ar.vehicles), 1)
+        return fast.run_phase(1, 0, dict(ar.arrays, atk=atk), 0, np.zeros((2, S_), np.int32), np.zeros((2, A_), np.uint8),
+                              np.zeros((2, A_), np.int32), np.zeros((2, V_), np.uint8), n_phases=ar.phases)
+
+    assert area(ar.arrays["atk"]) == 0
+    for col, value in ((_layout.ATK_AREA_RANK, ar.arrays["atk"][rows[0], _layout.ATK_AREA_RANK]), (_layout.ATK_AREA_PLACE, 0)):
+        atk = ar.arrays["atk"].copy()
+        atk[rows[1], col] = value
+        assert area(atk) == -1, col
 
     s = hardpoint.parse_scenario({
         "scenario": {"name": "full hands", "ruleset": "carwars", "turns": 3},
@@ -929,6 +963,20 @@ def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
 
     assert outputs() == 0
     assert outputs(state_width=1) == -1 and outputs(flags_rows=1) == -1
+    # an area-effect attack's victim whose place lies past its group (the fight kernel)
+    area = pack(hardpoint.parse_scenario({
+        "scenario": {"name": "area", "ruleset": "carwars", "turns": 2},
+        "rules": {"carwars": {"hand_weapons": {"hand_weapon": [{"name": "Explosive Grenade", "area_effect": True}]}}},
+        "pedestrian": [{"id": "g", "x": 0.0, "y": 0.0, "side": "b", "weapons": ["Explosive Grenade"]},
+                       {"id": "p1", "x": 0.0, "y": 3.0, "side": "a"}, {"id": "p2", "x": 0.8, "y": 3.0, "side": "a"}],
+        "attack": [{"id": "throw", "turn": 1, "phase": 1, "attacker": "g", "weapon": "Explosive Grenade", "target": "p1",
+                    "victims": ["p1", "p2"]}]}))
+    assert isinstance(area, Packed), area
+    e = int(np.flatnonzero(area.arrays["ent"][:, _layout.ENT_CHOOSE] == _layout.CHOOSE_AREA)[0])
+    assert _run_fight_kernel(area, area.arrays) == 0
+    ent = area.arrays["ent"].copy()
+    ent[e + 1, _layout.ENT_SHOT] = ent[e, _layout.ENT_LINK]
+    assert _run_fight_kernel(area, dict(area.arrays, ent=ent)) == -1
     assert outputs(start=np.full(n, -1, np.int16)) == -1 and outputs(start=np.zeros(1, np.int16)) == -1
     drop = p.arrays["drop"].copy()
     drop[drop[:, _layout.DROP_KIND] == _layout.DR_FETCH, _layout.DROP_ROOM] = -1
