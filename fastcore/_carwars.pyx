@@ -14,7 +14,7 @@ fastcore/layout.toml and generated into _layout.pxi; each kernel takes one
 mapping of them and fills an `Arrays` struct. This module never touches Python
 objects inside the trial loop, which runs without the GIL.
 """
-from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t, int8_t
+from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t, int8_t, INT32_MIN
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -632,22 +632,18 @@ cdef int ranges_in(int32_t* rows, Py_ssize_t n, int ncols, int lo_col, int hi_co
     return 1
 
 
-cdef int column_in(int32_t* rows, Py_ssize_t n, int ncols, int col, Py_ssize_t limit) noexcept nogil:
+cdef int column_between(int32_t* rows, Py_ssize_t n, int ncols, int col, int64_t lo, int64_t hi) noexcept nogil:
+    """1 if every row's `col` is in lo .. hi - 1."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if rows[i * ncols + col] < lo or rows[i * ncols + col] >= hi:
+            return 0
+    return 1
+
+
+cdef inline int column_in(int32_t* rows, Py_ssize_t n, int ncols, int col, Py_ssize_t limit) noexcept nogil:
     """1 if every row's `col` is in 0 .. limit - 1 (an index into something of `limit` entries)."""
-    cdef Py_ssize_t i
-    for i in range(n):
-        if rows[i * ncols + col] < 0 or rows[i * ncols + col] >= limit:
-            return 0
-    return 1
-
-
-cdef int column_or_none(int32_t* rows, Py_ssize_t n, int ncols, int col, Py_ssize_t limit) noexcept nogil:
-    """1 if every row's `col` is -1 (none) or in 0 .. limit - 1."""
-    cdef Py_ssize_t i
-    for i in range(n):
-        if rows[i * ncols + col] < -1 or rows[i * ncols + col] >= limit:
-            return 0
-    return 1
+    return column_between(rows, n, ncols, col, 0, limit)
 
 
 cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
@@ -744,13 +740,9 @@ cdef inline int in_range(int32_t* x, Py_ssize_t n, int lo, Py_ssize_t hi) noexce
     return 1
 
 
-cdef int dice_ok(int32_t* rows, Py_ssize_t n, int ncols, int col) noexcept nogil:
+cdef inline int dice_ok(int32_t* rows, Py_ssize_t n, int ncols, int col) noexcept nogil:
     """1 if no row's dice count `col` throws more than MAX_DICE dice."""
-    cdef Py_ssize_t i
-    for i in range(n):
-        if rows[i * ncols + col] > MAX_DICE:
-            return 0
-    return 1
+    return column_between(rows, n, ncols, col, INT32_MIN, MAX_DICE + 1)
 
 
 cdef int damage_arrays_ok(Arrays* pk) noexcept nogil:
@@ -1245,7 +1237,7 @@ def run_phase(
     # weapon and firer a slot or none (the packer's rows; never read out of bounds)
     if not ranges_in(atk, A, ATK_NCOLS, ATK_BURST_LO, ATK_BURST_HI, pk.n_brst) or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, P) \
             or not ranges_in(atk, A, ATK_NCOLS, ATK_FIR_LO, ATK_FIR_HI, pk.n_afir) or not column_in(afir, pk.n_afir, AFIR_NCOLS, AFIR_SLOT, S) \
-            or not column_or_none(atk, A, ATK_NCOLS, ATK_WEAPON_SLOT, S) or not column_or_none(atk, A, ATK_NCOLS, ATK_FIRER_SLOT, S):
+            or not column_between(atk, A, ATK_NCOLS, ATK_WEAPON_SLOT, -1, S) or not column_between(atk, A, ATK_NCOLS, ATK_FIRER_SLOT, -1, S):
         return -1
     # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1

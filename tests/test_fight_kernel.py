@@ -939,6 +939,8 @@ def test_arch_04_the_kernels_refuse_outputs_and_loads_they_cannot_read():
     for arrays in (dict(p.arrays, tp_lo=tp_lo), dict(p.arrays, u_side=p.arrays["u_side"] + 5),
                    dict(p.arrays, prob36=p.arrays["prob36"][:3])):
         assert fight(arrays) == -1
+    # (cand[0] is the car's order's candidate: an order reads its unit as an index, others only compare it)
+    assert p.arrays["ent"][0, _layout.ENT_CHOOSE] == _layout.CHOOSE_BEST_ODDS and p.arrays["fir"][p.arrays["ent"][0, _layout.ENT_FIR_LO], _layout.FIR_CAND_LO] == 0
     for col, value in ((_layout.CAND_UNIT, 99), (_layout.CAND_INDEX, 99), (_layout.CAND_SIDE, 7)):
         bad = cand.copy()
         bad[0, col] = value
