@@ -858,31 +858,52 @@ cdef int lo_ok(int32_t* lo, Py_ssize_t n, Py_ssize_t rows) noexcept nogil:
 
 
 cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) noexcept nogil:
-    """run_fight's rows, checked on entry beside its own checks (tp_lo and col_lo split the entries and
-    collisions in order) and after damage_arrays_ok: a link's or area attack's members in its phase; every entry's weapon
-    key, weapon and planned attack in range (a weapon on automatic, or an order's for a vehicle, a mounted one); an
-    order's unit and its candidates' units (elsewhere a candidate's unit column is only compared: a building's lies
-    past the units); the firer rows read without a choice (a weapon on automatic, a pedestrian's planned attack)
-    there, and a crew member's where one is read; an area attack's victims each a shot and an attack; every
-    candidate's shot (shot_ok), every counter's damage a shot at its vehicle, every collision a vehicle's side or a
-    pedestrian; the units' sides; the per-weapon and per-crew arrays whole; the odds table covering every number an
-    order weighs; every drop row of a kind; no roll of more than MAX_DICE dice, nor more off-road rolls."""
+    """run_fight's rows, checked on entry after its sizes (tp_lo and col_lo split the entries and collisions in
+    order) and after damage_arrays_ok, so that no row the trials read is out of bounds and no loop is endless:
+    - the row ranges: each phase's and turn's counters, drops and off-road rolls in order; every range a row
+      holds (an entry's firers, a firer's candidates, a candidate's burst) inside the rows it points into;
+    - entries: weapon key, weapon and planned attack in range (a weapon on automatic, or an order's for a
+      vehicle, a mounted one); an order's unit and its candidates' units (elsewhere a candidate's unit column is
+      only compared: a building's lies past the units); the firer rows read without a choice (a weapon on
+      automatic, a pedestrian's planned attack) there, and a crew member where one is read; a thrown hand
+      weapon's kind only on a person's throw; a link's or area attack's members inside its phase, each a member
+      with its weapon key, and an area attack's victims each a shot, a rank and an attack;
+    - every candidate's shot (shot_ok), every counter's vehicle, damage (a shot at its vehicle) and fire (a burn
+      shorter than the ring, add_fire), every collision a vehicle's side or a pedestrian, every burst a pedestrian;
+    - every drop row of a kind, with what its kind reads; every grenade count within MAX_LOAD;
+    - the units' sides; the per-weapon and per-crew arrays whole; the odds table covering every number an order
+      weighs; no roll of more than MAX_DICE dice, nor more off-road rolls."""
     cdef int32_t* fc = pk.fc
-    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, e, j, i, tp
-    cdef int T = fc[F_T], P = fc[F_P], ch
+    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, S = pk.n_init, e, j, i, tp
+    cdef int T = fc[F_T], P = fc[F_P], ch, H = fc[F_HANDS], kind
+    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
     cdef int32_t* ep
+    cdef int32_t* mp
     cdef int32_t* cp
+    cdef int32_t* fp
     if pk.n_w_shots != NW or pk.n_w_ammo0 != NW or pk.n_w_usable != NW or pk.n_c_takeover != NC or pk.n_c_hand != NC \
             or U > V + NP or pk.n_moving_end < (T - 1) * V or not near_ok(pk, T * V) \
             or not -1 <= fc[F_NM] < pk.n_prob36 - 1 or fc[F_MAXN] >= pk.n_prob36 \
-            or not in_range(pk.u_side, U, 0, fc[F_SIDES]):
-        return 0
+            or not in_range(pk.u_side, U, 0, fc[F_SIDES]) or not in_range(pk.v_off, V, 0, 2) \
+            or not lo_ok(pk.drop_lo, T * P, pk.n_drop) or not lo_ok(pk.ocon_lo, T * P, pk.n_ocon) \
+            or not lo_ok(pk.offr_lo, T, pk.n_offr) or not column_in(pk.offr, pk.n_offr, OFFR_NCOLS, OFFR_VEHICLE, V) \
+            or not ranges_in(pk.cand, pk.n_cand, CAND_NCOLS, CAND_BURST_LO, CAND_BURST_HI, pk.n_brst) \
+            or not column_in(pk.brst, pk.n_brst, BRST_NCOLS, BRST_PED, NP) \
+            or not ranges_in(pk.ent, pk.n_ent, ENT_NCOLS, ENT_FIR_LO, ENT_FIR_HI, pk.n_fir) \
+            or not ranges_in(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CAND_LO, FIR_CAND_HI, pk.n_cand) \
+            or not column_between(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CHARACTER, -1, NC + NP) \
+            or not in_range(pk.hand_eq, H, 0, MAX_LOAD + 1) or not in_range(pk.hand0, NH, 0, MAX_LOAD + 1):
+        return 0                                   # (a firer: none (-1), a crew member, or NC + a pedestrian)
     for tp in range(T * P):
         for e in range(pk.tp_lo[tp], pk.tp_lo[tp + 1]):
             ep = pk.ent + e * ENT_NCOLS
             if not -1 <= ep[ENT_WKEY] < W or not -1 <= ep[ENT_WEAPON] < NW or not -1 <= ep[ENT_ATK] < NA \
                     or not CHOOSE_NEAREST <= ep[ENT_CHOOSE] <= CHOOSE_AREA or (ep[ENT_WKEY] < 0 and ep[ENT_CHOOSE] != CHOOSE_LINK):
                 return 0                           # (a link's weapon keys are its members')
+            if not -1 <= ep[ENT_HAND] < H or not -1 <= ep[ENT_PED] < NP or (ep[ENT_HAND] >= 0 and (ep[ENT_WEAPON] >= 0 or not (
+                    ep[ENT_CHOOSE] == CHOOSE_PLANNED or ep[ENT_CHOOSE] == CHOOSE_AREA or ep[ENT_CHOOSE] == CHOOSE_NEAREST
+                    or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS))):
+                return 0                           # a thrown hand weapon's kind: a person's planned or ordered throw
             if ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS:
                 if not 0 <= ep[ENT_UNIT] < U or (ep[ENT_PED] < 0 and ep[ENT_WEAPON] < 0):
                     return 0
@@ -894,41 +915,56 @@ cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) no
                 return 0
             if ep[ENT_CHOOSE] == CHOOSE_PLANNED and ep[ENT_PED] >= 0 and ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]:
                 return 0
-            if ep[ENT_PED] < 0 and (ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS
-                                    or ep[ENT_CHOOSE] == CHOOSE_PLANNED):
+            if (ep[ENT_PED] < 0 and (ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS
+                                     or ep[ENT_CHOOSE] == CHOOSE_PLANNED)) or (ep[ENT_HAND] >= 0 and ep[ENT_PED] < 0):
                 for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
                     ch = pk.fir[i * FIR_NCOLS + FIR_CHARACTER]
                     if not 0 <= ch < NC:
+                        return 0                   # a crew member (a crew member's grenade: he throws it, his count is read)
+            if ep[ENT_CHOOSE] != CHOOSE_LINK and ep[ENT_CHOOSE] != CHOOSE_AREA:
+                continue
+            if ep[ENT_LINK] < 1 or e + ep[ENT_LINK] >= pk.tp_lo[tp + 1]:
+                return 0                           # its members follow it, in its phase
+            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+                mp = pk.ent + j * ENT_NCOLS
+                if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W \
+                        or (mp[ENT_WEAPON] < 0 and (ep[ENT_CHOOSE] != CHOOSE_AREA or ep[ENT_WEAPON] >= 0)) \
+                        or (ep[ENT_CHOOSE] == CHOOSE_AREA and (not 0 <= mp[ENT_RANK] < ep[ENT_LINK]
+                                                              or not 0 <= mp[ENT_SHOT] < ep[ENT_LINK] or mp[ENT_ATK] < 0)):
+                    return 0                       # (an area victim's SHOT is also its place)
+                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+                    fp = pk.fir + i * FIR_NCOLS
+                    if fp[FIR_CAND_HI] > fp[FIR_CAND_LO] and mp[ENT_SHOT] >= 0 and fp[FIR_CAND_LO] + mp[ENT_SHOT] >= fp[FIR_CAND_HI]:
                         return 0
-            if ep[ENT_CHOOSE] == CHOOSE_LINK or ep[ENT_CHOOSE] == CHOOSE_AREA:
-                if e + ep[ENT_LINK] >= pk.tp_lo[tp + 1]:
-                    return 0
-                if ep[ENT_CHOOSE] == CHOOSE_AREA:
-                    for j in range(e + 1, e + 1 + ep[ENT_LINK]):          # (a victim's SHOT is also its place)
-                        if not 0 <= pk.ent[j * ENT_NCOLS + ENT_SHOT] < ep[ENT_LINK] or pk.ent[j * ENT_NCOLS + ENT_ATK] < 0:
-                            return 0
+                    if not 0 <= fp[FIR_CHARACTER] < (NC + NP if ep[ENT_CHOOSE] == CHOOSE_AREA else NC):
+                        return 0                   # a crew member; an area attack's may be NC + a pedestrian
     for i in range(pk.n_cand):
         cp = pk.cand + i * CAND_NCOLS
-        if cp[CAND_UNIT] < 0 or not shot_ok(cp[CAND_KIND], cp[CAND_INDEX], cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], pk):
+        if cp[CAND_UNIT] < 0 or cp[CAND_BURN] >= fc[F_FIRE_RING] \
+                or not shot_ok(cp[CAND_KIND], cp[CAND_INDEX], cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], pk):
             return 0
     for i in range(pk.n_ocon):
         cp = pk.ocon + i * OCON_NCOLS
-        if cp[OCON_KIND] == CONTACT_DAMAGE and not shot_ok(TGT_VEHICLE, cp[OCON_VEHICLE], cp[OCON_PART], cp[OCON_SIDE], cp[OCON_TIRE], pk):
-            return 0
+        if cp[OCON_COUNTER] >= fc[F_COUNTERS] or not 0 <= cp[OCON_VEHICLE] < V \
+                or (cp[OCON_KIND] == CONTACT_TRIGGER and cp[OCON_C] and cp[OCON_COUNTER] < 0) \
+                or (cp[OCON_KIND] == CONTACT_DAMAGE and (cp[OCON_A] > MAX_DICE or (cp[OCON_PART] == P_TIRE and not 0 <= cp[OCON_TIRE] < pk.n_t_slot)
+                    or not shot_ok(TGT_VEHICLE, cp[OCON_VEHICLE], cp[OCON_PART], cp[OCON_SIDE], cp[OCON_TIRE], pk))) \
+                or (cp[OCON_KIND] == CONTACT_FIRE and cp[OCON_B] >= fc[F_FIRE_RING]):
+            return 0                               # (a fire's burn is kept in the ring: shorter than it, add_fire)
     for i in range(pk.n_fcol):
         cp = pk.fcol + i * FCOL_NCOLS
         if cp[FCOL_DEN] < 1 or (cp[FCOL_IS_PED] and not 0 <= cp[FCOL_INDEX] < NP) \
                 or (not cp[FCOL_IS_PED] and (not 0 <= cp[FCOL_INDEX] < V or not FRONT <= cp[FCOL_SIDE] <= UNDERBODY)):
             return 0
     for i in range(pk.n_drop):
-        if not DR_ACTION <= pk.drop[i * DROP_NCOLS + DROP_KIND] <= DR_BOX:
-            return 0
-    for i in range(pk.n_ocon):
-        if (pk.ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_DAMAGE and pk.ocon[i * OCON_NCOLS + OCON_A] > MAX_DICE) \
-                or (pk.ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_FIRE and pk.ocon[i * OCON_NCOLS + OCON_B] >= fc[F_FIRE_RING]):
-            return 0                               # (a fire's burn is kept in the ring: shorter than it, add_fire)
-    for i in range(pk.n_cand):
-        if pk.cand[i * CAND_NCOLS + CAND_BURN] >= fc[F_FIRE_RING]:
+        cp = pk.drop + i * DROP_NCOLS
+        kind = cp[DROP_KIND]
+        if not DR_ACTION <= kind <= DR_BOX or cp[DROP_WEAPON] >= NW or cp[DROP_WKEY] >= W or cp[DROP_DRIVER] >= NC \
+                or ((kind == DR_MEMBER or kind == DR_AUTO) and (cp[DROP_COUNTER] >= fc[F_COUNTERS] or cp[DROP_WEAPON] < 0 or cp[DROP_WKEY] < 0)) \
+                or (kind == DR_DETONATE and not 0 <= cp[DROP_COUNTER] < fc[F_COUNTERS]) \
+                or ((kind == DR_SUBSTITUTE or kind == DR_FETCH) and not 0 <= cp[DROP_CREW] < NC) \
+                or (kind == DR_BOX and not 0 <= cp[DROP_SLOT] < S) \
+                or (kind == DR_FETCH and not 0 <= cp[DROP_ROOM] <= MAX_LOAD):
             return 0
     return dice_ok(pk.cand, pk.n_cand, CAND_NCOLS, CAND_DMG_COUNT) and dice_ok(pk.fcol, pk.n_fcol, FCOL_NCOLS, FCOL_COUNT) \
         and dice_ok(pk.brst, pk.n_brst, BRST_NCOLS, BRST_COUNT) and dice_ok(pk.offr, pk.n_offr, OFFR_NCOLS, OFFR_ROLLS) \
@@ -1839,83 +1875,6 @@ def run_fight(
     cdef int32_t* rec0 = pk.rec0
     cdef int32_t* fring0 = pk.fring0
     cdef int32_t* crash0 = pk.crash0
-    for i in range(pk.n_ocon):
-        if ocon[i * OCON_NCOLS + OCON_COUNTER] >= fc[F_COUNTERS] or ocon[i * OCON_NCOLS + OCON_VEHICLE] < 0 \
-                or (ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_TRIGGER and ocon[i * OCON_NCOLS + OCON_C] and ocon[i * OCON_NCOLS + OCON_COUNTER] < 0) \
-                or ocon[i * OCON_NCOLS + OCON_VEHICLE] >= V:
-            return -1
-    if not ranges_in(cand, pk.n_cand, CAND_NCOLS, CAND_BURST_LO, CAND_BURST_HI, pk.n_brst) \
-            or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, NP) \
-            or not ranges_in(ent, pk.n_ent, ENT_NCOLS, ENT_FIR_LO, ENT_FIR_HI, pk.n_fir) \
-            or not ranges_in(fir, pk.n_fir, FIR_NCOLS, FIR_CAND_LO, FIR_CAND_HI, pk.n_cand):
-        return -1
-    for i in range(pk.n_fir):
-        if not -1 <= fir[i * FIR_NCOLS + FIR_CHARACTER] < NC + NP:
-            return -1                              # no firer (-1), a crew member, or NC + a pedestrian
-    for i in range(pk.n_offr):
-        if offr[i * OFFR_NCOLS + OFFR_VEHICLE] < 0 or offr[i * OFFR_NCOLS + OFFR_VEHICLE] >= V:
-            return -1
-    # the row ranges of each phase and turn, and what the link and area entries point at (the packer's work,
-    # checked here so that no row read below is out of bounds)
-    if drop_lo[0] != 0 or ocon_lo[0] != 0 or offr_lo[0] != 0 or drop_lo[T * P] != pk.n_drop or ocon_lo[T * P] != pk.n_ocon \
-            or offr_lo[T] != pk.n_offr:
-        return -1
-    for i in range(T * P):
-        if drop_lo[i] > drop_lo[i + 1] or ocon_lo[i] > ocon_lo[i + 1]:
-            return -1
-    for i in range(T):
-        if offr_lo[i] > offr_lo[i + 1]:
-            return -1
-    for v in range(V):
-        if v_off[v] != 0 and v_off[v] != 1:
-            return -1
-    for i in range(pk.n_ocon):
-        if ocon[i * OCON_NCOLS + OCON_KIND] == CONTACT_DAMAGE and ocon[i * OCON_NCOLS + OCON_PART] == P_TIRE \
-                and not 0 <= ocon[i * OCON_NCOLS + OCON_TIRE] < pk.n_t_slot:
-            return -1
-    for e in range(pk.n_ent):
-        ep = ent + e * ENT_NCOLS
-        if not -1 <= ep[ENT_HAND] < H or not -1 <= ep[ENT_PED] < NP or (ep[ENT_HAND] >= 0 and (ep[ENT_WEAPON] >= 0 or not (
-                ep[ENT_CHOOSE] == CHOOSE_PLANNED or ep[ENT_CHOOSE] == CHOOSE_AREA or ep[ENT_CHOOSE] == CHOOSE_NEAREST
-                or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS))):
-            return -1                              # a thrown hand weapon's kind: a person's planned or ordered throw
-        if ep[ENT_HAND] >= 0 and ep[ENT_PED] < 0:
-            for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                if not 0 <= fir[i * FIR_NCOLS + FIR_CHARACTER] < NC:
-                    return -1                      # a crew member's grenade: he throws it (his count is read)
-        if ep[ENT_CHOOSE] != CHOOSE_LINK and ep[ENT_CHOOSE] != CHOOSE_AREA:
-            continue
-        if ep[ENT_LINK] < 1 or e + ep[ENT_LINK] >= pk.n_ent or ep[ENT_FIR_LO] < 0 or ep[ENT_FIR_HI] > pk.n_fir:
-            return -1
-        if ep[ENT_CHOOSE] == CHOOSE_AREA and (not -1 <= ep[ENT_WEAPON] < NW or not 0 <= ep[ENT_WKEY] < W):
-            return -1
-        for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-            mp = ent + j * ENT_NCOLS
-            if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W or not -1 <= mp[ENT_WEAPON] < NW \
-                    or (mp[ENT_WEAPON] < 0 and (ep[ENT_CHOOSE] != CHOOSE_AREA or ep[ENT_WEAPON] >= 0)) \
-                    or mp[ENT_ATK] >= out_hit.shape[1] or (ep[ENT_CHOOSE] == CHOOSE_AREA and not 0 <= mp[ENT_RANK] < ep[ENT_LINK]):
-                return -1
-            for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                if fir[i * FIR_NCOLS + FIR_CAND_HI] > fir[i * FIR_NCOLS + FIR_CAND_LO] and mp[ENT_SHOT] >= 0 \
-                        and fir[i * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT] >= fir[i * FIR_NCOLS + FIR_CAND_HI]:
-                    return -1
-                if not 0 <= fir[i * FIR_NCOLS + FIR_CHARACTER] < (NC + NP if ep[ENT_CHOOSE] == CHOOSE_AREA else NC):
-                    return -1                      # a crew member; an area attack's may be NC + a pedestrian
-    for i in range(pk.n_drop):
-        if drp[i * DROP_NCOLS + DROP_WEAPON] >= NW or drp[i * DROP_NCOLS + DROP_WKEY] >= W or drp[i * DROP_NCOLS + DROP_DRIVER] >= NC \
-                or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and drp[i * DROP_NCOLS + DROP_COUNTER] >= fc[F_COUNTERS]) \
-                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_DETONATE and not 0 <= drp[i * DROP_NCOLS + DROP_COUNTER] < fc[F_COUNTERS]) \
-                or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_MEMBER, DR_AUTO) and (drp[i * DROP_NCOLS + DROP_WEAPON] < 0 or drp[i * DROP_NCOLS + DROP_WKEY] < 0)) \
-                or (drp[i * DROP_NCOLS + DROP_KIND] in (DR_SUBSTITUTE, DR_FETCH) and not 0 <= drp[i * DROP_NCOLS + DROP_CREW] < NC) \
-                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_BOX and not 0 <= drp[i * DROP_NCOLS + DROP_SLOT] < S) \
-                or (drp[i * DROP_NCOLS + DROP_KIND] == DR_FETCH and not 0 <= drp[i * DROP_NCOLS + DROP_ROOM] <= MAX_LOAD):
-            return -1
-    for i in range(H):
-        if not 0 <= pk.hand_eq[i] <= MAX_LOAD:
-            return -1                              # (a load adds up in 64 bits, the counts in 32)
-    for i in range(NH):
-        if not 0 <= hand0[i] <= MAX_LOAD:
-            return -1
     cdef Py_ssize_t NA = out_hit.shape[1]
     cdef int32_t* acc_atk
     cdef int32_t* acc_e             # the entry it came from
