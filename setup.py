@@ -178,6 +178,9 @@ setup(
     package_data={"hardpoint": ["py.typed"], "hardpoint.capi": ["*.h"], "hardpoint.seeds": ["*.toml", "*.json"],
                   **{f"hardpoint.seeds.{name}": ["*.toml", "*.json"] for name in data_folders},
                   "hardpoint.fastcore": ["*.pyx", "*.pxi", "*.h", "*.toml"]},
+    # package_data lists every installed data file; MANIFEST.in adds the profile-guided build's training set to the
+    # sdist only (the build reads it; it is not installed)
+    include_package_data=False,
     # the C that Cython generates is a build product, not a source to ship (the .pyx are)
     cmdclass={"build_py": BuildPy, "build_ext": BuildExt},
     ext_modules=extensions,
