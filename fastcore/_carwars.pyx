@@ -732,12 +732,8 @@ cdef void add_items(Ctx* c, int v, int* e, int sidecar, int mount, int crew, int
 
 
 cdef inline int in_range(int32_t* x, Py_ssize_t n, int lo, Py_ssize_t hi) noexcept nogil:
-    """1 if each of the n values is in lo .. hi - 1."""
-    cdef Py_ssize_t i
-    for i in range(n):
-        if x[i] < lo or x[i] >= hi:
-            return 0
-    return 1
+    """1 if each of the n values is in lo .. hi - 1 (a vector: rows of one column)."""
+    return column_between(x, n, 1, 0, lo, hi)
 
 
 cdef inline int dice_ok(int32_t* rows, Py_ssize_t n, int ncols, int col) noexcept nogil:

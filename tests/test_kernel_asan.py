@@ -117,14 +117,22 @@ def asan_kernel(tmp_path_factory) -> str:
     return str(so)
 
 
-def _child(code: str, timeout: int = 1800) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=_asan_env(),
-                          cwd=ROOT)
+def _child(so: str, code: str, timeout: int = 1800) -> subprocess.CompletedProcess:
+    """`code` run after PRELUDE (the instrumented kernel `so` in place), the sanitizer's runtime preloaded."""
+    return subprocess.run([sys.executable, "-c", PRELUDE.format(root=str(ROOT), so=so) + code], capture_output=True,
+                          text=True, timeout=timeout, env=_asan_env(), cwd=ROOT)
+
+
+def _last_line_of_a_clean_run(run: subprocess.CompletedProcess) -> str:
+    """The child's last line, after asserting it ended normally with no sanitizer report."""
+    last = (run.stdout.strip().splitlines() or [""])[-1]
+    assert run.returncode == 0 and "AddressSanitizer" not in run.stderr, f"after {last}:\n{run.stderr[-4000:]}"
+    return last
 
 
 def test_arch_04_the_sanitizer_sees_a_read_past_a_numpy_array(asan_kernel):
     """The harness itself: in a child set up as the others, reading 64 bytes of a 24-byte array is reported."""
-    run = _child(PRELUDE.format(root=str(ROOT), so=asan_kernel) + CANARY, timeout=300)
+    run = _child(asan_kernel, CANARY, timeout=300)
     assert run.returncode != 0 and "AddressSanitizer: heap-buffer-overflow" in run.stderr, run.stderr[-2000:]
     assert "not seen" not in run.stdout
 
@@ -132,18 +140,14 @@ def test_arch_04_the_sanitizer_sees_a_read_past_a_numpy_array(asan_kernel):
 def test_arch_04_the_kernels_stay_inside_the_packer_s_arrays(asan_kernel):
     """ARCH-04: every built-in and random fights, packed, run in the instrumented kernels without a report."""
     fights = int(os.environ.get("HARDPOINT_ASAN_FIGHTS", "60"))
-    run = _child(PRELUDE.format(root=str(ROOT), so=asan_kernel) + PACKED.format(fights=fights))
-    last = (run.stdout.strip().splitlines() or [""])[-1]
-    assert run.returncode == 0 and "AddressSanitizer" not in run.stderr, f"after {last}:\n{run.stderr[-4000:]}"
+    last = _last_line_of_a_clean_run(_child(asan_kernel, PACKED.format(fights=fights)))
     ran, packed = map(int, last.split()[1:])
     assert ran >= 8 and packed >= fights // 3, last
 
 
 def test_arch_04_the_kernels_stay_inside_broken_arrays(asan_kernel):
     """ARCH-04 / SAFE-01: the broken packings of the fuzz test, each run or refused without a report."""
-    run = _child(PRELUDE.format(root=str(ROOT), so=asan_kernel) + FUZZ_CHILD)
-    last = (run.stdout.strip().splitlines() or [""])[-1]
-    assert run.returncode == 0 and "AddressSanitizer" not in run.stderr, f"at {last}:\n{run.stderr[-4000:]}"
+    last = _last_line_of_a_clean_run(_child(asan_kernel, FUZZ_CHILD))
     assert last.startswith("ok "), last
     cases, bad = map(int, last.split()[1:])
     assert cases > 1000 and bad == 0, last
