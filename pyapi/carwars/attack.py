@@ -205,6 +205,9 @@ def _firing(arena: Arena, attack: Attack, rules: Rules, where: str) -> _Firing:
 
     vehicle = unit
     mounted = next((w for w in vehicle.all_weapons() if w.id == attack.weapon), None)
+    if vehicle.no_fire_turn == arena.turn and not (mounted is not None and (mounted.automatic or attack.as_automatic)):
+        raise RuleViolation(f"vehicle {vehicle.id!r} is out of control (a crash this turn): no aimed fire for the rest of "
+                            "the turn", field=f"{where}.attacker", value=vehicle.id, rule="FIGHT-09")
     if mounted is None:
         # a hand weapon fired by a crew member (CW-HAND-01)
         if attack.firer is None:

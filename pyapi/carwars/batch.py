@@ -1196,6 +1196,11 @@ def _fight_unsupported(scenario) -> str | None:
     from .model import Vehicle as _Vehicle
 
     arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
+    if scenario.fight is not None and scenario.fight.drives:
+        return "movement orders (FIGHT-07): the fight kernel does not steer yet"
+    if scenario.fight is not None and any(o.weapons and any(not arena.vehicles[o.unit].weapon(w).spec.aimed for w in o.weapons)
+                                          for o in scenario.fight.orders if o.unit in arena.vehicles):
+        return "standing orders that drop weapons (FIGHT-10): the fight kernel does not drop on orders yet"
 
     switched = {(a.vehicle, a.weapon) for actions in plan.actions.values() for a in actions
                 if a.kind in ("automatic_on", "automatic_off")}
@@ -1403,7 +1408,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     ring = _fire_ring(scenario)      # the turns of fire modifiers the kernel keeps (fc FIRE_RING; fring0 is laid out by it)
     fc = _row(_layout.FC_NAMES, t=T, p=P, until=bool(fight is not None and fight.until_decided), wpen=-th["firer"]["wounded_skill"],
               nm=th["to_hit"]["natural_miss"], maxn=th["to_hit"]["max_needed"], sf2=sf["second"], sf3=sf["third_and_later"],
-              nodriver=t["no_driver"], noweapon=t["no_weapon"], destroyed=t["destroyed"], crashed=t["crashed"],
+              nodriver=t["no_driver"], noweapon=t["no_weapon"], destroyed=0, crashed=t["crashed"],
               peddown=t["pedestrian_down"], sides=len(sides), counters=0, first=arena.turn, off_count=off_dice.count,
               off_bonus=off_dice.bonus, off_floor=off_dice.floor, off_ub_lo=off_t["damage"]["underbody"][0],
               off_ub_hi=off_t["damage"]["underbody"][1], off_t_lo=off_t["damage"]["tire"][0], off_t_hi=off_t["damage"]["tire"][1],

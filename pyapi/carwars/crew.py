@@ -64,6 +64,7 @@ def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice:
         d = t["driver_hazard"] + extra_d
         oil = f" (+D{extra_d} on an oil slick)" if extra_d else ""
         out.append(Note(f"{vehicle.id}: driver {'wounded' if after is CrewState.WOUNDED else 'killed'}: a D{d} hazard{oil}", "CW-CREW-02"))
+        vehicle.phase_hazards.append((d, "the driver hit"))
     if after >= CrewState.UNCONSCIOUS > before:
         out.append(StateChanged(vehicle.id, "driver skill and reflex bonuses", "in effect", "lost", "CW-CREW-02"))
         if vehicle.kind == "cycle" and vehicle.sidecar is None:

@@ -335,6 +335,7 @@ def oil_effect(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, spec, di
     if counter.kind == "flaming_oil" and not counter.inert:
         out.append(Note(f"{vehicle.id} drives through flaming oil: a D{o['flaming_hazard']} hazard", "CW-DROP-04"))
         vehicle.hazard_difficulty += o["flaming_hazard"]
+        vehicle.phase_hazards.append((o["flaming_hazard"], "flaming oil"))
         if spec.damage is not None:
             for label, shot in [("underbody", Shot(0, Side.UNDERBODY))] + [(f"tire {t.id}", Shot(0, None, "tire", t.id)) for t in vehicle.tires]:
                 d = dice.roll(spec.damage, f"flaming oil on {vehicle.id} {label}", "CW-DROP-04")

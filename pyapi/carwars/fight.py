@@ -16,7 +16,7 @@ from ..data import Rules
 from ..errors import HardpointError, RuleViolation, ScenarioError
 from ..events import Event, Note
 from .attack import Attack, SustainedRecord, ToHit
-from .enums import CrewRole, CrewState
+from .enums import CrewRole, CrewState, Mount
 from .model import Arena, CrewMember, Pedestrian, Vehicle
 
 __all__ = ["Order", "Fight", "FightRecord", "TARGET_POLICIES", "parse_orders", "out_of_action", "order_attacks",
@@ -39,6 +39,8 @@ class Order:
     phases: tuple[int, ...] | None = None
     from_turn: int = 1
     until_turn: int | None = None
+    min_odds: float | None = None          # FIGHT-10: hold fire below this chance to hit (None: carwars.fight [orders])
+    drop_within: float | None = None       # FIGHT-10: its dropped weapons drop when an enemy is this near in their arc
 
     def holds(self, turn: int, phase: int) -> bool:
         if turn < self.from_turn or (self.until_turn is not None and turn > self.until_turn):
@@ -53,6 +55,11 @@ class Fight:
     sides: dict[str, str]                     # unit id -> side (default: the unit's own id)
     orders: list[Order] = field(default_factory=list)
     until_decided: bool = False
+    drives: list = field(default_factory=list)   # driving.DriveOrder: the movement orders (FIGHT-07)
+
+    def drive_of(self, unit_id: str):
+        """The unit's movement order (FIGHT-07), or None."""
+        return next((d for d in self.drives if d.unit == unit_id), None)
 
     def side(self, unit_id: str) -> str:
         return self.sides.get(unit_id, unit_id)
@@ -124,7 +131,7 @@ def parse_orders(data: list[dict], arena: Arena, rules: Rules) -> list[Order]:
                                             field=where, value=w, rule="FIGHT-02")
                 else:
                     spec = unit.weapon(w, where).spec
-                    if not spec.aimed:
+                    if not spec.aimed and not spec.dropped:
                         raise RuleViolation(f"{spec.name} takes no target: put it on automatic or drop it with an action",
                                             field=where, value=w, rule="CW-DROP-01")
             if len(set(weapons)) != len(weapons):
@@ -138,7 +145,9 @@ def parse_orders(data: list[dict], arena: Arena, rules: Rules) -> list[Order]:
         if phases is not None:
             phases = tuple(sorted(set(int(p) for p in phases)))
         out.append(Order(oid, unit.id, target, weapons, firer, o.get("aim", "auto"), phases, int(o.get("from_turn", 1)),
-                         None if o.get("until_turn") is None else int(o["until_turn"])))
+                         None if o.get("until_turn") is None else int(o["until_turn"]),
+                         None if o.get("min_odds") is None else float(o["min_odds"]),
+                         None if o.get("drop_within") is None else float(o["drop_within"])))
         if out[-1].until_turn is not None and out[-1].until_turn < out[-1].from_turn:
             raise ScenarioError("until_turn comes before from_turn", field=f"{path}.until_turn", value=out[-1].until_turn,
                                 rule="FIGHT-02")
@@ -161,25 +170,48 @@ def _can_drive(v: Vehicle) -> bool:
     return any(_conscious(c) and c.seat.startswith("front") and c.role is not CrewRole.DRIVER for c in v.crew)
 
 
-def _weapon_can_fire(w) -> bool:
+def weapon_can_fire(w) -> bool:
+    """A mounted weapon that can still be used: not destroyed, not refused (CW-VEH-06), not out of ammunition."""
     if w.destroyed or w.spec.refused:
         return False
     return not (w.spec.shots > 0 and w.ammo <= 0)
 
 
-def _can_fire(rules: Rules, v: Vehicle) -> bool:
-    if any(_weapon_can_fire(w) for w in v.all_weapons()):
+def ordered_weapons(fight: "Fight | None", unit_id: str) -> set[str] | None:
+    """FIGHT-10: the mounted weapons the unit's standing orders can use (each fire order's weapons, by default every
+    aimed weapon, and the dropped weapons an order drops); None when no order names the unit (then all of them
+    count). A mounted weapon no order uses (a minedropper no order drops) does not keep its vehicle in action."""
+    if fight is None:
+        return None
+    orders = [o for o in fight.orders if o.unit == unit_id]
+    if not orders:
+        return None
+    out: set[str] = set()
+    for o in orders:
+        out |= set(o.weapons) if o.weapons is not None else {"*aimed"}
+    return out
+
+
+def _ordered(wanted: set[str] | None, w) -> bool:
+    return wanted is None or w.id in wanted or ("*aimed" in wanted and w.spec.aimed)
+
+
+def _can_fire(rules: Rules, v: Vehicle, wanted: set[str] | None = None) -> bool:
+    if any(weapon_can_fire(w) and _ordered(wanted, w) for w in v.all_weapons()):
         return True
     from .tables import weapon_spec
 
-    for c in v.all_crew():
+    for c in v.all_crew():     # a hand weapon aboard counts whatever the orders (a planned attack may fire it)
         if _conscious(c) and any(not weapon_spec(rules, h, hand=True).refused for h in c.hand_weapons):
             return True
     return False
 
 
-def out_of_action(rules: Rules, arena: Arena, unit_id: str) -> str | None:
-    """Why a unit can no longer fight (FIGHT-03, the switches of fight.toml [out_of_action]), or None."""
+def out_of_action(rules: Rules, arena: Arena, unit_id: str, fight: "Fight | None" = None) -> str | None:
+    """Why a unit can no longer fight (FIGHT-03, the switches of fight.toml [out_of_action]), or None: a pedestrian
+    down; a vehicle that crashed (a roll or worse, FIGHT-09, or an uncontrolled cycle's, CW-CREW-03), that nobody
+    aboard can drive (it exploded, or its driver is out with no one to take over), or with no weapon its orders can
+    still use (FIGHT-10)."""
     t = rules["carwars.fight"]["out_of_action"]
     if unit_id in arena.pedestrians:
         p = arena.pedestrians[unit_id]
@@ -187,17 +219,12 @@ def out_of_action(rules: Rules, arena: Arena, unit_id: str) -> str | None:
             return f"{p.state}"
         return None
     v = arena.vehicles[unit_id]
-    state = arena.fires.get(unit_id)
-    if t["destroyed"] and state is not None and state.exploded:
-        return "exploded"
-    people = list(v.all_crew())
-    if t["destroyed"] and v.power_plant is not None and v.power_plant <= 0 and not any(_conscious(c) for c in people):
-        return "destroyed: power plant gone and nobody aboard conscious"
     if t["crashed"] and getattr(v, "crash", None) in t["crash_results_out"]:
         return f"crashed ({v.crash})"
     if t["no_driver"] and not _can_drive(v):
-        return "nobody aboard can drive"
-    if t["no_weapon"] and not _can_fire(rules, v):
+        state = arena.fires.get(unit_id)
+        return "exploded: nobody aboard can drive" if state is not None and state.exploded else "nobody aboard can drive"
+    if t["no_weapon"] and not _can_fire(rules, v, ordered_weapons(fight, unit_id)):
         return "no weapon can still fire"
     return None
 
@@ -215,7 +242,7 @@ def update_out(rules: Rules, fight: Fight, arena: Arena, record: FightRecord, tu
     for uid in list(arena.vehicles) + list(arena.pedestrians):
         if uid in record.out_turn:
             continue
-        why = out_of_action(rules, arena, uid)
+        why = out_of_action(rules, arena, uid, fight)
         if why is not None:
             record.out_turn[uid] = turn
             record.out_reason[uid] = why
@@ -234,11 +261,73 @@ def firer_candidates(v: Vehicle, weapon) -> list[CrewMember]:
 
 
 def _weapons_of(order: Order, unit: Vehicle | Pedestrian) -> list[str]:
-    if order.weapons is not None:
-        return list(order.weapons)
+    """The weapons an order fires, in order: those it names (but the dropped ones, which it drops), else every aimed
+    weapon of the vehicle, or every hand weapon of the pedestrian."""
     if isinstance(unit, Pedestrian):
-        return list(unit.weapons)
+        return list(order.weapons) if order.weapons is not None else list(unit.weapons)
+    if order.weapons is not None:
+        return [w for w in order.weapons if unit.weapon(w).spec.aimed]
     return [w.id for w in unit.all_weapons() if w.spec.aimed]
+
+
+def order_min_odds(rules: Rules, order: Order) -> float:
+    """FIGHT-10: the chance to hit below which the order's weapons that use ammunition hold fire."""
+    return order.min_odds if order.min_odds is not None else rules["carwars.fight"]["orders"]["min_odds"]
+
+
+def _worth_it(rules: Rules, order: Order, unit: Vehicle | Pedestrian, wid: str, b: ToHit) -> bool:
+    """FIGHT-10: a shot at these odds is worth taking: the weapon uses no ammunition, or its chance to hit is at
+    least the order's min_odds (compared exactly: P(hit) is a whole number of 36ths)."""
+    from fractions import Fraction
+
+    from .tables import weapon_spec
+
+    if isinstance(unit, Pedestrian):
+        spec = weapon_spec(rules, wid, hand=True)
+    else:
+        spec = unit.weapon(wid).spec
+    if spec.shots <= 0:
+        return True
+    return b.probability >= Fraction(order_min_odds(rules, order))
+
+
+def order_drops(rules: Rules, fight: Fight, arena: Arena, fired, out: dict[str, int]) -> list:
+    """FIGHT-10: the drops the standing orders make at the start of a phase, as declared `drop` actions: a dropped
+    weapon an order names drops when an enemy in action stands in its arc (its mount's; the back for a turret or
+    top mount) within the order's `drop_within` inches, centre to centre; each is its driver's firing action
+    (CW-ROF-01), so one a turn, and only while the driver has not fired this turn."""
+    from .turn import Action
+
+    arc_angle = rules["carwars.bodies"]["arcs"]["angle"]
+    actions = []
+    for order in fight.orders:
+        unit = arena.vehicles.get(order.unit)
+        if unit is None or order.unit in out or order.weapons is None or not order.holds(arena.turn, arena.phase):
+            continue
+        driver = unit.driver
+        if driver is None or not driver.can_act or fired.characters.get((unit.id, driver.id), 0) >= 1:
+            continue
+        within = order.drop_within if order.drop_within is not None else rules["carwars.fight"]["orders"]["drop_within"]
+        for wid in order.weapons:
+            w = unit.weapon(wid)
+            if not w.spec.dropped or w.automatic or (unit.id, w.id) in fired.weapons or not weapon_can_fire(w):
+                continue
+            arc = str(w.mount) if w.mount in (Mount.FRONT, Mount.BACK, Mount.LEFT, Mount.RIGHT) else "back"
+            if _enemy_in_arc(fight, arena, unit, arc, within, arc_angle, out):
+                actions.append(Action(arena.turn, arena.phase, "drop", unit.id, w.id))
+                break
+    return actions
+
+
+def _enemy_in_arc(fight: Fight, arena: Arena, v: Vehicle, arc: str, within: float, arc_angle: float, out: dict[str, int]) -> bool:
+    from . import geometry as geo
+
+    for u in list(arena.vehicles.values()) + list(arena.pedestrians.values()):
+        if u.id == v.id or u.id in out or not fight.enemies(v.id, u.id):
+            continue
+        if geo.distance((v.x, v.y), (u.x, u.y)) <= within + 1e-9 and arc in geo.point_arcs(v.counter, (u.x, u.y), arc_angle):
+            return True
+    return False
 
 
 def _holds_fire(unit: Vehicle | Pedestrian, weapon_id: str, fired) -> bool:
@@ -247,7 +336,7 @@ def _holds_fire(unit: Vehicle | Pedestrian, weapon_id: str, fired) -> bool:
     if isinstance(unit, Pedestrian):
         return fired.characters.get((unit.id, unit.id), 0) > 0
     w = next((x for x in unit.all_weapons() if x.id == weapon_id), None)
-    return w is None or w.automatic or not _weapon_can_fire(w)
+    return w is None or w.automatic or not weapon_can_fire(w)
 
 
 def _explain(arena: Arena, rules: Rules, attack: Attack, history) -> ToHit | None:
@@ -306,7 +395,7 @@ def order_attacks(rules: Rules, fight: Fight, arena: Arena, phase: int, fired, h
                 for target in candidates:
                     a = Attack(aid, unit.id, wid, target, order.aim, firer)
                     b = _explain(arena, rules, a, history)
-                    if b is not None:
+                    if b is not None and _worth_it(rules, order, unit, wid, b):
                         scored.append((target, b))
                 if not scored:
                     break              # no shot this phase for this weapon, whoever fires it
@@ -351,17 +440,18 @@ def finish(record: FightRecord, fight: Fight, arena: Arena, turns: int) -> None:
 # --- the fight table (seeds/carwars/fight.toml), validated like every table (ARCH-05, SAFE-01) -----------------
 
 def _fight_schema() -> dict:
+    from .driving import MANEUVER_KINDS, TACTICS
+
     boolean = {"type": "boolean"}
     return {
-        "type": "object", "required": ["out_of_action", "collisions", "weights"], "additionalProperties": False,
+        "type": "object", "required": ["out_of_action", "collisions", "weights", "orders", "driver"], "additionalProperties": False,
         "x-rule": "FIGHT-03",
         "properties": {
             "rule": {"type": "string"},
             "out_of_action": {"type": "object", "additionalProperties": False, "x-rule": "FIGHT-03",
-                              "required": ["no_driver", "no_weapon", "destroyed", "crashed", "crash_results_out",
-                                           "pedestrian_down"],
+                              "required": ["no_driver", "no_weapon", "crashed", "crash_results_out", "pedestrian_down"],
                               "properties": {"rule": {"type": "string"}, "no_driver": boolean, "no_weapon": boolean,
-                                             "destroyed": boolean, "crashed": boolean, "pedestrian_down": boolean,
+                                             "crashed": boolean, "pedestrian_down": boolean,
                                              "crash_results_out": {"type": "array", "items": {"type": "string"},
                                                                    "uniqueItems": True, "maxItems": 32}}},
             "collisions": {"type": "object", "additionalProperties": False, "required": ["after", "from_movement"],
@@ -369,6 +459,20 @@ def _fight_schema() -> dict:
                            "properties": {"rule": {"type": "string"}, "after": {"enum": ["stop"]}, "from_movement": boolean}},
             "weights": {"type": "object", "x-rule": "FIGHT-04", "properties": {"rule": {"type": "string"}},
                         "additionalProperties": {"type": "number", "minimum": 1, "maximum": 100_000}},
+            "orders": {"type": "object", "additionalProperties": False, "required": ["min_odds", "drop_within"], "x-rule": "FIGHT-10",
+                       "properties": {"rule": {"type": "string"}, "min_odds": {"type": "number", "minimum": 0, "maximum": 1},
+                                      "drop_within": {"type": "number", "minimum": 0, "maximum": 1000}}},
+            "driver": {"type": "object", "additionalProperties": False,
+                       "required": ["menu", "max_control_roll", "speed", "turning_speed", "standoff"],
+                       "x-rule": "FIGHT-07", "properties": {
+                           "rule": {"type": "string"},
+                           "menu": {"type": "array", "items": {"enum": list(MANEUVER_KINDS)}, "uniqueItems": True, "minItems": 1,
+                                    "maxItems": len(MANEUVER_KINDS)},
+                           "max_control_roll": {"type": "integer", "minimum": 0, "maximum": 7},
+                           "turning_speed": {"type": "number", "minimum": 0, "maximum": 300},
+                           "standoff": {"type": "number", "minimum": 0, "maximum": 1000},
+                           "speed": {"type": "object", "additionalProperties": False, "required": list(TACTICS),
+                                     "properties": {k: {"type": "number", "minimum": 0, "maximum": 300} for k in TACTICS}}}},
         },
     }
 
@@ -460,4 +564,4 @@ class FightLayout:
 def is_fight(scenario) -> bool:
     """A scenario whose trials are fights (standing orders, or until decided): its batches count who wins (FIGHT-05)."""
     f = getattr(scenario, "fight", None)
-    return f is not None and (bool(f.orders) or f.until_decided)
+    return f is not None and (bool(f.orders) or f.until_decided or bool(f.drives))

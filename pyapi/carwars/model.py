@@ -16,9 +16,9 @@ from ..errors import ScenarioError
 from .enums import Computer, CrewRole, CrewState, Light, Location, Mount, Side, Weather, parse_enum
 from .geometry import Counter, Polygon
 from .tables import BodySpec, WeaponSpec, body_spec, weapon_spec
-from .validate import (MAX_AMMO, MAX_ARMOUR, MAX_BODY_ARMOUR, MAX_CARRIED, MAX_COORD, MAX_DIFFICULTY, MAX_DP, MAX_LINKS,
-                       MAX_PEDESTRIAN_SPEED, MAX_SKILL, MAX_SPACES, MAX_SPEED, MAX_TURN, MAX_WATER_FT, MIN_SPEED, check_links,
-                       check_vehicle_bounds)
+from .validate import (MAX_ACCELERATION, MAX_AMMO, MAX_ARMOUR, MAX_BODY_ARMOUR, MAX_CARRIED, MAX_COORD, MAX_DIFFICULTY, MAX_DP,
+                       MAX_LINKS, MAX_PEDESTRIAN_SPEED, MAX_REFLEXES, MAX_SKILL, MAX_SPACES, MAX_SPEED, MAX_TOP_SPEED, MAX_TURN,
+                       MAX_WATER_FT, MIN_SPEED, SUSPENSIONS, check_links, check_vehicle_bounds)
 
 __all__ = [
     "Weapon", "CrewMember", "Tire", "CargoItem", "Sidecar", "Vehicle", "Pedestrian",
@@ -62,6 +62,7 @@ class CrewMember:
     handgunner: int = 0
     driver: int = 0
     hand_weapons: tuple[str, ...] = ()
+    reflexes: int = 0                      # FIGHT-09: the driver's reflex bonus to his vehicle's handling class (0-2)
 
     @property
     def dp(self) -> int:
@@ -158,6 +159,15 @@ class Vehicle:
     links: dict = field(default_factory=dict)  # CW-LINK-01: link id -> special.Link
     weight_lb: float | None = None         # FIGHT-04: for collisions from movement (default: the body's, fight.toml)
     crash: str | None = None               # CW-CREW-03: an uncontrolled cycle's Crash Table 1 result (FIGHT-03)
+    # driving (FIGHT-07..09): the suspension, speed limits, and the handling state of a vehicle under a movement order
+    suspension: str = "light"              # light | improved | heavy (off_road_suspension: the off-road row)
+    acceleration: int | None = None        # mph a turn (default: carwars.maneuvers [speed] by body kind)
+    top_speed: int | None = None           # mph (default: by body kind)
+    handling_status: int | None = None     # None: not driven under the handling rules
+    crash_motion: Any = None               # handling.CrashMotion: spinning, rolling, until it stops
+    skids: tuple = ()                      # crash results still to come: ((result name, travel degrees), ...)
+    no_fire_turn: int | None = None        # a crash result this turn forbids aimed fire for its rest
+    phase_hazards: list = field(default_factory=list)   # (D, what) of each hazard met this phase (FIGHT-09)
 
     @property
     def kind(self) -> str:
@@ -380,6 +390,13 @@ def _armour(data: Any, path: str, sides: tuple[Side, ...]) -> dict[Side, int]:
     return {s: _int(data.get(str(s), 0), f"{path}.{s}", "CW-VEH-02", 0, MAX_ARMOUR) for s in sides}
 
 
+def _suspension(value: Any, field_name: str) -> str:
+    """FIGHT-09: the suspension, for the handling class (an off-road suspension is `off_road_suspension`)."""
+    if value not in SUSPENSIONS:
+        raise ScenarioError(f"expected one of {', '.join(SUSPENSIONS)}", field=field_name, value=value, rule="FIGHT-09")
+    return value
+
+
 def _crew(rules: Rules, data: Any, path: str, allowed_seats: tuple[str, ...]) -> list[CrewMember]:
     if not isinstance(data, list):
         raise ScenarioError("expected a list of crew members", field=path, value=data, rule="CW-VEH-03")
@@ -407,7 +424,8 @@ def _crew(rules: Rules, data: Any, path: str, allowed_seats: tuple[str, ...]) ->
         out.append(CrewMember(str(c["id"]), role, seat, armour, hits,
                               _int(c.get("gunner", 0), f"{p}.gunner", "CW-HIT-08", 0, MAX_SKILL),
                               _int(c.get("handgunner", 0), f"{p}.handgunner", "CW-HIT-08", 0, MAX_SKILL),
-                              _int(c.get("driver", 0), f"{p}.driver", "CW-CREW-02", 0, MAX_SKILL), tuple(hw)))
+                              _int(c.get("driver", 0), f"{p}.driver", "CW-CREW-02", 0, MAX_SKILL), tuple(hw),
+                              _int(c.get("reflexes", 0), f"{p}.reflexes", "FIGHT-09", 0, MAX_REFLEXES)))
     return out
 
 
@@ -588,6 +606,10 @@ def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle", *, checked: 
         in_rubble=bool(design.get("in_rubble", False)),
         extinguisher=design.get("extinguisher", "none"), off_road=bool(design.get("off_road", False)),
         off_road_suspension=bool(design.get("off_road_suspension", False)),
+        suspension=_suspension(design.get("suspension", "light"), f"{path}.suspension"),
+        acceleration=None if design.get("acceleration") is None
+        else _int(design["acceleration"], f"{path}.acceleration", "FIGHT-08", 5, MAX_ACCELERATION),
+        top_speed=None if design.get("top_speed") is None else _int(design["top_speed"], f"{path}.top_speed", "FIGHT-08", 5, MAX_TOP_SPEED),
     )
     check_vehicle_bounds(vehicle, path)
     links = design.get("links", [])

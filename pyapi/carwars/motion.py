@@ -20,7 +20,7 @@ from .enums import Side
 from .model import Arena, Pedestrian, Vehicle
 from .phase import Collision
 
-__all__ = ["move_with_contacts", "vehicle_weight", "collision_kind", "collision_speed"]
+__all__ = ["move_with_contacts", "straight_displacement", "vehicle_weight", "collision_kind", "collision_speed"]
 
 
 def vehicle_weight(rules: Rules, v: Vehicle) -> float:
@@ -78,7 +78,7 @@ class _Mover:
             self.stopped_at = t
 
 
-def _displacement(rules: Rules, unit: Vehicle | Pedestrian, phase: int) -> tuple[float, float]:
+def straight_displacement(rules: Rules, unit: Vehicle | Pedestrian, phase: int) -> tuple[float, float]:
     """The phase's displacement, computed as the straight-line movement computes it (turn.move_vehicle)."""
     from .turn import phase_distances
 
@@ -96,16 +96,20 @@ def _displacement(rules: Rules, unit: Vehicle | Pedestrian, phase: int) -> tuple
     return (sign * d * math.sin(f), sign * d * math.cos(f))
 
 
-def move_with_contacts(rules: Rules, arena: Arena, phase: int) -> tuple[list[Event], list[Collision]]:
+def move_with_contacts(rules: Rules, arena: Arena, phase: int, moves: dict | None = None) -> tuple[list[Event], list[Collision]]:
     """Move every vehicle and walking pedestrian for the phase, stopping at collisions; return the events and the
-    collisions (vehicles and pedestrians hit), in the order they happened."""
+    collisions (vehicles and pedestrians hit), in the order they happened. `moves` (FIGHT-07/08): a vehicle's
+    `driving.ManeuverMove` in place of its straight move: its slide is the phase's motion, and its turn is made at
+    the end of the phase if no collision stopped it (`_turn_at_end`)."""
     events: list[Event] = []
     collisions: list[Collision] = []
     movers: dict[str, _Mover] = {}
+    moves = moves or {}
     for v in arena.vehicles.values():
-        movers[v.id] = _Mover(v.id, list(v.counter.corners()), _displacement(rules, v, phase))
+        m = moves.get(v.id)
+        movers[v.id] = _Mover(v.id, list(v.counter.corners()), (m.dx, m.dy) if m is not None else straight_displacement(rules, v, phase))
     for p in arena.pedestrians.values():
-        movers[p.id] = _Mover(p.id, list(p.counter.corners()), _displacement(rules, p, phase))
+        movers[p.id] = _Mover(p.id, list(p.counter.corners()), straight_displacement(rules, p, phase))
     buildings = [(b.id, list(b.polygon.vertices)) for b in arena.buildings.values()]
     vids, pids = list(arena.vehicles), list(arena.pedestrians)
     pairs = _pairs(movers, vids, buildings, pids)
@@ -160,7 +164,24 @@ def move_with_contacts(rules: Rules, arena: Arena, phase: int) -> tuple[list[Eve
         dx, dy = movers[p.id].shift(1.0)
         p.x += dx
         p.y += dy
+    for v in arena.vehicles.values():
+        m = moves.get(v.id)
+        if m is not None and m.angle != 0.0 and movers[v.id].stopped_at is None:
+            events += _turn_at_end(arena, v, m)
     return events, collisions
+
+
+def _turn_at_end(arena: Arena, v: Vehicle, m) -> list[Event]:
+    """FIGHT-08: a maneuver's (or a spinout's) turn about its pivot at the end of the phase's slide; a turn that
+    would put the counter onto a vehicle or building it does not touch is not made (a ruling)."""
+    from .driving import blocked, turned
+
+    new = turned(v.counter, m.angle, m.pivot)
+    if blocked(arena, v, new):
+        return [Note(f"{v.id}: its turn of {m.angle:g} degrees is blocked", "FIGHT-08")]
+    before = (round(v.x, 4), round(v.y, 4), round(v.facing, 4))
+    v.x, v.y, v.facing = new.cx, new.cy, new.facing
+    return [StateChanged(v.id, "position and facing", before, (round(v.x, 4), round(v.y, 4), round(v.facing, 4)), "FIGHT-08")]
 
 
 _NEAR = 1e-3   # inches: counters whose swept boxes are farther apart never touch, whatever the rounding

@@ -555,6 +555,7 @@ def _vehicle_consequences(rules: Rules, arena: Arena, v: Vehicle, hits: int, haz
         out.append(Note(f"{v.id} took {hazard_hits} hit(s) this phase: a D{d} hazard", "CW-DMG-01"))
         if oil:
             out.append(Note(f"{v.id} is on an oil slick: that hazard is D{d + oil}", "CW-DROP-04"))
+        v.phase_hazards.append((d + oil, f"{hazard_hits} hit(s)"))
     elif hits:
         out.append(Note(f"{v.id}: the {hits} hit(s) it took this phase all struck body armour: no hazard", "CW-CREW-01"))
     metal_lost = metal_before is not None and any(v.armour[s] < metal_before[s] for s in Side)

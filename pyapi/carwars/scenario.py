@@ -18,8 +18,8 @@ from .table_schemas import WHEELS, first_error
 from .validate import (MAX_ACTIONS, MAX_ARMOUR, MAX_ATTACKS, MAX_BODY_ARMOUR, MAX_CARRIED, MAX_COLLISION_SPEED, MAX_COLLISIONS,
                        MAX_COORD, MAX_CORNERS, MAX_COUNTERS, MAX_DIFFICULTY, MAX_DP, MAX_EXTENT, MAX_HISTORY, MAX_ID, MAX_LINK_MEMBERS,
                        MAX_LINKS, MAX_PEDESTRIAN_SPEED, MAX_PICK, MAX_SHAPES, MAX_SKILL, MAX_SPACES, MAX_SPEED, MAX_TURN, MAX_UNITS,
-                       MAX_VICTIMS, MAX_WATER_FT, MAX_WEIGHT_LB, MIN_SPEED, PHASES, MAX_AMMO, check_attack_id, check_map_id,
-                       check_scenario)
+                       MAX_VICTIMS, MAX_WATER_FT, MAX_WEIGHT_LB, MIN_SPEED, PHASES, MAX_AMMO, MAX_ACCELERATION, MAX_REFLEXES,
+                       MAX_TOP_SPEED, SUSPENSIONS, check_attack_id, check_map_id, check_scenario)
 
 if TYPE_CHECKING:
     from .fight import Fight
@@ -126,6 +126,8 @@ _CREW = {"type": "object", "required": ["id"], "additionalProperties": False, "x
              "gunner": _int(0, MAX_SKILL, "gunner skill bonus to hit with vehicle weapons; default 0"),
              "handgunner": _int(0, MAX_SKILL, "handgunner skill bonus to hit with hand weapons; default 0"),
              "driver": _int(0, MAX_SKILL, "driver skill bonus; default 0"),
+             "reflexes": {**_int(0, MAX_REFLEXES, "the driver's reflex bonus to his vehicle's handling class, lost while "
+                                                  "he is unconscious or dead (FIGHT-09); default 0"), "x-rule": "FIGHT-09"},
              "hand_weapons": _list({"type": "string", "minLength": 1, "maxLength": MAX_ID,
                                     "description": "a name or abbreviation of the hand weapon list"}, MAX_CARRIED,
                                    "hand weapons carried (seeds/carwars/hand_weapons.toml), at most six grenade-equivalents; "
@@ -209,6 +211,13 @@ _VEHICLE = {
                          "description": "fire extinguisher (CW-FIRE-03); default none"},
         "off_road": _bool("off-road (CW-OFF-01/02); default false"),
         "off_road_suspension": _bool("off-road suspension (cars only, CW-OFF-02); default false"),
+        "suspension": {"enum": list(SUSPENSIONS), "x-rule": "FIGHT-09",
+                       "description": "suspension, for the handling class (FIGHT-09; an off-road suspension is "
+                                      "off_road_suspension); default light"},
+        "acceleration": {**_int(5, MAX_ACCELERATION, "mph it can gain in a turn (FIGHT-08); default: carwars.maneuvers "
+                                                     "[speed] acceleration by body kind"), "x-rule": "FIGHT-08"},
+        "top_speed": {**_int(5, MAX_TOP_SPEED, "its top speed, mph (FIGHT-08); default: carwars.maneuvers [speed] top_speed "
+                                               "by body kind"), "x-rule": "FIGHT-08"},
         "burning": _bool("on fire at the start (CW-FIRE-03); default false"),
         "links": _list(_LINK, MAX_LINKS, "weapons links (CW-LINK-01)"),
         "side": {"type": "string", "minLength": 1, "maxLength": MAX_ID, "x-rule": "FIGHT-01",
@@ -306,6 +315,31 @@ _ORDER = {"type": "object", "required": ["unit"], "additionalProperties": False,
                          "description": "the phases in which it looks for a shot; default all five (it fires in the first "
                                         "phase of a turn with a shot)"},
               "from_turn": _int(1, MAX_TURN, "the first turn the order holds; default 1"),
+              "until_turn": _int(1, MAX_TURN, "the last turn it holds; default: to the end"),
+              "min_odds": {**_num(0, 1, "a weapon that uses ammunition holds fire below this chance to hit (FIGHT-10); "
+                                        "default carwars.fight [orders] min_odds"), "x-rule": "FIGHT-10"},
+              "drop_within": {**_num(0, 1000, "a dropped weapon among its weapons drops (once a turn, the driver's "
+                                              "firing action) when an enemy in action stands in its arc this many inches "
+                                              "away or nearer, centre to centre (FIGHT-10); default 6"), "x-rule": "FIGHT-10"}}}
+_DRIVE = {"type": "object", "required": ["unit"], "additionalProperties": False, "x-rule": "FIGHT-07",
+          "description": "a movement order (FIGHT-07, docs/fights.md): the standing driver steers the vehicle by a tactic, "
+                         "under the handling rules (FIGHT-09)", "properties": {
+              "id": _id("the order's id; default drive<index>"),
+              "unit": _ref("the vehicle driven (one order a vehicle)"),
+              "tactic": {"enum": ["hold_course", "pursue", "keep_range", "bring_to_bear", "evade"],
+                         "description": "hold_course (straight on, speed kept), pursue (close on the target), keep_range "
+                                        "(hold `range` inches from it), bring_to_bear (turn the weapons on it) or evade "
+                                        "(open the range, show the strongest side); default hold_course"},
+              "target": {"type": "string", "minLength": 1, "maxLength": MAX_ID,
+                         "description": "a unit id, or nearest_enemy (the enemy in action nearest, centre to centre); "
+                                        "default nearest_enemy"},
+              "speed": {**_num(0, MAX_TOP_SPEED, "the speed it drives at, mph, reached within the acceleration and "
+                                                 "braking limits; default: the tactic's (carwars.fight [driver] speed)"),
+                        "x-rule": "FIGHT-08"},
+              "range": _num(0, 1000, "keep_range: the range to hold, inches"),
+              "weapons": _list(_ref("a weapon id of the vehicle"), MAX_PICK, "the weapons to bring to bear; default "
+                                                                                 "every aimed weapon", 1),
+              "from_turn": _int(1, MAX_TURN, "the first turn the order holds; default 1"),
               "until_turn": _int(1, MAX_TURN, "the last turn it holds; default: to the end")}}
 
 SCHEMA_PARTS: dict[str, Any] = {
@@ -331,6 +365,7 @@ SCHEMA_PARTS: dict[str, Any] = {
                   MAX_SHAPES, "areas"),
     "attack": _list(_ATTACK, MAX_ATTACKS, "declared attacks"),
     "orders": _list(_ORDER, MAX_ATTACKS, "standing orders (a multi-turn scenario only)"),
+    "drive": _list(_DRIVE, MAX_UNITS, "movement orders (a multi-turn scenario only)"),
     "collision": _list(_COLLISION, MAX_COLLISIONS, "declared collisions"),
     "action": _list(_ACTION, MAX_ACTIONS, "declared actions (a multi-turn scenario only)"),
     "counter": _list({"type": "object", "required": ["id", "weapon"], "additionalProperties": False,
@@ -696,12 +731,17 @@ def _fight(data: dict, arena: Arena, rules: Rules, turns: int | None, meta: dict
     """Sides, standing orders and the end condition (FIGHT-01..03); None for a single-phase scenario."""
     from .fight import Fight, parse_orders
 
+    from .driving import parse_drive
+
     orders = data.get("orders", [])
     until = meta.get("until", "turns")
     if not turns:
         if orders:
             raise ScenarioError("standing orders need a multi-turn scenario ([scenario] turns = N)", field="orders",
                                 rule="FIGHT-02")
+        if data.get("drive"):
+            raise ScenarioError("movement orders need a multi-turn scenario ([scenario] turns = N)", field="drive",
+                                rule="FIGHT-07")
         if until == "decided":
             raise ScenarioError("a fight to the finish needs its turn cap ([scenario] turns = N)", field="scenario.until",
                                 value=until, rule="FIGHT-03")
@@ -710,7 +750,7 @@ def _fight(data: dict, arena: Arena, rules: Rules, turns: int | None, meta: dict
     for i, u in enumerate(data.get("vehicle", [])):
         if "weight_lb" in u:
             arena.vehicles[u["id"]].weight_lb = float(u["weight_lb"])
-    return Fight(sides, parse_orders(orders, arena, rules), until == "decided")
+    return Fight(sides, parse_orders(orders, arena, rules), until == "decided", parse_drive(data.get("drive", []), arena))
 
 
 register_ruleset("carwars", load_carwars, SCHEMA_PARTS)

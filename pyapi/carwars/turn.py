@@ -453,7 +453,8 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
     their attacks after the planned ones (FIGHT-02), every unit out of action is recorded after each turn, and a
     fight `until_decided` stops after the turn that leaves at most one side in action (FIGHT-03).
     """
-    from .fight import finish, order_attacks, record_rolls, sides_in_action, update_out
+    from . import drive_phase
+    from .fight import finish, order_attacks, order_drops, record_rolls, sides_in_action, update_out
     from .motion import move_with_contacts
 
     history = dict(history or {})
@@ -463,31 +464,39 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
     touching: set = set()
     n_phases = rules["carwars.turn"]["phases"]
     record = FightRecord() if fight is not None else None
+    out = record.out_turn if record is not None else {}
+    drive_phase.start_fight(rules, fight, arena)
     ran = 0
     for _ in range(turns):
         fired = FiredThisTurn()
         events += _start_of_turn(rules, arena, dice)
+        events += drive_phase.start_of_turn(rules, fight, arena, out)        # FIGHT-07/08/10
         for phase in range(1, n_phases + 1):
             arena.phase = phase
             key = (arena.turn, phase)
             events.append(Note(f"turn {arena.turn}, phase {phase}", "CW-ROF-02"))
             for v in arena.vehicles.values():
-                v.hazard_difficulty, v.on_oil, v.maneuvered = 0, False, False
-            for i, a in enumerate(plan.actions.get(key, [])):
+                v.hazard_difficulty, v.on_oil, v.maneuvered, v.phase_hazards = 0, False, False, []
+            declared = list(plan.actions.get(key, []))
+            declared += order_drops(rules, fight, arena, fired, out) if fight is not None else []   # FIGHT-10
+            for i, a in enumerate(declared):
                 try:
                     events += _do_action(rules, arena, a, dice, fired, f"action(turn {a.turn}, phase {a.phase})[{i}]")
                 except (RuleViolation, ScenarioError) as exc:
                     # the loader checked the plan; what the dice did by this phase cancels the action, as an attack
                     events.append(Note(f"{a.kind} of {a.vehicle} cancelled: {getattr(exc, 'message', exc)}", exc.rule))
+            planned, steering = drive_phase.plan_moves(rules, fight, arena, phase, out)      # FIGHT-07/08/09
+            events += steering
             before = {v.id: v.counter for v in arena.vehicles.values()}
             moved = {v.id: phase_distances(rules, v.speed)[phase - 1] for v in arena.vehicles.values()}
-            moving, found = move_with_contacts(rules, arena, phase)     # FIGHT-04 (fight.toml can switch it off)
+            moving, found = move_with_contacts(rules, arena, phase, planned.moves)     # FIGHT-04 (fight.toml can switch it off)
             events += moving
             collisions = list(plan.collisions.get(key, [])) + found
             events += _automatic_drops(rules, arena, moved, phase, dice)
             events += _contacts(rules, arena, before, touching, dice)
             for v in arena.vehicles.values():
                 events += oil_maneuver(rules, arena, v)
+            events += drive_phase.after_moves(rules, arena, planned, moved, dice)
             attacks = list(plan.attacks.get(key, []))
             if phase == n_phases:
                 auto, notes = automatic_attacks(arena, arena.turn)
@@ -496,16 +505,18 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             attacks, cancelled = _still_legal(rules, arena, attacks, history, fired)
             events += cancelled
             if fight is not None and fight.orders:
-                attacks += order_attacks(rules, fight, arena, phase, fired, history, record.out_turn, attacks)
+                attacks += order_attacks(rules, fight, arena, phase, fired, history, out, attacks)
             firers: dict = {}
             result = resolve_phase(arena, attacks, rules, dice, history, fired, seed=seed, collisions=collisions, firers=firers)
             events += result.events
+            events += drive_phase.hazards(rules, fight, arena, dice)             # FIGHT-09
             _record_fired(arena, attacks, fired, firers)
             history, _ = update_history(history, result.breakdowns, arena.turn)
             phases.append(result)
             if record is not None:
                 record_rolls(record, result.rolls, _weapon_keys(arena, attacks))
         events += _end_of_turn(rules, arena, dice)
+        events += drive_phase.end_of_turn(rules, fight, arena)                   # FIGHT-09
         ran += 1
         if record is not None:
             events += update_out(rules, fight, arena, record, arena.turn)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "MAX_COORD", "MAX_EXTENT", "MAX_CORNERS", "MIN_SPEED", "MAX_SPEED", "MAX_PEDESTRIAN_SPEED", "MAX_COLLISION_SPEED",
     "MAX_WEIGHT_LB", "MAX_ARMOUR", "MAX_DP", "MAX_AMMO", "MAX_BODY_ARMOUR", "MAX_SKILL", "MAX_SPACES", "MAX_WATER_FT",
-    "MAX_DIFFICULTY", "MAX_TURN", "PHASES", "MAX_UNITS", "MAX_SHAPES", "MAX_COUNTERS", "MAX_ATTACKS", "MAX_COLLISIONS",
+    "MAX_DIFFICULTY", "MAX_REFLEXES", "MAX_ACCELERATION", "MAX_TOP_SPEED", "SUSPENSIONS", "MAX_TURN", "PHASES", "MAX_UNITS", "MAX_SHAPES", "MAX_COUNTERS", "MAX_ATTACKS", "MAX_COLLISIONS",
     "MAX_ACTIONS", "MAX_HISTORY", "MAX_PICK", "MAX_LINKS", "MAX_LINK_MEMBERS", "MAX_VICTIMS", "MAX_CARRIED", "MAX_MODIFIER",
     "MAX_ID", "check_vehicle_bounds", "check_links", "check_scenario", "check_map_id", "check_attack_id", "check_history",
     "check_fired", "check_drop", "check_link_drops", "check_attack", "check_plan",
@@ -48,6 +48,10 @@ MAX_SKILL = 10                # gunner, handgunner and driver skill bonus
 MAX_SPACES = 20               # a sidecar's spaces
 MAX_WATER_FT = 100.0          # feet of water under a vehicle
 MAX_DIFFICULTY = 20           # D rating of a maneuver or hazard
+MAX_REFLEXES = 2              # a driver's reflex bonus to the handling class (FIGHT-09)
+MAX_ACCELERATION = 30         # mph a turn (FIGHT-08)
+MAX_TOP_SPEED = 300           # mph (FIGHT-08): the Control Table's last row
+SUSPENSIONS = ("light", "improved", "heavy")   # FIGHT-09 (an off-road suspension: off_road_suspension)
 MAX_TURN = 100_000            # a turn number
 PHASES = 5                    # phases a turn: the movement chart, the schema and the kernel all hold five
 MAX_UNITS = 4_096             # vehicles and pedestrians together

@@ -104,11 +104,13 @@ def test_fight_02_a_weapon_fires_once_a_turn_and_a_character_once():
 
 
 def test_fight_02_orders_are_checked_at_load():
-    """FIGHT-02 / SAFE-01: an order naming a missing unit, weapon, firer or target, or a dropped weapon, fails on load."""
+    """FIGHT-02 / SAFE-01: an order naming a missing unit, weapon, firer or target fails on load. (A dropped weapon
+    is an order's to drop, FIGHT-10: it loads.)"""
     base = [veh("a"), veh("b", x=0, y=6, facing=180)]
+    assert fight(base, orders=[{"unit": "a", "weapons": ["md"]}]).fight.orders[0].weapons == ("md",)
     for order, field in (({"unit": "zz"}, "orders[0].unit"), ({"unit": "a", "weapons": ["nope"]}, "orders[0].weapons[0]"),
                          ({"unit": "a", "firer": "nobody"}, "orders[0].firer"), ({"unit": "a", "target": "ghost"}, "orders[0].target"),
-                         ({"unit": "a", "weapons": ["md"]}, "orders[0].weapons[0]"), ({"unit": "a", "target": "a"}, "orders[0].target")):
+                         ({"unit": "a", "target": "a"}, "orders[0].target")):
         with pytest.raises(hardpoint.HardpointError) as err:
             fight(base, orders=[order])
         assert err.value.field == field
@@ -145,18 +147,24 @@ def test_fight_03_out_of_action_conditions_one_by_one():
     assert out_of_action(rules, arena2, "h") == "no weapon can still fire"
     arena2.vehicles["h"].crew[0].hand_weapons = ("Light Pistol",)
     assert out_of_action(rules, arena2, "h") is None
-    # destroyed: power plant gone and nobody conscious (the no-driver switch off, so this one shows)
-    no_driver_off = hardpoint.load_rules({"carwars": {"fight": {"out_of_action": {"no_driver": False}}}})
+    # exploded (CW-FIRE-04): every occupant dead, so nobody can drive; the reason says it exploded (FIGHT-10: no
+    # `destroyed` switch of its own, whose every case no_driver caught)
+    from hardpoint.carwars.fire import FireState
+
     arena3 = _arena(veh("h"))
-    arena3.vehicles["h"].power_plant = 0
-    arena3.vehicles["h"].crew[0].hits = 2
-    assert out_of_action(no_driver_off, arena3, "h").startswith("destroyed")
-    # crashed: an uncontrolled cycle's crash result
-    arena4 = _arena(veh("r", "razor"))
+    arena3.vehicles["h"].crew[0].hits = 3
+    arena3.fires["h"] = FireState(exploded=True)
+    assert out_of_action(rules, arena3, "h") == "exploded: nobody aboard can drive"
+    assert "destroyed" not in rules["carwars.fight"]["out_of_action"]
+    # crashed: an uncontrolled cycle's crash result, and a car's that rolled under the handling rules (FIGHT-09), its
+    # driver unhurt: a case of its own (FIGHT-10)
+    arena4 = _arena(veh("r", "razor"), veh("c", x=4))
     arena4.vehicles["r"].crash = "roll"
     assert out_of_action(rules, arena4, "r") == "crashed (roll)"
     arena4.vehicles["r"].crash = "minor skid"
     assert out_of_action(rules, arena4, "r") is None
+    arena4.vehicles["c"].crash = "vault"
+    assert arena4.vehicles["c"].driver.can_act and out_of_action(rules, arena4, "c") == "crashed (vault)"
     # a pedestrian unconscious
     arena.pedestrians["p"].hits = 2
     assert out_of_action(rules, arena, "p") == "unconscious"
