@@ -170,6 +170,17 @@ def _arg(check, what: str):
     return convert
 
 
+def _text_arg(check, what: str):
+    """An argparse type for a text or decimal option: the check's HardpointError becomes argparse's message."""
+    def convert(text: str):
+        try:
+            return check(text)
+        except HardpointError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    convert.__name__ = what
+    return convert
+
+
 def _version() -> str:
     from . import __version__
 
@@ -181,7 +192,7 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescription
 
 
 def _fight_options(p: argparse.ArgumentParser, trials: int) -> None:
-    from .duel import ASPECTS
+    from .duel import ASPECTS, DEFAULT_TACTICS, parse_tactics
 
     p.add_argument("--range", dest="range_", type=float, default=8.0, help="inches between the two counters' centres")
     p.add_argument("--aspect", choices=list(ASPECTS), default="head-on",
@@ -194,8 +205,27 @@ def _fight_options(p: argparse.ArgumentParser, trials: int) -> None:
     p.add_argument("--seed", type=_arg(lambda v: check_seed(v, "--seed"), "seed"), default=1, help="seed of the dice")
     p.add_argument("--threads", type=_arg(lambda v: check_threads(v, "--threads"), "threads"), default=None,
                    help="worker threads for the compiled core (default: all cores)")
+    p.add_argument("--tactics", default=DEFAULT_TACTICS, type=_text_arg(lambda v: parse_tactics(v) and v, "tactics"),
+                   help="the movement orders (FIGHT-07): one tactic for both, or A's and B's separated by a comma, of "
+                        "hold_course, pursue, keep_range, bring_to_bear (pursue and bring the weapons to bear), evade, or "
+                        "none (no movement order: straight on, outside the handling rules)")
+    p.add_argument("--precision", type=_text_arg(_precision, "precision"), default=None,
+                   help="run on (trials numbered on from --trials) until every probability's 95%% interval is at most "
+                        "this either side (FIGHT-11)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _precision(text: str) -> float:
+    from .errors import ScenarioError
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise ScenarioError("expected a number", field="--precision", value=text, rule="FIGHT-11") from None
+    if not 1e-6 <= value <= 0.5:
+        raise ScenarioError("a half-width from 0.000001 to 0.5", field="--precision", value=value, rule="FIGHT-11")
+    return value
 
 
 def _duel_parsers(sub) -> None:
@@ -212,6 +242,77 @@ def _duel_parsers(sub) -> None:
     c.add_argument("designs", nargs="+", help=design)
     _fight_options(c, 20_000)
     c.set_defaults(func=_cmd_compare)
+    w = sub.add_parser("sweep", help="who wins over range x aspect x speed: a table, a heatmap, JSON (FIGHT-12)",
+                       description="Fight the duel of two designs at every range, aspect and speed of a grid and show "
+                                   "who wins in each.", formatter_class=_Formatter)
+    w.add_argument("a", help=design)
+    w.add_argument("b", help=design)
+    w.add_argument("--ranges", type=_text_arg(lambda v: _numbers(v, "--ranges"), "ranges"), default="4,8,12,16",
+                   help="ranges, inches, comma-separated")
+    w.add_argument("--aspects", type=_text_arg(lambda v: _aspects(v), "aspects"), default="all",
+                   help="aspects, comma-separated, or all")
+    w.add_argument("--speeds", type=_text_arg(lambda v: _numbers(v, "--speeds"), "speeds"), default="0,20,40,60",
+                   help="speeds, mph, comma-separated")
+    w.add_argument("--heatmap", default=None, help="also draw the heatmap to this .svg or .png file")
+    w.add_argument("--overwrite", action="store_true", help="replace the heatmap file if it exists")
+    _fight_options(w, 10_000)
+    w.set_defaults(func=_cmd_sweep)
+
+
+def _numbers(text, field: str) -> tuple[float, ...]:
+    from .errors import ScenarioError
+
+    if isinstance(text, tuple):
+        return text
+    try:
+        return tuple(float(x) for x in str(text).split(","))
+    except ValueError:
+        raise ScenarioError("comma-separated numbers", field=field, value=text, rule="FIGHT-12") from None
+
+
+def _aspects(text) -> tuple[str, ...]:
+    from .duel import ASPECTS
+    from .errors import ScenarioError
+
+    if isinstance(text, tuple):
+        return text
+    if text == "all":
+        return tuple(ASPECTS)
+    out = tuple(x.strip() for x in str(text).split(","))
+    for x in out:
+        if x not in ASPECTS:
+            raise ScenarioError(f"expected all or some of {', '.join(ASPECTS)}", field="--aspects", value=x, rule="FIGHT-12")
+    return out
+
+
+def _cmd_sweep(args) -> int:
+    from .draw import open_output
+    from .sweep import heatmap, print_sweep, sweep
+
+    ranges, aspects, speeds = _numbers(args.ranges, "--ranges"), _aspects(args.aspects), _numbers(args.speeds, "--speeds")
+    if args.heatmap is not None:
+        from .draw import picture_format
+
+        picture_format(args.heatmap, "--heatmap")
+        open_output(args.heatmap, args.overwrite, "--heatmap").close()     # a bad path fails now, not after the run
+    cells = len(ranges) * len(aspects) * len(speeds)
+    run = dict(trials=args.trials, seed=args.seed, turns=args.turns, tactics=args.tactics, precision=args.precision,
+               threads=args.threads)
+    if args.no_progress or args.json:
+        result = sweep(args.a, args.b, ranges, aspects, speeds, **run)
+    else:
+        bar, advance = _progress_bar(cells, "duels")
+        with bar:
+            result = sweep(args.a, args.b, ranges, aspects, speeds, progress=advance, **run)
+    if args.heatmap is not None:
+        from .plot import save_figure
+
+        save_figure(heatmap(result), args.heatmap, overwrite=True, field_name="--heatmap")
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print_sweep(result)
+    return 0
 
 
 def _progress_bar(total: int, label: str):
@@ -235,27 +336,47 @@ def _cmd_duel(args) -> int:
     from .duel import build_duel
     from .run import print_tables
 
-    scenario = build_duel(args.a, args.b, args.range_, args.aspect, args.speed, args.turns)
-    from .api import run_batch
-
-    if args.no_progress or args.json:
-        result = run_batch(scenario, args.trials, args.seed, keep="summary", threads=args.threads)
-    else:
-        bar, advance = _progress_bar(args.trials, "fights")
-        with bar:
-            result = run_batch(scenario, args.trials, args.seed, keep="summary", threads=args.threads, progress=advance)
+    scenario = build_duel(args.a, args.b, args.range_, args.aspect, args.speed, args.turns, tactics=args.tactics)
+    result, note = _fights(scenario, args, "fights")
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        doc = result.to_dict()
+        if args.precision is not None:
+            doc["precision"] = note
+        print(json.dumps(doc, indent=2))
     else:
         print_tables(result, f"up to {args.turns} turns of fighting")
+        if note is not None:
+            print(note["text"])
     return 130 if result.interrupted else 0
+
+
+def _fights(scenario, args, label: str):
+    """A batch of fights for a command: `--trials` of them, or with `--precision` as many as it takes (FIGHT-11);
+    a progress bar unless asked not to. Returns the result and, with --precision, what was reached."""
+    from .api import run_batch
+    from .precision import run_to_precision
+
+    def run(progress):
+        if args.precision is None:
+            return run_batch(scenario, args.trials, args.seed, keep="summary", threads=args.threads, progress=progress), None
+        p = run_to_precision(scenario, args.precision, args.seed, args.trials, threads=args.threads, progress=progress)
+        text = (f"every probability within ±{p.precision:g} (95%): the worst is ±{p.worst:.2g} after {p.result.trials:,} trials"
+                if p.reached else f"precision ±{p.precision:g} not reached: the worst interval is ±{p.worst:.2g} after "
+                                  f"{p.result.trials:,} trials (the most it runs)")
+        return p.result, {"asked": p.precision, "worst": p.worst, "reached": p.reached, "text": text}
+
+    if args.no_progress or args.json:
+        return run(None)
+    bar, advance = _progress_bar(args.trials if args.precision is None else None, label)
+    with bar:
+        return run(advance)
 
 
 def _cmd_compare(args) -> int:
     from .duel import compare
 
     result = compare(args.designs, args.trials, args.seed, range_=args.range_, aspect=args.aspect, speed=args.speed,
-                     turns=args.turns, threads=args.threads)
+                     turns=args.turns, threads=args.threads, tactics=args.tactics, precision=args.precision)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
@@ -263,9 +384,13 @@ def _cmd_compare(args) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=Text(f"P(row beats column): {args.aspect} at {args.range_:g} inches, {args.speed:g} mph, up to "
-                             f"{args.turns} turns; {args.trials:,} fights a pair, the row's design first (A); "
-                             "95% interval below"), title_justify="left")
+    from .results import shown_probability
+
+    fights = (f"{args.trials:,} fights a pair" if args.precision is None
+              else f"fights a pair until ±{args.precision:g} ({min(result.counts):,} to {max(result.counts):,})")
+    table = Table(title=Text(f"P(row beats column): {args.aspect} at {args.range_:g} inches, {args.speed:g} mph, tactics "
+                             f"{args.tactics}, up to {args.turns} turns; {fights}, the row's design first (A); 95% interval "
+                             "below"), title_justify="left")
     table.add_column("")
     for d in result.designs:
         table.add_column(Text(safe_text(d)), justify="right")
@@ -275,8 +400,8 @@ def _cmd_compare(args) -> int:
             if i == j:
                 cells.append("-")
             else:
-                lo, hi = result.interval(i, j)
-                cells.append(f"{result.p(i, j):.3f}\n{lo:.3f}-{hi:.3f}")
+                shown, interval = shown_probability(result.wins[i][j], result.n[i][j], digits=3)
+                cells.append(f"{shown}\n{interval}")
         table.add_row(Text(safe_text(a)), *cells)
     Console().print(table)
     return 0

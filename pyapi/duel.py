@@ -13,14 +13,14 @@ of P(row beats column).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import ScenarioError
 from .results import BatchResult, wilson
 
-__all__ = ["ASPECTS", "build_duel", "duel", "compare", "Comparison"]
+__all__ = ["ASPECTS", "DEFAULT_TACTICS", "parse_tactics", "build_duel", "duel", "compare", "Comparison"]
 
 #: where B stands and which way it faces, for A at the origin facing north (+y): (dx, dy, B's facing), range 1
 ASPECTS: dict[str, tuple[float, float, float]] = {
@@ -54,16 +54,50 @@ def _vehicle_entry(spec: str, rules, field: str) -> dict[str, Any]:
                         field=field, value=spec, rule="FIGHT-06")
 
 
+DEFAULT_TACTICS = "bring_to_bear"
+
+
+def parse_tactics(text: str | tuple[str, str]) -> tuple[str, str]:
+    """FIGHT-12: `duel --tactics`: one tactic for both (`pursue`), or A's and B's (`pursue,evade`); "none" leaves a
+    vehicle without a movement order (it goes straight on, outside the handling rules, as before FIGHT-07)."""
+    from .carwars.driving import TACTICS
+
+    parts = tuple(text) if isinstance(text, tuple) else tuple(x.strip() for x in str(text).split(","))
+    if len(parts) == 1:
+        parts = parts * 2
+    known = TACTICS + ("none",)
+    if len(parts) != 2 or any(p not in known for p in parts):
+        raise ScenarioError(f"one tactic, or two separated by a comma (known: {', '.join(known)})", field="tactics",
+                            value=text if isinstance(text, str) else ",".join(text), rule="FIGHT-12")
+    return parts[0], parts[1]
+
+
+def _weapons(entry: dict, rules) -> list[str] | None:
+    """The weapons a duellist's standing order uses: every aimed weapon, and its dropped weapons (FIGHT-10: it drops
+    them when the other follows within range); None when it has no dropped weapon (the order's default)."""
+    from .carwars.tables import weapon_spec
+
+    design = rules["carwars.designs"]["design"].get(entry.get("design", ""), {})
+    weapons = entry.get("weapon", design.get("weapon", []))
+    weapons = weapons + entry.get("sidecar", design.get("sidecar", {})).get("weapon", [])
+    specs = [(w["id"], weapon_spec(rules, w["type"])) for w in weapons]
+    if not any(spec.dropped for _, spec in specs):
+        return None
+    return [wid for wid, spec in specs if spec.aimed or spec.dropped]
+
+
 def build_duel(a: str, b: str, range_: float = 8.0, aspect: str = "head-on", speed: float = 0.0, turns: int = 20,
-               rules=None):
+               rules=None, tactics: str | tuple[str, str] = DEFAULT_TACTICS):
     """The scenario of a duel (FIGHT-06): A at the origin facing north, B at `range_` inches (centre to centre) as
-    `aspect` says, both at `speed` mph, each firing every weapon at the other every turn (best_odds), until decided."""
+    `aspect` says, both at `speed` mph, each firing every weapon at the other every turn (best_odds, dropping its
+    dropped weapons when followed), each driven by its tactic (FIGHT-07, FIGHT-12), until decided."""
     from .data import load_rules
     from .scenario import parse_scenario
 
     rules = rules or load_rules()
     if aspect not in ASPECTS:
         raise ScenarioError(f"expected one of {', '.join(ASPECTS)}", field="aspect", value=aspect, rule="FIGHT-06")
+    tactic_a, tactic_b = parse_tactics(tactics)
     for name, value, lo, hi in (("range", range_, 0.5, 1000.0), ("speed", speed, -100.0, 300.0)):
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not lo <= value <= hi:
             raise ScenarioError(f"expected a number from {lo:g} to {hi:g}", field=name, value=value, rule="FIGHT-06")
@@ -78,18 +112,29 @@ def build_duel(a: str, b: str, range_: float = 8.0, aspect: str = "head-on", spe
     doc = {"scenario": {"name": f"Duel: {first['id']} against {second['id']}, {aspect} at {range_:g} inches, {speed:g} mph",
                         "ruleset": "carwars", "turns": turns, "until": "decided",
                         "description": "built by hardpoint duel: each fires every weapon at the other every turn"},
-           "vehicle": [first, second],
-           "orders": [{"id": f"{first['id']}_fires", "unit": first["id"], "target": "best_odds"},
-                      {"id": f"{second['id']}_fires", "unit": second["id"], "target": "best_odds"}]}
+           "vehicle": [first, second], "orders": [], "drive": []}
+    for entry, tactic in ((first, tactic_a), (second, tactic_b)):
+        order = {"id": f"{entry['id']}_fires", "unit": entry["id"], "target": "best_odds"}
+        weapons = _weapons(entry, rules)
+        if weapons:
+            order["weapons"] = weapons
+        doc["orders"].append(order)
+        if tactic != "none":
+            doc["drive"].append({"id": f"{entry['id']}_drives", "unit": entry["id"], "tactic": tactic})
     return parse_scenario(doc, f"duel {a} {b}", rules)
 
 
-def duel(a: str, b: str, trials: int = 100_000, seed: int = 1, **options) -> BatchResult:
-    """Build the duel and run it: who wins, how often, how fast (FIGHT-05, FIGHT-06)."""
+def duel(a: str, b: str, trials: int = 100_000, seed: int = 1, precision: float | None = None, **options) -> BatchResult:
+    """Build the duel and run it: who wins, how often, how fast (FIGHT-05, FIGHT-06); with `precision`, on until
+    every probability is known to it (FIGHT-11, `hardpoint.precision.run_to_precision`)."""
     from .api import run_batch
+    from .precision import run_to_precision
 
     run = {k: options.pop(k) for k in ("backend", "threads", "progress", "cancel") if k in options}
-    return run_batch(build_duel(a, b, **options), trials, seed, keep="summary", **run)
+    scenario = build_duel(a, b, **options)
+    if precision is not None:
+        return run_to_precision(scenario, precision, seed, trials, **run).result
+    return run_batch(scenario, trials, seed, keep="summary", **run)
 
 
 @dataclass
@@ -101,12 +146,22 @@ class Comparison:
     wins: list[list[int]]
     draws: list[list[int]]
     options: dict
+    n: list[list[int]] = field(default_factory=list)   # fights run for each pair (all `trials` but with a precision)
+
+    def __post_init__(self) -> None:
+        if not self.n:
+            self.n = [[self.trials if i != j else 0 for j in range(len(self.designs))] for i in range(len(self.designs))]
+
+    @property
+    def counts(self) -> list[int]:
+        """The fights run for each pair."""
+        return [self.n[i][j] for i in range(len(self.designs)) for j in range(len(self.designs)) if i != j]
 
     def p(self, i: int, j: int) -> float:
-        return self.wins[i][j] / self.trials if i != j else float("nan")
+        return self.wins[i][j] / self.n[i][j] if i != j else float("nan")
 
     def interval(self, i: int, j: int) -> tuple[float, float]:
-        return wilson(self.wins[i][j], self.trials)
+        return wilson(self.wins[i][j], self.n[i][j])
 
     def to_dict(self) -> dict[str, Any]:
         rows = []
@@ -120,20 +175,23 @@ class Comparison:
                 "options": self.options, "rows": rows}
 
 
-def compare(designs: list[str], trials: int = 20_000, seed: int = 1, **options) -> Comparison:
-    """Every ordered pair of `designs` as a duel (the row's design is A): the matrix of P(row beats column)."""
+def compare(designs: list[str], trials: int = 20_000, seed: int = 1, precision: float | None = None, **options) -> Comparison:
+    """Every ordered pair of `designs` as a duel (the row's design is A): the matrix of P(row beats column); with
+    `precision`, each pair run on until its probabilities are known to it (FIGHT-11)."""
     if len(designs) < 2:
         raise ScenarioError("compare needs at least two designs", field="designs", value=list(designs), rule="FIGHT-06")
     n = len(designs)
     wins = [[0] * n for _ in range(n)]
     draws = [[0] * n for _ in range(n)]
+    runs = [[0] * n for _ in range(n)]
     for i, a in enumerate(designs):
         for j, b in enumerate(designs):
             if i == j:
                 continue
-            result = duel(a, b, trials, seed, **options)
+            result = duel(a, b, trials, seed, precision, **options)
             scenario_ids = [o.side for o in result.outcomes if o.measure == "win"]
             wins[i][j] = result.find("win", side=scenario_ids[0]).count
             draws[i][j] = result.find("draw").count
-    shown = {k: v for k, v in options.items() if k in ("range_", "aspect", "speed", "turns")}
-    return Comparison(list(designs), trials, wins, draws, shown)
+            runs[i][j] = result.trials
+    shown = {k: v for k, v in options.items() if k in ("range_", "aspect", "speed", "turns", "tactics")}
+    return Comparison(list(designs), trials, wins, draws, shown, runs)

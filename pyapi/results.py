@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Outcome", "BatchResult", "wilson", "FORMAT"]
+__all__ = ["Outcome", "BatchResult", "wilson", "FORMAT", "shown_probability", "half_width"]
 
 FORMAT = "hardpoint/1"
 _Z95 = 1.959963984540054
@@ -35,6 +35,57 @@ def wilson(successes: float, n: int, z: float = _Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+SMALL = 1e-4     # FIGHT-11: an estimate under this is shown as a bound, with its count
+
+
+def _digits(values: tuple[float, ...], at_least: int) -> int:
+    """The fewest decimals (from `at_least`) at which the values print apart from each other and none that is not
+    0 or 1 prints as 0 or 1 (so no interval shows a width or an end it does not have)."""
+    d = at_least
+    while d < 12:
+        shown = [f"{x:.{d}f}" for x in values]
+        edge = any(float(t) in (0.0, 1.0) and x not in (0.0, 1.0) for t, x in zip(shown, values))
+        if len(set(shown)) == len(set(values)) and not edge:
+            break
+        d += 1
+    return d
+
+
+def shown_probability(count: int, n: int, exact: Fraction | None = None, digits: int = 4) -> tuple[str, str]:
+    """FIGHT-11: a probability and its 95% interval as a person should read them: never an interval of zero width
+    unless the figure is exact; a small estimate as a bound with its count ("< 0.0001 (3 of 100,000)"); none at all
+    as "0 of 100,000", every one as "100,000 of 100,000"; otherwise with as many decimals as the interval needs for
+    its ends to differ (and not to print as 0 or 1 when they are not).
+
+        >>> shown_probability(0, 100_000)
+        ('0 of 100,000', '0 - 0.00004')
+        >>> shown_probability(42_770, 100_000)
+        ('0.4277', '0.4246 - 0.4308')
+    """
+    if exact is not None:
+        return f"{float(exact):.{digits}f} (exact)", f"{float(exact):.{digits}f} - {float(exact):.{digits}f}"
+    if n <= 0:
+        return "no trials", "0 - 1"
+    lo, hi = wilson(count, n)
+    lo, hi = (0.0 if lo < 1e-12 else lo), (1.0 if hi > 1.0 - 1e-12 else hi)
+    p = count / n
+    d = _digits((lo, p, hi), digits)
+    interval = f"{lo:.{d}f} - {hi:.{d}f}".replace(f"{0.0:.{d}f} -", "0 -").replace(f"- {1.0:.{d}f}", "- 1")
+    if count == 0 or count == n:
+        return f"{count:,} of {n:,}", interval
+    if p < SMALL:
+        return f"< {SMALL:g} ({count:,} of {n:,})", interval
+    if 1.0 - p < SMALL:
+        return f"> {1 - SMALL:g} ({count:,} of {n:,})", interval
+    return f"{p:.{d}f}", interval
+
+
+def half_width(count: int, n: int) -> float:
+    """FIGHT-11: half the width of a probability's 95% (Wilson) interval."""
+    lo, hi = wilson(count, n)
+    return (hi - lo) / 2
 
 
 def _number(x: float) -> float | None:

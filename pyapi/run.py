@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import HardpointError
-from .results import BatchResult, Outcome
+from .results import BatchResult, Outcome, shown_probability
 from .scenario import load_scenario
 
 __all__ = ["summarize", "run_main", "run_chart", "scope", "csv_cell", "open_csv", "write_csv", "print_tables"]
@@ -99,8 +99,7 @@ def _fight_tables(result: BatchResult, console) -> None:
     wins.add_column("95% interval", justify="right")
     for o in result.outcomes:
         if o.measure in ("win", "draw", "undecided"):
-            lo, hi = o.interval()
-            wins.add_row(Text(safe_text(o.name())), f"{o.estimate:.4f}", f"{lo:.4f} - {hi:.4f}")
+            wins.add_row(Text(safe_text(o.name())), *shown_probability(o.count, o.n, o.exact))
     console.print(wins)
     turns = next((o for o in result.outcomes if o.measure == "turns"), None)
     if turns is not None:
@@ -122,9 +121,10 @@ def _fight_tables(result: BatchResult, console) -> None:
             continue
         when = next((x for x in result.outcomes if x.measure == "out_turn" and x.unit == o.unit), None)
         pct = (when.percentiles() if when is not None else None) or {}
-        by = {x.turn: x.estimate for x in result.outcomes if x.measure == "out_by_turn" and x.unit == o.unit}
-        units.add_row(Text(safe_text(o.unit or "")), f"{o.estimate:.3f}", "" if when is None else f"{when.estimate:.1f}",
-                      str(pct.get(0.5, "")), str(pct.get(0.9, "")), *[f"{by.get(t, 0.0):.2f}" for t in columns])
+        by = {x.turn: (x.count, x.n) for x in result.outcomes if x.measure == "out_by_turn" and x.unit == o.unit}
+        units.add_row(Text(safe_text(o.unit or "")), shown_probability(o.count, o.n, digits=3)[0],
+                      "" if when is None else f"{when.estimate:.1f}", str(pct.get(0.5, "")), str(pct.get(0.9, "")),
+                      *[shown_probability(*by[t], digits=2)[0] if t in by else "" for t in columns])
     console.print(units)
     weapons = Table(title=Text("weapons: per fight (means)"), title_justify="left")
     weapons.add_column("weapon")
@@ -165,8 +165,8 @@ def print_tables(result: BatchResult, what: str, console=None) -> None:
     table.add_column("95% interval", justify="right")
     table.add_column("exact", justify="right")
     for o in probs:
-        lo, hi = o.interval()
-        table.add_row(Text(safe_text(o.name())), f"{o.estimate:.4f}", f"{lo:.4f} - {hi:.4f}", _fmt_exact(o))
+        shown, interval = shown_probability(o.count, o.n)
+        table.add_row(Text(safe_text(o.name())), shown, interval, _fmt_exact(o))
     if not probs:
         table.add_row(Text("(nothing happened that can be counted)"), "", "", "")
     console.print(table)
