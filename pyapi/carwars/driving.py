@@ -30,7 +30,7 @@ from .enums import Mount, Side
 from .model import Arena, Pedestrian, Vehicle
 
 __all__ = ["TACTICS", "MANEUVER_KINDS", "DriveOrder", "Maneuver", "ManeuverMove", "parse_drive", "maneuver_menu", "maneuver_difficulty",
-           "maneuver_move", "end_counter", "turned", "blocked", "drive_target", "choose_speed", "choose_maneuver", "top_speed", "acceleration"]
+           "maneuver_move", "end_counter", "turned", "blocked", "gap", "drive_target", "choose_speed", "choose_maneuver", "top_speed", "acceleration"]
 
 TACTICS = ("hold_course", "pursue", "keep_range", "bring_to_bear", "evade")
 MANEUVER_KINDS = ("straight", "drift", "steep_drift", "bend", "swerve", "pivot", "bootlegger", "t_stop")
@@ -148,20 +148,22 @@ def top_speed(rules: Rules, v: Vehicle) -> int:
 def _desired_speed(rules: Rules, v: Vehicle, order: DriveOrder, target) -> float:
     """FIGHT-07: the speed the tactic wants this turn: its own (the order's, else carwars.fight [driver] speed);
     pursuing, the target's speed within `standoff` of it (matching it rather than ramming). Bringing weapons to
-    bear: while one bears, no faster than he can still stop by braking safely within half the room left to the
-    standoff (the target may close the other half), so a stop once there (he stands and fires); while none bears,
+    bear: while one bears, no faster than he can still stop by braking safely within the room left to the standoff
+    (counter to counter; half of it when the target moves, as it may close the other half), so a stop once there
+    (he stands and fires); while none bears,
     the turning speed (slow enough to pivot) beyond the standoff, and its own speed within it (to open the range
     and come round)."""
     drv = rules["carwars.fight"]["driver"]
     cruise = order.speed if order.speed is not None else float(drv["speed"][order.tactic])
     if target is None or order.tactic not in ("pursue", "bring_to_bear"):
         return cruise
-    dist = geo.distance((v.x, v.y), (target.x, target.y))
+    dist = gap(v.counter, target.counter)
     near = dist <= drv["standoff"]
     if order.tactic == "bring_to_bear":
         if _bearing(rules, v, order, v.counter, target)[0] == 0:
             return cruise if near else float(drv["turning_speed"])
-        return min(cruise, _stopping_speed(rules, 0.5 * (dist - drv["standoff"])))
+        room = dist - drv["standoff"]
+        return min(cruise, _stopping_speed(rules, room if target.speed == 0 else 0.5 * room))
     return abs(target.speed) if near else cruise
 
 
@@ -449,21 +451,47 @@ def _grain(x: float) -> float:
     return math.floor(x / SCORE_GRAIN + 0.5)
 
 
+def gap(a: geo.Counter, b: geo.Counter) -> float:
+    """The distance between two counters (0 when they touch or overlap): the least distance from a corner of one to
+    the other's outline (CW-LOF-03's range, counter to counter)."""
+    pa, pb = a.polygon(), b.polygon()
+    best = math.inf
+    for poly, other in ((pa, pb), (pb, pa)):
+        for v in poly.vertices:
+            best = min(best, geo.distance(v, geo.nearest_point(other, v)))
+    return best
+
+
+def _heading(cnt: geo.Counter, target) -> float:
+    """How far the counter's heading is from the line to the target's centre: 1 - the cosine between them (0 dead
+    ahead, 2 dead behind)."""
+    lx, ly = cnt.to_local((target.x, target.y))
+    r = math.sqrt(lx * lx + ly * ly)
+    return 1.0 - ly / r if r > 0.0 else 0.0
+
+
 def _score(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, target) -> tuple:
-    """The tactic's score of an end pose (the lower the better; docs/fights.md, "The standing driver")."""
+    """The tactic's score of an end pose (the lower the better; docs/fights.md, "The standing driver"). A driver who
+    must close or open the range steers his heading toward or away from the target (a phase's move changes the
+    distance little; where the car points decides the next turns')."""
     tx, ty = target.x, target.y
     dist = _grain(geo.distance((cnt.cx, cnt.cy), (tx, ty)))
+    heading = _grain(_heading(cnt, target))
     if order.tactic == "evade":
         facing = geo.facing_sides(cnt, (tx, ty))
         shown = max((v.armour[Side.parse(s)] for s in facing), default=0)
-        return (-dist, -shown)
+        return (-heading, -dist, -shown)
     count, err = _bearing(rules, v, order, cnt, target)
     err = _grain(err)
     if order.tactic == "pursue":
-        return (dist, -count, err)
+        return (heading, dist, -count, err)
     if order.tactic == "keep_range":
-        return (abs(dist - _grain(order.range or 0.0)), -count, err)
-    return (-count, err, abs(dist - _grain(rules["carwars.fight"]["driver"]["standoff"])))      # bring_to_bear
+        want = _grain(order.range or 0.0)
+        way = heading if dist > want else (-heading if dist < want else 0)
+        return (way, abs(dist - want), -count, err)
+    standoff = _grain(rules["carwars.fight"]["driver"]["standoff"])
+    apart = _grain(gap(cnt, target.counter))
+    return (-count, err, heading if apart > standoff else 0, abs(apart - standoff))      # bring_to_bear
 
 
 def choose_maneuver(rules: Rules, arena: Arena, v: Vehicle, order: DriveOrder, target, distance: float) -> Maneuver:

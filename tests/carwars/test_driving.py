@@ -322,9 +322,10 @@ def test_fight_07_the_standing_driver_rolls_no_dice_and_decides_alike():
 
 def test_fight_07_speed_within_acceleration_and_braking():
     """FIGHT-07/08: from 0 mph the driver of a hunter (10 mph a turn) pursuing at 40 goes to 10 this turn; from 60
-    he brakes only 10 (safe braking): 50; hold_course keeps the speed. Bringing weapons to bear on a car 8" ahead
-    (in his arc), he goes no faster than he can stop by braking safely within half the 4" to his 4" standoff:
-    15 mph (1.5" then 0.5"), so 10 from 0."""
+    he brakes only 10 (safe braking): 50; hold_course keeps the speed. Bringing weapons to bear on a parked car 8"
+    ahead (7" counter to counter, in his arc), he goes no faster than he can stop by braking safely within the 6.5"
+    to his 1/2" standoff: 30 mph (3" + 2" + 1"; 35 would take 8"), so 10 from 0; within 2" of a moving target
+    (half the room, 0.75") he may go 5 (1/2")."""
     s = fight([veh("a"), veh("b", x=0, y=8, facing=180)], drive=[{"unit": "a", "tactic": "pursue"}])
     a, b = s.arena.vehicles["a"], s.arena.vehicles["b"]
     order = s.fight.drive_of("a")
@@ -335,8 +336,10 @@ def test_fight_07_speed_within_acceleration_and_braking():
     assert choose_speed(RULES, s.arena, a, hold, b) == 60
     a.speed = 0
     btb = driving.DriveOrder("x", "a", "bring_to_bear")
-    assert driving._stopping_speed(RULES, 2.0) == 15
+    assert driving._stopping_speed(RULES, 6.5) == 30 and driving._stopping_speed(RULES, 7.9) == 30
     assert choose_speed(RULES, s.arena, a, btb, b) == 10
+    b.y, b.speed = 3.0, 20
+    assert driving._stopping_speed(RULES, 0.75) == 5 and choose_speed(RULES, s.arena, a, btb, b) == 5
 
 
 def test_fight_07_tactics_steer_as_they_say():
