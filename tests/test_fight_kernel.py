@@ -217,7 +217,7 @@ def random_fight(rng: random.Random) -> dict:
                               "side": rng.choice(SIDES), "speed": rng.choice([10, 30, 60])}]
     actions = []
     for v in vehicles:
-        # declared actions (turn._do_action): drops of a weapon or a link, automatic on and off, maneuvers
+        # declared actions (turn.do_action): drops of a weapon or a link, automatic on and off, maneuvers
         droppers = [w["id"] for w in v.get("weapon", []) if w["id"] in ("md", "d2")] + [ln["id"] for ln in v.get("links", [])]
         for _ in range(rng.randint(0, 4) if droppers else (1 if rng.random() < 0.2 else 0)):
             turn, phase = rng.randint(1, min(3, data["scenario"]["turns"])), rng.randint(1, 5)

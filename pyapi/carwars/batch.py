@@ -239,9 +239,9 @@ def _unsupported(scenario) -> str | None:
     for a in scenario.attacks:
         unit = arena.unit(a.attacker, "attack")
         if hasattr(unit, "links") and a.weapon in unit.links:
-            from .special import _flatten
+            from .special import flatten_link
 
-            if any(not w.spec.aimed for w in _flatten(unit, a.weapon, "attack")):
+            if any(not w.spec.aimed for w in flatten_link(unit, a.weapon, "attack")):
                 return "links that drop weapons"
     attacks = [a for xs in scenario.plan.attacks.values() for a in xs] if scenario.turns else scenario.attacks
     collisions = [c for xs in scenario.plan.collisions.values() for c in xs] if scenario.turns else scenario.collisions
@@ -480,7 +480,7 @@ def _shot_columns(b, spec, target, ped_index: dict[str, int], veh_index: dict[st
     """What a shot (a breakdown `b` of weapon `spec` at `target`) is, in the columns attack and candidate rows share:
     to hit, damage, what it hits (fastcore/layout.toml, rows.atk and rows.cand)."""
     from .model import Building, Pedestrian
-    from .phase import _shot_for
+    from .phase import shot_for
 
     out = dict(needed=b.needed, possible=int(b.possible), dmg_count=spec.damage.count if spec.damage else 0,
                dmg_bonus=spec.damage.bonus if spec.damage else 0, dmg_hits=spec.damage_hits or 0)
@@ -488,7 +488,7 @@ def _shot_columns(b, spec, target, ped_index: dict[str, int], veh_index: dict[st
         return out | dict(kind=_layout.TGT_BUILDING, index=-1, part=_layout.P_SIDE, side=-1, tire=-1, mode=0)
     if isinstance(target, Pedestrian):
         return out | dict(kind=_layout.TGT_PEDESTRIAN, index=ped_index[target.id], part=_layout.P_SIDE, side=-1, tire=-1, mode=0)
-    shot = _shot_for(b, 1)
+    shot = shot_for(b, 1)
     mode = 0
     if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
         mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
@@ -1204,9 +1204,9 @@ def _fight_unsupported(scenario) -> str | None:
             unit = arena.unit(a.attacker, "attack")
             if isinstance(unit, _Vehicle):
                 if a.weapon in unit.links:
-                    from .special import _flatten
+                    from .special import flatten_link
 
-                    members = _flatten(unit, a.weapon, "attack")
+                    members = flatten_link(unit, a.weapon, "attack")
                     if any(not w.spec.aimed for w in members):
                         return "a link with dropped, smoke or paint weapons fired as an attack in a turn"
                     if any(w.automatic for w in members) or any((a.attacker, w.id) in switched for w in members):
@@ -1300,24 +1300,23 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from .attack import Attack, Scene, default_firer_pool
     from .collision import ram_dice, weight_factor
     from .enums import CrewRole
-    from .fight import TARGET_POLICIES, _weapons_of
+    from .fight import TARGET_POLICIES, weapons_of
     from .model import Pedestrian
     from .boxgrid import BoxGrid, bounds
     from .motion import move_with_contacts
     from .special import automatic_target, fires_on_automatic
     from .phase import burst_dice, explain_phase
     from .tables import weapon_spec
-    from .dropped import _kind as _dropped_kind
-    from .dropped import (OIL_KINDS, _intersects, contact, counter_id, drop_weapon, expire_counters, oil_maneuver, paint_contact,
+    from .dropped import (OIL_KINDS, contact, counter_id, drop_weapon, dropped_kind, expire_counters, intersects, oil_maneuver, paint_contact,
                           spiked_tires, swept_polygon)
     from .enums import Mount, Side
     from . import geometry as geo
     from .attack import attack_weapon
-    from .special import _flatten, fetched_grenade, grenade_boxes, grenade_equivalents, set_automatic
+    from .special import flatten_link, fetched_grenade, grenade_boxes, grenade_equivalents, set_automatic
     from .crew import take_controls
     from .tables import check_usable
     from .terrain import offroad_rolls
-    from .turn import FiredThisTurn, _do_action, _touch, drops_now, end_handling, phase_distances
+    from .turn import FiredThisTurn, do_action, drops_now, end_handling, phase_distances
     from ..dice import parse_dice
     from ..errors import HardpointError, RuleViolation, ScenarioError
 
@@ -1598,7 +1597,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                         for tire in other.tires:
                             tp_ = other.tire_counter(tire).polygon()
                             gap = min(geo.distance(geo.nearest_point(counter.polygon, q), q) for q in tp_.vertices)
-                            if (_intersects(tp_, counter.polygon) or gap <= d_t["mines"]["tire_radius"] + 1e-9) \
+                            if (intersects(tp_, counter.polygon) or gap <= d_t["mines"]["tire_radius"] + 1e-9) \
                                     and spec.tire_damage is not None:
                                 ocon.append(damage_row(vids_[other.id], spec.tire_damage, "tire", -1,
                                                        base.tire_index[(other.id, tire.id)], ci, armed=1))
@@ -1616,12 +1615,12 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                                          a=oil_spec.fire_modifier, b=oil_spec.burn_duration or 0, c=0, part=0, side=0, tire=0,
                                          armed=0, half=0, counter=ci))
             for cloud in arena.clouds.values():
-                if cloud.kind == "paint" and _touch(area, cloud.polygon):
+                if cloud.kind == "paint" and intersects(area, cloud.polygon):
                     paint_contact(rules, v, cloud, arena.turn)
         touching.clear()
         touching.update(now)
 
-    drops: list[list[int]] = []       # drops and automatic switches (turn._do_action, turn._automatic_drops)
+    drops: list[list[int]] = []       # drops and automatic switches (turn.do_action, turn._automatic_drops)
     detonations = any(a.kind == "detonate" for xs in plan.actions.values() for a in xs)
     # a declared drop the kernel may follow as cancelled must leave the packer nothing to get wrong later: its
     # weapons are dropped by no other action and never on automatic (the packer has spent their ammunition), and
@@ -1634,7 +1633,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             if a.kind != "maneuver":
                 later_actions[(a.vehicle, t_)] = later_actions.get((a.vehicle, t_), 0) + 1
             if a.kind == "drop" and v_ is not None:
-                for w in (_flatten(v_, a.weapon, "action") if a.weapon in v_.links else [v_.weapon(a.weapon or "", "action")]):
+                for w in (flatten_link(v_, a.weapon, "action") if a.weapon in v_.links else [v_.weapon(a.weapon or "", "action")]):
                     drop_uses[(v_.id, w.id)] = drop_uses.get((v_.id, w.id), 0) + 1
             if a.kind == "automatic_on":
                 drop_uses[(a.vehicle, a.weapon)] = drop_uses.get((a.vehicle, a.weapon), 0) + 2
@@ -1674,7 +1673,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     grenade_usable = _usable(grenade) and not _thrown(grenade)      # (a thrown one is counted in hand0 instead)
 
     def fetch(v, a, turn: int, phase: int, i: int, fired: FiredThisTurn) -> None:
-        """A `fetch_grenade` action (turn._do_action, CW-HAND-01): the character spends his turn getting a grenade
+        """A `fetch_grenade` action (turn.do_action, CW-HAND-01): the character spends his turn getting a grenade
         out of a box in the cargo. How many he may carry is the packing's; whether a box is still whole is the
         dice's: the packing has it happen unless a fact says it was cancelled (a box destroyed before the fight
         cancels it whatever the dice). Once it happens he has fired this turn, and from this turn on holds a hand
@@ -1736,7 +1735,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         """Whether what the weapon lays matters only where it is driven over (mines, spikes, junk...): a drop of
         it that does not happen the kernel follows by itself (the counter is gone); smoke, paint and oil change the
         shots (line of fire, firing from a slick), so the packing must change."""
-        kind = _dropped_kind(w.spec)
+        kind = dropped_kind(w.spec)
         return kind != "cloud" and kind not in OIL_KINDS and not detonations     # (ids must then be the reference's)
 
     def dropped(v, w, as_mount=None) -> int:
@@ -1748,21 +1747,21 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         return index_of(counter) if followed(w) else -1
 
     def declared(turn: int, phase: int, fired: FiredThisTurn) -> None:
-        """The phase's declared actions as `turn._do_action` does them, each a drop row the kernel checks against
+        """The phase's declared actions as `turn.do_action` does them, each a drop row the kernel checks against
         the dice: a maneuver changes no die; a switch or drop happens unless a fact says it was cancelled, and a
         drop's weapon is dropped unless a fact says it was destroyed (or it is empty)."""
         for i, a in enumerate(plan.actions.get((turn, phase), [])):
             where_ = f"action(turn {a.turn}, phase {a.phase})[{i}]"
             v = arena.vehicles[a.vehicle]
             if a.kind == "maneuver":
-                _do_action(rules, arena, a, no_dice, fired, where_)
+                do_action(rules, arena, a, no_dice, fired, where_)
                 continue
             if a.kind == "steer":
                 # the substitute steers (CW-CREW-04): he may not fire for the rest of the turn, which the shots
                 # explained from here on hold; it rolls nothing, and goes ahead if he is the packing's substitute
                 # (the start's, or one a substitution the packing has happen made)
                 try:
-                    _do_action(rules, arena, a, no_dice, fired, where_)
+                    do_action(rules, arena, a, no_dice, fired, where_)
                 except (RuleViolation, ScenarioError):
                     pass                          # not the substitute: cancelled whatever the dice
                 continue
@@ -1776,7 +1775,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
             driver = v.driver
             drv_fired = driver is not None and fired.characters.get((v.id, driver.id), 0) >= 1
             if a.kind == "detonate":
-                # mines set off by remote control (turn._do_action): they stay on the packer's map; the kernel
+                # mines set off by remote control (turn.do_action): they stay on the packer's map; the kernel
                 # flags them gone unless the driver has fired or they are gone already (then nothing happens)
                 counter = next((c for c in arena.counters if c.id == a.counter), None)
                 if counter is None or counter.kind != "mines":
@@ -1805,7 +1804,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                         fired.characters[(v.id, driver.id)] = 1
                 continue
             linked = a.weapon in v.links
-            members = _flatten(v, a.weapon, f"{where_}.weapon") if linked else [v.weapon(a.weapon or "", f"{where_}.weapon")]
+            members = flatten_link(v, a.weapon, f"{where_}.weapon") if linked else [v.weapon(a.weapon or "", f"{where_}.weapon")]
             try:
                 from .validate import check_drop_static
 
@@ -1851,7 +1850,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         line now; then a MEMBER entry per weapon of the link. No candidate: the rules cancel it whatever the dice."""
         from .special import expand_link
 
-        members = _flatten(unit, a.weapon, "attack")
+        members = flatten_link(unit, a.weapon, "attack")
         try:
             subs, _ = expand_link(arena, a, "attack")
         except HardpointError:
@@ -2062,7 +2061,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                     targets = [u for u in units if u != unit.id and fight.enemies(unit.id, u)]
                 else:
                     targets = [order.target]
-                for wid in _weapons_of(order, unit):
+                for wid in weapons_of(order, unit):
                     if isinstance(unit, Pedestrian):
                         firers, w_global, ped = [None], -1, pids.index(unit.id)
                     else:

@@ -233,7 +233,8 @@ def firer_candidates(v: Vehicle, weapon) -> list[CrewMember]:
     return [c for c in default_firer_pool(v, weapon) if c.can_act]
 
 
-def _weapons_of(order: Order, unit: Vehicle | Pedestrian) -> list[str]:
+def weapons_of(order: Order, unit: Vehicle | Pedestrian) -> list[str]:
+    """The weapons an order fires (FIGHT-02): those it names, else a pedestrian's weapons or a vehicle's aimed ones."""
     if order.weapons is not None:
         return list(order.weapons)
     if isinstance(unit, Pedestrian):
@@ -289,7 +290,7 @@ def order_attacks(rules: Rules, fight: Fight, arena: Arena, phase: int, fired, h
             candidates = [] if order.target in out else [order.target]
         if not candidates:
             continue
-        for wid in _weapons_of(order, unit):
+        for wid in weapons_of(order, unit):
             if _holds_fire(unit, wid, fired):
                 continue
             firers: list[str | None]
