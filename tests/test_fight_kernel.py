@@ -1276,7 +1276,7 @@ def test_cw_fire_01_the_fire_ring_holds_the_sources_carried_in(monkeypatch):
     s.turns = 8
     weapons_only = copy.deepcopy(s)
     weapons_only.arena.fires.clear()
-    assert batch._fire_ring(s) == 10 and batch._fire_ring(weapons_only) == 4
+    assert batch.fire_ring(s) == 10 and batch.fire_ring(weapons_only) == 4
     p = pack(s)
     assert isinstance(p, Packed) and int(p.arrays["fc"][batch._layout.F_FIRE_RING]) == 10
     assert _compare(s, 100, 5) == []
@@ -1811,11 +1811,11 @@ def test_cw_fire_01_fire_modifiers_lasting_many_turns_run_in_the_fight_kernel():
     in, plus 2, at least 8); it kept 8, so a house-rule laser whose modifier lasts 9 more turns, or a fight
     committed with such sources burning, ran on the reference. A 12-turn duel with such a laser, and the same
     committed after 2 turns with two sources still active 9 turns on, agree with the reference in every value."""
-    from hardpoint.carwars.batch import _fire_ring
+    from hardpoint.carwars.batch import fire_ring
 
     data = _long_burn_duel(12)
     s = hardpoint.parse_scenario(copy.deepcopy(data))
-    assert _fire_ring(s) == 11 and isinstance(pack(s), Packed)
+    assert fire_ring(s) == 11 and isinstance(pack(s), Packed)
     assert _compare(s, 100, 3) == []
     later = hardpoint.parse_scenario(copy.deepcopy(data))
     later.turns = 2

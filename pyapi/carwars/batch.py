@@ -41,7 +41,7 @@ _SC_SIDES = ("front", "back", "left", "right", "underbody")
 # the kernel's codes (fastcore/layout.toml) for a tire's place and for what a shot hits
 _TIRE_POS = {name: getattr(_layout, f"TIRE_{name.upper()}") for name in
              ("front", "back", "front_left", "front_right", "back_left", "back_right", "sidecar")}
-_PARTS = {name: getattr(_layout, f"P_{name.upper()}") for name in ("side", "tire", "turret", "rider", "sidecar", "top")}
+PARTS = {name: getattr(_layout, f"P_{name.upper()}") for name in ("side", "tire", "turret", "rider", "sidecar", "top")}
 
 
 @dataclass
@@ -296,7 +296,7 @@ def _attack_rows(scenario) -> int:
         return len(scenario.attacks)
 
 
-def _turn_names(scenario) -> list[str]:
+def turn_names(scenario) -> list[str]:
     """The batch's attack columns in a scenario of turns: every attack planned, in the order they come; a link's,
     one per weapon it aims or fires as if on automatic (`special.expand_link` names them <attack>/<weapon>; its
     dropped, smoke and paint weapons roll nothing); an area-effect attack's, one per intended victim
@@ -463,12 +463,12 @@ def _default_firers(scenario, a, afir: list[list[int]], crew_index: dict, c_hits
             needed, ok = explain_phase(arena, [dataclasses.replace(a, firer=c.id)], scenario.rules, scenario.history)[0].needed, 1
         except HardpointError:
             needed, ok = 0, 0     # he may not fire it (a substitute driver who steered...): cancelled if he is first
-        afir.append(_row(_layout.AFIR_COLUMNS, slot=c_hits[crew_index[(unit.id, c.id)]], needed=needed, ok=ok,
+        afir.append(kernel_row(_layout.AFIR_COLUMNS, slot=c_hits[crew_index[(unit.id, c.id)]], needed=needed, ok=ok,
                          needed_wounded=needed if c.state is CrewState.WOUNDED else needed + wounded_penalty))
     return lo, len(afir)
 
 
-def _row(columns: tuple[str, ...], **values: int) -> list[int]:
+def kernel_row(columns: tuple[str, ...], **values: int) -> list[int]:
     """A kernel row (or vector) by its column names (fastcore/layout.toml): every column given, and no other."""
     if values.keys() != set(columns):
         missing, extra = set(columns) - values.keys(), values.keys() - set(columns)
@@ -476,7 +476,7 @@ def _row(columns: tuple[str, ...], **values: int) -> list[int]:
     return [int(values[c]) for c in columns]
 
 
-def _shot_columns(b, spec, target, ped_index: dict[str, int], veh_index: dict[str, int], tire_index: dict) -> dict[str, int]:
+def shot_columns(b, spec, target, ped_index: dict[str, int], veh_index: dict[str, int], tire_index: dict) -> dict[str, int]:
     """What a shot (a breakdown `b` of weapon `spec` at `target`) is, in the columns attack and candidate rows share:
     to hit, damage, what it hits (fastcore/layout.toml, rows.atk and rows.cand)."""
     from .model import Building, Pedestrian
@@ -493,12 +493,12 @@ def _shot_columns(b, spec, target, ped_index: dict[str, int], veh_index: dict[st
     if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
         mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
     tire = tire_index[(target.id, shot.tire)] if shot.part == "tire" else -1
-    part = _layout.P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
+    part = _layout.P_SIDE_SC if shot.part == "side" and shot.sidecar_side else PARTS[shot.part]
     return out | dict(kind=_layout.TGT_VEHICLE, index=veh_index[target.id], part=part,
                       side=-1 if shot.side is None else int(shot.side), tire=tire, mode=mode)
 
 
-def _blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[list[int]], list[list[int]]]:
+def blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[list[int]], list[list[int]]]:
     """Per vehicle of `arena`, in its order, whom an explosion of it reaches (CW-FIRE-04): the kernel's row of
     (vehicle index, mask of the sides facing the blast: front 1, back 2, left 4, right 8) pairs, and the row of
     pedestrian indices, each in arena order, not padded.
@@ -546,12 +546,12 @@ def _blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[l
     return rows_v, rows_p
 
 
-def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], list[int], list[int]]:
+def carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], list[int], list[int]]:
     """The fire state the vehicles bring in (arena.fires, CW-FIRE-01/02/04), for the kernels: per vehicle, the sum
     of its fire sources' modifiers active in each of the next `turns` turns (the arena's turn first) placed at
     turn % ring (kernel turns count from 1); whether a component hit earlier this turn may start a fire at its
     end, and whether by a fiery source; and whether it has exploded already. `ring` is longer than any source
-    lasts (`_fire_ring`), so every turn a source is active fits."""
+    lasts (`fire_ring`), so every turn a source is active fits."""
     from .fire import fire_modifier_total
 
     V = len(arena.vehicles)
@@ -568,7 +568,7 @@ def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], l
     return future, hit, fiery, exploded
 
 
-def _burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, target: str) -> tuple[int, int]:
+def burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, target: str) -> tuple[int, int]:
     """Add to `brst` the pedestrians a burst at `centre` reaches and nothing shelters (`phase.burst_reach`,
     CW-DMG-06), each with the burst's dice `expr` (`phase.burst_dice`). Returns the rows' range."""
     from .phase import burst_reach
@@ -576,11 +576,11 @@ def _burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, targe
     lo = len(brst)
     for pi, _, sheltered in burst_reach(arena, centre, radius, target):
         if not sheltered:
-            brst.append(_row(_layout.BRST_COLUMNS, ped=pi, count=expr.count, bonus=expr.bonus, floor=expr.floor))
+            brst.append(kernel_row(_layout.BRST_COLUMNS, ped=pi, count=expr.count, bonus=expr.bonus, floor=expr.floor))
     return lo, len(brst)
 
 
-def _padded(rows: list[list[int]], step: int) -> list[list[int]]:
+def padded_rows(rows: list[list[int]], step: int) -> list[list[int]]:
     """Rows padded with -1 to the longest (at least `step` wide): the kernel reads a row up to its first -1."""
     width = max([step] + [len(r) for r in rows])
     return [r + [-1] * (width - len(r)) for r in rows]
@@ -620,7 +620,7 @@ def _state_key(scenario) -> bytes | None:
     import pickle
 
     try:
-        limits = (_KERNEL_VEHICLES, _KERNEL_ATTACKS, _KERNEL_PHASES, _KERNEL_ITEMS, _KERNEL_WEAPON_KEYS, _KERNEL_UNITS,
+        limits = (_KERNEL_VEHICLES, _KERNEL_ATTACKS, _KERNEL_PHASES, _KERNEL_ITEMS, KERNEL_WEAPON_KEYS, _KERNEL_UNITS,
                   _KERNEL_CHARACTERS, _KERNEL_FIRE_TURNS, _KERNEL_FIRE_RING)
         state = (scenario.arena, scenario.attacks, scenario.rules, scenario.history, scenario.fired, scenario.collisions,
                  scenario.turns, scenario.plan, scenario.fight, limits)
@@ -722,7 +722,7 @@ def _pack(scenario) -> Packed:
     band = {"end_armour": dmg["cycle"]["end_armour"], "end_wheel": dmg["cycle"]["end_wheel"],
             "side_driver": dmg["cycle"]["side_driver"], "side_pp": dmg["cycle"]["side_power_plant"],
             "side_weapon": dmg["cycle"]["side_weapon"], "sidecar": dmg["sidecar"]["sidecar"], "trike_wheel": dmg["trike"]["wheel"]}
-    cyc = _row(_layout.CYC_NAMES, **{f"{k}_lo": lo for k, (lo, _) in band.items()}, **{f"{k}_hi": hi for k, (_, hi) in band.items()})
+    cyc = kernel_row(_layout.CYC_NAMES, **{f"{k}_lo": lo for k, (lo, _) in band.items()}, **{f"{k}_hi": hi for k, (_, hi) in band.items()})
     fire = rules["carwars.fire"]
     col_t = rules["carwars.collisions"]
     cap = Fraction(col_t["metal_loss_cap_fraction"]).limit_denominator(1000)
@@ -730,7 +730,7 @@ def _pack(scenario) -> Packed:
     from ..dice import parse_dice
 
     blast = parse_dice(fire["explosion"]["damage"])
-    consts = _row(_layout.CONSTS_NAMES, metal_factor=col_t["metal_armour_factor"], cap_num=cap.numerator, cap_den=cap.denominator,
+    consts = kernel_row(_layout.CONSTS_NAMES, metal_factor=col_t["metal_armour_factor"], cap_num=cap.numerator, cap_den=cap.denominator,
                   obstacle_hits=dmg["obstacle"]["hits_in_phase"], fire_hit_hi=fire["start"]["component_hit"][1],
                   fire_hit_fiery_hi=fire["start"]["component_hit_fiery"][1],
                   ext_standard_hi=fire["extinguisher"]["standard"][1], ext_improved_hi=fire["extinguisher"]["improved"][1],
@@ -749,7 +749,7 @@ def _pack(scenario) -> Packed:
     for phase, c in collisions:
         expr = ram_dice(rules, c.speed)
         f = weight_factor(rules, c.weight_lb, c.pedestrian)
-        col_rows.append(_row(_layout.COL_COLUMNS, vehicle=vi[c.vehicle], count=expr.count if expr else 0,
+        col_rows.append(kernel_row(_layout.COL_COLUMNS, vehicle=vi[c.vehicle], count=expr.count if expr else 0,
                              bonus=expr.bonus if expr else 0, floor=expr.floor if expr else 0, num=f.numerator,
                              den=f.denominator, side=int(c.side), phase=phase))
 
@@ -768,7 +768,7 @@ def _pack(scenario) -> Packed:
     afir: list[list[int]] = []
     for phase, a, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
         if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
-            atk_rows.append(_row(_layout.ATK_COLUMNS, **dict.fromkeys(_layout.ATK_COLUMNS[:13], 0), phase=phase, weapon_slot=-1,
+            atk_rows.append(kernel_row(_layout.ATK_COLUMNS, **dict.fromkeys(_layout.ATK_COLUMNS[:13], 0), phase=phase, weapon_slot=-1,
                                  firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area), burst_lo=0, burst_hi=0,
                                  fir_lo=0, fir_hi=0))
             names.append(b)
@@ -781,8 +781,8 @@ def _pack(scenario) -> Packed:
                 and not scenario.turns:
             # a single phase: nobody moves, so who the burst reaches is known before any die (a turn with
             # pedestrians and bursts runs in the fight kernel, which finds them phase by phase: _turn_unsupported)
-            burst = _burst_rows(arena, brst, b.aim_point, spec.burst_radius, burst_dice(rules, spec), b.target)
-        atk_rows.append(_row(_layout.ATK_COLUMNS, **_shot_columns(b, spec, target, pi, vi, tire_index),
+            burst = burst_rows(arena, brst, b.aim_point, spec.burst_radius, burst_dice(rules, spec), b.target)
+        atk_rows.append(kernel_row(_layout.ATK_COLUMNS, **shot_columns(b, spec, target, pi, vi, tire_index),
                              fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1, fiery=int(spec.fiery),
                              phase=phase, weapon_slot=weapon_slot, firer_slot=firer_slot,
                              # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
@@ -793,8 +793,8 @@ def _pack(scenario) -> Packed:
 
     radius = fire["explosion"]["radius"]
     end = _moved(scenario, rules["carwars.turn"]["phases"]) if scenario.turns else arena   # where explosions happen
-    near_v, near_p = _blast_rows(end, radius, pi)
-    near_v, near_p = _padded(near_v or [[]], 2), _padded(near_p or [[]], 1)
+    near_v, near_p = blast_rows(end, radius, pi)
+    near_v, near_p = padded_rows(near_v or [[]], 2), padded_rows(near_p or [[]], 1)
 
     def arr(x, shape=None):
         a = np.ascontiguousarray(np.array(x, dtype=np.int32))
@@ -810,7 +810,7 @@ def _pack(scenario) -> Packed:
     arrays["near_p"] = arr(near_p)
     arrays["brst"] = arr(brst, (len(brst), _layout.BRST_NCOLS))
     arrays["afir"] = arr(afir, (len(afir), _layout.AFIR_NCOLS))
-    future, hit, fiery, exploded = _carried_fire(arena, 1, _KERNEL_FIRE_TURNS)
+    future, hit, fiery, exploded = carried_fire(arena, 1, _KERNEL_FIRE_TURNS)
     arrays["fire0"] = arr([future[v * _KERNEL_FIRE_TURNS + 1] for v in range(len(vids))] + hit + fiery + exploded)
     return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
                   tire_index=tire_index)
@@ -950,7 +950,7 @@ def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bo
     from ..trials import run_chunks
 
     labels, kinds, read = _slots(scenario)
-    names = _turn_names(scenario) if scenario.turns else [b.attack for b in scenario.explain()]
+    names = turn_names(scenario) if scenario.turns else [b.attack for b in scenario.explain()]
     vids = list(scenario.arena.vehicles)
     initial = np.array(read(scenario.arena), dtype=np.int32)
     chunk = max(1, min(1000, trials // 100 or 1))
@@ -1164,10 +1164,10 @@ def run_batch_dask(scenario, trials: int, seed: int = 0, *, client=None, chunk: 
 
 # --- whole fights: many turns and standing orders (FIGHT-01..05) -----------------------------------------------
 
-_KERNEL_WEAPON_KEYS = 262144  # fastcore/_carwars.pyx MAXW: weapons (mounted, and the hand weapons of the fight's layout)
+KERNEL_WEAPON_KEYS = 262144  # fastcore/_carwars.pyx MAXW: weapons (mounted, and the hand weapons of the fight's layout)
 _KERNEL_UNITS = 65536         # fastcore/_carwars.pyx MAXU: vehicles and pedestrians of a fight
 _KERNEL_CHARACTERS = 262144   # fastcore/_carwars.pyx MAXCH: crew members and pedestrians (who fired this turn)
-_KERNEL_FIRE_TURNS = 8      # the fewest turns the fight kernel keeps fire modifiers for (fc FIRE_RING, `_fire_ring`)
+_KERNEL_FIRE_TURNS = 8      # the fewest turns the fight kernel keeps fire modifiers for (fc FIRE_RING, `fire_ring`)
 _KERNEL_FIRE_RING = 128     # fastcore/_carwars.pyx MAX_FIRE_RING: the most it keeps them for
 
 
@@ -1240,7 +1240,7 @@ def _fight_unsupported(scenario) -> str | None:
         return f"more than {_KERNEL_CHARACTERS} crew members and pedestrians"
     if rules["carwars.turn"]["phases"] > _KERNEL_PHASES:
         return f"more than {_KERNEL_PHASES} phases a turn"
-    if _fire_ring(scenario) > _KERNEL_FIRE_RING:
+    if fire_ring(scenario) > _KERNEL_FIRE_RING:
         return f"fire modifiers lasting more than {_KERNEL_FIRE_RING - 2} turns"
     return None
 
@@ -1331,8 +1331,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     units = vids + pids
     uidx = {u: i for i, u in enumerate(units)}
     layout = _layout_of(scenario)
-    if len(layout.weapons) > _KERNEL_WEAPON_KEYS or sum(len(list(v.all_weapons())) for v in arena.vehicles.values()) > _KERNEL_WEAPON_KEYS:
-        return Unpackable(f"more than {_KERNEL_WEAPON_KEYS} weapons in a fight")
+    if len(layout.weapons) > KERNEL_WEAPON_KEYS or sum(len(list(v.all_weapons())) for v in arena.vehicles.values()) > KERNEL_WEAPON_KEYS:
+        return Unpackable(f"more than {KERNEL_WEAPON_KEYS} weapons in a fight")
     # a box of grenades holds grenade_box_count (CW-HAND-01): the kernel reads only whether a box is whole, so a
     # vehicle whose plan could get more out than its emptiest box holds is the reference's
     box_count = rules["carwars.hand_weapons"]["grenade_box_count"]
@@ -1399,8 +1399,8 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     from .tohit import hit_probability
 
     prob36 = [int(hit_probability(rules, n) * 36) for n in range(13)]
-    ring = _fire_ring(scenario)      # the turns of fire modifiers the kernel keeps (fc FIRE_RING; fring0 is laid out by it)
-    fc = _row(_layout.FC_NAMES, t=T, p=P, until=bool(fight is not None and fight.until_decided), wpen=-th["firer"]["wounded_skill"],
+    ring = fire_ring(scenario)      # the turns of fire modifiers the kernel keeps (fc FIRE_RING; fring0 is laid out by it)
+    fc = kernel_row(_layout.FC_NAMES, t=T, p=P, until=bool(fight is not None and fight.until_decided), wpen=-th["firer"]["wounded_skill"],
               nm=th["to_hit"]["natural_miss"], maxn=th["to_hit"]["max_needed"], sf2=sf["second"], sf3=sf["third_and_later"],
               nodriver=t["no_driver"], noweapon=t["no_weapon"], destroyed=t["destroyed"], crashed=t["crashed"],
               peddown=t["pedestrian_down"], sides=len(sides), counters=0, first=arena.turn, off_count=off_dice.count,
@@ -1414,7 +1414,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     # candidate shot still above max_needed after it can never be chosen (fight._choose), so its row is left out
     best_bonus = max(0, sf["second"], sf["third_and_later"]) + max(0, th["firer"]["wounded_skill"])
 
-    names = _turn_names(scenario)    # as the reference's batch names them
+    names = turn_names(scenario)    # as the reference's batch names them
     name_pos = {n: i for i, n in reversed(list(enumerate(names)))}
     ent: list[list[int]] = []
     fir: list[list[int]] = []
@@ -1497,9 +1497,9 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     brst: list[list[int]] = []
 
     def burst_of(row: list[int], centre, radius: float, expr, target: str) -> list[int]:
-        """The row with the pedestrians its burst reaches now (`_burst_rows`)."""
+        """The row with the pedestrians its burst reaches now (`burst_rows`)."""
         out = list(row)
-        out[_layout.CAND_BURST_LO], out[_layout.CAND_BURST_HI] = _burst_rows(arena, brst, centre, radius, expr, target)
+        out[_layout.CAND_BURST_LO], out[_layout.CAND_BURST_HI] = burst_rows(arena, brst, centre, radius, expr, target)
         return out
 
     vpos = {v: i for i, v in enumerate(vids)}
@@ -1511,10 +1511,10 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
 
         spec = attack_weapon(arena, unit, wid, rules)
         tgt = arena.buildings.get(target) or arena.unit(target, "orders.target")
-        shot = _shot_columns(b, spec, tgt, ppos, vpos, base.tire_index)
+        shot = shot_columns(b, spec, tgt, ppos, vpos, base.tire_index)
         shot["possible"] = int(possible)
         unit_col = len(units) + list(arena.buildings).index(target) if target in arena.buildings else uidx[target]
-        return _row(_layout.CAND_COLUMNS, unit=unit_col, **shot, fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1,
+        return kernel_row(_layout.CAND_COLUMNS, unit=unit_col, **shot, fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1,
                     fiery=int(spec.fiery), burn=spec.burn_duration or 0, burst_lo=0, burst_hi=0)
 
     def rows_for(unit, wid, firer, targets, aim):
@@ -1545,11 +1545,11 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         return counter_of[id(counter)]
 
     def damage_row(vi_: int, expr, part: str, side: int, tire: int, counter: int, armed: int = 0, half: int = 0) -> list[int]:
-        return _row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_DAMAGE, a=expr.count, b=expr.bonus,
-                    c=expr.floor, part=_PARTS[part], side=side, tire=tire, armed=armed, half=half, counter=counter)
+        return kernel_row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_DAMAGE, a=expr.count, b=expr.bonus,
+                    c=expr.floor, part=PARTS[part], side=side, tire=tire, armed=armed, half=half, counter=counter)
 
     def trigger_row(vi_: int, band, counter: int, goes: bool) -> list[int]:
-        return _row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_TRIGGER, a=band[0], b=band[1],
+        return kernel_row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_TRIGGER, a=band[0], b=band[1],
                     c=int(goes), part=0, side=0, tire=0, armed=0, half=0, counter=counter)
 
     def contacts_of(before_move: dict) -> None:
@@ -1611,7 +1611,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                         for tire in v.tires:
                             ocon.append(damage_row(vi_, spec.damage, "tire", -1, base.tire_index[(v.id, tire.id)], ci))
                     if oil_spec.fire_modifier is not None:
-                        ocon.append(_row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_FIRE,
+                        ocon.append(kernel_row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_FIRE,
                                          a=oil_spec.fire_modifier, b=oil_spec.burn_duration or 0, c=0, part=0, side=0, tire=0,
                                          armed=0, half=0, counter=ci))
             for cloud in arena.clouds.values():
@@ -1663,7 +1663,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     def drop_row(kind: int, v, w, assumed: bool, fact: tuple, counter: int = -1, crew=None, slot: int = -1,
                  room: int = -1) -> None:
         driver = v.driver
-        drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=kind,
+        drops.append(kernel_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=kind,
                           weapon=weapon_index[(v.id, w.id)] if w is not None else -1, wkey=wkey[(v.id, w.id)] if w is not None else -1,
                           driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(assumed), fact=fact_id(fact),
                           counter=counter, water=int(w is not None and v.water_depth_ft > 0),
@@ -1781,7 +1781,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 if counter is None or counter.kind != "mines":
                     continue                  # cancelled whatever the dice
                 ok = cancel not in facts and not drv_fired
-                drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=_layout.DR_DETONATE, weapon=-1, wkey=-1,
+                drops.append(kernel_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=_layout.DR_DETONATE, weapon=-1, wkey=-1,
                                   driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(ok),
                                   fact=fact_id(cancel), counter=index_of(counter), water=0, crew=-1, slot=-1, room=-1))
                 if ok and driver is not None:
@@ -1866,14 +1866,14 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         f0 = len(fir)
         for firer in firers:
             rows = link_rows(unit, a, firer, sub_of, autos) if subs and not sub_of[order[0].id].as_automatic else []
-            fir.append(_row(_layout.FIR_COLUMNS, character=crew_index[(unit.id, firer)], cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
+            fir.append(kernel_row(_layout.FIR_COLUMNS, character=crew_index[(unit.id, firer)], cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
             cand.extend(rows)
-        ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=-1, weapon=-1, ped=-1, fir_lo=f0, fir_hi=len(fir),
+        ent.append(kernel_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=-1, weapon=-1, ped=-1, fir_lo=f0, fir_hi=len(fir),
                         choose=_layout.CHOOSE_LINK, atk=-1, link=len(order), shot=-1, rank=0, hand=-1))
         for m in order:
             sub = sub_of.get(m.id)
             shot = -1 if sub is None else (0 if not sub.as_automatic else 1 + autos.index(m.id))
-            ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, m.id)], weapon=weapon_index[(unit.id, m.id)],
+            ent.append(kernel_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, m.id)], weapon=weapon_index[(unit.id, m.id)],
                             ped=-1, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos.get(f"{a.id}/{m.id}", -1),
                             link=0, shot=shot, rank=0, hand=-1))
 
@@ -1917,15 +1917,15 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 rows = []
             finally:
                 person.hits = saved
-            fir.append(_row(_layout.FIR_COLUMNS, character=character, cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
+            fir.append(kernel_row(_layout.FIR_COLUMNS, character=character, cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
             cand.extend(rows)
         order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
-        ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
+        ent.append(kernel_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
                         ped=ped, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_AREA, atk=-1, link=len(a.victims), shot=-1,
                         rank=int(bool(attack_weapon(arena, unit, a.weapon, rules).flamethrower)),
                         hand=hand_of.get(a.weapon, -1) if w_global < 0 else -1))
         for i, v in enumerate(a.victims):
-            ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
+            ent.append(kernel_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
                             ped=ped, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos[f"{a.id}@{v}"], link=0, shot=i,
                             rank=order.index(v), hand=-1))
 
@@ -1970,7 +1970,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
         for i, v in enumerate(arena.vehicles.values()):
             rolls = offroad_rolls(v.speed, rules) if v.off_road else 0
             if rolls:
-                offr.append(_row(_layout.OFFR_COLUMNS, turn=ti, vehicle=i, rolls=rolls,
+                offr.append(kernel_row(_layout.OFFR_COLUMNS, turn=ti, vehicle=i, rolls=rolls,
                                  high=int(v.off_road_suspension or v.kind in off_t["damage"]["no_underbody_kinds"])))
         offr_lo.append(len(offr))
         fired_by_actions = FiredThisTurn()
@@ -1994,7 +1994,7 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 expr = ram_dice(rules, c.speed)
                 f = weight_factor(rules, c.weight_lb, c.pedestrian)
                 is_ped = c.vehicle in arena.pedestrians
-                fcol.append(_row(_layout.FCOL_COLUMNS, index=ppos[c.vehicle] if is_ped else vpos[c.vehicle],
+                fcol.append(kernel_row(_layout.FCOL_COLUMNS, index=ppos[c.vehicle] if is_ped else vpos[c.vehicle],
                                  count=expr.count if expr else 0, bonus=expr.bonus if expr else 0,
                                  floor=expr.floor if expr else 0, num=f.numerator, den=f.denominator,
                                  side=0 if is_ped else int(c.side), tp=ti * P + phase - 1, is_ped=int(is_ped)))
@@ -2028,11 +2028,11 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                 f0 = len(fir)
                 for firer in firers:
                     found = explained(unit, a.weapon, firer, a.target, a.aim, planned=True)
-                    fir.append(_row(_layout.FIR_COLUMNS, character=-1 if firer is None else crew_index[(unit.id, firer)],
+                    fir.append(kernel_row(_layout.FIR_COLUMNS, character=-1 if firer is None else crew_index[(unit.id, firer)],
                                     cand_lo=len(cand), cand_hi=len(cand) + (found is not None)))
                     if found is not None:
                         cand.append(found[1])
-                ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)],
+                ent.append(kernel_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)],
                                 weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir), choose=choose,
                                 atk=name_pos[a.id], link=0, shot=-1, rank=0, hand=hand_of.get(a.weapon, -1) if w_global < 0 else -1))
             if phase == P:
@@ -2047,10 +2047,10 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                             continue
                         found = explained(unit, w.id, None, target, "auto", planned=True)
                         f0 = len(fir)
-                        fir.append(_row(_layout.FIR_COLUMNS, character=-1, cand_lo=len(cand), cand_hi=len(cand) + (found is not None)))
+                        fir.append(kernel_row(_layout.FIR_COLUMNS, character=-1, cand_lo=len(cand), cand_hi=len(cand) + (found is not None)))
                         if found is not None:
                             cand.append(found[1])
-                        ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)],
+                        ent.append(kernel_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)],
                                         weapon=weapon_index[(unit.id, w.id)], ped=-1, fir_lo=f0, fir_hi=len(fir),
                                         choose=_layout.CHOOSE_AUTOMATIC, atk=-1, link=0, shot=-1, rank=0, hand=-1))
             for order in (fight.orders if fight is not None else []):
@@ -2078,16 +2078,16 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
                         continue            # no shot for any firer in this phase: the order chooses nothing here
                     f0 = len(fir)
                     for firer, rows in shots:
-                        fir.append(_row(_layout.FIR_COLUMNS, character=-1 if firer is None else crew_index[(unit.id, firer)],
+                        fir.append(kernel_row(_layout.FIR_COLUMNS, character=-1 if firer is None else crew_index[(unit.id, firer)],
                                         cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
                         cand.extend(rows)
-                    ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, wid)],
+                    ent.append(kernel_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, wid)],
                                     weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir),
                                     choose=_layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
                                     atk=-1, link=0, shot=-1, rank=0, hand=hand_of.get(wid, -1) if w_global < 0 else -1))
             tp_lo.append(len(ent))
         # where an explosion at the end of this turn reaches (CW-FIRE-04), and who still moves
-        reach_v, reach_p = _blast_rows(arena, radius, ped_index)
+        reach_v, reach_p = blast_rows(arena, radius, ped_index)
         near_v += reach_v or [[]]
         near_p += reach_p or [[]]
         for i, v in enumerate(arena.vehicles.values()):
@@ -2129,17 +2129,17 @@ def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache:
     arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
                   w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
                   c_hand=arr(c_hand), hand0=arr(hand0), hand_eq=arr(hand_eq), ent=arr(ent, _layout.ENT_NCOLS), tp_lo=arr(tp_lo), fir=arr(fir, _layout.FIR_NCOLS),
-                  cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
+                  cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(padded_rows(near_v, 2)), near_p=arr(padded_rows(near_p, 1)),
                   moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
                   ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),
                   t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo), brst=arr(brst, _layout.BRST_NCOLS),
-                  rec0=arr(rec0), fring0=arr(sum(_carried_fire(scenario.arena, T, ring), [])),
+                  rec0=arr(rec0), fring0=arr(sum(carried_fire(scenario.arena, T, ring), [])),
                   crash0=arr([int(v.crash in t["crash_results_out"]) for v in scenario.arena.vehicles.values()]))
     return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base,
                   facts=fact_list)
 
 
-def _fire_ring(scenario) -> int:
+def fire_ring(scenario) -> int:
     """How many turns the fight kernel keeps a vehicle's fire modifiers for (fc FIRE_RING; turn t at t % ring): more
     than the longest any of them lasts, so that none laid now still counts when its place comes round again: the
     longest burn of a weapon the scenario can fire or lay (vehicle, hand and flaming oil weapons) and of a fire
