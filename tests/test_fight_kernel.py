@@ -1085,8 +1085,9 @@ def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypa
     runs on the reference: the batch is still identical to the reference's, never silently wrong, and one
     BackendWarning says why (a fallback to the reference is a performance bug to see)."""
     import hardpoint.carwars.batch as batch
+    import hardpoint.carwars.fightpack as fightpack
 
-    original = batch._pack_fight
+    original = fightpack.pack_fight
     calls = []
 
     def failing(scenario, base, losses=frozenset(), cache=None):
@@ -1095,7 +1096,7 @@ def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypa
             raise RuntimeError("no packing for this variant")
         return original(scenario, base, losses, cache)
 
-    monkeypatch.setattr(batch, "_pack_fight", failing)
+    monkeypatch.setattr(fightpack, "pack_fight", failing)
     monkeypatch.setattr(batch, "_warned", set())
     s = hardpoint.load_scenario("builtin:cw_gang_fight")
     with warnings.catch_warnings(record=True) as caught:
@@ -1319,9 +1320,9 @@ def _smoky_chase() -> dict:
 
 def _counting_packings(monkeypatch, fail_on=()) -> list:
     """Record the facts of every packing the fight wrapper makes; fail those holding a fact of a kind in `fail_on`."""
-    import hardpoint.carwars.batch as batch
+    import hardpoint.carwars.fightpack as fightpack
 
-    original, made = batch._pack_fight, []
+    original, made = fightpack.pack_fight, []
 
     def packing(scenario, base, facts=frozenset(), cache=None):
         made.append(facts)
@@ -1329,7 +1330,7 @@ def _counting_packings(monkeypatch, fail_on=()) -> list:
             raise RuntimeError("no packing for this variant")
         return original(scenario, base, facts, cache)
 
-    monkeypatch.setattr(batch, "_pack_fight", packing)
+    monkeypatch.setattr(fightpack, "pack_fight", packing)
     return made
 
 
