@@ -1303,150 +1303,224 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
     fact its packing already has, the trial runs on the reference."""
     from ..trials import run_chunks
 
-    a = packed.arrays
-    layout = packed.layout
-    S, V = a["init"].shape[0], len(packed.vehicles)
-    X = saved_width(packed) - int(a["fc"][_layout.F_COUNTERS])     # `saved`, then a flag per mines counter
-    labels, kinds, read = _slots(scenario)
-    vids = list(scenario.arena.vehicles)
-    fight_on = scenario.fight is not None and _is_fight(scenario)
-    with _VARIANTS_LOCK:
-        if packed.variants is None:           # kept with the packing (cached on the scenario) for the next batch
-            packed.variants = {"packings": {frozenset(): packed}, "explained": {}}
-    variants, cache = packed.variants["packings"], packed.variants["explained"]
-    fallbacks: list[str] = []       # why some trials ran on the reference (a warning each, once the batch is done)
+    run = _FightRun(kernel, scenario, packed, seed, first, progress, keep)
+    result = run_chunks(run.chunk, trials, chunk, threads, cancel)
+    for reason in dict.fromkeys(run.fallbacks):     # a performance bug to report, never a wrong result
+        _warn_once(f"some trials of the fight: {reason}")
+    return run.outputs(result)
 
-    from .fightpack import pack_fight     # (it packs on `_pack`'s arrays: a cycle at import)
 
-    def variant(key: frozenset):
+def _counter_flags(p: "Packed") -> int:
+    """How many counters a packing has rows for: the flags (mines gone off, drops not made) after `saved`'s width."""
+    return int(p.arrays["fc"][_layout.F_COUNTERS])
+
+
+class _FightRun:
+    """One batch of fights in the kernel (`_run_fight_compiled`): what its chunks share, and the packings per set
+    of facts (`fightpack.pack_fight`), made as the trials need them and kept with the packing for the next batch."""
+
+    def __init__(self, kernel, scenario, packed: "Packed", seed: int, first: int, progress, keep: str):
+        self.kernel, self.scenario, self.packed, self.seed, self.first = kernel, scenario, packed, seed, first
+        self.progress, self.keep = progress, keep
+        a = packed.arrays
+        self.layout = packed.layout
+        self.S, self.V = a["init"].shape[0], len(packed.vehicles)
+        self.X = saved_width(packed) - _counter_flags(packed)     # `saved`, then a flag per mines counter
+        self.labels, self.kinds, self.read = _slots(scenario)
+        self.vids = list(scenario.arena.vehicles)
+        self.fight_on = scenario.fight is not None and _is_fight(scenario)
         with _VARIANTS_LOCK:
-            if key not in variants:
+            if packed.variants is None:           # kept with the packing (cached on the scenario) for the next batch
+                packed.variants = {"packings": {frozenset(): packed}, "explained": {}}
+        self.variants, self.cache = packed.variants["packings"], packed.variants["explained"]
+        self.fallbacks: list[str] = []       # why some trials ran on the reference (a warning each, once the batch is done)
+        self.A = len(packed.attacks)
+
+    def variant(self, key: frozenset) -> "Packed | Unpackable":
+        """The packing for a set of facts, made once (a packer error makes it Unpackable: those trials run on the
+        reference, never a wrong result)."""
+        from .fightpack import pack_fight     # (it packs on `_pack`'s arrays: a cycle at import)
+
+        with _VARIANTS_LOCK:
+            if key not in self.variants:
                 try:
-                    variants[key] = pack_fight(scenario, packed.base, key, cache)
+                    self.variants[key] = pack_fight(self.scenario, self.packed.base, key, self.cache)
                 except Exception as exc:   # never a wrong result: the reference runs those trials
-                    variants[key] = Unpackable(f"the packer refused a variant: {exc}")
-            return variants[key]
+                    self.variants[key] = Unpackable(f"the packer refused a variant: {exc}")
+            return self.variants[key]
 
-    A = len(packed.attacks)
-
-    def run(p: "Packed", n: int, state, flags, fight, saved, saved_k, start, ids, hit, dmg):
+    def kernel_run(self, p: "Packed", n: int, state, flags, fight, saved, saved_k, start, ids, hit, dmg):
+        """`run_fight` on n trials under packing p: which diverged (a vehicle out of control, by turn) and which must
+        run again (a drop row, from 1)."""
         diverged = np.zeros(n, np.int16)
         redo = np.zeros(n, np.int32)
-        rc = kernel.run_fight(seed, first, p.arrays, state, flags, fight["out_turn"], fight["result"], fight["turns"],
-                              fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids, hit, dmg, redo)
+        rc = self.kernel.run_fight(self.seed, self.first, p.arrays, state, flags, fight["out_turn"], fight["result"], fight["turns"],
+                                   fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids, hit, dmg, redo)
         if rc != 0:
             raise RuntimeError("compiled kernel refused the scenario")
         return diverged, redo
 
-    def counters(p: "Packed") -> int:
-        return int(p.arrays["fc"][_layout.F_COUNTERS])
+    def chunk(self, lo: int, hi: int):
+        """Trials lo..hi-1 (`trials.run_chunks`): their arrays, or their counts in summary mode."""
+        trials = _FightTrials(self, lo, hi)
+        trials.run_all()
+        if self.progress is not None:
+            self.progress(hi - lo)
+        return trials.output()
 
-    def work(lo: int, hi: int):
-        n = hi - lo
-        state = np.zeros((n, S), np.int32)
-        flags = np.zeros((n, max(V, 1)), np.uint8)
-        fight = _fight_arrays(n, layout)
-        saved = np.zeros((n, X + counters(packed)), np.int32)
-        saved_k = np.zeros(n, np.uint64)
-        hit, dmg = np.zeros((n, A), np.uint8), np.zeros((n, A), np.int32)
-        diverged, redo = run(packed, n, state, flags, fight, saved, saved_k, np.zeros(n, np.int16),
-                             np.arange(first + lo, first + hi, dtype=np.uint64), hit, dmg)
-        key_list: list = [frozenset()]       # the trials' sets of facts, by number (`kid`)
-        key_ids: dict = {frozenset(): 0}
-        kid = np.zeros(n, np.int64)
-        start = np.zeros(n, np.int16)
-        todo = np.flatnonzero((diverged != 0) | (redo != 0))
+    def outputs(self, result) -> tuple:
+        """The chunks' results joined, as `run_batch` takes them."""
+        A, S, V, layout, packed = self.A, self.S, self.V, self.layout, self.packed
+        fight_layout = layout if self.fight_on else None
+        init = packed.arrays["init"].copy()
+        if self.keep == "arrays":
+            parts = result.results or [(np.zeros((0, A), np.uint8), np.zeros((0, A), np.int32), np.zeros((0, S), np.int32),
+                                        np.zeros((0, V), np.uint8), _fight_arrays(0, layout))]
+            hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
+            fight = {k: np.concatenate([p[4][k] for p in parts]) for k in parts[0][4]}
+            return (list(packed.attacks), self.labels, self.kinds, self.vids, hit, dmg, state, flags, init, None, result.done,
+                    result.interrupted, fight if self.fight_on else None, fight_layout)
+        tallies = _sum_counts(result.results, A, S, V)
+        return (list(packed.attacks), self.labels, self.kinds, self.vids, None, None, None, None, init, tallies, result.done,
+                result.interrupted, None, fight_layout)
+
+
+class _FightTrials:
+    """The trials of one chunk of a fight batch: the kernel's outputs for them, run first under the default
+    packing, then again, group by group, under the packings of the facts their dice decided, until none is left
+    (the trials' sets of facts are numbered by `kid`)."""
+
+    def __init__(self, run: _FightRun, lo: int, hi: int):
+        self.run, self.lo, self.n = run, lo, hi - lo
+        n = self.n
+        self.state = np.zeros((n, run.S), np.int32)
+        self.flags = np.zeros((n, max(run.V, 1)), np.uint8)
+        self.fight = _fight_arrays(n, run.layout)
+        self.saved = np.zeros((n, run.X + _counter_flags(run.packed)), np.int32)
+        self.saved_k = np.zeros(n, np.uint64)
+        self.hit, self.dmg = np.zeros((n, run.A), np.uint8), np.zeros((n, run.A), np.int32)
+        self.key_list: list = [frozenset()]       # the trials' sets of facts, by number (`kid`)
+        self.key_ids: dict = {frozenset(): 0}
+        self.kid = np.zeros(n, np.int64)
+        self.start = np.zeros(n, np.int16)
+
+    def run_all(self) -> None:
+        """Every trial under the default packing, then those handed back under their facts' packings."""
+        run, lo = self.run, self.lo
+        self.diverged, self.redo = run.kernel_run(run.packed, self.n, self.state, self.flags, self.fight, self.saved, self.saved_k,
+                                                  np.zeros(self.n, np.int16), np.arange(run.first + lo, run.first + lo + self.n, dtype=np.uint64),
+                                                  self.hit, self.dmg)
+        todo = np.flatnonzero((self.diverged != 0) | (self.redo != 0))
         while len(todo):
             groups: dict = {}
-
-            def add(key, rows, at) -> None:
-                start[rows] = at
-                groups.setdefault(key, []).append(rows)
-
-            again = todo[redo[todo] != 0]
-            if len(again):
-                # a drop or switch went otherwise than packed: run the trial again from its start, with that fact
-                pairs, inv = _pairs(kid[again], redo[again])
-                for j, (k, r) in enumerate(pairs):
-                    row = variants[key_list[k]].arrays["drop"][int(r) - 1]
-                    fact = variants[key_list[k]].facts[int(row[_layout.DROP_FACT])]
-                    # no packing says what happened: the packing had it as the fact says, or a drop, switch or
-                    # detonation went ahead that the packing has not happen (only a substitution has a fact for that)
-                    known = fact in key_list[k] or (not row[_layout.DROP_ASSUMED] and row[_layout.DROP_KIND] != _layout.DR_SUBSTITUTE)
-                    add(None if known else key_list[k] | {fact}, again[inv == j], 0)
-            on = todo[redo[todo] == 0]
-            if len(on):
-                # moving vehicles out of control: on from the end of that turn, with them slowing
-                pairs, inv = _pairs(kid[on], diverged[on])
-                unc = (flags[on, :V] & 4) != 0
-                for j, (k, d) in enumerate(pairs):
-                    cur = variants[key_list[k]]
-                    moving = (cur.arrays["moving_end"][(d - 1) * V:d * V] != 0) & (cur.arrays["known_unc"] == 0)
-                    masks, inv2 = _rows(unc[inv == j] & moving)
-                    rows_j = on[inv == j]
-                    for q, mask in enumerate(masks):
-                        new = frozenset(("slow", int(v), int(d)) for v in np.flatnonzero(mask))
-                        add(key_list[k] | new, rows_j[inv2 == q], int(d))
+            self._redo_groups(todo, groups)
+            self._slowdown_groups(todo, groups)
             groups = {key: np.concatenate(parts) for key, parts in groups.items()}
-            for key, rows in groups.items():
-                if key is not None:
-                    if key not in key_ids:
-                        key_ids[key] = len(key_list)
-                        key_list.append(key)
-                    kid[rows] = key_ids[key]
+            self._number(groups)
             todo_next = []
             for key, rows in groups.items():
-                p = variant(key) if key is not None else None
-                if p is None or isinstance(p, Unpackable):
-                    fallbacks.append(p.reason if p is not None else
-                                     "a dropped weapon or a switch went otherwise than the packing of its trial knew it went")
-                    for i in rows:
-                        h_, d_, st_, fl_, fi_ = _reference_rows(scenario, packed.attacks, read, vids, lo + int(i), lo + int(i) + 1,
-                                                                seed, first, True, layout if fight_on else None)
-                        hit[i], dmg[i] = h_[0], d_[0]
-                        state[i] = st_[0]
-                        flags[i, :V] = fl_[0]
-                        if fi_ is not None:
-                            for k in fight:
-                                fight[k][i] = fi_[k][0]
-                    continue
-                if saved.shape[1] < X + counters(p):
-                    saved = np.pad(saved, ((0, 0), (0, X + counters(p) - saved.shape[1])))
-                sub_state, sub_flags = np.ascontiguousarray(state[rows]), np.ascontiguousarray(flags[rows])
-                sub_fight = {k: np.ascontiguousarray(v[rows]) for k, v in fight.items()}
-                sub_saved, sub_k = np.ascontiguousarray(saved[rows]), np.ascontiguousarray(saved_k[rows])
-                sub_hit, sub_dmg = np.ascontiguousarray(hit[rows]), np.ascontiguousarray(dmg[rows])
-                d2, r2 = run(p, len(rows), sub_state, sub_flags, sub_fight, sub_saved, sub_k, np.ascontiguousarray(start[rows]),
-                             (first + lo + rows).astype(np.uint64), sub_hit, sub_dmg)
-                state[rows], flags[rows], saved[rows], saved_k[rows] = sub_state, sub_flags, sub_saved, sub_k
-                hit[rows], dmg[rows] = sub_hit, sub_dmg
-                for k in fight:
-                    fight[k][rows] = sub_fight[k]
-                diverged[rows], redo[rows] = d2, r2
-                todo_next.append(rows[(d2 != 0) | (r2 != 0)])
+                left = self._run_group(key, rows)
+                if left is not None:
+                    todo_next.append(left)
             todo = np.concatenate(todo_next) if todo_next else np.zeros(0, np.int64)
-        if progress is not None:
-            progress(n)
-        if keep == "arrays":
-            return hit, dmg, state, flags[:, :V], fight
-        part = BatchResult(scenario.name, seed, first + lo, "compiled", packed.attacks, labels, kinds, vids, hit, dmg, state, flags[:, :V],
-                           a["init"], fight=fight if fight_on else None, fight_layout=layout if fight_on else None)
-        return part.counts()
 
-    result = run_chunks(work, trials, chunk, threads, cancel)
-    for reason in dict.fromkeys(fallbacks):     # a performance bug to report, never a wrong result
-        _warn_once(f"some trials of the fight: {reason}")
-    done = result.done
-    if keep == "arrays":
-        parts = result.results or [(np.zeros((0, A), np.uint8), np.zeros((0, A), np.int32), np.zeros((0, S), np.int32),
-                                    np.zeros((0, V), np.uint8), _fight_arrays(0, layout))]
-        hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
-        fight = {k: np.concatenate([p[4][k] for p in parts]) for k in parts[0][4]}
-        return (list(packed.attacks), labels, kinds, vids, hit, dmg, state, flags, a["init"].copy(), None, done, result.interrupted,
-                fight if fight_on else None, layout if fight_on else None)
-    tallies = _sum_counts(result.results, A, S, V)
-    return (list(packed.attacks), labels, kinds, vids, None, None, None, None, a["init"].copy(), tallies, done, result.interrupted,
-            None, layout if fight_on else None)
+    def _add(self, groups: dict, key, rows, at: int) -> None:
+        self.start[rows] = at
+        groups.setdefault(key, []).append(rows)
+
+    def _redo_groups(self, todo, groups: dict) -> None:
+        """A drop or switch went otherwise than packed: run the trial again from its start, with that fact (None: no
+        packing says what happened)."""
+        again = todo[self.redo[todo] != 0]
+        if not len(again):
+            return
+        variants, key_list = self.run.variants, self.key_list
+        pairs, inv = _pairs(self.kid[again], self.redo[again])
+        for j, (k, r) in enumerate(pairs):
+            row = variants[key_list[k]].arrays["drop"][int(r) - 1]
+            fact = variants[key_list[k]].facts[int(row[_layout.DROP_FACT])]
+            # no packing says what happened: the packing had it as the fact says, or a drop, switch or
+            # detonation went ahead that the packing has not happen (only a substitution has a fact for that)
+            known = fact in key_list[k] or (not row[_layout.DROP_ASSUMED] and row[_layout.DROP_KIND] != _layout.DR_SUBSTITUTE)
+            self._add(groups, None if known else key_list[k] | {fact}, again[inv == j], 0)
+
+    def _slowdown_groups(self, todo, groups: dict) -> None:
+        """Moving vehicles out of control (CW-CREW-03): on from the end of that turn, with them slowing."""
+        on = todo[self.redo[todo] == 0]
+        if not len(on):
+            return
+        V = self.run.V
+        pairs, inv = _pairs(self.kid[on], self.diverged[on])
+        unc = (self.flags[on, :V] & 4) != 0
+        for j, (k, d) in enumerate(pairs):
+            cur = self.run.variants[self.key_list[k]]
+            moving = (cur.arrays["moving_end"][(d - 1) * V:d * V] != 0) & (cur.arrays["known_unc"] == 0)
+            masks, inv2 = _rows(unc[inv == j] & moving)
+            rows_j = on[inv == j]
+            for q, mask in enumerate(masks):
+                new = frozenset(("slow", int(v), int(d)) for v in np.flatnonzero(mask))
+                self._add(groups, self.key_list[k] | new, rows_j[inv2 == q], int(d))
+
+    def _number(self, groups: dict) -> None:
+        """Each group's trials take its set of facts' number."""
+        for key, rows in groups.items():
+            if key is not None:
+                if key not in self.key_ids:
+                    self.key_ids[key] = len(self.key_list)
+                    self.key_list.append(key)
+                self.kid[rows] = self.key_ids[key]
+
+    def _run_group(self, key, rows):
+        """One group's trials under its packing (on the reference if there is none): the rows handed back again."""
+        p = self.run.variant(key) if key is not None else None
+        if p is None or isinstance(p, Unpackable):
+            self.run.fallbacks.append(p.reason if p is not None else
+                                      "a dropped weapon or a switch went otherwise than the packing of its trial knew it went")
+            self._on_reference(rows)
+            return None
+        return self._resume(p, rows)
+
+    def _on_reference(self, rows) -> None:
+        """The trials whole on the reference (`_reference_rows`), in place of what the kernel had."""
+        run = self.run
+        for i in rows:
+            h_, d_, st_, fl_, fi_ = _reference_rows(run.scenario, run.packed.attacks, run.read, run.vids, self.lo + int(i),
+                                                    self.lo + int(i) + 1, run.seed, run.first, True, run.layout if run.fight_on else None)
+            self.hit[i], self.dmg[i] = h_[0], d_[0]
+            self.state[i] = st_[0]
+            self.flags[i, :run.V] = fl_[0]
+            if fi_ is not None:
+                for k in self.fight:
+                    self.fight[k][i] = fi_[k][0]
+
+    def _resume(self, p: "Packed", rows):
+        """The trials run on under packing p from their start turn (their saved state widened to its counters)."""
+        run = self.run
+        if self.saved.shape[1] < run.X + _counter_flags(p):
+            self.saved = np.pad(self.saved, ((0, 0), (0, run.X + _counter_flags(p) - self.saved.shape[1])))
+        sub_state, sub_flags = np.ascontiguousarray(self.state[rows]), np.ascontiguousarray(self.flags[rows])
+        sub_fight = {k: np.ascontiguousarray(v[rows]) for k, v in self.fight.items()}
+        sub_saved, sub_k = np.ascontiguousarray(self.saved[rows]), np.ascontiguousarray(self.saved_k[rows])
+        sub_hit, sub_dmg = np.ascontiguousarray(self.hit[rows]), np.ascontiguousarray(self.dmg[rows])
+        d2, r2 = run.kernel_run(p, len(rows), sub_state, sub_flags, sub_fight, sub_saved, sub_k, np.ascontiguousarray(self.start[rows]),
+                                (run.first + self.lo + rows).astype(np.uint64), sub_hit, sub_dmg)
+        self.state[rows], self.flags[rows], self.saved[rows], self.saved_k[rows] = sub_state, sub_flags, sub_saved, sub_k
+        self.hit[rows], self.dmg[rows] = sub_hit, sub_dmg
+        for k in self.fight:
+            self.fight[k][rows] = sub_fight[k]
+        self.diverged[rows], self.redo[rows] = d2, r2
+        return rows[(d2 != 0) | (r2 != 0)]
+
+    def output(self):
+        """The chunk's arrays, or in summary mode its counts."""
+        run = self.run
+        flags = self.flags[:, :run.V]
+        if run.keep == "arrays":
+            return self.hit, self.dmg, self.state, flags, self.fight
+        part = BatchResult(run.scenario.name, run.seed, run.first + self.lo, "compiled", run.packed.attacks, run.labels, run.kinds,
+                           run.vids, self.hit, self.dmg, self.state, flags, run.packed.arrays["init"],
+                           fight=self.fight if run.fight_on else None, fight_layout=run.layout if run.fight_on else None)
+        return part.counts()
 
 
 _VARIANTS_LOCK = threading.RLock()
