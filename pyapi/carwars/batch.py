@@ -464,7 +464,7 @@ def _default_firers(scenario, a, afir: list[list[int]], crew_index: dict, c_hits
         except HardpointError:
             needed, ok = 0, 0     # he may not fire it (a substitute driver who steered...): cancelled if he is first
         afir.append(kernel_row(_layout.AFIR_COLUMNS, slot=c_hits[crew_index[(unit.id, c.id)]], needed=needed, ok=ok,
-                         needed_wounded=needed if c.state is CrewState.WOUNDED else needed + wounded_penalty))
+                               needed_wounded=needed if c.state is CrewState.WOUNDED else needed + wounded_penalty))
     return lo, len(afir)
 
 
@@ -736,15 +736,15 @@ def _pack(scenario) -> Packed:
 
     blast = parse_dice(fire["explosion"]["damage"])
     consts = kernel_row(_layout.CONSTS_NAMES, metal_factor=col_t["metal_armour_factor"], cap_num=cap.numerator, cap_den=cap.denominator,
-                  obstacle_hits=dmg["obstacle"]["hits_in_phase"], fire_hit_hi=fire["start"]["component_hit"][1],
-                  fire_hit_fiery_hi=fire["start"]["component_hit_fiery"][1],
-                  ext_standard_hi=fire["extinguisher"]["standard"][1], ext_improved_hi=fire["extinguisher"]["improved"][1],
-                  ext_portable_hi=fire["extinguisher"]["portable"][1], explode_hi=fire["explosion"]["roll"][1],
-                  natural_miss=th["natural_miss"], max_needed=th["max_needed"], area_divisor=dmg["area"]["share_divisor"],
-                  fire_hit_lo=fire["start"]["component_hit"][0], fire_hit_fiery_lo=fire["start"]["component_hit_fiery"][0],
-                  ext_standard_lo=fire["extinguisher"]["standard"][0], ext_improved_lo=fire["extinguisher"]["improved"][0],
-                  ext_portable_lo=fire["extinguisher"]["portable"][0], explode_lo=fire["explosion"]["roll"][0],
-                  fire_damage=fire["damage"]["per_turn"], blast_count=blast.count, blast_bonus=blast.bonus, blast_floor=blast.floor)
+                        obstacle_hits=dmg["obstacle"]["hits_in_phase"], fire_hit_hi=fire["start"]["component_hit"][1],
+                        fire_hit_fiery_hi=fire["start"]["component_hit_fiery"][1],
+                        ext_standard_hi=fire["extinguisher"]["standard"][1], ext_improved_hi=fire["extinguisher"]["improved"][1],
+                        ext_portable_hi=fire["extinguisher"]["portable"][1], explode_hi=fire["explosion"]["roll"][1],
+                        natural_miss=th["natural_miss"], max_needed=th["max_needed"], area_divisor=dmg["area"]["share_divisor"],
+                        fire_hit_lo=fire["start"]["component_hit"][0], fire_hit_fiery_lo=fire["start"]["component_hit_fiery"][0],
+                        ext_standard_lo=fire["extinguisher"]["standard"][0], ext_improved_lo=fire["extinguisher"]["improved"][0],
+                        ext_portable_lo=fire["extinguisher"]["portable"][0], explode_lo=fire["explosion"]["roll"][0],
+                        fire_damage=fire["damage"]["per_turn"], blast_count=blast.count, blast_bonus=blast.bonus, blast_floor=blast.floor)
 
     from .collision import ram_dice, weight_factor
     col_rows = []
@@ -755,8 +755,8 @@ def _pack(scenario) -> Packed:
         expr = ram_dice(rules, c.speed)
         f = weight_factor(rules, c.weight_lb, c.pedestrian)
         col_rows.append(kernel_row(_layout.COL_COLUMNS, vehicle=vi[c.vehicle], count=expr.count if expr else 0,
-                             bonus=expr.bonus if expr else 0, floor=expr.floor if expr else 0, num=f.numerator,
-                             den=f.denominator, side=int(c.side), phase=phase))
+                                   bonus=expr.bonus if expr else 0, floor=expr.floor if expr else 0, num=f.numerator,
+                                   den=f.denominator, side=int(c.side), phase=phase))
 
     atk_rows: list[list[int]] = []
     names: list[str] = []
@@ -774,8 +774,8 @@ def _pack(scenario) -> Packed:
     for phase, a, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
         if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
             atk_rows.append(kernel_row(_layout.ATK_COLUMNS, **dict.fromkeys(_layout.ATK_COLUMNS[:13], 0), phase=phase, weapon_slot=-1,
-                                 firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area), burst_lo=0, burst_hi=0,
-                                 fir_lo=0, fir_hi=0))
+                                       firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area), burst_lo=0, burst_hi=0,
+                                       fir_lo=0, fir_hi=0))
             names.append(b)
             continue
         fir = _default_firers(scenario, a, afir, crew_index, A["c_hits"], wounded_penalty) if scenario.collisions else (0, 0)
@@ -788,12 +788,12 @@ def _pack(scenario) -> Packed:
             # pedestrians and bursts runs in the fight kernel, which finds them phase by phase: _turn_unsupported)
             burst = burst_rows(arena, brst, b.aim_point, spec.burst_radius, burst_dice(rules, spec), b.target)
         atk_rows.append(kernel_row(_layout.ATK_COLUMNS, **shot_columns(b, spec, target, pi, vi, tire_index),
-                             fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1, fiery=int(spec.fiery),
-                             phase=phase, weapon_slot=weapon_slot, firer_slot=firer_slot,
-                             # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
-                             needed_wounded=b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty,
-                             cancelled=0, **area.get(b.attack, not_area), burst_lo=burst[0], burst_hi=burst[1],
-                             fir_lo=fir[0], fir_hi=fir[1]))
+                                   fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1, fiery=int(spec.fiery),
+                                   phase=phase, weapon_slot=weapon_slot, firer_slot=firer_slot,
+                                   # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
+                                   needed_wounded=b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty,
+                                   cancelled=0, **area.get(b.attack, not_area), burst_lo=burst[0], burst_hi=burst[1],
+                                   fir_lo=fir[0], fir_hi=fir[1]))
         names.append(b.attack)
 
     radius = fire["explosion"]["radius"]
