@@ -635,9 +635,9 @@ def _state_key(scenario) -> bytes | None:
 
 
 def _pack(scenario) -> Packed:
-    from .fire import can_explode
-    from .phase import burst_dice
-
+    """The scenario as the one-turn kernel (`fastcore/_carwars.pyx:run_phase`) reads it, and the base a fight's packing
+    builds on (`fightpack.pack_fight`): every unit's slots, the rules' constants, the collisions, the planned attacks
+    in the order `phase.resolve_phase` rolls them, where an explosion reaches and the fire carried in."""
     rules = scenario.rules
     arena = scenario.arena
     labels, kinds, read = _slots(scenario)
@@ -646,82 +646,132 @@ def _pack(scenario) -> Packed:
     vi = {v: i for i, v in enumerate(vids)}
     pids = list(arena.pedestrians)
     pi = {p: i for i, p in enumerate(pids)}
-    A: dict[str, list[int]] = {k: [] for k in (
-        "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces",
-        "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider",
-        "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery",
-        "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba")}
+    A, crew_index, tire_index = _unit_slots(arena, len(init))
+    cyc, consts = _constant_rows(rules)
+    col_rows = _collision_rows(scenario, vi)
+    atk_rows, names, brst, afir = _attack_rows_of(scenario, A, crew_index, tire_index, vi, pi)
+    radius = rules["carwars.fire"]["explosion"]["radius"]
+    end = _moved(scenario, rules["carwars.turn"]["phases"]) if scenario.turns else arena   # where explosions happen
+    near_v, near_p = blast_rows(end, radius, pi)
+    near_v, near_p = padded_rows(near_v or [[]], 2), padded_rows(near_p or [[]], 1)
+
+    def arr(x, shape=None):
+        a = np.ascontiguousarray(np.array(x, dtype=np.int32))
+        return a.reshape(shape) if shape is not None else a
+
+    arrays = {k: arr(v) for k, v in A.items()}
+    arrays["init"] = arr(init)
+    arrays["cyc"] = arr(cyc)
+    arrays["consts"] = arr(consts)
+    arrays["col"] = arr(col_rows, (len(col_rows), _layout.COL_NCOLS))
+    arrays["atk"] = arr(atk_rows, (len(atk_rows), _layout.ATK_NCOLS))
+    arrays["near_v"] = arr(near_v)
+    arrays["near_p"] = arr(near_p)
+    arrays["brst"] = arr(brst, (len(brst), _layout.BRST_NCOLS))
+    arrays["afir"] = arr(afir, (len(afir), _layout.AFIR_NCOLS))
+    future, hit, fiery, exploded = carried_fire(arena, 1, _KERNEL_FIRE_TURNS)
+    arrays["fire0"] = arr([future[v * _KERNEL_FIRE_TURNS + 1] for v in range(len(vids))] + hit + fiery + exploded)
+    return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
+                  tire_index=tire_index)
+
+
+_UNIT_VECTORS = ("v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces",
+                 "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider",
+                 "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery",
+                 "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba")
+
+
+def _unit_slots(arena, slots: int) -> tuple[dict[str, list[int]], dict, dict]:
+    """Per vehicle, its components' and crew's places in the state (`_slots`' order) and what the kernel reads of
+    them; per pedestrian, his hits and body armour. Returns the vectors, and the crew and tire indices."""
+    A: dict[str, list[int]] = {k: [] for k in _UNIT_VECTORS}
     slot = 0
     crew_index: dict[tuple[str, str], int] = {}
     tire_index: dict[tuple[str, str], int] = {}
     for v in arena.vehicles.values():
-        A["v_armour"].append(slot)
-        slot += 6
-        if v.power_plant is not None:
-            A["v_pp"].append(slot)
-            slot += 1
-        else:
-            A["v_pp"].append(-1)
-        A["v_kind"].append(getattr(_layout, f"KIND_{v.kind.upper()}"))
-        A["v_is_car"].append(1 if v.kind == "car" else 0)
-        A["v_reversed"].append(int(v.reversed_trike))
-        A["v_turret"].append(int(v.turret))
-        A["v_rolled"].append(-1 if v.rolled_onto is None else int(v.rolled_onto))
-        A["v_metal"].append(int(v.metal_armour))
-        layout = [getattr(_layout, f"LOC_{x.name}") for x in v.layout]
-        A["v_layout"] += layout + [-1] * (3 - len(layout))
-        A["v_w0"].append(len(A["w_slot"]))
-        for w in v.all_weapons():
-            A["w_slot"].append(slot)
-            slot += 1
-            A["w_mount"].append(int(w.mount))
-            A["w_sidecar"].append(int(v.sidecar is not None and w in v.sidecar.weapons))
-            A["w_fiery"].append(int(w.spec.burns_when_hit))
-        A["v_w1"].append(len(A["w_slot"]))
-        A["v_c0"].append(len(A["c_hits"]))
-        for c in v.all_crew():
-            crew_index[(v.id, c.id)] = len(A["c_hits"])
-            A["c_hits"].append(slot)
-            A["c_ba"].append(slot + 1)
-            slot += 2
-            A["c_sidecar"].append(int(v.sidecar is not None and c in v.sidecar.crew))
-        A["v_c1"].append(len(A["c_hits"]))
-        A["v_k0"].append(len(A["k_slot"]))
-        for k in v.cargo + (v.sidecar.cargo if v.sidecar else []):
-            A["k_slot"].append(slot)
-            slot += 1
-            A["k_sidecar"].append(int(k not in v.cargo))
-        A["v_k1"].append(len(A["k_slot"]))
-        A["v_t0"].append(len(A["t_slot"]))
-        for t in v.tires + ([v.sidecar.tire] if v.sidecar else []):
-            tire_index[(v.id, t.id)] = len(A["t_slot"])
-            A["t_slot"].append(slot)
-            slot += 1
-            A["t_pos"].append(_TIRE_POS[t.id])
-            A["t_sidecar"].append(int(v.sidecar is not None and t is v.sidecar.tire))
-        A["v_t1"].append(len(A["t_slot"]))
-        if v.sidecar:
-            A["v_sc_side"].append(int(v.sidecar.side))
-            A["v_sc_spaces"].append(v.sidecar.spaces)
-            A["v_sc_armour"].append(slot)
-            slot += 5
-        else:
-            A["v_sc_side"].append(-1)
-            A["v_sc_spaces"].append(0)
-            A["v_sc_armour"].append(-1)
-        driver = v.driver
-        A["v_driver"].append(crew_index[(v.id, driver.id)] if driver is not None else -1)
-        rider = next((c for c in v.crew if c.seat == "cycle"), driver)
-        A["v_cycle_rider"].append(crew_index[(v.id, rider.id)] if rider is not None else -1)
-        A["v_fireproof"].append(int(v.fireproof))
-        A["v_extinguisher"].append(getattr(_layout, f"EXT_{v.extinguisher.upper()}"))
-        A["v_can_explode"].append(int(can_explode(v)))
-        A["v_burning"].append(int(arena.fires[v.id].burning) if v.id in arena.fires else 0)
+        slot = _vehicle_slots(A, arena, v, slot, crew_index, tire_index)
     for p in arena.pedestrians.values():
         A["p_hits"].append(slot)
         A["p_ba"].append(slot + 1)
         slot += 2
-    assert slot == len(init)
+    assert slot == slots
+    return A, crew_index, tire_index
+
+
+def _vehicle_slots(A: dict[str, list[int]], arena, v, slot: int, crew_index: dict, tire_index: dict) -> int:
+    """One vehicle's vectors (armour, power plant, weapons, crew, cargo, tires, sidecar, fire), from state slot
+    `slot`; returns the slot after its last."""
+    from .fire import can_explode
+
+    A["v_armour"].append(slot)
+    slot += 6
+    if v.power_plant is not None:
+        A["v_pp"].append(slot)
+        slot += 1
+    else:
+        A["v_pp"].append(-1)
+    A["v_kind"].append(getattr(_layout, f"KIND_{v.kind.upper()}"))
+    A["v_is_car"].append(1 if v.kind == "car" else 0)
+    A["v_reversed"].append(int(v.reversed_trike))
+    A["v_turret"].append(int(v.turret))
+    A["v_rolled"].append(-1 if v.rolled_onto is None else int(v.rolled_onto))
+    A["v_metal"].append(int(v.metal_armour))
+    layout = [getattr(_layout, f"LOC_{x.name}") for x in v.layout]
+    A["v_layout"] += layout + [-1] * (3 - len(layout))
+    A["v_w0"].append(len(A["w_slot"]))
+    for w in v.all_weapons():
+        A["w_slot"].append(slot)
+        slot += 1
+        A["w_mount"].append(int(w.mount))
+        A["w_sidecar"].append(int(v.sidecar is not None and w in v.sidecar.weapons))
+        A["w_fiery"].append(int(w.spec.burns_when_hit))
+    A["v_w1"].append(len(A["w_slot"]))
+    A["v_c0"].append(len(A["c_hits"]))
+    for c in v.all_crew():
+        crew_index[(v.id, c.id)] = len(A["c_hits"])
+        A["c_hits"].append(slot)
+        A["c_ba"].append(slot + 1)
+        slot += 2
+        A["c_sidecar"].append(int(v.sidecar is not None and c in v.sidecar.crew))
+    A["v_c1"].append(len(A["c_hits"]))
+    A["v_k0"].append(len(A["k_slot"]))
+    for k in v.cargo + (v.sidecar.cargo if v.sidecar else []):
+        A["k_slot"].append(slot)
+        slot += 1
+        A["k_sidecar"].append(int(k not in v.cargo))
+    A["v_k1"].append(len(A["k_slot"]))
+    A["v_t0"].append(len(A["t_slot"]))
+    for t in v.tires + ([v.sidecar.tire] if v.sidecar else []):
+        tire_index[(v.id, t.id)] = len(A["t_slot"])
+        A["t_slot"].append(slot)
+        slot += 1
+        A["t_pos"].append(_TIRE_POS[t.id])
+        A["t_sidecar"].append(int(v.sidecar is not None and t is v.sidecar.tire))
+    A["v_t1"].append(len(A["t_slot"]))
+    if v.sidecar:
+        A["v_sc_side"].append(int(v.sidecar.side))
+        A["v_sc_spaces"].append(v.sidecar.spaces)
+        A["v_sc_armour"].append(slot)
+        slot += 5
+    else:
+        A["v_sc_side"].append(-1)
+        A["v_sc_spaces"].append(0)
+        A["v_sc_armour"].append(-1)
+    driver = v.driver
+    A["v_driver"].append(crew_index[(v.id, driver.id)] if driver is not None else -1)
+    rider = next((c for c in v.crew if c.seat == "cycle"), driver)
+    A["v_cycle_rider"].append(crew_index[(v.id, rider.id)] if rider is not None else -1)
+    A["v_fireproof"].append(int(v.fireproof))
+    A["v_extinguisher"].append(getattr(_layout, f"EXT_{v.extinguisher.upper()}"))
+    A["v_can_explode"].append(int(can_explode(v)))
+    A["v_burning"].append(int(arena.fires[v.id].burning) if v.id in arena.fires else 0)
+    return slot
+
+
+def _constant_rows(rules) -> tuple[list[int], list[int]]:
+    """The rules' figures the kernel reads: the cycle, sidecar and trike hit-location bands (`cyc`), and the
+    collision, fire, extinguisher, explosion, to-hit and area-effect constants (`consts`)."""
+    from ..dice import parse_dice
 
     dmg = rules["carwars.damage"]
     band = {"end_armour": dmg["cycle"]["end_armour"], "end_wheel": dmg["cycle"]["end_wheel"],
@@ -732,8 +782,6 @@ def _pack(scenario) -> Packed:
     col_t = rules["carwars.collisions"]
     cap = Fraction(col_t["metal_loss_cap_fraction"]).limit_denominator(1000)
     th = rules["carwars.tohit"]["to_hit"]
-    from ..dice import parse_dice
-
     blast = parse_dice(fire["explosion"]["damage"])
     consts = kernel_row(_layout.CONSTS_NAMES, metal_factor=col_t["metal_armour_factor"], cap_num=cap.numerator, cap_den=cap.denominator,
                         obstacle_hits=dmg["obstacle"]["hits_in_phase"], fire_hit_hi=fire["start"]["component_hit"][1],
@@ -745,8 +793,14 @@ def _pack(scenario) -> Packed:
                         ext_standard_lo=fire["extinguisher"]["standard"][0], ext_improved_lo=fire["extinguisher"]["improved"][0],
                         ext_portable_lo=fire["extinguisher"]["portable"][0], explode_lo=fire["explosion"]["roll"][0],
                         fire_damage=fire["damage"]["per_turn"], blast_count=blast.count, blast_bonus=blast.bonus, blast_floor=blast.floor)
+    return cyc, consts
 
+
+def _collision_rows(scenario, vi: dict[str, int]) -> list[list[int]]:
+    """The declared collisions (of the phase, or of every phase of a turn), with their ram dice and weight factor."""
     from .collision import ram_dice, weight_factor
+
+    rules = scenario.rules
     col_rows = []
     collisions = [(0, c) for c in scenario.collisions]
     if scenario.turns:
@@ -757,16 +811,31 @@ def _pack(scenario) -> Packed:
         col_rows.append(kernel_row(_layout.COL_COLUMNS, vehicle=vi[c.vehicle], count=expr.count if expr else 0,
                                    bonus=expr.bonus if expr else 0, floor=expr.floor if expr else 0, num=f.numerator,
                                    den=f.denominator, side=int(c.side), phase=phase))
+    return col_rows
 
-    atk_rows: list[list[int]] = []
-    names: list[str] = []
-    area: dict[str, dict] = {}    # an area-effect attack's rows (CW-DMG-07): place, victims, defender's rank, full damage
+
+def _area_columns(scenario) -> dict[str, dict]:
+    """An area-effect attack's columns per victim (CW-DMG-07): its place, the victims, the defender's rank of it,
+    full damage (a flamethrower)."""
+    area: dict[str, dict] = {}
     for a in ([] if scenario.turns else scenario.attacks):
         if a.victims:
             order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
             full = int(bool(_attack_spec(scenario, a).flamethrower))
             for i, v in enumerate(a.victims):
                 area[f"{a.id}@{v}"] = dict(area_place=i, area_victims=len(a.victims), area_rank=order.index(v), area_full=full)
+    return area
+
+
+def _attack_rows_of(scenario, A: dict, crew_index: dict, tire_index: dict, vi: dict[str, int], pi: dict[str, int]):
+    """The planned attacks' rows in the order they are rolled (`_planned`), with their names, the pedestrians their
+    bursts reach and their default firers' rows: (atk, names, brst, afir)."""
+    from .phase import burst_dice
+
+    rules, arena = scenario.rules, scenario.arena
+    atk_rows: list[list[int]] = []
+    names: list[str] = []
+    area = _area_columns(scenario)
     not_area = dict(area_place=-1, area_victims=0, area_rank=0, area_full=0)
     wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
     brst: list[list[int]] = []
@@ -795,30 +864,7 @@ def _pack(scenario) -> Packed:
                                    cancelled=0, **area.get(b.attack, not_area), burst_lo=burst[0], burst_hi=burst[1],
                                    fir_lo=fir[0], fir_hi=fir[1]))
         names.append(b.attack)
-
-    radius = fire["explosion"]["radius"]
-    end = _moved(scenario, rules["carwars.turn"]["phases"]) if scenario.turns else arena   # where explosions happen
-    near_v, near_p = blast_rows(end, radius, pi)
-    near_v, near_p = padded_rows(near_v or [[]], 2), padded_rows(near_p or [[]], 1)
-
-    def arr(x, shape=None):
-        a = np.ascontiguousarray(np.array(x, dtype=np.int32))
-        return a.reshape(shape) if shape is not None else a
-
-    arrays = {k: arr(v) for k, v in A.items()}
-    arrays["init"] = arr(init)
-    arrays["cyc"] = arr(cyc)
-    arrays["consts"] = arr(consts)
-    arrays["col"] = arr(col_rows, (len(col_rows), _layout.COL_NCOLS))
-    arrays["atk"] = arr(atk_rows, (len(atk_rows), _layout.ATK_NCOLS))
-    arrays["near_v"] = arr(near_v)
-    arrays["near_p"] = arr(near_p)
-    arrays["brst"] = arr(brst, (len(brst), _layout.BRST_NCOLS))
-    arrays["afir"] = arr(afir, (len(afir), _layout.AFIR_NCOLS))
-    future, hit, fiery, exploded = carried_fire(arena, 1, _KERNEL_FIRE_TURNS)
-    arrays["fire0"] = arr([future[v * _KERNEL_FIRE_TURNS + 1] for v in range(len(vids))] + hit + fiery + exploded)
-    return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
-                  tire_index=tire_index)
+    return atk_rows, names, brst, afir
 
 
 # --- the two backends ------------------------------------------------------------------------------
