@@ -1471,6 +1471,7 @@ class _FightTrials:
             todo = np.concatenate(todo_next) if todo_next else np.zeros(0, np.int64)
 
     def _add(self, groups: dict, key, rows, at: int) -> None:
+        """The rows join a group of its set of facts, each to start again at turn `at` (0: from the start)."""
         self.start[rows] = at
         groups.setdefault(key, []).append(rows)
 

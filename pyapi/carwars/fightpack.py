@@ -152,6 +152,7 @@ class FightPacker:
         self.u_side = [self.sides.index(fight.side(u) if fight is not None else u) for u in self.units]
 
     def _usable(self, name: str) -> bool:
+        """Whether a hand weapon of this name may fire (CW-HAND-01)."""
         return not weapon_spec(self.rules, name, hand=True).refused
 
     def _thrown(self, name: str) -> bool:       # a grenade: counted, each throw using one up (CW-HAND-01)
@@ -442,7 +443,7 @@ class FightPacker:
 
     def _collision_rows(self, ti: int, turn: int, phase: int, found: list) -> None:
         """The phase's collisions, declared and found in the movement (FIGHT-04, `phase._apply_collisions`): the
-        ram dice and the weight factor of each (CW-COL-01)."""
+        ram dice and the weight factor of each (CW-COL-04)."""
         rules, arena = self.rules, self.arena
         for c in list(self.plan.collisions.get((turn, phase), [])) + found:
             expr = ram_dice(rules, c.speed)
@@ -462,10 +463,12 @@ class FightPacker:
         return self.counter_of[id(counter)]
 
     def _damage_row(self, vi_: int, expr, part: str, side: int, tire: int, counter: int, armed: int = 0, half: int = 0) -> list[int]:
+        """A contact's damage to a part of vehicle `vi_` (rows.ocon DAMAGE; `armed`: only if its trigger went off)."""
         return kernel_row(_layout.OCON_COLUMNS, tp=len(self.ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_DAMAGE, a=expr.count,
                           b=expr.bonus, c=expr.floor, part=PARTS[part], side=side, tire=tire, armed=armed, half=half, counter=counter)
 
     def _trigger_row(self, vi_: int, band, counter: int, goes: bool) -> list[int]:
+        """A contact's die: the counter goes off on `band` (rows.ocon TRIGGER, CW-DROP-02/03; `goes`: mines, gone once off)."""
         return kernel_row(_layout.OCON_COLUMNS, tp=len(self.ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_TRIGGER, a=band[0], b=band[1],
                           c=int(goes), part=0, side=0, tire=0, armed=0, half=0, counter=counter)
 
@@ -613,6 +616,7 @@ class FightPacker:
 
     @staticmethod
     def _driver_fired(v, fired: FiredThisTurn) -> bool:
+        """Whether the vehicle's driver has fired this turn (then a drop, switch or detonation is cancelled)."""
         driver = v.driver
         return driver is not None and fired.characters.get((v.id, driver.id), 0) >= 1
 
