@@ -29,9 +29,13 @@ import numpy as np
 
 from .. import backend as _backend
 from . import _layout
-from ..dice import SeededDice
+from ..dice import SeededDice, parse_dice
 from ..errors import ScenarioError
 from ..ruleset import Unpackable
+from ..trials import run_chunks
+from .collision import ram_dice, weight_factor
+from .fire import can_explode
+from .phase import burst_dice
 
 __all__ = ["BatchResult", "run_batch", "run_batch_dask", "concat", "reference_trial", "Packed", "Unpackable", "pack", "supports_compiled"]
 
@@ -701,8 +705,6 @@ def _unit_slots(arena, slots: int) -> tuple[dict[str, list[int]], dict, dict]:
 def _vehicle_slots(A: dict[str, list[int]], arena, v, slot: int, crew_index: dict, tire_index: dict) -> int:
     """One vehicle's vectors (armour, power plant, weapons, crew, cargo, tires, sidecar, fire), from state slot
     `slot`; returns the slot after its last."""
-    from .fire import can_explode
-
     A["v_armour"].append(slot)
     slot += 6
     if v.power_plant is not None:
@@ -771,8 +773,6 @@ def _vehicle_slots(A: dict[str, list[int]], arena, v, slot: int, crew_index: dic
 def _constant_rows(rules) -> tuple[list[int], list[int]]:
     """The rules' figures the kernel reads: the cycle, sidecar and trike hit-location bands (`cyc`), and the
     collision, fire, extinguisher, explosion, to-hit and area-effect constants (`consts`)."""
-    from ..dice import parse_dice
-
     dmg = rules["carwars.damage"]
     band = {"end_armour": dmg["cycle"]["end_armour"], "end_wheel": dmg["cycle"]["end_wheel"],
             "side_driver": dmg["cycle"]["side_driver"], "side_pp": dmg["cycle"]["side_power_plant"],
@@ -798,8 +798,6 @@ def _constant_rows(rules) -> tuple[list[int], list[int]]:
 
 def _collision_rows(scenario, vi: dict[str, int]) -> list[list[int]]:
     """The declared collisions (of the phase, or of every phase of a turn), with their ram dice and weight factor."""
-    from .collision import ram_dice, weight_factor
-
     rules = scenario.rules
     col_rows = []
     collisions = [(0, c) for c in scenario.collisions]
@@ -830,8 +828,6 @@ def _area_columns(scenario) -> dict[str, dict]:
 def _attack_rows_of(scenario, A: dict, crew_index: dict, tire_index: dict, vi: dict[str, int], pi: dict[str, int]):
     """The planned attacks' rows in the order they are rolled (`_planned`), with their names, the pedestrians their
     bursts reach and their default firers' rows: (atk, names, brst, afir)."""
-    from .phase import burst_dice
-
     rules, arena = scenario.rules, scenario.arena
     atk_rows: list[list[int]] = []
     names: list[str] = []
@@ -998,8 +994,6 @@ def _fight_counts(arrays: dict, layout) -> dict:
 
 def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bool, progress, keep: str = "arrays",
                    cancel=None) -> tuple:
-    from ..trials import run_chunks
-
     labels, kinds, read = _slots(scenario)
     names = turn_names(scenario) if scenario.turns else [b.attack for b in scenario.explain()]
     vids = list(scenario.arena.vehicles)
@@ -1048,8 +1042,6 @@ _SLOT_KIND = {"armour": 0, "dp": 0, "crew_hits": 1, "ped_hits": 1, "crew_armour"
 
 def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, end_of_turn: bool, threads: int,
                   chunk: int, progress, keep: str, cancel=None) -> tuple:
-    from ..trials import run_chunks
-
     a = packed.arrays
     A, S, V = a["atk"].shape[0], a["init"].shape[0], a["v_armour"].shape[0]
     if keep == "arrays":
@@ -1347,8 +1339,6 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
     packed runs again from its start under a packing with that outcome (`fightpack.pack_fight`'s facts). One packing per
     set of facts, made when first needed and kept for the batch; if that packing fails, or a trial asks for a
     fact its packing already has, the trial runs on the reference."""
-    from ..trials import run_chunks
-
     run = _FightRun(kernel, scenario, packed, seed, first, progress, keep)
     result = run_chunks(run.chunk, trials, chunk, threads, cancel)
     for reason in dict.fromkeys(run.fallbacks):     # a performance bug to report, never a wrong result
