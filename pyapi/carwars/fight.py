@@ -192,12 +192,13 @@ def ordered_weapons(fight: "Fight | None", unit_id: str) -> set[str] | None:
     return out
 
 
-def _ordered(wanted: set[str] | None, w) -> bool:
+def counts_for_orders(wanted: set[str] | None, w) -> bool:
+    """FIGHT-10: whether a mounted weapon keeps its vehicle in action: one the orders use (`ordered_weapons`)."""
     return wanted is None or w.id in wanted or ("*aimed" in wanted and w.spec.aimed)
 
 
 def _can_fire(rules: Rules, v: Vehicle, wanted: set[str] | None = None) -> bool:
-    if any(weapon_can_fire(w) and _ordered(wanted, w) for w in v.all_weapons()):
+    if any(weapon_can_fire(w) and counts_for_orders(wanted, w) for w in v.all_weapons()):
         return True
     from .tables import weapon_spec
 

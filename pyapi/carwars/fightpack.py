@@ -26,7 +26,7 @@ from .crew import crash_table_band, substitute_barred, take_controls
 from .dropped import (OIL_KINDS, contact, counter_id, drop_weapon, dropped_kind, expire_counters, intersects, oil_maneuver,
                       paint_contact, spiked_tires, swept_polygon)
 from .enums import CrewRole, Mount, Side
-from .fight import TARGET_POLICIES, Fight, FightLayout, weapons_of
+from .fight import TARGET_POLICIES, Fight, FightLayout, counts_for_orders, ordered_weapons, weapons_of
 from .model import Pedestrian
 from .motion import move_with_contacts
 from .phase import burst_dice, explain_phase
@@ -165,12 +165,13 @@ class FightPacker:
         self.weapon_index: dict[tuple[str, str], int] = {}
         self.w_key, self.w_shots, self.w_ammo0, self.w_usable, self.c_takeover, self.c_hand = [], [], [], [], [], []
         for v in self.arena.vehicles.values():
+            wanted = ordered_weapons(self.fight, v.id)       # FIGHT-10: only what the orders use keeps it in action
             for w in v.all_weapons():
                 self.weapon_index[(v.id, w.id)] = len(self.w_key)
                 self.w_key.append(self.wkey[(v.id, w.id)])
                 self.w_shots.append(int(w.spec.shots > 0))
                 self.w_ammo0.append(int(w.ammo))
-                self.w_usable.append(int(not w.spec.refused))
+                self.w_usable.append(int(not w.spec.refused and counts_for_orders(wanted, w)))
             sidecar_crew = list(v.sidecar.crew) if v.sidecar else []
             for c in v.all_crew():
                 self.crew_index[(v.id, c.id)] = len(self.c_takeover)
