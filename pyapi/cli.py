@@ -209,6 +209,9 @@ def _fight_options(p: argparse.ArgumentParser, trials: int) -> None:
                    help="the movement orders (FIGHT-07): one tactic for both, or A's and B's separated by a comma, of "
                         "hold_course, pursue, keep_range, bring_to_bear (pursue and bring the weapons to bear), evade, or "
                         "none (no movement order: straight on, outside the handling rules)")
+    p.add_argument("--drops", action="store_true",
+                   help="the duellists' orders also drop their dropped weapons (mines, spikes, oil, smoke) when the other "
+                        "follows within range (FIGHT-10)")
     p.add_argument("--precision", type=_text_arg(_precision, "precision"), default=None,
                    help="run on (trials numbered on from --trials) until every probability's 95%% interval is at most "
                         "this either side (FIGHT-11)")
@@ -296,8 +299,8 @@ def _cmd_sweep(args) -> int:
         picture_format(args.heatmap, "--heatmap")
         open_output(args.heatmap, args.overwrite, "--heatmap").close()     # a bad path fails now, not after the run
     cells = len(ranges) * len(aspects) * len(speeds)
-    run = dict(trials=args.trials, seed=args.seed, turns=args.turns, tactics=args.tactics, precision=args.precision,
-               threads=args.threads)
+    run = dict(trials=args.trials, seed=args.seed, turns=args.turns, tactics=args.tactics, drops=args.drops,
+               precision=args.precision, threads=args.threads)
     if args.no_progress or args.json:
         result = sweep(args.a, args.b, ranges, aspects, speeds, **run)
     else:
@@ -336,7 +339,8 @@ def _cmd_duel(args) -> int:
     from .duel import build_duel
     from .run import print_tables
 
-    scenario = build_duel(args.a, args.b, args.range_, args.aspect, args.speed, args.turns, tactics=args.tactics)
+    scenario = build_duel(args.a, args.b, args.range_, args.aspect, args.speed, args.turns, tactics=args.tactics,
+                          drops=args.drops)
     result, note = _fights(scenario, args, "fights")
     if args.json:
         doc = result.to_dict()
@@ -376,7 +380,7 @@ def _cmd_compare(args) -> int:
     from .duel import compare
 
     result = compare(args.designs, args.trials, args.seed, range_=args.range_, aspect=args.aspect, speed=args.speed,
-                     turns=args.turns, threads=args.threads, tactics=args.tactics, precision=args.precision)
+                     turns=args.turns, threads=args.threads, tactics=args.tactics, drops=args.drops, precision=args.precision)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0

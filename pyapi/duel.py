@@ -87,10 +87,12 @@ def _weapons(entry: dict, rules) -> list[str] | None:
 
 
 def build_duel(a: str, b: str, range_: float = 8.0, aspect: str = "head-on", speed: float = 0.0, turns: int = 20,
-               rules=None, tactics: str | tuple[str, str] = DEFAULT_TACTICS):
+               rules=None, tactics: str | tuple[str, str] = DEFAULT_TACTICS, drops: bool = False):
     """The scenario of a duel (FIGHT-06): A at the origin facing north, B at `range_` inches (centre to centre) as
-    `aspect` says, both at `speed` mph, each firing every weapon at the other every turn (best_odds, dropping its
-    dropped weapons when followed), each driven by its tactic (FIGHT-07, FIGHT-12), until decided."""
+    `aspect` says, both at `speed` mph, each firing every aimed weapon at the other every turn (best_odds), each
+    driven by its tactic (FIGHT-07, FIGHT-12), until decided. `drops`: its orders also drop its dropped weapons
+    when the other follows within range (FIGHT-10); without, a dropped weapon no order uses does not keep a
+    duellist in action."""
     from .data import load_rules
     from .scenario import parse_scenario
 
@@ -109,13 +111,13 @@ def build_duel(a: str, b: str, range_: float = 8.0, aspect: str = "head-on", spe
     dx, dy, facing = ASPECTS[aspect]
     first.update(x=0.0, y=0.0, facing=0.0, speed=float(speed), side=first["id"])
     second.update(x=dx * range_, y=dy * range_, facing=facing, speed=float(speed), side=second["id"])
-    doc = {"scenario": {"name": f"Duel: {first['id']} against {second['id']}, {aspect} at {range_:g} inches, {speed:g} mph",
+    doc: dict[str, Any] = {"scenario": {"name": f"Duel: {first['id']} against {second['id']}, {aspect} at {range_:g} inches, {speed:g} mph",
                         "ruleset": "carwars", "turns": turns, "until": "decided",
                         "description": "built by hardpoint duel: each fires every weapon at the other every turn"},
            "vehicle": [first, second], "orders": [], "drive": []}
     for entry, tactic in ((first, tactic_a), (second, tactic_b)):
-        order = {"id": f"{entry['id']}_fires", "unit": entry["id"], "target": "best_odds"}
-        weapons = _weapons(entry, rules)
+        order: dict[str, Any] = {"id": f"{entry['id']}_fires", "unit": entry["id"], "target": "best_odds"}
+        weapons = _weapons(entry, rules) if drops else None
         if weapons:
             order["weapons"] = weapons
         doc["orders"].append(order)
@@ -193,5 +195,5 @@ def compare(designs: list[str], trials: int = 20_000, seed: int = 1, precision: 
             wins[i][j] = result.find("win", side=scenario_ids[0]).count
             draws[i][j] = result.find("draw").count
             runs[i][j] = result.trials
-    shown = {k: v for k, v in options.items() if k in ("range_", "aspect", "speed", "turns", "tactics")}
+    shown = {k: v for k, v in options.items() if k in ("range_", "aspect", "speed", "turns", "tactics", "drops")}
     return Comparison(list(designs), trials, wins, draws, shown, runs)

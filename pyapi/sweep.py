@@ -72,7 +72,7 @@ def _grid(values, field_name: str, lo: float, hi: float) -> tuple[float, ...]:
 
 
 def sweep(a: str, b: str, ranges=RANGES, aspects=None, speeds=SPEEDS, trials: int = 10_000, seed: int = 1,
-          turns: int = 20, tactics: str = "bring_to_bear", precision: float | None = None,
+          turns: int = 20, tactics: str = "bring_to_bear", drops: bool = False, precision: float | None = None,
           progress: Callable[[int], Any] | None = None, **run: Any) -> Sweep:
     """FIGHT-12: the duel of `a` and `b` at every range x aspect x speed of the grid (each `trials` fights, or run
     until `precision` with FIGHT-11's `run_to_precision`), `run` going to `run_batch` (backend, threads, cancel)."""
@@ -90,11 +90,11 @@ def sweep(a: str, b: str, ranges=RANGES, aspects=None, speeds=SPEEDS, trials: in
                             rule="SAFE-03")
     parse_tactics(tactics)
     out = Sweep(a, b, ranges, aspects, speeds, {"trials": trials, "seed": seed, "turns": turns, "tactics": tactics,
-                                                "precision": precision})
+                                                "drops": drops, "precision": precision})
     for aspect in aspects:
         for speed in speeds:
             for range_ in ranges:
-                scenario = build_duel(a, b, range_, aspect, speed, turns, tactics=tactics)
+                scenario = build_duel(a, b, range_, aspect, speed, turns, tactics=tactics, drops=drops)
                 if precision is None:
                     result = run_batch(scenario, trials, seed, keep="summary", **run)
                 else:
