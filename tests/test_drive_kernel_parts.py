@@ -152,6 +152,9 @@ def polygon_points(rng) -> list:
     elif r < 0.65:
         cx, cy = c[0], c[1]
         pts.insert(2, (cx, cy))                                  # dented: not convex
+    elif r < 0.7:
+        w, h = rng.choice(SIZES)
+        pts = [(-0.0, -0.0), (w, -0.0), (w, h), (-0.0, h)]      # negative zeros: Polygon stores +0.0
     elif r < 0.8:
         poly = geo.clip_to_arc(geo.Counter(*counter(rng, near(rng, c))), rng.choice(geo.ARCS), geo.Counter(*c))
         if poly is not None:
@@ -281,6 +284,8 @@ def test_nearest_points_and_distances_agree():
         poly = geo.Counter(*c).polygon()
         verts = list(poly.vertices)
         p = near(rng, c, rng.choice([0.5, 3.0]))
+        if rng.random() < 0.1:
+            p = (-0.0, -0.0) if rng.random() < 0.5 else (c[0] * 0.0 - 0.0, c[1])    # nearest_point makes them +0.0
         tol = rng.choice([0.0, 0.0, 1e-9, 0.1])
         check((c,), "counter_polygon", (OK, verts), K.counter_polygon(c))
         check((c, p, tol), "contains", poly.contains(p, tol), K.contains(verts, *p, tol))
@@ -331,7 +336,9 @@ def test_axes_projections_and_centres_agree():
         ax = rng.choice(axes) if axes else (0.0, 1.0)
         check((a, ax), "project", contact._project(a, *ax), K.project(a, *ax))
         check((b,), "centre", contact._centre(b), K.centre(b))
-        xs = [rng.uniform(-1, 1) * 10 ** rng.randint(-3, 16) for _ in range(rng.randint(1, 8))]
+        xs = [rng.choice([rng.uniform(-1, 1) * 10 ** rng.randint(-3, 16), -0.0, 0.0]) for _ in range(rng.randint(1, 8))]
+        if rng.random() < 0.1:
+            xs = [-0.0] * len(xs)                                # sum() starts from 0: its sum is +0.0
         check((xs,), "sum", sum(xs), K.pysum(xs))
 
 
