@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, cdivision=True
 # Header-only plane geometry for the compiled fight kernel (issue 34): counters, arcs, facing sides, nearest points
 # (hardpoint.carwars.geometry) and contact of moving counters (hardpoint.carwars.contact).
 #
