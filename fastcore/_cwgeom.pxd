@@ -422,6 +422,17 @@ cdef inline void cw_project(const double* poly, int n, double ax, double ay, dou
             hi[0] = d
 
 
+cdef inline bint cw_extents(const double* a, int na, const double* b, int nb, int k, double* ax, double* ay,
+                            double* alo, double* ahi, double* blo, double* bhi) noexcept nogil:
+    """The step touching and first_contact take for each axis of `_axes(a) + _axes(b)`: axis k (cw_axis) and both
+    polygons' extents along it (_project); False for a zero edge, which has no axis."""
+    if not cw_axis(a, na, b, nb, k, ax, ay):
+        return False
+    cw_project(a, na, ax[0], ay[0], alo, ahi)
+    cw_project(b, nb, ax[0], ay[0], blo, bhi)
+    return True
+
+
 cdef extern from "Python.h":
     const long PY_VERSION_HEX
 
@@ -458,11 +469,7 @@ cdef inline bint cw_touching(const double* a, int na, const double* b, int nb) n
     cdef int k
     cdef double ax, ay, alo, ahi, blo, bhi
     for k in range(na + nb):
-        if not cw_axis(a, na, b, nb, k, &ax, &ay):
-            continue
-        cw_project(a, na, ax, ay, &alo, &ahi)
-        cw_project(b, nb, ax, ay, &blo, &bhi)
-        if bhi < alo or blo > ahi:
+        if cw_extents(a, na, b, nb, k, &ax, &ay, &alo, &ahi, &blo, &bhi) and (bhi < alo or blo > ahi):
             return False
     return True
 
@@ -492,10 +499,8 @@ cdef inline bint cw_first_contact(const double* a, int na, double vax, double va
     cdef bint found = False
     cdef int k
     for k in range(na + nb):
-        if not cw_axis(a, na, b, nb, k, &ax, &ay):
+        if not cw_extents(a, na, b, nb, k, &ax, &ay, &alo, &ahi, &blo, &bhi):
             continue
-        cw_project(a, na, ax, ay, &alo, &ahi)
-        cw_project(b, nb, ax, ay, &blo, &bhi)
         s = vx * ax + vy * ay
         if s == 0.0:
             if bhi < alo or blo > ahi:
