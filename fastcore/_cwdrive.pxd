@@ -8,9 +8,9 @@
 # The state comes in plain structs (below), each field saying what fills it from the Python objects. Python semantics
 # kept: float % and // as Python computes them (cw_pymod, cw_pyfloordiv), min/max keeping the first of equals, tuple
 # comparison (cw_score_less), the arena's insertion order, +0.0 where geometry._point makes it.
-from libc.math cimport floor, ceil, fmod, fabs, sqrt, sin, cos, copysign, trunc, INFINITY
+from libc.math cimport floor, ceil, fmod, fabs, sqrt, sin, copysign, trunc, INFINITY
 
-from _cwgeom cimport (CwCounter, CwPolygon, CW_OK, CW_UNSURE, CW_DEG2RAD, CW_FRONT, CW_RIGHT, cw_sincos_deg,
+from _cwgeom cimport (CwCounter, CwPolygon, CW_OK, CW_UNSURE, CW_DEG2RAD, cw_cos, CW_FRONT, CW_RIGHT, cw_sincos_deg,
                        cw_to_local, cw_to_world, cw_corners, cw_counter_polygon, cw_polygon_arcs, cw_facing_sides,
                        cw_nearest_point, cw_distance, cw_touching, cw_first_contact)
 
@@ -245,7 +245,7 @@ cdef inline void cw_straight_displacement(const CwDriveRules* r, const CwUnit* u
     sign = -1.0 if u.speed < 0 else 1.0
     f = u.counter.facing * CW_DEG2RAD
     dx[0] = sign * d * sin(f)
-    dy[0] = sign * d * cos(f)
+    dy[0] = sign * d * cw_cos(f)
 
 
 # --- handling (FIGHT-09) ------------------------------------------------------------------------------------------------

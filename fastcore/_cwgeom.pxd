@@ -14,17 +14,22 @@
 # `Polygon(...)` could raise (fewer than three distinct vertices, zero area, non-finite, not convex within its
 # tolerance, or within a rounding of that tolerance) or would divide by zero, or where a polygon has more vertices
 # than a CwPolygon holds: the kernel hands that case to the reference rather than guess.
-from libc.math cimport sin, cos, sqrt, fmod, atan2, hypot, fabs, isfinite, INFINITY
+from libc.math cimport sin, sqrt, fmod, atan2, hypot, fabs, isfinite, INFINITY
 
 cdef extern from *:
     """
     #define CW_EPS 1e-9                              /* geometry.EPS */
     #define CW_DEG2RAD (3.141592653589793 / 180.0)   /* geometry._DEG2RAD, math.radians' factor */
     #define CW_TWO_PI (2.0 * 3.141592653589793)      /* 2.0 * math.pi */
+    #include <math.h>
+    /* cos as a libm call of its own, as Python's math.cos is: GCC fuses sin(a) and cos(a) into one sincos(a), which
+       glibc computes to the same bits but not every libm promises to; the volatile copy keeps the calls apart */
+    static inline double cw_cos(double x) { volatile double y = x; return cos(y); }
     """
     const double CW_EPS
     const double CW_DEG2RAD
     const double CW_TWO_PI
+    double cw_cos(double x) noexcept nogil
 
 cdef enum:
     CW_MAXV = 8            # vertices a CwPolygon holds: a counter's 4 and the 3 at most that clipping it to an arc adds
@@ -77,7 +82,7 @@ cdef inline void cw_sincos_deg(double deg, double* s, double* c) noexcept nogil:
     else:
         a = r * CW_DEG2RAD
         s[0] = sin(a)
-        c[0] = cos(a)
+        c[0] = cw_cos(a)
 
 
 cdef inline void cw_to_local(const CwCounter* k, double px, double py, double* lx, double* ly) noexcept nogil:
