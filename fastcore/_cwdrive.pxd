@@ -184,7 +184,8 @@ cdef struct CwMove:
 # --- Python's arithmetic ----------------------------------------------------------------------------------------------
 
 cdef inline double cw_pymod(double x, double y) noexcept nogil:
-    """Python's float x % y: fmod, plus the divisor when the signs differ; a zero takes the divisor's sign."""
+    """Python's float x % y, as driving.turned and turn.phase_distances use it (FIGHT-08, CW-ROF-02): fmod, plus the
+    divisor when the signs differ; a zero takes the divisor's sign."""
     cdef double m = fmod(x, y)
     if m != 0.0:
         if (y < 0.0) != (m < 0.0):
@@ -195,7 +196,8 @@ cdef inline double cw_pymod(double x, double y) noexcept nogil:
 
 
 cdef inline double cw_pyfloordiv(double x, double y) noexcept nogil:
-    """Python's float x // y (CPython's float_divmod, then its quotient snapped to a whole number)."""
+    """Python's float x // y, as turn.phase_distances and driving._turns use it (CW-ROF-02, FIGHT-08): CPython's
+    float_divmod, then its quotient snapped to a whole number."""
     cdef double m = fmod(x, y), div = (x - m) / y, q
     if m != 0.0 and (y < 0.0) != (m < 0.0):
         div -= 1.0
@@ -251,7 +253,8 @@ cdef inline void cw_straight_displacement(const CwDriveRules* r, const CwUnit* u
 # --- handling (FIGHT-09) ------------------------------------------------------------------------------------------------
 
 cdef inline int cw_control_row(const CwDriveRules* r, double speed) noexcept nogil:
-    """handling._row: the Control Table row of a speed (5-10 mph row 0, then one a 10 mph); -1 (None) under 5 mph."""
+    """handling._row (FIGHT-09): the Control Table row of a speed (5-10 mph row 0, then one a 10 mph); -1 (None) under 5
+    mph."""
     cdef double s = fabs(speed)
     cdef int row
     if s < 5:
@@ -276,7 +279,8 @@ cdef inline int cw_control_needed(const CwDriveRules* r, double speed, int statu
 # --- maneuvers (FIGHT-08) ----------------------------------------------------------------------------------------------
 
 cdef inline int cw_push(CwManeuver* out, int n, int cap, int kind, double angle, double lateral, int d) noexcept nogil:
-    """Appends Maneuver(kind, angle, lateral, d) while the array has room; the count it would have either way."""
+    """maneuver_menu's `out += [Maneuver(kind, angle, lateral, d)]` (FIGHT-08), while the array has room; the count it
+    would have either way."""
     if n < cap:
         out[n].kind, out[n].angle, out[n].lateral, out[n].d = kind, angle, lateral, d
     return n + 1
@@ -284,8 +288,8 @@ cdef inline int cw_push(CwManeuver* out, int n, int cap, int kind, double angle,
 
 cdef inline int cw_turns(CwManeuver* out, int n, int cap, int kind, double step, double max_angle, double lateral,
                          int d0, int d_step) noexcept nogil:
-    """driving._turns: left then right, angle by angle (a swerve slides the other way first); the D of step k is
-    d0 + k * d_step."""
+    """driving._turns (FIGHT-08): left then right, angle by angle (a swerve slides the other way first); the D of step k
+    is d0 + k * d_step."""
     cdef int side, k, steps = <int>(cw_pyfloordiv(max_angle, step) + 1e-9)
     for side in range(-1, 2, 2):
         for k in range(1, steps + 1):
@@ -294,8 +298,8 @@ cdef inline int cw_turns(CwManeuver* out, int n, int cap, int kind, double step,
 
 
 cdef inline int cw_pair(CwManeuver* out, int n, int cap, int kind, double x, int d) noexcept nogil:
-    """A maneuver left (side -1), then right (side 1), as maneuver_menu writes them: a drift slides `side * x` (its
-    angle a plain 0.0), a bootlegger or T-stop turns `side * x` (its slide a plain 0.0)."""
+    """maneuver_menu's `for side in (-1, 1)` (FIGHT-08): a maneuver left, then right, as it writes them: a drift slides
+    `side * x` (its angle a plain 0.0), a bootlegger or T-stop turns `side * x` (its slide a plain 0.0)."""
     cdef int side
     for side in range(-1, 2, 2):
         if kind == CW_DRIFT or kind == CW_STEEP_DRIFT:
@@ -307,7 +311,7 @@ cdef inline int cw_pair(CwManeuver* out, int n, int cap, int kind, double x, int
 
 cdef inline int cw_menu_kind(const CwDriveRules* r, const CwVehicle* v, int kind, double speed, bint whole,
                              CwManeuver* out, int n, int cap) noexcept nogil:
-    """One kind of driving.maneuver_menu's loop: its maneuvers appended (each left then right, angles rising)."""
+    """One kind of driving.maneuver_menu's loop (FIGHT-08): its maneuvers appended (left then right, angles rising)."""
     if kind == CW_PIVOT:
         if speed == r.pivot_speed:
             n = cw_turns(out, n, cap, CW_PIVOT, r.pivot_step, r.pivot_max_angle, 0.0, r.pivot_d, 0)
@@ -392,7 +396,8 @@ cdef inline void cw_maneuver_move(const CwDriveRules* r, const CwVehicle* v, con
 
 
 cdef inline void cw_turned(const CwCounter* k, double angle, double px, double py, CwCounter* out) noexcept nogil:
-    """driving.turned: the counter turned `angle` degrees about a point of its own frame (the pivot stays put)."""
+    """driving.turned (FIGHT-08): the counter turned `angle` degrees about a point of its own frame (the pivot stays
+    put)."""
     cdef double wx, wy, s, c, rx, ry
     cw_to_world(k, px, py, &wx, &wy)
     cw_sincos_deg(angle, &s, &c)
@@ -404,7 +409,7 @@ cdef inline void cw_turned(const CwCounter* k, double angle, double px, double p
 
 
 cdef inline void cw_end_counter(const CwCounter* k, const CwMove* move, CwCounter* out) noexcept nogil:
-    """driving.end_counter: the counter after a move: slid, then turned about its pivot."""
+    """driving.end_counter (FIGHT-08): the counter after a move: slid, then turned about its pivot."""
     cdef CwCounter moved
     moved.cx, moved.cy, moved.length, moved.width, moved.facing = k.cx + move.dx, k.cy + move.dy, k.length, k.width, k.facing
     if move.angle == 0.0:
@@ -416,8 +421,8 @@ cdef inline void cw_end_counter(const CwCounter* k, const CwMove* move, CwCounte
 # --- what the driver keeps clear of (FIGHT-07) --------------------------------------------------------------------------
 
 cdef inline bint cw_obstacle(const CwArena* a, int me, int j, double* buf, const double** poly, int* n) noexcept nogil:
-    """Obstacle j of driving._obstacles: the other vehicles' corners (j < n_vehicles, into buf), then the buildings'
-    vertices; False for the vehicle itself."""
+    """Obstacle j of driving._obstacles (FIGHT-07): the other vehicles' corners (j < n_vehicles, into buf), then the
+    buildings' vertices; False for the vehicle itself."""
     if j < a.n_vehicles:
         if j == me:
             return False
@@ -431,8 +436,8 @@ cdef inline bint cw_obstacle(const CwArena* a, int me, int j, double* buf, const
 
 
 cdef inline int cw_straight_on(const CwDriveRules* r, const CwUnit* o, int phase, double* out) noexcept nogil:
-    """driving._straight_on for one other vehicle: its counter gone straight on for the phase, then that slid a steep
-    drift to the left and to the right (3 polygons of 4 corners into out[0:24]); 0 when it does not move."""
+    """driving._straight_on for one other vehicle (FIGHT-07): its counter gone straight on for the phase, then that slid
+    a steep drift to the left and to the right (3 polygons of 4 corners into out[0:24]); 0 when it does not move."""
     cdef double dx, dy, s, c, k
     cdef double xy[8]
     cdef int j, i
@@ -507,8 +512,8 @@ cdef inline bint cw_on_collision_course(const CwDriveRules* r, const CwArena* a,
 
 
 cdef inline bint cw_pushing(const CwArena* a, int me) noexcept nogil:
-    """driving._pushing: whether going straight one inch keeps the vehicle in contact with a vehicle or building it
-    touches now."""
+    """driving._pushing (FIGHT-07): whether going straight one inch keeps the vehicle in contact with a vehicle or
+    building it touches now."""
     cdef double now[8]
     cdef double ahead[8]
     cdef double buf[8]
@@ -551,7 +556,7 @@ cdef inline int cw_gap(const CwCounter* a, const CwCounter* b, double* out) noex
 
 
 cdef inline double cw_heading(const CwCounter* k, const CwUnit* target) noexcept nogil:
-    """driving._heading: 1 - the cosine between the counter's heading and the line to the target's centre."""
+    """driving._heading (FIGHT-07): 1 - the cosine between the counter's heading and the line to the target's centre."""
     cdef double lx, ly, r
     cw_to_local(k, target.counter.cx, target.counter.cy, &lx, &ly)
     r = sqrt(lx * lx + ly * ly)
@@ -591,12 +596,12 @@ cdef inline int cw_bearing(const CwDriveRules* r, const CwVehicle* v, const CwCo
 
 
 cdef inline double cw_grain(double x) noexcept nogil:
-    """driving._grain: a score in millionths (math.floor; a whole number, exact in a double below 2**53)."""
+    """driving._grain (FIGHT-07): a score in millionths (math.floor; a whole number, exact in a double below 2**53)."""
     return floor(x / 1e-6 + 0.5)
 
 
 cdef inline int cw_shown(const CwVehicle* v, const CwCounter* k, const CwUnit* target) noexcept nogil:
-    """The evade score's armour: the most of the vehicle's armour on the sides the target faces (0 for none)."""
+    """The evade score's armour (FIGHT-07): the most of the vehicle's armour on the sides the target faces (or 0)."""
     cdef int mask = cw_facing_sides(k, target.counter.cx, target.counter.cy), side, shown = 0
     cdef bint found = False
     for side in range(4):
@@ -635,7 +640,8 @@ cdef inline int cw_score(const CwDriveRules* r, const CwVehicle* v, const CwOrde
 
 
 cdef inline bint cw_score_less(const double* a, const double* b) noexcept nogil:
-    """Python's tuple a < b on two scores of CW_SCORE numbers: the first unequal pair decides; equal is not less."""
+    """Python's tuple a < b on two scores of CW_SCORE numbers (FIGHT-07): the first unequal pair decides; equal is not
+    less."""
     cdef int i
     for i in range(CW_SCORE):
         if a[i] != b[i]:
@@ -646,7 +652,7 @@ cdef inline bint cw_score_less(const double* a, const double* b) noexcept nogil:
 # --- the standing driver's decisions (FIGHT-07, FIGHT-08) ---------------------------------------------------------------
 
 cdef inline const CwUnit* cw_unit(const CwArena* a, int u) noexcept nogil:
-    """Unit u of list(arena.vehicles.values()) + list(arena.pedestrians.values())."""
+    """drive_target's `units` (FIGHT-07): unit u of list(arena.vehicles.values()) + list(arena.pedestrians.values())."""
     return &a.vehicles[u].unit if u < a.n_vehicles else &a.pedestrians[u - a.n_vehicles]
 
 
@@ -714,8 +720,8 @@ cdef inline int cw_choose_maneuver(const CwDriveRules* r, const CwArena* a, int 
 
 
 cdef inline int cw_stopping_speed(const CwDriveRules* r, double room, double* out) noexcept nogil:
-    """driving._stopping_speed: the highest speed (a step apart) from which braking safely, a turn at a time, stops
-    within `room` inches. CW_UNSURE when safe_braking or the step is not positive (the reference never returns)."""
+    """driving._stopping_speed (FIGHT-08): the highest speed (a step apart) from which braking safely, a turn at a time,
+    stops within `room` inches. CW_UNSURE when safe_braking or the step is not positive (the reference never ends)."""
     cdef double best = 0.0, speed = r.speed_step, inches, k
     if r.safe_braking <= 0 or r.speed_step <= 0:
         return CW_UNSURE
@@ -761,7 +767,7 @@ cdef inline int cw_desired_speed(const CwDriveRules* r, const CwVehicle* v, cons
 
 
 cdef inline bint cw_nearer_speed(double cand, double best, double want, double speed) noexcept nogil:
-    """choose_speed's test: cand is nearer the wanted speed than best, or as near and a smaller change."""
+    """choose_speed's test (FIGHT-08): cand is nearer the wanted speed than best, or as near and a smaller change."""
     return fabs(cand - want) < fabs(best - want) or \
         (fabs(cand - want) == fabs(best - want) and fabs(cand - speed) < fabs(best - speed))
 
