@@ -153,6 +153,16 @@ extensions = cythonize(
             extra_compile_args=["-O2", "-fno-wrapv", "-g0"],
         ),
         Extension(
+            "hardpoint.fastcore._cwcheck",
+            ["fastcore/_cwcheck.pyx"],
+            depends=["fastcore/_cwgeom.pxd", "fastcore/_cwdrive.pxd"],
+            include_dirs=[numpy.get_include()],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            # the test wrappers of the driver's parts (tests/test_drive_kernel_parts.py): the fight kernel's flags, and
+            # no contraction into fused multiply-adds (the .pxd must match geometry.py and driving.py bit for bit)
+            extra_compile_args=["-O2", "-fno-wrapv", "-g0", "-ffp-contract=off"],
+        ),
+        Extension(
             "hardpoint.fastcore._lof",
             ["fastcore/_lof.pyx"],
             # no contraction into fused multiply-adds: the figures must match geometry.py bit for bit
@@ -160,6 +170,7 @@ extensions = cythonize(
         ),
     ],
     compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False, "cdivision": True},
+    include_path=[".", "fastcore"],      # the header-only .pxd of fastcore/ (`from _cwdrive cimport ...`)
 )
 # cythonize() drops optional=True; set it afterwards so a machine without a C
 # compiler still installs the pure-Python reference (ENGINEERING.md).
@@ -177,7 +188,7 @@ setup(
     package_dir={"hardpoint": "pyapi", "hardpoint.fastcore": "fastcore", "hardpoint.seeds": "seeds"},
     package_data={"hardpoint": ["py.typed"], "hardpoint.capi": ["*.h"], "hardpoint.seeds": ["*.toml", "*.json"],
                   **{f"hardpoint.seeds.{name}": ["*.toml", "*.json"] for name in data_folders},
-                  "hardpoint.fastcore": ["*.pyx", "*.pxi", "*.h", "*.toml"]},
+                  "hardpoint.fastcore": ["*.pyx", "*.pxd", "*.pxi", "*.h", "*.toml"]},
     # package_data lists every installed data file; MANIFEST.in adds the profile-guided build's training set to the
     # sdist only (the build reads it; it is not installed)
     include_package_data=False,
