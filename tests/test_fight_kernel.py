@@ -217,7 +217,7 @@ def random_fight(rng: random.Random) -> dict:
                               "side": rng.choice(SIDES), "speed": rng.choice([10, 30, 60])}]
     actions = []
     for v in vehicles:
-        # declared actions (turn._do_action): drops of a weapon or a link, automatic on and off, maneuvers
+        # declared actions (turn.do_action): drops of a weapon or a link, automatic on and off, maneuvers
         droppers = [w["id"] for w in v.get("weapon", []) if w["id"] in ("md", "d2")] + [ln["id"] for ln in v.get("links", [])]
         for _ in range(rng.randint(0, 4) if droppers else (1 if rng.random() < 0.2 else 0)):
             turn, phase = rng.randint(1, min(3, data["scenario"]["turns"])), rng.randint(1, 5)
@@ -1085,8 +1085,9 @@ def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypa
     runs on the reference: the batch is still identical to the reference's, never silently wrong, and one
     BackendWarning says why (a fallback to the reference is a performance bug to see)."""
     import hardpoint.carwars.batch as batch
+    import hardpoint.carwars.fightpack as fightpack
 
-    original = batch._pack_fight
+    original = fightpack.pack_fight
     calls = []
 
     def failing(scenario, base, losses=frozenset(), cache=None):
@@ -1095,7 +1096,7 @@ def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypa
             raise RuntimeError("no packing for this variant")
         return original(scenario, base, losses, cache)
 
-    monkeypatch.setattr(batch, "_pack_fight", failing)
+    monkeypatch.setattr(fightpack, "pack_fight", failing)
     monkeypatch.setattr(batch, "_warned", set())
     s = hardpoint.load_scenario("builtin:cw_gang_fight")
     with warnings.catch_warnings(record=True) as caught:
@@ -1276,7 +1277,7 @@ def test_cw_fire_01_the_fire_ring_holds_the_sources_carried_in(monkeypatch):
     s.turns = 8
     weapons_only = copy.deepcopy(s)
     weapons_only.arena.fires.clear()
-    assert batch._fire_ring(s) == 10 and batch._fire_ring(weapons_only) == 4
+    assert batch.fire_ring(s) == 10 and batch.fire_ring(weapons_only) == 4
     p = pack(s)
     assert isinstance(p, Packed) and int(p.arrays["fc"][batch._layout.F_FIRE_RING]) == 10
     assert _compare(s, 100, 5) == []
@@ -1319,9 +1320,9 @@ def _smoky_chase() -> dict:
 
 def _counting_packings(monkeypatch, fail_on=()) -> list:
     """Record the facts of every packing the fight wrapper makes; fail those holding a fact of a kind in `fail_on`."""
-    import hardpoint.carwars.batch as batch
+    import hardpoint.carwars.fightpack as fightpack
 
-    original, made = batch._pack_fight, []
+    original, made = fightpack.pack_fight, []
 
     def packing(scenario, base, facts=frozenset(), cache=None):
         made.append(facts)
@@ -1329,7 +1330,7 @@ def _counting_packings(monkeypatch, fail_on=()) -> list:
             raise RuntimeError("no packing for this variant")
         return original(scenario, base, facts, cache)
 
-    monkeypatch.setattr(batch, "_pack_fight", packing)
+    monkeypatch.setattr(fightpack, "pack_fight", packing)
     return made
 
 
@@ -1811,11 +1812,11 @@ def test_cw_fire_01_fire_modifiers_lasting_many_turns_run_in_the_fight_kernel():
     in, plus 2, at least 8); it kept 8, so a house-rule laser whose modifier lasts 9 more turns, or a fight
     committed with such sources burning, ran on the reference. A 12-turn duel with such a laser, and the same
     committed after 2 turns with two sources still active 9 turns on, agree with the reference in every value."""
-    from hardpoint.carwars.batch import _fire_ring
+    from hardpoint.carwars.batch import fire_ring
 
     data = _long_burn_duel(12)
     s = hardpoint.parse_scenario(copy.deepcopy(data))
-    assert _fire_ring(s) == 11 and isinstance(pack(s), Packed)
+    assert fire_ring(s) == 11 and isinstance(pack(s), Packed)
     assert _compare(s, 100, 3) == []
     later = hardpoint.parse_scenario(copy.deepcopy(data))
     later.turns = 2

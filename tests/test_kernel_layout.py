@@ -54,14 +54,14 @@ def test_arch_03_layout_codes_are_the_rule_sets_enums():
 def test_arch_03_rows_are_built_by_name():
     """ARCH-03: the packer builds every kernel row by its column names; a column left out or unknown is an error,
     not a row shifted by one."""
-    from hardpoint.carwars.batch import _row
+    from hardpoint.carwars.batch import kernel_row
 
     cols = _layout.FIR_COLUMNS
-    assert _row(cols, character=4, cand_lo=7, cand_hi=9) == [4, 7, 9]
+    assert kernel_row(cols, character=4, cand_lo=7, cand_hi=9) == [4, 7, 9]
     with pytest.raises(AssertionError, match="missing"):
-        _row(cols, character=4, cand_lo=7)
+        kernel_row(cols, character=4, cand_lo=7)
     with pytest.raises(AssertionError, match="unknown"):
-        _row(cols, character=4, cand_lo=7, cand_hi=9, extra=1)
+        kernel_row(cols, character=4, cand_lo=7, cand_hi=9, extra=1)
 
 
 def test_arch_03_the_kernel_refuses_rows_of_another_width():

@@ -29,9 +29,13 @@ import numpy as np
 
 from .. import backend as _backend
 from . import _layout
-from ..dice import SeededDice
+from ..dice import SeededDice, parse_dice
 from ..errors import ScenarioError
 from ..ruleset import Unpackable
+from ..trials import run_chunks
+from .collision import ram_dice, weight_factor
+from .fire import can_explode
+from .phase import burst_dice
 
 __all__ = ["BatchResult", "run_batch", "run_batch_dask", "concat", "reference_trial", "Packed", "Unpackable", "pack", "supports_compiled"]
 
@@ -41,7 +45,7 @@ _SC_SIDES = ("front", "back", "left", "right", "underbody")
 # the kernel's codes (fastcore/layout.toml) for a tire's place and for what a shot hits
 _TIRE_POS = {name: getattr(_layout, f"TIRE_{name.upper()}") for name in
              ("front", "back", "front_left", "front_right", "back_left", "back_right", "sidecar")}
-_PARTS = {name: getattr(_layout, f"P_{name.upper()}") for name in ("side", "tire", "turret", "rider", "sidecar", "top")}
+PARTS = {name: getattr(_layout, f"P_{name.upper()}") for name in ("side", "tire", "turret", "rider", "sidecar", "top")}
 
 
 @dataclass
@@ -239,9 +243,9 @@ def _unsupported(scenario) -> str | None:
     for a in scenario.attacks:
         unit = arena.unit(a.attacker, "attack")
         if hasattr(unit, "links") and a.weapon in unit.links:
-            from .special import _flatten
+            from .special import flatten_link
 
-            if any(not w.spec.aimed for w in _flatten(unit, a.weapon, "attack")):
+            if any(not w.spec.aimed for w in flatten_link(unit, a.weapon, "attack")):
                 return "links that drop weapons"
     attacks = [a for xs in scenario.plan.attacks.values() for a in xs] if scenario.turns else scenario.attacks
     collisions = [c for xs in scenario.plan.collisions.values() for c in xs] if scenario.turns else scenario.collisions
@@ -296,7 +300,7 @@ def _attack_rows(scenario) -> int:
         return len(scenario.attacks)
 
 
-def _turn_names(scenario) -> list[str]:
+def turn_names(scenario) -> list[str]:
     """The batch's attack columns in a scenario of turns: every attack planned, in the order they come; a link's,
     one per weapon it aims or fires as if on automatic (`special.expand_link` names them <attack>/<weapon>; its
     dropped, smoke and paint weapons roll nothing); an area-effect attack's, one per intended victim
@@ -463,12 +467,12 @@ def _default_firers(scenario, a, afir: list[list[int]], crew_index: dict, c_hits
             needed, ok = explain_phase(arena, [dataclasses.replace(a, firer=c.id)], scenario.rules, scenario.history)[0].needed, 1
         except HardpointError:
             needed, ok = 0, 0     # he may not fire it (a substitute driver who steered...): cancelled if he is first
-        afir.append(_row(_layout.AFIR_COLUMNS, slot=c_hits[crew_index[(unit.id, c.id)]], needed=needed, ok=ok,
-                         needed_wounded=needed if c.state is CrewState.WOUNDED else needed + wounded_penalty))
+        afir.append(kernel_row(_layout.AFIR_COLUMNS, slot=c_hits[crew_index[(unit.id, c.id)]], needed=needed, ok=ok,
+                               needed_wounded=needed if c.state is CrewState.WOUNDED else needed + wounded_penalty))
     return lo, len(afir)
 
 
-def _row(columns: tuple[str, ...], **values: int) -> list[int]:
+def kernel_row(columns: tuple[str, ...], **values: int) -> list[int]:
     """A kernel row (or vector) by its column names (fastcore/layout.toml): every column given, and no other."""
     if values.keys() != set(columns):
         missing, extra = set(columns) - values.keys(), values.keys() - set(columns)
@@ -476,11 +480,11 @@ def _row(columns: tuple[str, ...], **values: int) -> list[int]:
     return [int(values[c]) for c in columns]
 
 
-def _shot_columns(b, spec, target, ped_index: dict[str, int], veh_index: dict[str, int], tire_index: dict) -> dict[str, int]:
+def shot_columns(b, spec, target, ped_index: dict[str, int], veh_index: dict[str, int], tire_index: dict) -> dict[str, int]:
     """What a shot (a breakdown `b` of weapon `spec` at `target`) is, in the columns attack and candidate rows share:
     to hit, damage, what it hits (fastcore/layout.toml, rows.atk and rows.cand)."""
     from .model import Building, Pedestrian
-    from .phase import _shot_for
+    from .phase import shot_for
 
     out = dict(needed=b.needed, possible=int(b.possible), dmg_count=spec.damage.count if spec.damage else 0,
                dmg_bonus=spec.damage.bonus if spec.damage else 0, dmg_hits=spec.damage_hits or 0)
@@ -488,17 +492,17 @@ def _shot_columns(b, spec, target, ped_index: dict[str, int], veh_index: dict[st
         return out | dict(kind=_layout.TGT_BUILDING, index=-1, part=_layout.P_SIDE, side=-1, tire=-1, mode=0)
     if isinstance(target, Pedestrian):
         return out | dict(kind=_layout.TGT_PEDESTRIAN, index=ped_index[target.id], part=_layout.P_SIDE, side=-1, tire=-1, mode=0)
-    shot = _shot_for(b, 1)
+    shot = shot_for(b, 1)
     mode = 0
     if spec.hand and not (b.aimed_at.startswith("tire") or spec.vs_vehicles == "full"):
         mode = 1 if spec.vs_vehicles == "half" else (0 if b.range is not None and b.range < 1.0 else 2)
     tire = tire_index[(target.id, shot.tire)] if shot.part == "tire" else -1
-    part = _layout.P_SIDE_SC if shot.part == "side" and shot.sidecar_side else _PARTS[shot.part]
+    part = _layout.P_SIDE_SC if shot.part == "side" and shot.sidecar_side else PARTS[shot.part]
     return out | dict(kind=_layout.TGT_VEHICLE, index=veh_index[target.id], part=part,
                       side=-1 if shot.side is None else int(shot.side), tire=tire, mode=mode)
 
 
-def _blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[list[int]], list[list[int]]]:
+def blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[list[int]], list[list[int]]]:
     """Per vehicle of `arena`, in its order, whom an explosion of it reaches (CW-FIRE-04): the kernel's row of
     (vehicle index, mask of the sides facing the blast: front 1, back 2, left 4, right 8) pairs, and the row of
     pedestrian indices, each in arena order, not padded.
@@ -546,12 +550,12 @@ def _blast_rows(arena, radius: float, ped_index: dict[str, int]) -> tuple[list[l
     return rows_v, rows_p
 
 
-def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], list[int], list[int]]:
+def carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], list[int], list[int]]:
     """The fire state the vehicles bring in (arena.fires, CW-FIRE-01/02/04), for the kernels: per vehicle, the sum
     of its fire sources' modifiers active in each of the next `turns` turns (the arena's turn first) placed at
     turn % ring (kernel turns count from 1); whether a component hit earlier this turn may start a fire at its
     end, and whether by a fiery source; and whether it has exploded already. `ring` is longer than any source
-    lasts (`_fire_ring`), so every turn a source is active fits."""
+    lasts (`fire_ring`), so every turn a source is active fits."""
     from .fire import fire_modifier_total
 
     V = len(arena.vehicles)
@@ -568,7 +572,7 @@ def _carried_fire(arena, turns: int, ring: int) -> tuple[list[int], list[int], l
     return future, hit, fiery, exploded
 
 
-def _burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, target: str) -> tuple[int, int]:
+def burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, target: str) -> tuple[int, int]:
     """Add to `brst` the pedestrians a burst at `centre` reaches and nothing shelters (`phase.burst_reach`,
     CW-DMG-06), each with the burst's dice `expr` (`phase.burst_dice`). Returns the rows' range."""
     from .phase import burst_reach
@@ -576,11 +580,11 @@ def _burst_rows(arena, brst: list[list[int]], centre, radius: float, expr, targe
     lo = len(brst)
     for pi, _, sheltered in burst_reach(arena, centre, radius, target):
         if not sheltered:
-            brst.append(_row(_layout.BRST_COLUMNS, ped=pi, count=expr.count, bonus=expr.bonus, floor=expr.floor))
+            brst.append(kernel_row(_layout.BRST_COLUMNS, ped=pi, count=expr.count, bonus=expr.bonus, floor=expr.floor))
     return lo, len(brst)
 
 
-def _padded(rows: list[list[int]], step: int) -> list[list[int]]:
+def padded_rows(rows: list[list[int]], step: int) -> list[list[int]]:
     """Rows padded with -1 to the longest (at least `step` wide): the kernel reads a row up to its first -1."""
     width = max([step] + [len(r) for r in rows])
     return [r + [-1] * (width - len(r)) for r in rows]
@@ -604,7 +608,12 @@ def pack(scenario) -> "Packed | Unpackable":
             packed: Packed | Unpackable = Unpackable(reason)
         else:
             base = _pack(scenario)
-            packed = _pack_fight(scenario, base) if _runs_as_fight(scenario) else base
+            if _runs_as_fight(scenario):
+                from .fightpack import pack_fight     # (it packs on `_pack`'s arrays: a cycle at import)
+
+                packed = pack_fight(scenario, base)
+            else:
+                packed = base
     except HardpointError as exc:
         packed = Unpackable(f"the packer refused it: {exc}")
     if key is not None:
@@ -620,7 +629,7 @@ def _state_key(scenario) -> bytes | None:
     import pickle
 
     try:
-        limits = (_KERNEL_VEHICLES, _KERNEL_ATTACKS, _KERNEL_PHASES, _KERNEL_ITEMS, _KERNEL_WEAPON_KEYS, _KERNEL_UNITS,
+        limits = (_KERNEL_VEHICLES, _KERNEL_ATTACKS, _KERNEL_PHASES, _KERNEL_ITEMS, KERNEL_WEAPON_KEYS, _KERNEL_UNITS,
                   _KERNEL_CHARACTERS, _KERNEL_FIRE_TURNS, _KERNEL_FIRE_RING)
         state = (scenario.arena, scenario.attacks, scenario.rules, scenario.history, scenario.fired, scenario.collisions,
                  scenario.turns, scenario.plan, scenario.fight, limits)
@@ -630,9 +639,9 @@ def _state_key(scenario) -> bytes | None:
 
 
 def _pack(scenario) -> Packed:
-    from .fire import can_explode
-    from .phase import burst_dice
-
+    """The scenario as the one-turn kernel (`fastcore/_carwars.pyx:run_phase`) reads it, and the base a fight's packing
+    builds on (`fightpack.pack_fight`): every unit's slots, the rules' constants, the collisions, the planned attacks
+    in the order `phase.resolve_phase` rolls them, where an explosion reaches and the fire carried in."""
     rules = scenario.rules
     arena = scenario.arena
     labels, kinds, read = _slots(scenario)
@@ -641,160 +650,14 @@ def _pack(scenario) -> Packed:
     vi = {v: i for i, v in enumerate(vids)}
     pids = list(arena.pedestrians)
     pi = {p: i for i, p in enumerate(pids)}
-    A: dict[str, list[int]] = {k: [] for k in (
-        "v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces",
-        "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider",
-        "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery",
-        "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba")}
-    slot = 0
-    crew_index: dict[tuple[str, str], int] = {}
-    tire_index: dict[tuple[str, str], int] = {}
-    for v in arena.vehicles.values():
-        A["v_armour"].append(slot)
-        slot += 6
-        if v.power_plant is not None:
-            A["v_pp"].append(slot)
-            slot += 1
-        else:
-            A["v_pp"].append(-1)
-        A["v_kind"].append(getattr(_layout, f"KIND_{v.kind.upper()}"))
-        A["v_is_car"].append(1 if v.kind == "car" else 0)
-        A["v_reversed"].append(int(v.reversed_trike))
-        A["v_turret"].append(int(v.turret))
-        A["v_rolled"].append(-1 if v.rolled_onto is None else int(v.rolled_onto))
-        A["v_metal"].append(int(v.metal_armour))
-        layout = [getattr(_layout, f"LOC_{x.name}") for x in v.layout]
-        A["v_layout"] += layout + [-1] * (3 - len(layout))
-        A["v_w0"].append(len(A["w_slot"]))
-        for w in v.all_weapons():
-            A["w_slot"].append(slot)
-            slot += 1
-            A["w_mount"].append(int(w.mount))
-            A["w_sidecar"].append(int(v.sidecar is not None and w in v.sidecar.weapons))
-            A["w_fiery"].append(int(w.spec.burns_when_hit))
-        A["v_w1"].append(len(A["w_slot"]))
-        A["v_c0"].append(len(A["c_hits"]))
-        for c in v.all_crew():
-            crew_index[(v.id, c.id)] = len(A["c_hits"])
-            A["c_hits"].append(slot)
-            A["c_ba"].append(slot + 1)
-            slot += 2
-            A["c_sidecar"].append(int(v.sidecar is not None and c in v.sidecar.crew))
-        A["v_c1"].append(len(A["c_hits"]))
-        A["v_k0"].append(len(A["k_slot"]))
-        for k in v.cargo + (v.sidecar.cargo if v.sidecar else []):
-            A["k_slot"].append(slot)
-            slot += 1
-            A["k_sidecar"].append(int(k not in v.cargo))
-        A["v_k1"].append(len(A["k_slot"]))
-        A["v_t0"].append(len(A["t_slot"]))
-        for t in v.tires + ([v.sidecar.tire] if v.sidecar else []):
-            tire_index[(v.id, t.id)] = len(A["t_slot"])
-            A["t_slot"].append(slot)
-            slot += 1
-            A["t_pos"].append(_TIRE_POS[t.id])
-            A["t_sidecar"].append(int(v.sidecar is not None and t is v.sidecar.tire))
-        A["v_t1"].append(len(A["t_slot"]))
-        if v.sidecar:
-            A["v_sc_side"].append(int(v.sidecar.side))
-            A["v_sc_spaces"].append(v.sidecar.spaces)
-            A["v_sc_armour"].append(slot)
-            slot += 5
-        else:
-            A["v_sc_side"].append(-1)
-            A["v_sc_spaces"].append(0)
-            A["v_sc_armour"].append(-1)
-        driver = v.driver
-        A["v_driver"].append(crew_index[(v.id, driver.id)] if driver is not None else -1)
-        rider = next((c for c in v.crew if c.seat == "cycle"), driver)
-        A["v_cycle_rider"].append(crew_index[(v.id, rider.id)] if rider is not None else -1)
-        A["v_fireproof"].append(int(v.fireproof))
-        A["v_extinguisher"].append(getattr(_layout, f"EXT_{v.extinguisher.upper()}"))
-        A["v_can_explode"].append(int(can_explode(v)))
-        A["v_burning"].append(int(arena.fires[v.id].burning) if v.id in arena.fires else 0)
-    for p in arena.pedestrians.values():
-        A["p_hits"].append(slot)
-        A["p_ba"].append(slot + 1)
-        slot += 2
-    assert slot == len(init)
-
-    dmg = rules["carwars.damage"]
-    band = {"end_armour": dmg["cycle"]["end_armour"], "end_wheel": dmg["cycle"]["end_wheel"],
-            "side_driver": dmg["cycle"]["side_driver"], "side_pp": dmg["cycle"]["side_power_plant"],
-            "side_weapon": dmg["cycle"]["side_weapon"], "sidecar": dmg["sidecar"]["sidecar"], "trike_wheel": dmg["trike"]["wheel"]}
-    cyc = _row(_layout.CYC_NAMES, **{f"{k}_lo": lo for k, (lo, _) in band.items()}, **{f"{k}_hi": hi for k, (_, hi) in band.items()})
-    fire = rules["carwars.fire"]
-    col_t = rules["carwars.collisions"]
-    cap = Fraction(col_t["metal_loss_cap_fraction"]).limit_denominator(1000)
-    th = rules["carwars.tohit"]["to_hit"]
-    from ..dice import parse_dice
-
-    blast = parse_dice(fire["explosion"]["damage"])
-    consts = _row(_layout.CONSTS_NAMES, metal_factor=col_t["metal_armour_factor"], cap_num=cap.numerator, cap_den=cap.denominator,
-                  obstacle_hits=dmg["obstacle"]["hits_in_phase"], fire_hit_hi=fire["start"]["component_hit"][1],
-                  fire_hit_fiery_hi=fire["start"]["component_hit_fiery"][1],
-                  ext_standard_hi=fire["extinguisher"]["standard"][1], ext_improved_hi=fire["extinguisher"]["improved"][1],
-                  ext_portable_hi=fire["extinguisher"]["portable"][1], explode_hi=fire["explosion"]["roll"][1],
-                  natural_miss=th["natural_miss"], max_needed=th["max_needed"], area_divisor=dmg["area"]["share_divisor"],
-                  fire_hit_lo=fire["start"]["component_hit"][0], fire_hit_fiery_lo=fire["start"]["component_hit_fiery"][0],
-                  ext_standard_lo=fire["extinguisher"]["standard"][0], ext_improved_lo=fire["extinguisher"]["improved"][0],
-                  ext_portable_lo=fire["extinguisher"]["portable"][0], explode_lo=fire["explosion"]["roll"][0],
-                  fire_damage=fire["damage"]["per_turn"], blast_count=blast.count, blast_bonus=blast.bonus, blast_floor=blast.floor)
-
-    from .collision import ram_dice, weight_factor
-    col_rows = []
-    collisions = [(0, c) for c in scenario.collisions]
-    if scenario.turns:
-        collisions = [(key[1] - 1, c) for key in sorted(scenario.plan.collisions) for c in scenario.plan.collisions[key]]
-    for phase, c in collisions:
-        expr = ram_dice(rules, c.speed)
-        f = weight_factor(rules, c.weight_lb, c.pedestrian)
-        col_rows.append(_row(_layout.COL_COLUMNS, vehicle=vi[c.vehicle], count=expr.count if expr else 0,
-                             bonus=expr.bonus if expr else 0, floor=expr.floor if expr else 0, num=f.numerator,
-                             den=f.denominator, side=int(c.side), phase=phase))
-
-    atk_rows: list[list[int]] = []
-    names: list[str] = []
-    area: dict[str, dict] = {}    # an area-effect attack's rows (CW-DMG-07): place, victims, defender's rank, full damage
-    for a in ([] if scenario.turns else scenario.attacks):
-        if a.victims:
-            order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
-            full = int(bool(_attack_spec(scenario, a).flamethrower))
-            for i, v in enumerate(a.victims):
-                area[f"{a.id}@{v}"] = dict(area_place=i, area_victims=len(a.victims), area_rank=order.index(v), area_full=full)
-    not_area = dict(area_place=-1, area_victims=0, area_rank=0, area_full=0)
-    wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
-    brst: list[list[int]] = []
-    afir: list[list[int]] = []
-    for phase, a, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
-        if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
-            atk_rows.append(_row(_layout.ATK_COLUMNS, **dict.fromkeys(_layout.ATK_COLUMNS[:13], 0), phase=phase, weapon_slot=-1,
-                                 firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area), burst_lo=0, burst_hi=0,
-                                 fir_lo=0, fir_hi=0))
-            names.append(b)
-            continue
-        fir = _default_firers(scenario, a, afir, crew_index, A["c_hits"], wounded_penalty) if scenario.collisions else (0, 0)
-        spec = _attack_spec(scenario, b)
-        target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
-        burst = (0, 0)
-        if spec.burst_radius > 0 and b.aim_point is not None and arena.pedestrians and b.attack not in area \
-                and not scenario.turns:
-            # a single phase: nobody moves, so who the burst reaches is known before any die (a turn with
-            # pedestrians and bursts runs in the fight kernel, which finds them phase by phase: _turn_unsupported)
-            burst = _burst_rows(arena, brst, b.aim_point, spec.burst_radius, burst_dice(rules, spec), b.target)
-        atk_rows.append(_row(_layout.ATK_COLUMNS, **_shot_columns(b, spec, target, pi, vi, tire_index),
-                             fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1, fiery=int(spec.fiery),
-                             phase=phase, weapon_slot=weapon_slot, firer_slot=firer_slot,
-                             # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
-                             needed_wounded=b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty,
-                             cancelled=0, **area.get(b.attack, not_area), burst_lo=burst[0], burst_hi=burst[1],
-                             fir_lo=fir[0], fir_hi=fir[1]))
-        names.append(b.attack)
-
-    radius = fire["explosion"]["radius"]
+    A, crew_index, tire_index = _unit_slots(arena, len(init))
+    cyc, consts = _constant_rows(rules)
+    col_rows = _collision_rows(scenario, vi)
+    atk_rows, names, brst, afir = _attack_rows_of(scenario, A, crew_index, tire_index, vi, pi)
+    radius = rules["carwars.fire"]["explosion"]["radius"]
     end = _moved(scenario, rules["carwars.turn"]["phases"]) if scenario.turns else arena   # where explosions happen
-    near_v, near_p = _blast_rows(end, radius, pi)
-    near_v, near_p = _padded(near_v or [[]], 2), _padded(near_p or [[]], 1)
+    near_v, near_p = blast_rows(end, radius, pi)
+    near_v, near_p = padded_rows(near_v or [[]], 2), padded_rows(near_p or [[]], 1)
 
     def arr(x, shape=None):
         a = np.ascontiguousarray(np.array(x, dtype=np.int32))
@@ -810,10 +673,194 @@ def _pack(scenario) -> Packed:
     arrays["near_p"] = arr(near_p)
     arrays["brst"] = arr(brst, (len(brst), _layout.BRST_NCOLS))
     arrays["afir"] = arr(afir, (len(afir), _layout.AFIR_NCOLS))
-    future, hit, fiery, exploded = _carried_fire(arena, 1, _KERNEL_FIRE_TURNS)
+    future, hit, fiery, exploded = carried_fire(arena, 1, _KERNEL_FIRE_TURNS)
     arrays["fire0"] = arr([future[v * _KERNEL_FIRE_TURNS + 1] for v in range(len(vids))] + hit + fiery + exploded)
     return Packed(arrays, labels, kinds, vids, names, rules["carwars.turn"]["phases"] if scenario.turns else 1,
                   tire_index=tire_index)
+
+
+_UNIT_VECTORS = ("v_armour", "v_pp", "v_kind", "v_reversed", "v_turret", "v_rolled", "v_metal", "v_layout", "v_sc_side", "v_sc_spaces",
+                 "v_sc_armour", "v_w0", "v_w1", "v_c0", "v_c1", "v_k0", "v_k1", "v_t0", "v_t1", "v_driver", "v_cycle_rider",
+                 "v_fireproof", "v_extinguisher", "v_can_explode", "v_burning", "v_is_car", "w_slot", "w_mount", "w_sidecar", "w_fiery",
+                 "c_hits", "c_ba", "c_sidecar", "k_slot", "k_sidecar", "t_slot", "t_pos", "t_sidecar", "p_hits", "p_ba")
+
+
+def _unit_slots(arena, slots: int) -> tuple[dict[str, list[int]], dict, dict]:
+    """Per vehicle, its components' and crew's places in the state (`_slots`' order) and what the kernel reads of
+    them; per pedestrian, his hits and body armour. Returns the vectors, and the crew and tire indices."""
+    A: dict[str, list[int]] = {k: [] for k in _UNIT_VECTORS}
+    slot = 0
+    crew_index: dict[tuple[str, str], int] = {}
+    tire_index: dict[tuple[str, str], int] = {}
+    for v in arena.vehicles.values():
+        slot = _vehicle_slots(A, arena, v, slot, crew_index, tire_index)
+    for p in arena.pedestrians.values():
+        A["p_hits"].append(slot)
+        A["p_ba"].append(slot + 1)
+        slot += 2
+    assert slot == slots
+    return A, crew_index, tire_index
+
+
+def _vehicle_slots(A: dict[str, list[int]], arena, v, slot: int, crew_index: dict, tire_index: dict) -> int:
+    """One vehicle's vectors (armour, power plant, weapons, crew, cargo, tires, sidecar, fire), from state slot
+    `slot`; returns the slot after its last."""
+    A["v_armour"].append(slot)
+    slot += 6
+    if v.power_plant is not None:
+        A["v_pp"].append(slot)
+        slot += 1
+    else:
+        A["v_pp"].append(-1)
+    A["v_kind"].append(getattr(_layout, f"KIND_{v.kind.upper()}"))
+    A["v_is_car"].append(1 if v.kind == "car" else 0)
+    A["v_reversed"].append(int(v.reversed_trike))
+    A["v_turret"].append(int(v.turret))
+    A["v_rolled"].append(-1 if v.rolled_onto is None else int(v.rolled_onto))
+    A["v_metal"].append(int(v.metal_armour))
+    layout = [getattr(_layout, f"LOC_{x.name}") for x in v.layout]
+    A["v_layout"] += layout + [-1] * (3 - len(layout))
+    A["v_w0"].append(len(A["w_slot"]))
+    for w in v.all_weapons():
+        A["w_slot"].append(slot)
+        slot += 1
+        A["w_mount"].append(int(w.mount))
+        A["w_sidecar"].append(int(v.sidecar is not None and w in v.sidecar.weapons))
+        A["w_fiery"].append(int(w.spec.burns_when_hit))
+    A["v_w1"].append(len(A["w_slot"]))
+    A["v_c0"].append(len(A["c_hits"]))
+    for c in v.all_crew():
+        crew_index[(v.id, c.id)] = len(A["c_hits"])
+        A["c_hits"].append(slot)
+        A["c_ba"].append(slot + 1)
+        slot += 2
+        A["c_sidecar"].append(int(v.sidecar is not None and c in v.sidecar.crew))
+    A["v_c1"].append(len(A["c_hits"]))
+    A["v_k0"].append(len(A["k_slot"]))
+    for k in v.cargo + (v.sidecar.cargo if v.sidecar else []):
+        A["k_slot"].append(slot)
+        slot += 1
+        A["k_sidecar"].append(int(k not in v.cargo))
+    A["v_k1"].append(len(A["k_slot"]))
+    A["v_t0"].append(len(A["t_slot"]))
+    for t in v.tires + ([v.sidecar.tire] if v.sidecar else []):
+        tire_index[(v.id, t.id)] = len(A["t_slot"])
+        A["t_slot"].append(slot)
+        slot += 1
+        A["t_pos"].append(_TIRE_POS[t.id])
+        A["t_sidecar"].append(int(v.sidecar is not None and t is v.sidecar.tire))
+    A["v_t1"].append(len(A["t_slot"]))
+    if v.sidecar:
+        A["v_sc_side"].append(int(v.sidecar.side))
+        A["v_sc_spaces"].append(v.sidecar.spaces)
+        A["v_sc_armour"].append(slot)
+        slot += 5
+    else:
+        A["v_sc_side"].append(-1)
+        A["v_sc_spaces"].append(0)
+        A["v_sc_armour"].append(-1)
+    driver = v.driver
+    A["v_driver"].append(crew_index[(v.id, driver.id)] if driver is not None else -1)
+    rider = next((c for c in v.crew if c.seat == "cycle"), driver)
+    A["v_cycle_rider"].append(crew_index[(v.id, rider.id)] if rider is not None else -1)
+    A["v_fireproof"].append(int(v.fireproof))
+    A["v_extinguisher"].append(getattr(_layout, f"EXT_{v.extinguisher.upper()}"))
+    A["v_can_explode"].append(int(can_explode(v)))
+    A["v_burning"].append(int(arena.fires[v.id].burning) if v.id in arena.fires else 0)
+    return slot
+
+
+def _constant_rows(rules) -> tuple[list[int], list[int]]:
+    """The rules' figures the kernel reads: the cycle, sidecar and trike hit-location bands (`cyc`), and the
+    collision, fire, extinguisher, explosion, to-hit and area-effect constants (`consts`)."""
+    dmg = rules["carwars.damage"]
+    band = {"end_armour": dmg["cycle"]["end_armour"], "end_wheel": dmg["cycle"]["end_wheel"],
+            "side_driver": dmg["cycle"]["side_driver"], "side_pp": dmg["cycle"]["side_power_plant"],
+            "side_weapon": dmg["cycle"]["side_weapon"], "sidecar": dmg["sidecar"]["sidecar"], "trike_wheel": dmg["trike"]["wheel"]}
+    cyc = kernel_row(_layout.CYC_NAMES, **{f"{k}_lo": lo for k, (lo, _) in band.items()}, **{f"{k}_hi": hi for k, (_, hi) in band.items()})
+    fire = rules["carwars.fire"]
+    col_t = rules["carwars.collisions"]
+    cap = Fraction(col_t["metal_loss_cap_fraction"]).limit_denominator(1000)
+    th = rules["carwars.tohit"]["to_hit"]
+    blast = parse_dice(fire["explosion"]["damage"])
+    consts = kernel_row(_layout.CONSTS_NAMES, metal_factor=col_t["metal_armour_factor"], cap_num=cap.numerator, cap_den=cap.denominator,
+                        obstacle_hits=dmg["obstacle"]["hits_in_phase"], fire_hit_hi=fire["start"]["component_hit"][1],
+                        fire_hit_fiery_hi=fire["start"]["component_hit_fiery"][1],
+                        ext_standard_hi=fire["extinguisher"]["standard"][1], ext_improved_hi=fire["extinguisher"]["improved"][1],
+                        ext_portable_hi=fire["extinguisher"]["portable"][1], explode_hi=fire["explosion"]["roll"][1],
+                        natural_miss=th["natural_miss"], max_needed=th["max_needed"], area_divisor=dmg["area"]["share_divisor"],
+                        fire_hit_lo=fire["start"]["component_hit"][0], fire_hit_fiery_lo=fire["start"]["component_hit_fiery"][0],
+                        ext_standard_lo=fire["extinguisher"]["standard"][0], ext_improved_lo=fire["extinguisher"]["improved"][0],
+                        ext_portable_lo=fire["extinguisher"]["portable"][0], explode_lo=fire["explosion"]["roll"][0],
+                        fire_damage=fire["damage"]["per_turn"], blast_count=blast.count, blast_bonus=blast.bonus, blast_floor=blast.floor)
+    return cyc, consts
+
+
+def _collision_rows(scenario, vi: dict[str, int]) -> list[list[int]]:
+    """The declared collisions (of the phase, or of every phase of a turn), with their ram dice and weight factor."""
+    rules = scenario.rules
+    col_rows = []
+    collisions = [(0, c) for c in scenario.collisions]
+    if scenario.turns:
+        collisions = [(key[1] - 1, c) for key in sorted(scenario.plan.collisions) for c in scenario.plan.collisions[key]]
+    for phase, c in collisions:
+        expr = ram_dice(rules, c.speed)
+        f = weight_factor(rules, c.weight_lb, c.pedestrian)
+        col_rows.append(kernel_row(_layout.COL_COLUMNS, vehicle=vi[c.vehicle], count=expr.count if expr else 0,
+                                   bonus=expr.bonus if expr else 0, floor=expr.floor if expr else 0, num=f.numerator,
+                                   den=f.denominator, side=int(c.side), phase=phase))
+    return col_rows
+
+
+def _area_columns(scenario) -> dict[str, dict]:
+    """An area-effect attack's columns per victim (CW-DMG-07): its place, the victims, the defender's rank of it,
+    full damage (a flamethrower)."""
+    area: dict[str, dict] = {}
+    for a in ([] if scenario.turns else scenario.attacks):
+        if a.victims:
+            order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
+            full = int(bool(_attack_spec(scenario, a).flamethrower))
+            for i, v in enumerate(a.victims):
+                area[f"{a.id}@{v}"] = dict(area_place=i, area_victims=len(a.victims), area_rank=order.index(v), area_full=full)
+    return area
+
+
+def _attack_rows_of(scenario, A: dict, crew_index: dict, tire_index: dict, vi: dict[str, int], pi: dict[str, int]):
+    """The planned attacks' rows in the order they are rolled (`_planned`), with their names, the pedestrians their
+    bursts reach and their default firers' rows: (atk, names, brst, afir)."""
+    rules, arena = scenario.rules, scenario.arena
+    atk_rows: list[list[int]] = []
+    names: list[str] = []
+    area = _area_columns(scenario)
+    not_area = dict(area_place=-1, area_victims=0, area_rank=0, area_full=0)
+    wounded_penalty = -rules["carwars.tohit"]["firer"]["wounded_skill"]
+    brst: list[list[int]] = []
+    afir: list[list[int]] = []
+    for phase, a, b, firer_slot, weapon_slot, firer_wounded in _planned(scenario, crew_index, pi, A):
+        if isinstance(b, str):    # cancelled by the rules when its phase comes, whatever the dice
+            atk_rows.append(kernel_row(_layout.ATK_COLUMNS, **dict.fromkeys(_layout.ATK_COLUMNS[:13], 0), phase=phase, weapon_slot=-1,
+                                       firer_slot=-1, needed_wounded=0, cancelled=1, **area.get(b, not_area), burst_lo=0, burst_hi=0,
+                                       fir_lo=0, fir_hi=0))
+            names.append(b)
+            continue
+        fir = _default_firers(scenario, a, afir, crew_index, A["c_hits"], wounded_penalty) if scenario.collisions else (0, 0)
+        spec = _attack_spec(scenario, b)
+        target = arena.buildings.get(b.target) or arena.unit(b.target, "attack.target")
+        burst = (0, 0)
+        if spec.burst_radius > 0 and b.aim_point is not None and arena.pedestrians and b.attack not in area \
+                and not scenario.turns:
+            # a single phase: nobody moves, so who the burst reaches is known before any die (a turn with
+            # pedestrians and bursts runs in the fight kernel, which finds them phase by phase: _turn_unsupported)
+            burst = burst_rows(arena, brst, b.aim_point, spec.burst_radius, burst_dice(rules, spec), b.target)
+        atk_rows.append(kernel_row(_layout.ATK_COLUMNS, **shot_columns(b, spec, target, pi, vi, tire_index),
+                                   fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1, fiery=int(spec.fiery),
+                                   phase=phase, weapon_slot=weapon_slot, firer_slot=firer_slot,
+                                   # the number needed if the firer is wounded when the phase comes (never for automatic fire, CW-AUTO-01)
+                                   needed_wounded=b.needed if firer_wounded or b.automatic else b.needed + wounded_penalty,
+                                   cancelled=0, **area.get(b.attack, not_area), burst_lo=burst[0], burst_hi=burst[1],
+                                   fir_lo=fir[0], fir_hi=fir[1]))
+        names.append(b.attack)
+    return atk_rows, names, brst, afir
 
 
 # --- the two backends ------------------------------------------------------------------------------
@@ -947,10 +994,8 @@ def _fight_counts(arrays: dict, layout) -> dict:
 
 def _run_reference(scenario, trials: int, seed: int, first: int, end_of_turn: bool, progress, keep: str = "arrays",
                    cancel=None) -> tuple:
-    from ..trials import run_chunks
-
     labels, kinds, read = _slots(scenario)
-    names = _turn_names(scenario) if scenario.turns else [b.attack for b in scenario.explain()]
+    names = turn_names(scenario) if scenario.turns else [b.attack for b in scenario.explain()]
     vids = list(scenario.arena.vehicles)
     initial = np.array(read(scenario.arena), dtype=np.int32)
     chunk = max(1, min(1000, trials // 100 or 1))
@@ -997,8 +1042,6 @@ _SLOT_KIND = {"armour": 0, "dp": 0, "crew_hits": 1, "ped_hits": 1, "crew_armour"
 
 def _run_compiled(kernel, packed: Packed, trials: int, seed: int, first: int, end_of_turn: bool, threads: int,
                   chunk: int, progress, keep: str, cancel=None) -> tuple:
-    from ..trials import run_chunks
-
     a = packed.arrays
     A, S, V = a["atk"].shape[0], a["init"].shape[0], a["v_armour"].shape[0]
     if keep == "arrays":
@@ -1164,10 +1207,10 @@ def run_batch_dask(scenario, trials: int, seed: int = 0, *, client=None, chunk: 
 
 # --- whole fights: many turns and standing orders (FIGHT-01..05) -----------------------------------------------
 
-_KERNEL_WEAPON_KEYS = 262144  # fastcore/_carwars.pyx MAXW: weapons (mounted, and the hand weapons of the fight's layout)
+KERNEL_WEAPON_KEYS = 262144  # fastcore/_carwars.pyx MAXW: weapons (mounted, and the hand weapons of the fight's layout)
 _KERNEL_UNITS = 65536         # fastcore/_carwars.pyx MAXU: vehicles and pedestrians of a fight
 _KERNEL_CHARACTERS = 262144   # fastcore/_carwars.pyx MAXCH: crew members and pedestrians (who fired this turn)
-_KERNEL_FIRE_TURNS = 8      # the fewest turns the fight kernel keeps fire modifiers for (fc FIRE_RING, `_fire_ring`)
+_KERNEL_FIRE_TURNS = 8      # the fewest turns the fight kernel keeps fire modifiers for (fc FIRE_RING, `fire_ring`)
 _KERNEL_FIRE_RING = 128     # fastcore/_carwars.pyx MAX_FIRE_RING: the most it keeps them for
 
 
@@ -1209,9 +1252,9 @@ def _fight_unsupported(scenario) -> str | None:
             unit = arena.unit(a.attacker, "attack")
             if isinstance(unit, _Vehicle):
                 if a.weapon in unit.links:
-                    from .special import _flatten
+                    from .special import flatten_link
 
-                    members = _flatten(unit, a.weapon, "attack")
+                    members = flatten_link(unit, a.weapon, "attack")
                     if any(not w.spec.aimed for w in members):
                         return "a link with dropped, smoke or paint weapons fired as an attack in a turn"
                     if any(w.automatic for w in members) or any((a.attacker, w.id) in switched for w in members):
@@ -1245,7 +1288,7 @@ def _fight_unsupported(scenario) -> str | None:
         return f"more than {_KERNEL_CHARACTERS} crew members and pedestrians"
     if rules["carwars.turn"]["phases"] > _KERNEL_PHASES:
         return f"more than {_KERNEL_PHASES} phases a turn"
-    if _fire_ring(scenario) > _KERNEL_FIRE_RING:
+    if fire_ring(scenario) > _KERNEL_FIRE_RING:
         return f"fire modifiers lasting more than {_KERNEL_FIRE_RING - 2} turns"
     return None
 
@@ -1274,878 +1317,7 @@ def _detonation_ids_unsure(arena, plan) -> str | None:
     return None
 
 
-def _layout_of(scenario):
-    from .fight import Fight, FightLayout
-
-    if scenario.fight is not None:
-        return FightLayout.of(scenario)
-    units = list(scenario.arena.vehicles) + list(scenario.arena.pedestrians)
-    saved = scenario.fight
-    try:
-        scenario.fight = Fight({u: u for u in units})
-        return FightLayout.of(scenario)
-    finally:
-        scenario.fight = saved
-
-
-def _pack_fight(scenario, base: "Packed", facts: frozenset = frozenset(), cache: dict | None = None) -> "Packed | Unpackable":
-    """Add to the packed arrays what the fight kernel needs: the orders' candidate shots at every phase of every
-    turn (in the order `carwars.fight.order_attacks` weighs them), the collisions of the movement, where
-    explosions reach at each turn's end, the out-of-action switches (FIGHT-03) and the sides (FIGHT-01).
-
-    `facts` (`_Fact` tuples) are what the dice decided in the trials this packing is for, where the default
-    packing guessed otherwise: ("slow", vehicle index, turn): that vehicle went out of control in that turn
-    (counted from 1) and slows down from its end as `turn._end_of_turn` slows it (CW-CREW-03); ("gone",
-    vehicle, weapon, turn, phase): the weapon was destroyed by then, so it drops nothing more; ("cancel", turn,
-    phase, action index): that drop, switch or substitution was cancelled (its driver or weapon had fired; the
-    driver was still able or the substitute down); ("substitute", turn, phase, action index): that substitution
-    went ahead. Otherwise every drop and switch happens, no mines go off (the kernel skips mines that did), and a
-    substitution goes ahead as the state the packing knows allows. `cache` keeps the explained shots between
-    packings of one scenario."""
-    from .attack import Attack, Scene, default_firer_pool
-    from .collision import ram_dice, weight_factor
-    from .enums import CrewRole
-    from .fight import TARGET_POLICIES, _weapons_of
-    from .model import Pedestrian
-    from .boxgrid import BoxGrid, bounds
-    from .motion import move_with_contacts
-    from .special import automatic_target, fires_on_automatic
-    from .phase import burst_dice, explain_phase
-    from .tables import weapon_spec
-    from .dropped import _kind as _dropped_kind
-    from .dropped import (OIL_KINDS, _intersects, contact, counter_id, drop_weapon, expire_counters, oil_maneuver, paint_contact,
-                          spiked_tires, swept_polygon)
-    from .enums import Mount, Side
-    from . import geometry as geo
-    from .attack import attack_weapon
-    from .special import _flatten, fetched_grenade, grenade_boxes, grenade_equivalents, set_automatic
-    from .crew import take_controls
-    from .tables import check_usable
-    from .terrain import offroad_rolls
-    from .turn import FiredThisTurn, _do_action, _touch, drops_now, end_handling, phase_distances
-    from ..dice import parse_dice
-    from ..errors import HardpointError, RuleViolation, ScenarioError
-
-    rules = scenario.rules
-    arena = scenario.arena.copy()
-    turn0 = arena.turn
-    plan, fight = scenario.plan, scenario.fight
-    T, P = int(scenario.turns), rules["carwars.turn"]["phases"]
-    vids, pids = list(arena.vehicles), list(arena.pedestrians)
-    ped_index = {p: i for i, p in enumerate(pids)}
-    V = len(vids)
-    units = vids + pids
-    uidx = {u: i for i, u in enumerate(units)}
-    layout = _layout_of(scenario)
-    if len(layout.weapons) > _KERNEL_WEAPON_KEYS or sum(len(list(v.all_weapons())) for v in arena.vehicles.values()) > _KERNEL_WEAPON_KEYS:
-        return Unpackable(f"more than {_KERNEL_WEAPON_KEYS} weapons in a fight")
-    # a box of grenades holds grenade_box_count (CW-HAND-01): the kernel reads only whether a box is whole, so a
-    # vehicle whose plan could get more out than its emptiest box holds is the reference's
-    box_count = rules["carwars.hand_weapons"]["grenade_box_count"]
-    for v in arena.vehicles.values():
-        fetches = sum(1 for (turn, _), acts in (plan.actions.items() if plan is not None else ()) for a in acts
-                      if a.kind == "fetch_grenade" and a.vehicle == v.id and turn0 <= turn < turn0 + T)
-        if fetches and fetches > min((box_count - k.grenades_taken for k in grenade_boxes(v)), default=0):
-            return Unpackable(f"vehicle {v.id!r} may get more grenades out of its boxes than one holds "
-                              f"({box_count}): the kernel does not count what is left in a box")
-    wkey = {k: i for i, k in enumerate(layout.weapons)}
-    sides = list(layout.sides)
-    u_side = [sides.index(fight.side(u) if fight is not None else u) for u in units]
-    crew_index: dict[tuple[str, str], int] = {}
-    weapon_index: dict[tuple[str, str], int] = {}
-    w_key, w_shots, w_ammo0, w_usable, c_takeover, c_hand = [], [], [], [], [], []
-
-    def _usable(name: str) -> bool:
-        return not weapon_spec(rules, name, hand=True).refused
-
-    def _thrown(name: str) -> bool:       # a grenade: counted, each throw using one up (CW-HAND-01)
-        return _usable(name) and weapon_spec(rules, name, hand=True).thrown
-
-    for v in arena.vehicles.values():
-        for w in v.all_weapons():
-            weapon_index[(v.id, w.id)] = len(w_key)
-            w_key.append(wkey[(v.id, w.id)])
-            w_shots.append(int(w.spec.shots > 0))
-            w_ammo0.append(int(w.ammo))
-            w_usable.append(int(not w.spec.refused))
-        sidecar_crew = list(v.sidecar.crew) if v.sidecar else []
-        for c in v.all_crew():
-            crew_index[(v.id, c.id)] = len(c_takeover)
-            if v.kind == "cycle":
-                c_takeover.append(int(c in sidecar_crew))
-            else:
-                c_takeover.append(int(c in v.crew and c.seat.startswith("front") and c.role is not CrewRole.DRIVER))
-            c_hand.append(int(any(_usable(h) and not _thrown(h) for h in c.hand_weapons)))
-    # thrown hand weapons (grenades) are counted, each throw using one up (CW-HAND-01, phase._use_ammo): the usable
-    # kinds carried at the start, and the one a box of grenades holds if a vehicle carries a box; per character
-    # (crew, then NC + the pedestrians) how many of each he holds at the start
-    carriers = [c.hand_weapons for v in arena.vehicles.values() for c in v.all_crew()] + [p.weapons for p in arena.pedestrians.values()]
-    kinds = {h for held in carriers for h in held if _thrown(h)}
-    if _thrown(fetched_grenade(rules)) and any(grenade_boxes(v) for v in arena.vehicles.values()):
-        kinds.add(fetched_grenade(rules))
-    hand_kinds = sorted(kinds)
-    hand_of = {h: i for i, h in enumerate(hand_kinds)}
-    hand0 = [sum(1 for x in held if x == h) for held in carriers for h in hand_kinds]
-    hand_eq = [grenade_equivalents(rules, h) for h in hand_kinds]     # what one counts toward a load (a FETCH's ROOM)
-    t = rules["carwars.fight"]["out_of_action"]
-    th = rules["carwars.tohit"]
-    sf = th["sustained_fire"]
-    crew_t = rules["carwars.damage"]["crew"]
-    from .crew import crash_table_band, substitute_barred
-
-    off_t = rules["carwars.terrain"]
-    crash_out = [int(r >= 2 and crash_table_band(rules, r + crew_t["crash_table_bonus"] + off) in t["crash_results_out"])
-                 for off in (0, off_t["offroad"]["crash_modifier"]) for r in range(13)]     # on the road, off-road (CW-OFF-01)
-    off_dice = parse_dice(off_t["damage"]["dice"])
-    water = rules["carwars.dropped"]["water"]            # a drop from a vehicle in water (CW-DROP-06)
-    water_dice = parse_dice(water["backup_damage"])
-    v_off = [int(v.off_road) for v in arena.vehicles.values()]
-    t_immune = [int(t.type in off_t["damage"]["immune_tire_types"]) for v in arena.vehicles.values()
-                for t in v.tires + ([v.sidecar.tire] if v.sidecar else [])]
-    from .tohit import hit_probability
-
-    prob36 = [int(hit_probability(rules, n) * 36) for n in range(13)]
-    ring = _fire_ring(scenario)      # the turns of fire modifiers the kernel keeps (fc FIRE_RING; fring0 is laid out by it)
-    fc = _row(_layout.FC_NAMES, t=T, p=P, until=bool(fight is not None and fight.until_decided), wpen=-th["firer"]["wounded_skill"],
-              nm=th["to_hit"]["natural_miss"], maxn=th["to_hit"]["max_needed"], sf2=sf["second"], sf3=sf["third_and_later"],
-              nodriver=t["no_driver"], noweapon=t["no_weapon"], destroyed=0, crashed=t["crashed"],
-              peddown=t["pedestrian_down"], sides=len(sides), counters=0, first=arena.turn, off_count=off_dice.count,
-              off_bonus=off_dice.bonus, off_floor=off_dice.floor, off_ub_lo=off_t["damage"]["underbody"][0],
-              off_ub_hi=off_t["damage"]["underbody"][1], off_t_lo=off_t["damage"]["tire"][0], off_t_hi=off_t["damage"]["tire"][1],
-              off_points=off_t["damage"]["points"], fire_ring=ring, water_lo=water["backup"][0], water_hi=water["backup"][1],
-              water_count=water_dice.count, water_bonus=water_dice.bonus, water_floor=water_dice.floor,
-              hands=len(hand_kinds), fetch_hand=hand_of.get(fetched_grenade(rules), -1))
-    max_needed = th["to_hit"]["max_needed"]
-    # the most an order's roll needed can fall in the kernel (sustained fire, a wounded firer's skill if a bonus): a
-    # candidate shot still above max_needed after it can never be chosen (fight._choose), so its row is left out
-    best_bonus = max(0, sf["second"], sf["third_and_later"]) + max(0, th["firer"]["wounded_skill"])
-
-    names = _turn_names(scenario)    # as the reference's batch names them
-    name_pos = {n: i for i, n in reversed(list(enumerate(names)))}
-    ent: list[list[int]] = []
-    fir: list[list[int]] = []
-    cand: list[list[int]] = []
-    fcol: list[list[int]] = []
-    tp_lo, col_lo = [0], [0]
-    radius = rules["carwars.fire"]["explosion"]["radius"]
-    near_v: list[list[int]] = []
-    near_p: list[list[int]] = []
-    moving_end = [0] * (T * max(1, V))
-    cache = {} if cache is None else cache
-    slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
-
-    where: dict = {}      # per phase: each unit's (pose, box), filled by `place`
-    units_now: list = []  # per phase: the units' (id, pose), and their boxes in a grid
-    now: dict = {}        # per phase: the grid, and the arena's Scene once an explain needs it
-
-    def place() -> None:
-        where.clear()
-        units_now.clear()
-        now.clear()
-        now["grid"] = grid = BoxGrid()
-        now["counters"] = (tuple((c.id, c.polygon.vertices, c.inert, frozenset(c.still_on)) for c in arena.counters),
-                           tuple((c.id, c.kind, c.polygon.vertices) for c in arena.clouds.values()))
-        for u in [*arena.vehicles.values(), *arena.pedestrians.values()]:
-            where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), bounds(u.counter.corners()))
-            units_now.append((u.id, where[u.id][0]))
-            grid.add(where[u.id][1])
-        for b in arena.buildings.values():     # targets of planned attacks; fixed, and never between (blockers are)
-            where[b.id] = ((b.id,), bounds(b.polygon.vertices))
-
-    def explained(unit, wid, firer, target, aim, planned: bool = False):
-        """The shot's range and kernel row (None: not a candidate), cached by what it depends on: the firer's and the target's
-        places and speeds, the firer's handling, and the places of the counters that could stand between them
-        (a counter outside the box around both, widened by 2" for a sidecar, cannot block the line of fire)."""
-        (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = where[unit.id], where[target]
-        box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
-        between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
-        paint = getattr(unit, "paint_until_turn", None)
-        # a substitute driver may not fire before the turn he may act, nor in a turn he steered (CW-CREW-04)
-        barred = firer is not None and not isinstance(unit, Pedestrian) and substitute_barred(unit, firer, arena.turn) is not None
-        key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None),
-               getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), paint is not None and arena.turn <= paint, between,
-               now["counters"], barred)
-        if key not in cache:
-            cache[key] = explain_one(unit, wid, firer, target, aim, planned)
-        found = cache[key]
-        if found is None or found[2] is None:
-            return None if found is None else found[:2]
-        return found[0], burst_of(found[1], *found[2], target)
-
-    def explain_one(unit, wid, firer, target, aim, planned: bool):
-        """`explained` once: (range, row, (aim point, burst radius, burst dice) or None), or None."""
-        shooter = None if isinstance(unit, Pedestrian) else (unit.crew_member(firer) if firer else None)
-        person = unit if isinstance(unit, Pedestrian) else shooter
-        saved = person.hits if person is not None else 0
-        if person is not None:
-            person.hits = 0       # the firer's own state is the kernel's: explained as able and unhurt
-        try:
-            if "scene" not in now:
-                now["scene"] = Scene(arena)
-            b = explain_phase(arena, [Attack("order", unit.id, wid, target, aim, firer)], rules, None, now["scene"])[0]
-        except HardpointError:
-            b = None
-        finally:
-            if person is not None:
-                person.hits = saved
-        # an order drops a shot no die can make possible; a planned attack is rolled unless the rules cancel it
-        possible = b is not None and (b.possible or (b.lof and b.reason.startswith("needs ") and b.needed > max_needed))
-        if b is not None and not possible and not planned:
-            b = None
-        if b is None:
-            return None
-        spec = attack_weapon(arena, unit, wid, rules)
-        burst = None
-        if spec.burst_radius > 0 and b.aim_point is not None and arena.pedestrians:
-            burst = (b.aim_point, spec.burst_radius, burst_dice(rules, spec))
-        return b.range, row_of(unit, wid, target, b, possible), burst
-
-    brst: list[list[int]] = []
-
-    def burst_of(row: list[int], centre, radius: float, expr, target: str) -> list[int]:
-        """The row with the pedestrians its burst reaches now (`_burst_rows`)."""
-        out = list(row)
-        out[_layout.CAND_BURST_LO], out[_layout.CAND_BURST_HI] = _burst_rows(arena, brst, centre, radius, expr, target)
-        return out
-
-    vpos = {v: i for i, v in enumerate(vids)}
-    ppos = {p: i for i, p in enumerate(pids)}
-
-    def row_of(unit, wid, target, b, possible: bool) -> list[int]:
-        """A candidate shot as the kernel reads it (fastcore/layout.toml, rows.cand)."""
-        from .attack import attack_weapon
-
-        spec = attack_weapon(arena, unit, wid, rules)
-        tgt = arena.buildings.get(target) or arena.unit(target, "orders.target")
-        shot = _shot_columns(b, spec, tgt, ppos, vpos, base.tire_index)
-        shot["possible"] = int(possible)
-        unit_col = len(units) + list(arena.buildings).index(target) if target in arena.buildings else uidx[target]
-        return _row(_layout.CAND_COLUMNS, unit=unit_col, **shot, fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1,
-                    fiery=int(spec.fiery), burn=spec.burn_duration or 0, burst_lo=0, burst_hi=0)
-
-    def rows_for(unit, wid, firer, targets, aim):
-        """The candidate rows of one firer's weapon, in the order `carwars.fight._choose` weighs them: by range, then
-        by the unit's place in the file."""
-        scored = []
-        for target in targets:
-            found = explained(unit, wid, firer, target, aim)
-            if found is not None and found[1][_layout.CAND_NEEDED] - best_bonus <= max_needed:
-                scored.append((found[0], uidx[target], found[1]))
-        scored.sort(key=lambda s: (s[0], s[1]))
-        return [row for _, _, row in scored]
-
-    ocon: list[list[int]] = []        # counters driven over (turn._contacts, CW-DROP-02..04): dice, damage, fire
-    ocon_lo = [0]
-    touching: set = set()
-    o_t = rules["carwars.dropped"]["oil"]
-    oil_spec = weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])
-    d_t = rules["carwars.dropped"]
-    one_die = parse_dice("1d")
-    counter_of: dict[int, int] = {}   # the counters with rows, by object: the kernel's `gone` flags (mines gone off, drops
-    counter_objs: list = []           # that did not happen); the objects are kept so that no id is reused
-
-    def index_of(counter) -> int:
-        if id(counter) not in counter_of:
-            counter_of[id(counter)] = len(counter_objs)
-            counter_objs.append(counter)
-        return counter_of[id(counter)]
-
-    def damage_row(vi_: int, expr, part: str, side: int, tire: int, counter: int, armed: int = 0, half: int = 0) -> list[int]:
-        return _row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_DAMAGE, a=expr.count, b=expr.bonus,
-                    c=expr.floor, part=_PARTS[part], side=side, tire=tire, armed=armed, half=half, counter=counter)
-
-    def trigger_row(vi_: int, band, counter: int, goes: bool) -> list[int]:
-        return _row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_TRIGGER, a=band[0], b=band[1],
-                    c=int(goes), part=0, side=0, tire=0, armed=0, half=0, counter=counter)
-
-    def contacts_of(before_move: dict) -> None:
-        """The counters and clouds each vehicle touches in this phase's movement, as `turn._contacts` finds them
-        (no die decides it), as rows for the kernel: flaming oil (a hazard that phase, damage to the underbody and
-        tires, a fire source), spikes and mines (a die, then damage to tires and underbody if they go off);
-        paint on the windows. Mines stay in the packing: the kernel skips rows of mines that went off."""
-        now: set = set()
-        vids_ = {v.id: i for i, v in enumerate(arena.vehicles.values())}
-        for vi_, v in enumerate(arena.vehicles.values()):
-            area = swept_polygon(before_move[v.id], v.counter)
-            for counter in list(arena.counters):
-                if counter.inert and counter.kind != "oil":
-                    continue
-                ck = ("contact", area.vertices, counter.polygon.vertices)     # the same in every packing of the fight
-                if ck not in cache:
-                    cache[ck] = contact(rules, area, counter)
-                where_ = cache[ck]
-                if v.id in counter.still_on:
-                    if where_ is None:
-                        counter.still_on.discard(v.id)   # it has left the counter it laid
-                    continue
-                if where_ is None:
-                    continue
-                if counter.kind in OIL_KINDS and where_ == "on" and not counter.inert:
-                    v.on_oil = True       # every phase it crosses a slick, not only the first: firing from it (CW-HIT-08)
-                key = (v.id, counter.id)
-                now.add(key)
-                if key in touching:
-                    continue
-                spec = weapon_spec(rules, counter.weapon)
-                if counter.kind == "spikes":          # dropped.spikes_effect
-                    band = d_t["spikes"]["on_counter"] if where_ == "on" else d_t["spikes"]["adjacent"]
-                    ci = index_of(counter)
-                    ocon.append(trigger_row(vi_, band, ci, False))
-                    expr = spec.tire_damage or spec.damage or one_die
-                    for tire in spiked_tires(rules, v, counter, where_, before_move[v.id]):
-                        ocon.append(damage_row(vi_, expr, "tire", -1, base.tire_index[(v.id, tire.id)], ci, armed=1,
-                                               half=int(tire.type in d_t["spikes"]["half_for"])))
-                elif counter.kind == "mines":         # dropped.mines_effect
-                    band = d_t["mines"]["on_counter"] if where_ == "on" else d_t["mines"]["adjacent"]
-                    ci = index_of(counter)
-                    ocon.append(trigger_row(vi_, band, ci, True))
-                    for other in arena.vehicles.values():
-                        for tire in other.tires:
-                            tp_ = other.tire_counter(tire).polygon()
-                            gap = min(geo.distance(geo.nearest_point(counter.polygon, q), q) for q in tp_.vertices)
-                            if (_intersects(tp_, counter.polygon) or gap <= d_t["mines"]["tire_radius"] + 1e-9) \
-                                    and spec.tire_damage is not None:
-                                ocon.append(damage_row(vids_[other.id], spec.tire_damage, "tire", -1,
-                                                       base.tire_index[(other.id, tire.id)], ci, armed=1))
-                    if spec.underbody_damage is not None:
-                        ocon.append(damage_row(vi_, spec.underbody_damage, "side", int(Side.UNDERBODY), -1, ci, armed=1))
-                elif counter.kind in OIL_KINDS and where_ == "on" and counter.kind == "flaming_oil" and not counter.inert:
-                    v.hazard_difficulty += o_t["flaming_hazard"]          # dropped.oil_effect
-                    ci = index_of(counter)
-                    if spec.damage is not None:
-                        ocon.append(damage_row(vi_, spec.damage, "side", int(Side.UNDERBODY), -1, ci))
-                        for tire in v.tires:
-                            ocon.append(damage_row(vi_, spec.damage, "tire", -1, base.tire_index[(v.id, tire.id)], ci))
-                    if oil_spec.fire_modifier is not None:
-                        ocon.append(_row(_layout.OCON_COLUMNS, tp=len(ocon_lo) - 1, vehicle=vi_, kind=_layout.CONTACT_FIRE,
-                                         a=oil_spec.fire_modifier, b=oil_spec.burn_duration or 0, c=0, part=0, side=0, tire=0,
-                                         armed=0, half=0, counter=ci))
-            for cloud in arena.clouds.values():
-                if cloud.kind == "paint" and _touch(area, cloud.polygon):
-                    paint_contact(rules, v, cloud, arena.turn)
-        touching.clear()
-        touching.update(now)
-
-    drops: list[list[int]] = []       # drops and automatic switches (turn._do_action, turn._automatic_drops)
-    detonations = any(a.kind == "detonate" for xs in plan.actions.values() for a in xs)
-    # a declared drop the kernel may follow as cancelled must leave the packer nothing to get wrong later: its
-    # weapons are dropped by no other action and never on automatic (the packer has spent their ammunition), and
-    # its driver makes no other action that turn (the packer has him fire)
-    drop_uses: dict = {}
-    later_actions: dict = {}
-    for (t_, p_), xs in plan.actions.items():
-        for a in xs:
-            v_ = arena.vehicles.get(a.vehicle)
-            if a.kind != "maneuver":
-                later_actions[(a.vehicle, t_)] = later_actions.get((a.vehicle, t_), 0) + 1
-            if a.kind == "drop" and v_ is not None:
-                for w in (_flatten(v_, a.weapon, "action") if a.weapon in v_.links else [v_.weapon(a.weapon or "", "action")]):
-                    drop_uses[(v_.id, w.id)] = drop_uses.get((v_.id, w.id), 0) + 1
-            if a.kind == "automatic_on":
-                drop_uses[(a.vehicle, a.weapon)] = drop_uses.get((a.vehicle, a.weapon), 0) + 2
-    drop_lo = [0]
-    fact_list: list = []
-    fact_at: dict = {}
-    slow_from = {(f[0], f[1]): f[2] for f in facts if f[0] == "slow"}
-    for i, v in enumerate(scenario.arena.vehicles.values()):
-        if v.uncontrolled:
-            slow_from[("slow", i)] = 1     # out of control from the start: slows at the end of every turn (CW-CREW-03)
-
-    def fact_id(f: tuple) -> int:
-        if f not in fact_at:
-            fact_at[f] = len(fact_list)
-            fact_list.append(f)
-        return fact_at[f]
-
-    class _NoDice:            # a drop rolls only in water, which the kernel rolls (drop rows' `water`)
-        def roll(self, *args, **kwargs):
-            raise RuntimeError("no die in the packer")
-
-        def chance(self, *args, **kwargs):
-            raise RuntimeError("no die in the packer")
-
-    no_dice = _NoDice()
-
-    def drop_row(kind: int, v, w, assumed: bool, fact: tuple, counter: int = -1, crew=None, slot: int = -1,
-                 room: int = -1) -> None:
-        driver = v.driver
-        drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=kind,
-                          weapon=weapon_index[(v.id, w.id)] if w is not None else -1, wkey=wkey[(v.id, w.id)] if w is not None else -1,
-                          driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(assumed), fact=fact_id(fact),
-                          counter=counter, water=int(w is not None and v.water_depth_ft > 0),
-                          crew=crew_index[(v.id, crew.id)] if crew is not None else -1, slot=slot, room=room))
-
-    grenade = fetched_grenade(rules)
-    grenade_usable = _usable(grenade) and not _thrown(grenade)      # (a thrown one is counted in hand0 instead)
-
-    def fetch(v, a, turn: int, phase: int, i: int, fired: FiredThisTurn) -> None:
-        """A `fetch_grenade` action (turn._do_action, CW-HAND-01): the character spends his turn getting a grenade
-        out of a box in the cargo. How many he may carry is the packing's; whether a box is still whole is the
-        dice's: the packing has it happen unless a fact says it was cancelled (a box destroyed before the fight
-        cancels it whatever the dice). Once it happens he has fired this turn, and from this turn on holds a hand
-        weapon, which keeps his vehicle in action (`fight.out_of_action`; c_hand holds from which turn)."""
-        try:
-            crew = v.crew_member(a.crew or "", "crew")
-            # his load (CW-HAND-01): what is not counted in hand0 is the packing's (carried, or got out of a box);
-            # the grenades counted there the kernel adds up when the fetch comes (the dice decide how many he threw)
-            room = rules["carwars.hand_weapons"]["max_grenade_equivalents"] - grenade_equivalents(rules, grenade) \
-                - sum(grenade_equivalents(rules, h) for h in crew.hand_weapons if h not in hand_of)
-        except (RuleViolation, ScenarioError):
-            return                            # cancelled whatever the dice: no row
-        if room < 0:
-            return                            # more than he may carry, whatever he threw: no row
-        if not crew.can_act:
-            return                            # CW-CREW-01: out from the start, so for the whole fight (hits never heal)
-        k0 = int(base.arrays["v_k0"][vids.index(v.id)])
-        boxes = [(k, int(base.arrays["k_slot"][k0 + v.cargo.index(k)])) for k in grenade_boxes(v)]     # (cargo first, then the sidecar's)
-        if not any(k.dp > 0 for k, _ in boxes):
-            return
-        cancel = ("cancel", turn, phase, i)
-        ok = cancel not in facts
-        drop_row(_layout.DR_FETCH, v, None, ok, cancel, crew=crew, room=room)
-        for _, slot in boxes:
-            drop_row(_layout.DR_BOX, v, None, False, cancel, slot=slot)
-        if ok:
-            fired.characters[(v.id, crew.id)] = fired.characters.get((v.id, crew.id), 0) + 1
-            crew.hand_weapons = crew.hand_weapons + (grenade,)
-            ci = crew_index[(v.id, crew.id)]
-            if grenade_usable and not c_hand[ci]:
-                c_hand[ci] = turn - turn0 + 1     # the fight's turn, counted from 1 (the kernel's)
-
-    drivers_out: set = set()    # drivers a substitution in this packing has found incapacitated (hits never heal)
-
-    def substitute(v, a, turn: int, phase: int, i: int) -> None:
-        """A `substitute` action (crew.substitute_driver, CW-CREW-04). Where he sits and the vehicle's speed (the
-        packing's) decide whether it can happen; the dice decide whether it does: the driver incapacitated, the
-        substitute able to act. The packing has it happen as the state it knows says (the start's, or a driver found
-        out by an earlier substitution), or as a fact says; the kernel checks the dice and, where they say
-        otherwise, the trial runs again under the fact that flips it. Once it happens, the packing's shots and
-        maneuvers are the substitute's rules' (when he may fire, +D2 a maneuver)."""
-        before = v.substitute, v.substitute_from_turn
-        try:
-            person = v.crew_member(a.crew or "", "substitute")
-            take_controls(rules, v, person.id, turn)        # the seat and the speed allow it? (refused: nothing changed)
-        except (RuleViolation, ScenarioError):
-            return                            # cancelled whatever the dice: no row
-        driver = v.driver
-        guess = (driver is None or not driver.can_act or (v.id, driver.id) in drivers_out) and person.can_act
-        happens, cancel = ("substitute", turn, phase, i), ("cancel", turn, phase, i)
-        ok = happens in facts or (guess and cancel not in facts)
-        drop_row(_layout.DR_SUBSTITUTE, v, None, ok, cancel if ok else happens, crew=person)
-        if not ok:
-            v.substitute, v.substitute_from_turn = before
-        elif driver is not None:
-            drivers_out.add((v.id, driver.id))
-
-    def followed(w) -> bool:
-        """Whether what the weapon lays matters only where it is driven over (mines, spikes, junk...): a drop of
-        it that does not happen the kernel follows by itself (the counter is gone); smoke, paint and oil change the
-        shots (line of fire, firing from a slick), so the packing must change."""
-        kind = _dropped_kind(w.spec)
-        return kind != "cloud" and kind not in OIL_KINDS and not detonations     # (ids must then be the reference's)
-
-    def dropped(v, w, as_mount=None) -> int:
-        """Drop the weapon on the packer's map (`dropped.drop_weapon`): the index of what it laid, if followed."""
-        _, counter = drop_weapon(rules, arena, v, w, counter_id(arena, v, w), no_dice, as_mount, water_roll=False)
-        if counter is None:
-            return -1
-        arena.counters.append(counter)
-        return index_of(counter) if followed(w) else -1
-
-    def declared(turn: int, phase: int, fired: FiredThisTurn) -> None:
-        """The phase's declared actions as `turn._do_action` does them, each a drop row the kernel checks against
-        the dice: a maneuver changes no die; a switch or drop happens unless a fact says it was cancelled, and a
-        drop's weapon is dropped unless a fact says it was destroyed (or it is empty)."""
-        for i, a in enumerate(plan.actions.get((turn, phase), [])):
-            where_ = f"action(turn {a.turn}, phase {a.phase})[{i}]"
-            v = arena.vehicles[a.vehicle]
-            if a.kind == "maneuver":
-                _do_action(rules, arena, a, no_dice, fired, where_)
-                continue
-            if a.kind == "steer":
-                # the substitute steers (CW-CREW-04): he may not fire for the rest of the turn, which the shots
-                # explained from here on hold; it rolls nothing, and goes ahead if he is the packing's substitute
-                # (the start's, or one a substitution the packing has happen made)
-                try:
-                    _do_action(rules, arena, a, no_dice, fired, where_)
-                except (RuleViolation, ScenarioError):
-                    pass                          # not the substitute: cancelled whatever the dice
-                continue
-            if a.kind == "substitute":
-                substitute(v, a, turn, phase, i)
-                continue
-            if a.kind == "fetch_grenade":
-                fetch(v, a, turn, phase, i, fired)
-                continue
-            cancel = ("cancel", turn, phase, i)
-            driver = v.driver
-            drv_fired = driver is not None and fired.characters.get((v.id, driver.id), 0) >= 1
-            if a.kind == "detonate":
-                # mines set off by remote control (turn._do_action): they stay on the packer's map; the kernel
-                # flags them gone unless the driver has fired or they are gone already (then nothing happens)
-                counter = next((c for c in arena.counters if c.id == a.counter), None)
-                if counter is None or counter.kind != "mines":
-                    continue                  # cancelled whatever the dice
-                ok = cancel not in facts and not drv_fired
-                drops.append(_row(_layout.DROP_COLUMNS, tp=len(drop_lo) - 1, kind=_layout.DR_DETONATE, weapon=-1, wkey=-1,
-                                  driver=crew_index[(v.id, driver.id)] if driver is not None else -1, assumed=int(ok),
-                                  fact=fact_id(cancel), counter=index_of(counter), water=0, crew=-1, slot=-1, room=-1))
-                if ok and driver is not None:
-                    fired.characters[(v.id, driver.id)] = 1
-                continue
-            if a.kind in ("automatic_on", "automatic_off"):
-                w = v.weapon(a.weapon or "", f"{where_}.weapon")
-                try:
-                    if a.kind == "automatic_on":
-                        check_usable(w.spec, f"{where_}.weapon", w.id)
-                        if w.mount is Mount.TURRET:
-                            raise RuleViolation("turret weapons cannot go on automatic", field=where_, value=w.id, rule="CW-AUTO-01")
-                except (RuleViolation, ScenarioError):
-                    continue                      # cancelled before anything, whatever the dice
-                ok = cancel not in facts and not drv_fired
-                drop_row(_layout.DR_SWITCH, v, None, ok, cancel)
-                if ok:
-                    set_automatic(v, w, a.kind == "automatic_on")
-                    if driver is not None:
-                        fired.characters[(v.id, driver.id)] = 1
-                continue
-            linked = a.weapon in v.links
-            members = _flatten(v, a.weapon, f"{where_}.weapon") if linked else [v.weapon(a.weapon or "", f"{where_}.weapon")]
-            try:
-                from .validate import check_drop_static
-
-                for w in members:
-                    if not w.spec.dropped:
-                        raise RuleViolation("not a dropped weapon", field=where_, value=w.id, rule="CW-DROP-01")
-                    check_drop_static(w, a.placement, f"{where_}.weapon")
-            except (RuleViolation, ScenarioError):
-                continue                      # cancelled whatever the dice: no row
-            # cancelled whole (validate.check_drop) if a weapon of it has fired, is destroyed or is empty, or the
-            # driver has fired: the packer knows only what the facts and its own drops say, the kernel checks
-            ok = cancel not in facts and not drv_fired and not any((v.id, w.id) in fired.weapons or w.destroyed
-                                                                   or (w.spec.shots > 0 and w.ammo <= 0) for w in members)
-            alone = later_actions.get((v.id, turn), 0) == 1 and all(drop_uses.get((v.id, w.id), 0) == 1 and not w.automatic
-                                                                     for w in members)
-            drop_row(_layout.DR_ACTION, v, None, ok, cancel, 0 if alone and all(followed(w) for w in members) else -1)
-            if ok and driver is not None:
-                fired.characters[(v.id, driver.id)] = 1
-            as_mount = Mount.parse(a.placement) if a.placement else None
-            for w in members:
-                if ok:
-                    fired.weapons.add((v.id, w.id))
-                drop_row(_layout.DR_MEMBER, v, w, ok, ("gone", v.id, w.id, turn, phase), dropped(v, w, as_mount) if ok else -1)
-
-    def automatic_drops(moved: dict, phase: int) -> None:
-        """`turn._automatic_drops`: a dropped weapon on automatic lays a counter every phase its vehicle moves; one
-        destroyed (a fact) drops nothing and has no row. One the packer finds empty has a row all the same: a drop
-        the kernel followed as not made left it ammunition the packer spent."""
-        for v in arena.vehicles.values():
-            for w in v.all_weapons():
-                if not drops_now(v, w, moved, phase):
-                    continue
-                if w.spec.shots > 0 and w.ammo <= 0:
-                    drop_row(_layout.DR_AUTO, v, w, False, ("gone", v.id, w.id, arena.turn, phase))
-                    continue
-                drop_row(_layout.DR_AUTO, v, w, True, ("gone", v.id, w.id, arena.turn, phase), dropped(v, w))
-
-    def linked(unit, a, tp: int) -> None:
-        """A planned attack with a link (CW-LINK-01) as the kernel reads it: a LINK entry whose firer rows (the named
-        firer, or the default firer of the link's first weapon: the first able when the phase comes) each hold the
-        candidate of the aimed group (`special.expand_link`: identical weapons, aimed together with the first one's
-        modifiers, `phase.explain_phase`) then one per other weapon firing as if on automatic at what crosses its
-        line now; then a MEMBER entry per weapon of the link. No candidate: the rules cancel it whatever the dice."""
-        from .special import expand_link
-
-        members = _flatten(unit, a.weapon, "attack")
-        try:
-            subs, _ = expand_link(arena, a, "attack")
-        except HardpointError:
-            subs = []
-        sub_of = {s.weapon: s for s in subs}
-        order = [m for m in members if m.id in sub_of and not sub_of[m.id].as_automatic] + \
-                [m for m in members if not (m.id in sub_of and not sub_of[m.id].as_automatic)]
-        autos = [m.id for m in order if m.id in sub_of and sub_of[m.id].as_automatic]
-        if a.firer:
-            firers = [a.firer]
-        else:     # attack._default_firer of the link's first weapon
-            firers = [c.id for c in default_firer_pool(unit, members[0])]
-        f0 = len(fir)
-        for firer in firers:
-            rows = link_rows(unit, a, firer, sub_of, autos) if subs and not sub_of[order[0].id].as_automatic else []
-            fir.append(_row(_layout.FIR_COLUMNS, character=crew_index[(unit.id, firer)], cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
-            cand.extend(rows)
-        ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=-1, weapon=-1, ped=-1, fir_lo=f0, fir_hi=len(fir),
-                        choose=_layout.CHOOSE_LINK, atk=-1, link=len(order), shot=-1, rank=0, hand=-1))
-        for m in order:
-            sub = sub_of.get(m.id)
-            shot = -1 if sub is None else (0 if not sub.as_automatic else 1 + autos.index(m.id))
-            ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, m.id)], weapon=weapon_index[(unit.id, m.id)],
-                            ped=-1, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos.get(f"{a.id}/{m.id}", -1),
-                            link=0, shot=shot, rank=0, hand=-1))
-
-    def area_attack(unit, a, tp: int) -> None:
-        """A planned area-effect attack (CW-DMG-07) as the kernel reads it: an AREA entry with the firer rows (the
-        named firer, or the weapon's default firers), each holding one candidate per intended victim (explained
-        able and unhurt; none if the rules cancel it whatever the dice); then a MEMBER entry per victim, with its
-        place in the defender's order."""
-        import dataclasses
-
-        if isinstance(unit, Pedestrian):
-            # a pedestrian's hand weapon (a portable flamethrower): he fires it; no damage points or ammunition
-            # to count (phase._use_ammo); his character is NC + his index, as fired_ch numbers them
-            firers, w_global, ped = [None], -1, pids.index(unit.id)
-            people = [unit]
-            characters = [len(c_takeover) + ped]
-        elif not any(x.id == a.weapon for x in unit.all_weapons()):
-            # a crew member's hand weapon (CW-HAND-01): the named firer fires it; no damage points or ammunition
-            firers, w_global, ped = [a.firer], -1, -1
-            people = [unit.crew_member(a.firer)]
-            characters = [crew_index[(unit.id, a.firer)]]
-        else:
-            w = unit.weapon(a.weapon, "attack")
-            w_global, ped = weapon_index[(unit.id, w.id)], -1
-            # the named firer, or attack._default_firer's pool: the first able fires it
-            firers = [a.firer] if a.firer else [c.id for c in default_firer_pool(unit, w)]
-            people = [unit.crew_member(f) for f in firers]
-            characters = [crew_index[(unit.id, f)] for f in firers]
-        f0 = len(fir)
-        for firer, person, character in zip(firers, people, characters):
-            saved, person.hits = person.hits, 0
-            rows: list[list[int]] = []
-            try:
-                if "scene" not in now:
-                    now["scene"] = Scene(arena)
-                bs = explain_phase(arena, [dataclasses.replace(a, firer=firer)], rules, None, now["scene"])
-                for v, b in zip(a.victims, bs):
-                    possible = b.possible or (b.lof and b.reason.startswith("needs ") and b.needed > max_needed)
-                    rows.append(row_of(unit, a.weapon, v, b, possible))
-            except HardpointError:
-                rows = []
-            finally:
-                person.hits = saved
-            fir.append(_row(_layout.FIR_COLUMNS, character=character, cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
-            cand.extend(rows)
-        order = list(a.defender_order) + [v for v in a.victims if v not in a.defender_order]
-        ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
-                        ped=ped, fir_lo=f0, fir_hi=len(fir), choose=_layout.CHOOSE_AREA, atk=-1, link=len(a.victims), shot=-1,
-                        rank=int(bool(attack_weapon(arena, unit, a.weapon, rules).flamethrower)),
-                        hand=hand_of.get(a.weapon, -1) if w_global < 0 else -1))
-        for i, v in enumerate(a.victims):
-            ent.append(_row(_layout.ENT_COLUMNS, tp=tp, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)], weapon=w_global,
-                            ped=ped, fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_MEMBER, atk=name_pos[f"{a.id}@{v}"], link=0, shot=i,
-                            rank=order.index(v), hand=-1))
-
-    def link_rows(unit, a, firer, sub_of, autos) -> list[list[int]]:
-        """The candidate rows of a link for one firer (explained able and unhurt, as `explained` does): the aimed
-        group's (one row: its weapons are identical and share the first one's modifiers), then each automatic one's;
-        none if the rules cancel the link whatever the dice."""
-        import dataclasses
-
-        person = unit.crew_member(firer)
-        saved, person.hits = person.hits, 0
-        try:
-            if "scene" not in now:
-                now["scene"] = Scene(arena)
-            bs = explain_phase(arena, [dataclasses.replace(a, firer=firer)], rules, None, now["scene"])
-        except HardpointError:
-            return []
-        finally:
-            person.hits = saved
-        by_weapon = {b.weapon: b for b in bs}
-        rows = []
-        for wid in [next(w for w, s in sub_of.items() if not s.as_automatic)] + autos:
-            b = by_weapon[wid]
-            possible = b.possible or (b.lof and b.reason.startswith("needs ") and b.needed > max_needed)
-            target = sub_of[wid].target
-            row = row_of(unit, wid, target, b, possible)
-            spec = attack_weapon(arena, unit, wid, rules)
-            if spec.burst_radius > 0 and b.aim_point is not None and arena.pedestrians:
-                row = burst_of(row, b.aim_point, spec.burst_radius, burst_dice(rules, spec), target)
-            rows.append(row)
-        return rows
-
-    gone_at: dict = {}
-    for f in facts:
-        if f[0] == "gone":
-            gone_at.setdefault((f[3], f[4]), []).append((f[1], f[2]))
-
-    offr: list[list[int]] = []        # off-road damage rolls at the start of each turn (turn._start_of_turn, CW-OFF-02)
-    offr_lo = [0]
-    for ti in range(T):
-        turn = arena.turn
-        for i, v in enumerate(arena.vehicles.values()):
-            rolls = offroad_rolls(v.speed, rules) if v.off_road else 0
-            if rolls:
-                offr.append(_row(_layout.OFFR_COLUMNS, turn=ti, vehicle=i, rolls=rolls,
-                                 high=int(v.off_road_suspension or v.kind in off_t["damage"]["no_underbody_kinds"])))
-        offr_lo.append(len(offr))
-        fired_by_actions = FiredThisTurn()
-        for phase in range(1, P + 1):
-            arena.phase = phase
-            for vid, wid in gone_at.get((turn, phase), []):
-                arena.vehicles[vid].weapon(wid, "facts").dp = 0      # destroyed by then in these trials
-            for v in arena.vehicles.values():
-                v.hazard_difficulty, v.on_oil, v.maneuvered = 0, False, False
-            declared(turn, phase, fired_by_actions)
-            before_move = {v.id: v.counter for v in arena.vehicles.values()}
-            moved = {v.id: phase_distances(rules, v.speed)[phase - 1] for v in arena.vehicles.values()}
-            _, found = move_with_contacts(rules, arena, phase)
-            automatic_drops(moved, phase)
-            drop_lo.append(len(drops))
-            contacts_of(before_move)
-            ocon_lo.append(len(ocon))
-            for v in arena.vehicles.values():
-                oil_maneuver(rules, arena, v)
-            for c in list(plan.collisions.get((turn, phase), [])) + found:
-                expr = ram_dice(rules, c.speed)
-                f = weight_factor(rules, c.weight_lb, c.pedestrian)
-                is_ped = c.vehicle in arena.pedestrians
-                fcol.append(_row(_layout.FCOL_COLUMNS, index=ppos[c.vehicle] if is_ped else vpos[c.vehicle],
-                                 count=expr.count if expr else 0, bonus=expr.bonus if expr else 0,
-                                 floor=expr.floor if expr else 0, num=f.numerator, den=f.denominator,
-                                 side=0 if is_ped else int(c.side), tp=ti * P + phase - 1, is_ped=int(is_ped)))
-            col_lo.append(len(fcol))
-            place()
-            for a in plan.attacks.get((turn, phase), []):
-                unit = arena.vehicles.get(a.attacker) or arena.pedestrians[a.attacker]
-                if not isinstance(unit, Pedestrian) and a.weapon in unit.links:
-                    linked(unit, a, ti * P + phase - 1)
-                    continue
-                if a.victims:
-                    area_attack(unit, a, ti * P + phase - 1)
-                    continue
-                choose = _layout.CHOOSE_PLANNED
-                if isinstance(unit, Pedestrian):
-                    firers, w_global, ped = [None], -1, pids.index(unit.id)
-                elif not any(x.id == a.weapon for x in unit.all_weapons()):
-                    firers, w_global, ped = [a.firer], -1, -1      # a crew member's hand weapon (CW-HAND-01)
-                else:
-                    w = next(x for x in unit.all_weapons() if x.id == a.weapon)
-                    w_global, ped = weapon_index[(unit.id, a.weapon)], -1
-                    if w.automatic:
-                        # on automatic it fires by itself at the planned target, aimed by no one (CW-AUTO-01): an
-                        # AUTOMATIC entry in the planned attack's place, with its column; the weapon's own shot at
-                        # the end of the turn's movement is then cancelled, as it has fired (CW-ROF-01)
-                        firers, choose = [None], _layout.CHOOSE_AUTOMATIC
-                    elif a.firer:
-                        firers = [a.firer]
-                    else:     # attack._default_firer: the first able of these, when the phase comes
-                        firers = [c.id for c in default_firer_pool(unit, w)]
-                f0 = len(fir)
-                for firer in firers:
-                    found = explained(unit, a.weapon, firer, a.target, a.aim, planned=True)
-                    fir.append(_row(_layout.FIR_COLUMNS, character=-1 if firer is None else crew_index[(unit.id, firer)],
-                                    cand_lo=len(cand), cand_hi=len(cand) + (found is not None)))
-                    if found is not None:
-                        cand.append(found[1])
-                ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, a.weapon)],
-                                weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir), choose=choose,
-                                atk=name_pos[a.id], link=0, shot=-1, rank=0, hand=hand_of.get(a.weapon, -1) if w_global < 0 else -1))
-            if phase == P:
-                # weapons on automatic fire at the end of the turn's movement at what crosses their line
-                # (special.automatic_attacks; destroyed or empty ones are skipped in the kernel, by the dice)
-                for unit in arena.vehicles.values():
-                    for w in unit.all_weapons():
-                        if not fires_on_automatic(w):
-                            continue
-                        target = automatic_target(arena, unit, w)
-                        if target is None:
-                            continue
-                        found = explained(unit, w.id, None, target, "auto", planned=True)
-                        f0 = len(fir)
-                        fir.append(_row(_layout.FIR_COLUMNS, character=-1, cand_lo=len(cand), cand_hi=len(cand) + (found is not None)))
-                        if found is not None:
-                            cand.append(found[1])
-                        ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, w.id)],
-                                        weapon=weapon_index[(unit.id, w.id)], ped=-1, fir_lo=f0, fir_hi=len(fir),
-                                        choose=_layout.CHOOSE_AUTOMATIC, atk=-1, link=0, shot=-1, rank=0, hand=-1))
-            for order in (fight.orders if fight is not None else []):
-                if not order.holds(turn, phase):
-                    continue
-                unit = arena.vehicles.get(order.unit) or arena.pedestrians[order.unit]
-                if order.target in TARGET_POLICIES:
-                    targets = [u for u in units if u != unit.id and fight.enemies(unit.id, u)]
-                else:
-                    targets = [order.target]
-                for wid in _weapons_of(order, unit):
-                    if isinstance(unit, Pedestrian):
-                        firers, w_global, ped = [None], -1, pids.index(unit.id)
-                    else:
-                        w = next((x for x in unit.all_weapons() if x.id == wid), None)
-                        if w is None or w.automatic or w.spec.refused:
-                            continue        # holds fire in every trial (carwars.fight._holds_fire)
-                        w_global, ped = weapon_index[(unit.id, wid)], -1
-                        if order.firer is not None:
-                            firers = [order.firer]
-                        else:
-                            firers = [c.id for c in default_firer_pool(unit, w)]
-                    shots = [(firer, rows_for(unit, wid, firer, targets, order.aim)) for firer in firers]
-                    if not any(rows for _, rows in shots):
-                        continue            # no shot for any firer in this phase: the order chooses nothing here
-                    f0 = len(fir)
-                    for firer, rows in shots:
-                        fir.append(_row(_layout.FIR_COLUMNS, character=-1 if firer is None else crew_index[(unit.id, firer)],
-                                        cand_lo=len(cand), cand_hi=len(cand) + len(rows)))
-                        cand.extend(rows)
-                    ent.append(_row(_layout.ENT_COLUMNS, tp=ti * P + phase - 1, unit=uidx[unit.id], wkey=wkey[(unit.id, wid)],
-                                    weapon=w_global, ped=ped, fir_lo=f0, fir_hi=len(fir),
-                                    choose=_layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
-                                    atk=-1, link=0, shot=-1, rank=0, hand=hand_of.get(wid, -1) if w_global < 0 else -1))
-            tp_lo.append(len(ent))
-        # where an explosion at the end of this turn reaches (CW-FIRE-04), and who still moves
-        reach_v, reach_p = _blast_rows(arena, radius, ped_index)
-        near_v += reach_v or [[]]
-        near_p += reach_p or [[]]
-        for i, v in enumerate(arena.vehicles.values()):
-            moving_end[ti * V + i] = int(v.speed != 0)
-        expire_counters(rules, arena, arena.counters, arena.turn)     # smoke and flaming oil going (turn._end_of_turn)
-        for v in arena.vehicles.values():
-            if v.paint_until_turn is not None and v.paint_until_turn <= arena.turn:
-                v.paint_until_turn = None
-        for v in arena.vehicles.values():
-            end_handling(v)
-        for i, v in enumerate(arena.vehicles.values()):
-            if ("slow", i) in slow_from and ti + 1 >= slow_from[("slow", i)] and v.speed != 0:
-                v.speed = max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1)
-        arena.turn += 1
-        arena.phase = 1
-
-    def arr(x, cols=None):
-        a = np.ascontiguousarray(np.array(x, dtype=np.int32))
-        return a.reshape((len(x), cols)) if cols is not None else a
-
-    # the sustained-fire history the scenario starts with (CW-HIT-09): per weapon key its last target (a candidate's
-    # unit column; none that can be shot never matches), streak and last turn, the scenario's first turn being 1
-    W = len(layout.weapons)
-    rec0 = [-1] * W + [0] * W + [-100] * W
-    first_turn = scenario.arena.turn
-    for (attacker, weapon), rec in scenario.history.items():
-        k = wkey.get((attacker, weapon))
-        if k is None:
-            continue          # a weapon no fight entry fires: its record is never read
-        if rec.target in arena.buildings:
-            rec0[k] = len(units) + list(arena.buildings).index(rec.target)
-        else:
-            rec0[k] = uidx.get(rec.target, -2)
-        rec0[W + k] = rec.streak
-        rec0[2 * W + k] = max(rec.last_turn - first_turn + 1, -100)
-
-    fc[_layout.F_COUNTERS] = len(counter_objs)
-    arrays = dict(base.arrays)
-    arrays.update(fc=arr(fc), crash_out=arr(crash_out), prob36=arr(prob36), u_side=arr(u_side), w_key=arr(w_key),
-                  w_shots=arr(w_shots), w_ammo0=arr(w_ammo0), w_usable=arr(w_usable), c_takeover=arr(c_takeover),
-                  c_hand=arr(c_hand), hand0=arr(hand0), hand_eq=arr(hand_eq), ent=arr(ent, _layout.ENT_NCOLS), tp_lo=arr(tp_lo), fir=arr(fir, _layout.FIR_NCOLS),
-                  cand=arr(cand, _layout.CAND_NCOLS), fcol=arr(fcol, _layout.FCOL_NCOLS), col_lo=arr(col_lo), near_v=arr(_padded(near_v, 2)), near_p=arr(_padded(near_p, 1)),
-                  moving_end=arr(moving_end), ocon=arr(ocon, _layout.OCON_NCOLS), known_unc=arr([int(("slow", i) in slow_from) for i in range(V)]),
-                  ocon_lo=arr(ocon_lo), drop=arr(drops, _layout.DROP_NCOLS), drop_lo=arr(drop_lo), v_off=arr(v_off),
-                  t_immune=arr(t_immune), offr=arr(offr, _layout.OFFR_NCOLS), offr_lo=arr(offr_lo), brst=arr(brst, _layout.BRST_NCOLS),
-                  rec0=arr(rec0), fring0=arr(sum(_carried_fire(scenario.arena, T, ring), [])),
-                  crash0=arr([int(v.crash in t["crash_results_out"]) for v in scenario.arena.vehicles.values()]))
-    return Packed(arrays, base.labels, base.kinds, base.vehicles, names, P, layout=layout, tire_index=base.tire_index, base=base,
-                  facts=fact_list)
-
-
-def _fire_ring(scenario) -> int:
+def fire_ring(scenario) -> int:
     """How many turns the fight kernel keeps a vehicle's fire modifiers for (fc FIRE_RING; turn t at t % ring): more
     than the longest any of them lasts, so that none laid now still counts when its place comes round again: the
     longest burn of a weapon the scenario can fire or lay (vehicle, hand and flaming oil weapons) and of a fire
@@ -2169,153 +1341,228 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
                         progress, keep: str, cancel=None) -> tuple:
     """A batch of fights in the kernel. A trial in which a moving vehicle goes out of control goes on under a
     packing of the movement with that vehicle slowing down; one in which a drop or switch went otherwise than
-    packed runs again from its start under a packing with that outcome (`_pack_fight`'s facts). One packing per
+    packed runs again from its start under a packing with that outcome (`fightpack.pack_fight`'s facts). One packing per
     set of facts, made when first needed and kept for the batch; if that packing fails, or a trial asks for a
     fact its packing already has, the trial runs on the reference."""
-    from ..trials import run_chunks
+    run = _FightRun(kernel, scenario, packed, seed, first, progress, keep)
+    result = run_chunks(run.chunk, trials, chunk, threads, cancel)
+    for reason in dict.fromkeys(run.fallbacks):     # a performance bug to report, never a wrong result
+        _warn_once(f"some trials of the fight: {reason}")
+    return run.outputs(result)
 
-    a = packed.arrays
-    layout = packed.layout
-    S, V = a["init"].shape[0], len(packed.vehicles)
-    X = saved_width(packed) - int(a["fc"][_layout.F_COUNTERS])     # `saved`, then a flag per mines counter
-    labels, kinds, read = _slots(scenario)
-    vids = list(scenario.arena.vehicles)
-    fight_on = scenario.fight is not None and _is_fight(scenario)
-    with _VARIANTS_LOCK:
-        if packed.variants is None:           # kept with the packing (cached on the scenario) for the next batch
-            packed.variants = {"packings": {frozenset(): packed}, "explained": {}}
-    variants, cache = packed.variants["packings"], packed.variants["explained"]
-    fallbacks: list[str] = []       # why some trials ran on the reference (a warning each, once the batch is done)
 
-    def variant(key: frozenset):
+def _counter_flags(p: "Packed") -> int:
+    """How many counters a packing has rows for: the flags (mines gone off, drops not made) after `saved`'s width."""
+    return int(p.arrays["fc"][_layout.F_COUNTERS])
+
+
+class _FightRun:
+    """One batch of fights in the kernel (`_run_fight_compiled`): what its chunks share, and the packings per set
+    of facts (`fightpack.pack_fight`), made as the trials need them and kept with the packing for the next batch."""
+
+    def __init__(self, kernel, scenario, packed: "Packed", seed: int, first: int, progress, keep: str):
+        self.kernel, self.scenario, self.packed, self.seed, self.first = kernel, scenario, packed, seed, first
+        self.progress, self.keep = progress, keep
+        a = packed.arrays
+        self.layout = packed.layout
+        self.S, self.V = a["init"].shape[0], len(packed.vehicles)
+        self.X = saved_width(packed) - _counter_flags(packed)     # `saved`, then a flag per mines counter
+        self.labels, self.kinds, self.read = _slots(scenario)
+        self.vids = list(scenario.arena.vehicles)
+        self.fight_on = scenario.fight is not None and _is_fight(scenario)
         with _VARIANTS_LOCK:
-            if key not in variants:
+            if packed.variants is None:           # kept with the packing (cached on the scenario) for the next batch
+                packed.variants = {"packings": {frozenset(): packed}, "explained": {}}
+        self.variants, self.cache = packed.variants["packings"], packed.variants["explained"]
+        self.fallbacks: list[str] = []       # why some trials ran on the reference (a warning each, once the batch is done)
+        self.A = len(packed.attacks)
+
+    def variant(self, key: frozenset) -> "Packed | Unpackable":
+        """The packing for a set of facts, made once (a packer error makes it Unpackable: those trials run on the
+        reference, never a wrong result)."""
+        from .fightpack import pack_fight     # (it packs on `_pack`'s arrays: a cycle at import)
+
+        with _VARIANTS_LOCK:
+            if key not in self.variants:
                 try:
-                    variants[key] = _pack_fight(scenario, packed.base, key, cache)
+                    self.variants[key] = pack_fight(self.scenario, self.packed.base, key, self.cache)
                 except Exception as exc:   # never a wrong result: the reference runs those trials
-                    variants[key] = Unpackable(f"the packer refused a variant: {exc}")
-            return variants[key]
+                    self.variants[key] = Unpackable(f"the packer refused a variant: {exc}")
+            return self.variants[key]
 
-    A = len(packed.attacks)
-
-    def run(p: "Packed", n: int, state, flags, fight, saved, saved_k, start, ids, hit, dmg):
+    def kernel_run(self, p: "Packed", n: int, state, flags, fight, saved, saved_k, start, ids, hit, dmg):
+        """`run_fight` on n trials under packing p: which diverged (a vehicle out of control, by turn) and which must
+        run again (a drop row, from 1)."""
         diverged = np.zeros(n, np.int16)
         redo = np.zeros(n, np.int32)
-        rc = kernel.run_fight(seed, first, p.arrays, state, flags, fight["out_turn"], fight["result"], fight["turns"],
-                              fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids, hit, dmg, redo)
+        rc = self.kernel.run_fight(self.seed, self.first, p.arrays, state, flags, fight["out_turn"], fight["result"], fight["turns"],
+                                   fight["shots"], fight["hits"], fight["damage"], diverged, saved, saved_k, start, ids, hit, dmg, redo)
         if rc != 0:
             raise RuntimeError("compiled kernel refused the scenario")
         return diverged, redo
 
-    def counters(p: "Packed") -> int:
-        return int(p.arrays["fc"][_layout.F_COUNTERS])
+    def chunk(self, lo: int, hi: int):
+        """Trials lo..hi-1 (`trials.run_chunks`): their arrays, or their counts in summary mode."""
+        trials = _FightTrials(self, lo, hi)
+        trials.run_all()
+        if self.progress is not None:
+            self.progress(hi - lo)
+        return trials.output()
 
-    def work(lo: int, hi: int):
-        n = hi - lo
-        state = np.zeros((n, S), np.int32)
-        flags = np.zeros((n, max(V, 1)), np.uint8)
-        fight = _fight_arrays(n, layout)
-        saved = np.zeros((n, X + counters(packed)), np.int32)
-        saved_k = np.zeros(n, np.uint64)
-        hit, dmg = np.zeros((n, A), np.uint8), np.zeros((n, A), np.int32)
-        diverged, redo = run(packed, n, state, flags, fight, saved, saved_k, np.zeros(n, np.int16),
-                             np.arange(first + lo, first + hi, dtype=np.uint64), hit, dmg)
-        key_list: list = [frozenset()]       # the trials' sets of facts, by number (`kid`)
-        key_ids: dict = {frozenset(): 0}
-        kid = np.zeros(n, np.int64)
-        start = np.zeros(n, np.int16)
-        todo = np.flatnonzero((diverged != 0) | (redo != 0))
+    def outputs(self, result) -> tuple:
+        """The chunks' results joined, as `run_batch` takes them."""
+        A, S, V, layout, packed = self.A, self.S, self.V, self.layout, self.packed
+        fight_layout = layout if self.fight_on else None
+        init = packed.arrays["init"].copy()
+        if self.keep == "arrays":
+            parts = result.results or [(np.zeros((0, A), np.uint8), np.zeros((0, A), np.int32), np.zeros((0, S), np.int32),
+                                        np.zeros((0, V), np.uint8), _fight_arrays(0, layout))]
+            hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
+            fight = {k: np.concatenate([p[4][k] for p in parts]) for k in parts[0][4]}
+            return (list(packed.attacks), self.labels, self.kinds, self.vids, hit, dmg, state, flags, init, None, result.done,
+                    result.interrupted, fight if self.fight_on else None, fight_layout)
+        tallies = _sum_counts(result.results, A, S, V)
+        return (list(packed.attacks), self.labels, self.kinds, self.vids, None, None, None, None, init, tallies, result.done,
+                result.interrupted, None, fight_layout)
+
+
+class _FightTrials:
+    """The trials of one chunk of a fight batch: the kernel's outputs for them, run first under the default
+    packing, then again, group by group, under the packings of the facts their dice decided, until none is left
+    (the trials' sets of facts are numbered by `kid`)."""
+
+    def __init__(self, run: _FightRun, lo: int, hi: int):
+        self.run, self.lo, self.n = run, lo, hi - lo
+        n = self.n
+        self.state = np.zeros((n, run.S), np.int32)
+        self.flags = np.zeros((n, max(run.V, 1)), np.uint8)
+        self.fight = _fight_arrays(n, run.layout)
+        self.saved = np.zeros((n, run.X + _counter_flags(run.packed)), np.int32)
+        self.saved_k = np.zeros(n, np.uint64)
+        self.hit, self.dmg = np.zeros((n, run.A), np.uint8), np.zeros((n, run.A), np.int32)
+        self.key_list: list = [frozenset()]       # the trials' sets of facts, by number (`kid`)
+        self.key_ids: dict = {frozenset(): 0}
+        self.kid = np.zeros(n, np.int64)
+        self.start = np.zeros(n, np.int16)
+
+    def run_all(self) -> None:
+        """Every trial under the default packing, then those handed back under their facts' packings."""
+        run, lo = self.run, self.lo
+        self.diverged, self.redo = run.kernel_run(run.packed, self.n, self.state, self.flags, self.fight, self.saved, self.saved_k,
+                                                  np.zeros(self.n, np.int16), np.arange(run.first + lo, run.first + lo + self.n, dtype=np.uint64),
+                                                  self.hit, self.dmg)
+        todo = np.flatnonzero((self.diverged != 0) | (self.redo != 0))
         while len(todo):
             groups: dict = {}
-
-            def add(key, rows, at) -> None:
-                start[rows] = at
-                groups.setdefault(key, []).append(rows)
-
-            again = todo[redo[todo] != 0]
-            if len(again):
-                # a drop or switch went otherwise than packed: run the trial again from its start, with that fact
-                pairs, inv = _pairs(kid[again], redo[again])
-                for j, (k, r) in enumerate(pairs):
-                    row = variants[key_list[k]].arrays["drop"][int(r) - 1]
-                    fact = variants[key_list[k]].facts[int(row[_layout.DROP_FACT])]
-                    # no packing says what happened: the packing had it as the fact says, or a drop, switch or
-                    # detonation went ahead that the packing has not happen (only a substitution has a fact for that)
-                    known = fact in key_list[k] or (not row[_layout.DROP_ASSUMED] and row[_layout.DROP_KIND] != _layout.DR_SUBSTITUTE)
-                    add(None if known else key_list[k] | {fact}, again[inv == j], 0)
-            on = todo[redo[todo] == 0]
-            if len(on):
-                # moving vehicles out of control: on from the end of that turn, with them slowing
-                pairs, inv = _pairs(kid[on], diverged[on])
-                unc = (flags[on, :V] & 4) != 0
-                for j, (k, d) in enumerate(pairs):
-                    cur = variants[key_list[k]]
-                    moving = (cur.arrays["moving_end"][(d - 1) * V:d * V] != 0) & (cur.arrays["known_unc"] == 0)
-                    masks, inv2 = _rows(unc[inv == j] & moving)
-                    rows_j = on[inv == j]
-                    for q, mask in enumerate(masks):
-                        new = frozenset(("slow", int(v), int(d)) for v in np.flatnonzero(mask))
-                        add(key_list[k] | new, rows_j[inv2 == q], int(d))
+            self._redo_groups(todo, groups)
+            self._slowdown_groups(todo, groups)
             groups = {key: np.concatenate(parts) for key, parts in groups.items()}
-            for key, rows in groups.items():
-                if key is not None:
-                    if key not in key_ids:
-                        key_ids[key] = len(key_list)
-                        key_list.append(key)
-                    kid[rows] = key_ids[key]
+            self._number(groups)
             todo_next = []
             for key, rows in groups.items():
-                p = variant(key) if key is not None else None
-                if p is None or isinstance(p, Unpackable):
-                    fallbacks.append(p.reason if p is not None else
-                                     "a dropped weapon or a switch went otherwise than the packing of its trial knew it went")
-                    for i in rows:
-                        h_, d_, st_, fl_, fi_ = _reference_rows(scenario, packed.attacks, read, vids, lo + int(i), lo + int(i) + 1,
-                                                                seed, first, True, layout if fight_on else None)
-                        hit[i], dmg[i] = h_[0], d_[0]
-                        state[i] = st_[0]
-                        flags[i, :V] = fl_[0]
-                        if fi_ is not None:
-                            for k in fight:
-                                fight[k][i] = fi_[k][0]
-                    continue
-                if saved.shape[1] < X + counters(p):
-                    saved = np.pad(saved, ((0, 0), (0, X + counters(p) - saved.shape[1])))
-                sub_state, sub_flags = np.ascontiguousarray(state[rows]), np.ascontiguousarray(flags[rows])
-                sub_fight = {k: np.ascontiguousarray(v[rows]) for k, v in fight.items()}
-                sub_saved, sub_k = np.ascontiguousarray(saved[rows]), np.ascontiguousarray(saved_k[rows])
-                sub_hit, sub_dmg = np.ascontiguousarray(hit[rows]), np.ascontiguousarray(dmg[rows])
-                d2, r2 = run(p, len(rows), sub_state, sub_flags, sub_fight, sub_saved, sub_k, np.ascontiguousarray(start[rows]),
-                             (first + lo + rows).astype(np.uint64), sub_hit, sub_dmg)
-                state[rows], flags[rows], saved[rows], saved_k[rows] = sub_state, sub_flags, sub_saved, sub_k
-                hit[rows], dmg[rows] = sub_hit, sub_dmg
-                for k in fight:
-                    fight[k][rows] = sub_fight[k]
-                diverged[rows], redo[rows] = d2, r2
-                todo_next.append(rows[(d2 != 0) | (r2 != 0)])
+                left = self._run_group(key, rows)
+                if left is not None:
+                    todo_next.append(left)
             todo = np.concatenate(todo_next) if todo_next else np.zeros(0, np.int64)
-        if progress is not None:
-            progress(n)
-        if keep == "arrays":
-            return hit, dmg, state, flags[:, :V], fight
-        part = BatchResult(scenario.name, seed, first + lo, "compiled", packed.attacks, labels, kinds, vids, hit, dmg, state, flags[:, :V],
-                           a["init"], fight=fight if fight_on else None, fight_layout=layout if fight_on else None)
-        return part.counts()
 
-    result = run_chunks(work, trials, chunk, threads, cancel)
-    for reason in dict.fromkeys(fallbacks):     # a performance bug to report, never a wrong result
-        _warn_once(f"some trials of the fight: {reason}")
-    done = result.done
-    if keep == "arrays":
-        parts = result.results or [(np.zeros((0, A), np.uint8), np.zeros((0, A), np.int32), np.zeros((0, S), np.int32),
-                                    np.zeros((0, V), np.uint8), _fight_arrays(0, layout))]
-        hit, dmg, state, flags = (np.concatenate([p[k] for p in parts]) for k in range(4))
-        fight = {k: np.concatenate([p[4][k] for p in parts]) for k in parts[0][4]}
-        return (list(packed.attacks), labels, kinds, vids, hit, dmg, state, flags, a["init"].copy(), None, done, result.interrupted,
-                fight if fight_on else None, layout if fight_on else None)
-    tallies = _sum_counts(result.results, A, S, V)
-    return (list(packed.attacks), labels, kinds, vids, None, None, None, None, a["init"].copy(), tallies, done, result.interrupted,
-            None, layout if fight_on else None)
+    def _add(self, groups: dict, key, rows, at: int) -> None:
+        """The rows join a group of its set of facts, each to start again at turn `at` (0: from the start)."""
+        self.start[rows] = at
+        groups.setdefault(key, []).append(rows)
+
+    def _redo_groups(self, todo, groups: dict) -> None:
+        """A drop or switch went otherwise than packed: run the trial again from its start, with that fact (None: no
+        packing says what happened)."""
+        again = todo[self.redo[todo] != 0]
+        if not len(again):
+            return
+        variants, key_list = self.run.variants, self.key_list
+        pairs, inv = _pairs(self.kid[again], self.redo[again])
+        for j, (k, r) in enumerate(pairs):
+            row = variants[key_list[k]].arrays["drop"][int(r) - 1]
+            fact = variants[key_list[k]].facts[int(row[_layout.DROP_FACT])]
+            # no packing says what happened: the packing had it as the fact says, or a drop, switch or
+            # detonation went ahead that the packing has not happen (only a substitution has a fact for that)
+            known = fact in key_list[k] or (not row[_layout.DROP_ASSUMED] and row[_layout.DROP_KIND] != _layout.DR_SUBSTITUTE)
+            self._add(groups, None if known else key_list[k] | {fact}, again[inv == j], 0)
+
+    def _slowdown_groups(self, todo, groups: dict) -> None:
+        """Moving vehicles out of control (CW-CREW-03): on from the end of that turn, with them slowing."""
+        on = todo[self.redo[todo] == 0]
+        if not len(on):
+            return
+        V = self.run.V
+        pairs, inv = _pairs(self.kid[on], self.diverged[on])
+        unc = (self.flags[on, :V] & 4) != 0
+        for j, (k, d) in enumerate(pairs):
+            cur = self.run.variants[self.key_list[k]]
+            moving = (cur.arrays["moving_end"][(d - 1) * V:d * V] != 0) & (cur.arrays["known_unc"] == 0)
+            masks, inv2 = _rows(unc[inv == j] & moving)
+            rows_j = on[inv == j]
+            for q, mask in enumerate(masks):
+                new = frozenset(("slow", int(v), int(d)) for v in np.flatnonzero(mask))
+                self._add(groups, self.key_list[k] | new, rows_j[inv2 == q], int(d))
+
+    def _number(self, groups: dict) -> None:
+        """Each group's trials take its set of facts' number."""
+        for key, rows in groups.items():
+            if key is not None:
+                if key not in self.key_ids:
+                    self.key_ids[key] = len(self.key_list)
+                    self.key_list.append(key)
+                self.kid[rows] = self.key_ids[key]
+
+    def _run_group(self, key, rows):
+        """One group's trials under its packing (on the reference if there is none): the rows handed back again."""
+        p = self.run.variant(key) if key is not None else None
+        if p is None or isinstance(p, Unpackable):
+            self.run.fallbacks.append(p.reason if p is not None else
+                                      "a dropped weapon or a switch went otherwise than the packing of its trial knew it went")
+            self._on_reference(rows)
+            return None
+        return self._resume(p, rows)
+
+    def _on_reference(self, rows) -> None:
+        """The trials whole on the reference (`_reference_rows`), in place of what the kernel had."""
+        run = self.run
+        for i in rows:
+            h_, d_, st_, fl_, fi_ = _reference_rows(run.scenario, run.packed.attacks, run.read, run.vids, self.lo + int(i),
+                                                    self.lo + int(i) + 1, run.seed, run.first, True, run.layout if run.fight_on else None)
+            self.hit[i], self.dmg[i] = h_[0], d_[0]
+            self.state[i] = st_[0]
+            self.flags[i, :run.V] = fl_[0]
+            if fi_ is not None:
+                for k in self.fight:
+                    self.fight[k][i] = fi_[k][0]
+
+    def _resume(self, p: "Packed", rows):
+        """The trials run on under packing p from their start turn (their saved state widened to its counters)."""
+        run = self.run
+        if self.saved.shape[1] < run.X + _counter_flags(p):
+            self.saved = np.pad(self.saved, ((0, 0), (0, run.X + _counter_flags(p) - self.saved.shape[1])))
+        sub_state, sub_flags = np.ascontiguousarray(self.state[rows]), np.ascontiguousarray(self.flags[rows])
+        sub_fight = {k: np.ascontiguousarray(v[rows]) for k, v in self.fight.items()}
+        sub_saved, sub_k = np.ascontiguousarray(self.saved[rows]), np.ascontiguousarray(self.saved_k[rows])
+        sub_hit, sub_dmg = np.ascontiguousarray(self.hit[rows]), np.ascontiguousarray(self.dmg[rows])
+        d2, r2 = run.kernel_run(p, len(rows), sub_state, sub_flags, sub_fight, sub_saved, sub_k, np.ascontiguousarray(self.start[rows]),
+                                (run.first + self.lo + rows).astype(np.uint64), sub_hit, sub_dmg)
+        self.state[rows], self.flags[rows], self.saved[rows], self.saved_k[rows] = sub_state, sub_flags, sub_saved, sub_k
+        self.hit[rows], self.dmg[rows] = sub_hit, sub_dmg
+        for k in self.fight:
+            self.fight[k][rows] = sub_fight[k]
+        self.diverged[rows], self.redo[rows] = d2, r2
+        return rows[(d2 != 0) | (r2 != 0)]
+
+    def output(self):
+        """The chunk's arrays, or in summary mode its counts."""
+        run = self.run
+        flags = self.flags[:, :run.V]
+        if run.keep == "arrays":
+            return self.hit, self.dmg, self.state, flags, self.fight
+        part = BatchResult(run.scenario.name, run.seed, run.first + self.lo, "compiled", run.packed.attacks, run.labels, run.kinds,
+                           run.vids, self.hit, self.dmg, self.state, flags, run.packed.arrays["init"],
+                           fight=self.fight if run.fight_on else None, fight_layout=run.layout if run.fight_on else None)
+        return part.counts()
 
 
 _VARIANTS_LOCK = threading.RLock()

@@ -82,7 +82,7 @@ def drop_weapon(rules: Rules, arena: Arena, vehicle: Vehicle, weapon: Weapon, co
     mines lie hidden. Without `water_roll` (the fight packer, whose kernel rolls it) the water's die and damage
     are left out, and nothing else changes."""
     spec = weapon.spec
-    kind = _kind(spec)
+    kind = dropped_kind(spec)
     out: list[Event] = []
     check_usable(spec, "weapon", weapon.id)
     if weapon.destroyed:
@@ -115,7 +115,7 @@ def drop_weapon(rules: Rules, arena: Arena, vehicle: Vehicle, weapon: Weapon, co
         out.append(Note(f"{vehicle.id} lays {cloud_kind} ({spec.name}) at ({place.cx:.2f}, {place.cy:.2f})", "CW-DROP-05"))
         return out, None
     counter = DroppedCounter(counter_id, kind, spec.name, poly, arena.turn, vehicle.id)
-    counter.still_on = {v.id for v in arena.vehicles.values() if _intersects(v.counter.polygon(), poly)}
+    counter.still_on = {v.id for v in arena.vehicles.values() if intersects(v.counter.polygon(), poly)}
     if in_water:
         if kind in ("oil",):
             counter.inert = True
@@ -153,7 +153,8 @@ def counter_base(ident: str) -> str:
     return re.sub(r"\.\d+$", "", base) if base.count(".") >= 2 else base
 
 
-def _kind(spec) -> str:
+def dropped_kind(spec) -> str:
+    """What a dropped weapon lays (CW-DROP-01): its table's kind (mines, spikes, oil...), else a cloud or junk."""
     return spec.dropped_kind or ("cloud" if spec.cloud else "junk")
 
 
@@ -179,7 +180,7 @@ def swept_polygon(before: geo.Counter, after: geo.Counter) -> geo.Polygon:
     return geo.Polygon(tuple(lower[:-1] + upper[:-1]))
 
 
-def _intersects(a: geo.Polygon, b: geo.Polygon) -> bool:
+def intersects(a: geo.Polygon, b: geo.Polygon) -> bool:
     """Closed convex polygons intersect (separating axis test)."""
     for poly in (a, b):
         vs = poly.vertices
@@ -210,9 +211,9 @@ def _grown(rules: Rules, poly: geo.Polygon) -> geo.Polygon:
 
 def contact(rules: Rules, area: geo.Polygon, counter: DroppedCounter) -> str | None:
     """Whether an area crosses the counter ("on"), only its adjacent squares ("adjacent"), or neither."""
-    if _intersects(area, counter.polygon):
+    if intersects(area, counter.polygon):
         return "on"
-    if _intersects(area, _grown(rules, counter.polygon)):
+    if intersects(area, _grown(rules, counter.polygon)):
         return "adjacent"
     return None
 
@@ -236,8 +237,8 @@ def spiked_tires(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, where:
     tires = _tire_polys(vehicle, before)
     if where == "adjacent":
         grown = _grown(rules, counter.polygon)
-        tires = [(tr, p) for tr, p in tires if _intersects(p, grown) and not _intersects(p, counter.polygon)] or \
-                [(tr, p) for tr, p in tires if _intersects(p, grown)]
+        tires = [(tr, p) for tr, p in tires if intersects(p, grown) and not intersects(p, counter.polygon)] or \
+                [(tr, p) for tr, p in tires if intersects(p, grown)]
     return [tr for tr, _ in tires]
 
 
@@ -281,7 +282,7 @@ def mines_effect(rules: Rules, arena: Arena, vehicle: Vehicle, counter: DroppedC
         for tire in v.tires:
             tp = v.tire_counter(tire).polygon()
             gap = min(geo.distance(geo.nearest_point(counter.polygon, q), q) for q in tp.vertices)
-            near = _intersects(tp, counter.polygon) or gap <= t["tire_radius"] + 1e-9
+            near = intersects(tp, counter.polygon) or gap <= t["tire_radius"] + 1e-9
             if near and spec.tire_damage is not None:
                 d = dice.roll(spec.tire_damage, f"mine blast on {v.id} tire {tire.id}", "CW-DROP-03")
                 ledger = Ledger(v.id, dealt=d.total)
@@ -304,7 +305,7 @@ def on_oil(arena: Arena, vehicle: Vehicle) -> bool:
     if not arena.counters:
         return False
     mine = vehicle.counter.polygon()
-    return any(c.kind in OIL_KINDS and not c.inert and vehicle.id not in c.still_on and _intersects(mine, c.polygon)
+    return any(c.kind in OIL_KINDS and not c.inert and vehicle.id not in c.still_on and intersects(mine, c.polygon)
                for c in arena.counters)
 
 

@@ -33,7 +33,7 @@ from .attack import attack_weapon
 from .crew import damage_pedestrian
 from .damage import Ledger, apply_shot
 from .model import Building, Pedestrian, Vehicle
-from .phase import _shot_for, hits_against_vehicle
+from .phase import hits_against_vehicle, shot_for
 
 __all__ = ["AttackOdds", "ExactError", "exact_attack", "component_values", "location_outcomes", "exact_resolution",
            "state_dict", "MAX_PATHS", "MAX_RESOLUTION_PATHS"]
@@ -383,7 +383,7 @@ def _hits_outcomes(rules, working: _Working, breakdown, hits: int, faces: bool, 
         def apply(t, dice):
             damage_pedestrian(t, hits, Ledger(t.id, dealt=hits))
     else:
-        shot = _shot_for(breakdown, hits)
+        shot = shot_for(breakdown, hits)
 
         def apply(t, dice):
             apply_shot(rules, t, shot, dice)

@@ -192,12 +192,13 @@ def ordered_weapons(fight: "Fight | None", unit_id: str) -> set[str] | None:
     return out
 
 
-def _ordered(wanted: set[str] | None, w) -> bool:
+def counts_for_orders(wanted: set[str] | None, w) -> bool:
+    """FIGHT-10: whether a mounted weapon keeps its vehicle in action: one the orders use (`ordered_weapons`)."""
     return wanted is None or w.id in wanted or ("*aimed" in wanted and w.spec.aimed)
 
 
 def _can_fire(rules: Rules, v: Vehicle, wanted: set[str] | None = None) -> bool:
-    if any(weapon_can_fire(w) and _ordered(wanted, w) for w in v.all_weapons()):
+    if any(weapon_can_fire(w) and counts_for_orders(wanted, w) for w in v.all_weapons()):
         return True
     from .tables import weapon_spec
 
@@ -260,9 +261,9 @@ def firer_candidates(v: Vehicle, weapon) -> list[CrewMember]:
     return [c for c in default_firer_pool(v, weapon) if c.can_act]
 
 
-def _weapons_of(order: Order, unit: Vehicle | Pedestrian) -> list[str]:
-    """The weapons an order fires, in order: those it names (but the dropped ones, which it drops), else every aimed
-    weapon of the vehicle, or every hand weapon of the pedestrian."""
+def weapons_of(order: Order, unit: Vehicle | Pedestrian) -> list[str]:
+    """The weapons an order fires, in order (FIGHT-02): those it names (but the dropped ones, which it drops,
+    FIGHT-10), else every aimed weapon of the vehicle, or every hand weapon of the pedestrian."""
     if isinstance(unit, Pedestrian):
         return list(order.weapons) if order.weapons is not None else list(unit.weapons)
     if order.weapons is not None:
@@ -378,7 +379,7 @@ def order_attacks(rules: Rules, fight: Fight, arena: Arena, phase: int, fired, h
             candidates = [] if order.target in out else [order.target]
         if not candidates:
             continue
-        for wid in _weapons_of(order, unit):
+        for wid in weapons_of(order, unit):
             if _holds_fire(unit, wid, fired):
                 continue
             firers: list[str | None]

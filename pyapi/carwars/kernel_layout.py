@@ -5,7 +5,7 @@
 writes `fastcore/_layout.pxi` (enums, column and index constants, the `Arrays`
 struct the kernels take and the functions that fill it from the packer's
 arrays) and `pyapi/carwars/_layout.py` (the same constants, column names and
-array orders for the packer, `hardpoint.carwars.batch`). A test
+array orders for the packers, `hardpoint.carwars.batch` and `hardpoint.carwars.fightpack`). A test
 (tests/test_kernel_layout.py) renders both again and fails when a file on disk
 differs: the packer and the kernel cannot drift apart by position (ARCH-03).
 """

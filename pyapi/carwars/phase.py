@@ -57,8 +57,8 @@ def _character(arena: Arena, attack: Attack) -> tuple[str, str] | None:
     if weapon is not None and weapon.automatic or attack.as_automatic:
         return None  # a weapon on automatic fires by itself (CW-AUTO-01)
     if attack.weapon in unit.links:
-        from .special import _flatten
-        weapon = _flatten(unit, attack.weapon, "attack.weapon")[0]
+        from .special import flatten_link
+        weapon = flatten_link(unit, attack.weapon, "attack.weapon")[0]
     from .attack import _default_firer  # the same default the to-hit uses
     crew = _default_firer(unit, weapon) if weapon is not None else None
     return (unit.id, crew.id) if crew is not None else None
@@ -78,8 +78,8 @@ def check_rate_of_fire(arena: Arena, attacks: list[Attack], fired: FiredThisTurn
         unit = arena.unit(a.attacker, f"attack[{i}].attacker")
         members = [a.weapon]
         if isinstance(unit, Vehicle) and a.weapon in unit.links:
-            from .special import _flatten
-            members = [w.id for w in _flatten(unit, a.weapon, f"attack[{i}].weapon")]  # a link fires all its weapons
+            from .special import flatten_link
+            members = [w.id for w in flatten_link(unit, a.weapon, f"attack[{i}].weapon")]  # a link fires all its weapons
         for wid in members:
             key = (a.attacker, wid)
             mounted = isinstance(unit, Vehicle) and any(w.id == wid for w in unit.all_weapons())
@@ -251,7 +251,9 @@ def snapshot(arena: Arena) -> dict:
     return out
 
 
-def _shot_for(breakdown: ToHit, hits: int) -> Shot:
+def shot_for(breakdown: ToHit, hits: int) -> Shot:
+    """The shot `hits` hits of a to-hit breakdown make: the part it aims at (a tire, the turret, a rider, the sidecar,
+    the top, else a side) and the side it strikes."""
     aimed = breakdown.aimed_at
     if aimed.startswith("tire "):
         return Shot(hits, Side.parse(breakdown.side) if breakdown.side else None, "tire", aimed[5:], breakdown.attack)
@@ -473,7 +475,7 @@ def _apply_hit(rules: Rules, arena: Arena, b: ToHit, r: AttackRoll, dice: DiceSo
         note = Ledger(target.id)
         hits = hits_against_vehicle(spec, b, damage, note)
         events += note.events
-        ledger = apply_shot(rules, target, _shot_for(b, hits), dice)
+        ledger = apply_shot(rules, target, shot_for(b, hits), dice)
         taken[target.id] = taken.get(target.id, 0) + ledger.dealt
         hazard[target.id] = hazard.get(target.id, 0) + ledger.hazard_hits
         events += ledger.events

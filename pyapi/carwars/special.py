@@ -130,19 +130,20 @@ def attack_columns(arena, a) -> list[tuple[str, str, bool]]:
     an area-effect attack's one per intended victim, <attack>@<victim> (CW-LINK-01, CW-DMG-07); else the attack's."""
     unit = arena.vehicles.get(a.attacker)
     if unit is not None and a.weapon in unit.links:
-        return [(f"{a.id}/{w.id}", w.id, w.spec.aimed) for w in _flatten(unit, a.weapon, "attack")]
+        return [(f"{a.id}/{w.id}", w.id, w.spec.aimed) for w in flatten_link(unit, a.weapon, "attack")]
     if a.victims:
         return [(f"{a.id}@{v}", a.weapon, True) for v in a.victims]
     return [(a.id, a.weapon, True)]
 
 
-def _flatten(vehicle: Vehicle, ident: str, path: str, seen: tuple[str, ...] = ()) -> list[Weapon]:
+def flatten_link(vehicle: Vehicle, ident: str, path: str, seen: tuple[str, ...] = ()) -> list[Weapon]:
+    """The weapons a link fires, nested links opened in order (CW-LINK-01); a weapon id alone is itself."""
     if ident in seen:
         raise ScenarioError("a link contains itself", field=path, value=ident, rule="CW-LINK-01")
     if ident in vehicle.links:
         out: list[Weapon] = []
         for m in vehicle.links[ident].members:
-            out += _flatten(vehicle, m, path, seen + (ident,))
+            out += flatten_link(vehicle, m, path, seen + (ident,))
         return out
     return [vehicle.weapon(ident, path)]
 
@@ -156,7 +157,7 @@ def expand_link(arena: Arena, attack: Attack, where: str) -> tuple[list[Attack],
     if not isinstance(vehicle, Vehicle) or attack.weapon not in vehicle.links:
         return [attack], []
     link = vehicle.links[attack.weapon]
-    weapons = _flatten(vehicle, attack.weapon, f"{where}.weapon")
+    weapons = flatten_link(vehicle, attack.weapon, f"{where}.weapon")
     for w in weapons:
         check_usable(w.spec, f"{where}.weapon", w.id)   # before anything of the link fires (CW-VEH-06)
     drops = [w for w in weapons if not w.spec.aimed]

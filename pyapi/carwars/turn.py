@@ -21,14 +21,14 @@ from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
 from .attack import Attack, AttackRoll, Scene, SustainedRecord
-from .dropped import (OIL_KINDS, DroppedCounter, contact, counter_id, drop_weapon, expire_counters, mines_effect, oil_effect, oil_maneuver,
-                      paint_contact, spikes_effect, swept_polygon)
+from .dropped import (OIL_KINDS, DroppedCounter, contact, counter_id, drop_weapon, expire_counters, intersects, mines_effect, oil_effect,
+                      oil_maneuver, paint_contact, spikes_effect, swept_polygon)
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
 from .fight import FightRecord
 from .model import Arena, Vehicle
 from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
-from .special import _flatten, attack_columns, automatic_attacks, set_automatic
+from .special import attack_columns, automatic_attacks, flatten_link, set_automatic
 from .tables import check_usable, weapon_spec
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ def _counter_spec(rules: Rules, counter: DroppedCounter):
     return weapon_spec(rules, counter.weapon)
 
 
-def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: FiredThisTurn, where: str) -> list[Event]:
+def do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: FiredThisTurn, where: str) -> list[Event]:
     """Carry out one declared action. Everything that can refuse it is checked before anything changes, so a
     refused action changes nothing (ERR-01); what the loader checked (`validate.check_plan`) cannot fail here,
     what the dice decided by this phase can (a weapon destroyed, a counter set off, a driver out)."""
@@ -158,7 +158,7 @@ def _do_action(rules: Rules, arena: Arena, a: Action, dice: DiceSource, fired: F
         from .validate import check_drop
 
         linked = a.weapon in v.links
-        members = _flatten(v, a.weapon, f"{where}.weapon") if linked else [v.weapon(a.weapon or "", f"{where}.weapon")]
+        members = flatten_link(v, a.weapon, f"{where}.weapon") if linked else [v.weapon(a.weapon or "", f"{where}.weapon")]
         for w in members:
             if (v.id, w.id) in fired.weapons:
                 raise RuleViolation(f"weapon {w.id!r} already fired this turn", field=f"{where}.weapon", value=w.id, rule="CW-ROF-01")
@@ -283,17 +283,12 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
             else:
                 out.append(Note(f"{v.id} crosses {counter.id} ({counter.kind}): its effect is not modelled", "CW-DROP-01"))
         for cloud in arena.clouds.values():
-            if cloud.kind == "paint" and _touch(area, cloud.polygon):
+            if cloud.kind == "paint" and intersects(area, cloud.polygon):
                 out += paint_contact(rules, v, cloud, arena.turn)
     touching.clear()
     touching.update(now)
     return out
 
-
-def _touch(a: geo.Polygon, b: geo.Polygon) -> bool:
-    from .dropped import _intersects
-
-    return _intersects(a, b)
 
 
 def _automatic_drops(rules: Rules, arena: Arena, moved: dict[str, float], phase: int, dice: DiceSource) -> list[Event]:
@@ -436,7 +431,7 @@ def _record_fired(arena: Arena, attacks: list[Attack], fired: FiredThisTurn, fir
     (a gunner killed by it has still fired, and the driver has not)."""
     for a in attacks:
         unit = arena.vehicles.get(a.attacker)
-        members = [w.id for w in _flatten(unit, a.weapon, "attack")] if unit is not None and a.weapon in unit.links else [a.weapon]
+        members = [w.id for w in flatten_link(unit, a.weapon, "attack")] if unit is not None and a.weapon in unit.links else [a.weapon]
         for wid in members:
             fired.weapons.add((a.attacker, wid))
         who = firers[a.id] if firers is not None and a.id in firers else _character(arena, a)
@@ -481,7 +476,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             declared += order_drops(rules, fight, arena, fired, out) if fight is not None else []   # FIGHT-10
             for i, a in enumerate(declared):
                 try:
-                    events += _do_action(rules, arena, a, dice, fired, f"action(turn {a.turn}, phase {a.phase})[{i}]")
+                    events += do_action(rules, arena, a, dice, fired, f"action(turn {a.turn}, phase {a.phase})[{i}]")
                 except (RuleViolation, ScenarioError) as exc:
                     # the loader checked the plan; what the dice did by this phase cancels the action, as an attack
                     events.append(Note(f"{a.kind} of {a.vehicle} cancelled: {getattr(exc, 'message', exc)}", exc.rule))

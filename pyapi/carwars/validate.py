@@ -309,12 +309,12 @@ def check_drop_static(weapon, placement: str | None, field: str) -> None:
 def check_link_drops(arena: "Arena", attack: "Attack", path: str) -> None:
     """CW-LINK-01: a link fired as an attack drops its dropped, smoke and paint weapons; each must be droppable."""
     from .model import Vehicle
-    from .special import _flatten
+    from .special import flatten_link
 
     unit = arena.vehicles.get(attack.attacker)
     if not isinstance(unit, Vehicle) or attack.weapon not in unit.links:
         return
-    for w in _flatten(unit, attack.weapon, f"{path}.weapon"):
+    for w in flatten_link(unit, attack.weapon, f"{path}.weapon"):
         if not w.spec.aimed:
             check_drop(w, None, f"{path}.weapon")
 
@@ -327,7 +327,7 @@ def check_attack(arena: "Arena", rules: "Rules", a: "Attack", path: str, fetched
     from .attack import parse_aim
     from .enums import Mount
     from .model import Pedestrian, Vehicle
-    from .special import _flatten
+    from .special import flatten_link
     from .tables import check_usable, weapon_spec
 
     unit = _unit(arena, a.attacker, f"{path}.attacker")
@@ -349,7 +349,7 @@ def check_attack(arena: "Arena", rules: "Rules", a: "Attack", path: str, fetched
         crew = unit.crew_member(a.firer, f"{path}.firer") if a.firer is not None else None
         mounted = next((w for w in unit.all_weapons() if w.id == a.weapon), None)
         if a.weapon in unit.links:
-            weapons = _flatten(unit, a.weapon, f"{path}.weapon")
+            weapons = flatten_link(unit, a.weapon, f"{path}.weapon")
             for w in weapons:
                 check_usable(w.spec, f"{path}.weapon", w.id)
             aimed = [w for w in weapons if w.spec.aimed]
@@ -459,7 +459,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
     driver). What the dice do by a phase (a weapon destroyed, a firer knocked out, a counter set off) cancels
     that phase's attack or action then, with the rule, and nothing else."""
     from .enums import Mount
-    from .special import _flatten
+    from .special import flatten_link
     from .tables import check_usable
 
     action_rows = {id(a): i for i, a in enumerate(actions)}
@@ -513,7 +513,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
         if a.firer:
             return (unit.id, a.firer)
         if a.weapon in unit.links:
-            members = _flatten(unit, a.weapon, "attack.weapon")
+            members = flatten_link(unit, a.weapon, "attack.weapon")
             weapon = members[0]
             # the weapons a character aims (special.expand_link): the first that rolls to hit, unless on automatic
             aimed = [w for w in members if w.spec.aimed]
@@ -575,7 +575,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
             elif kind == "drop":
                 wid = act_obj.weapon or ""
                 if wid in v.links:
-                    members = _flatten(v, wid, f"{path}.weapon")
+                    members = flatten_link(v, wid, f"{path}.weapon")
                     for w in members:
                         check_usable(w.spec, f"{path}.weapon", w.id)
                         if not w.spec.dropped:
@@ -622,7 +622,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
                 fetched[(v.id, person.id)] = n
                 # what he holds when he fetches: what he carried, less the grenades the plan has him throw before,
                 # plus those he got out before (a thrown grenade is used up); a planned throw the dice cancel leaves
-                # him one more, and the fetch is then cancelled when its turn comes (turn._do_action)
+                # him one more, and the fetch is then cancelled when its turn comes (turn.do_action)
                 held = list(person.hand_weapons) + [fetched_grenade(rules)] * (n - 1)
                 for (uid, pid, name), times in thrown.items():
                     for _ in range(times if (uid, pid) == (v.id, person.id) else 0):
@@ -633,7 +633,7 @@ def check_plan(data: dict, arena: "Arena", rules: "Rules", plan: "TurnPlan", att
             path = f"attack[{attack_index[a.id]}]"
             unit = arena.vehicles.get(a.attacker)
             if unit is not None:
-                members = [w.id for w in _flatten(unit, a.weapon, f"{path}.weapon")] if a.weapon in unit.links else [a.weapon]
+                members = [w.id for w in flatten_link(unit, a.weapon, f"{path}.weapon")] if a.weapon in unit.links else [a.weapon]
                 for wid in members:
                     if any(w.id == wid for w in unit.all_weapons()):
                         use_weapon(turn, unit.id, wid, path, a.id)

@@ -13,7 +13,7 @@ import hardpoint
 from hardpoint import ScriptedDice
 from hardpoint.carwars.damage import Ledger, Shot
 from hardpoint.carwars.enums import Side
-from hardpoint.carwars.phase import Collision, _shot_for, hits_against_vehicle, resolve_phase, update_history
+from hardpoint.carwars.phase import Collision, shot_for, hits_against_vehicle, resolve_phase, update_history
 from hardpoint.carwars.tables import weapon_spec
 
 RULES = hardpoint.default_rules()
@@ -71,7 +71,7 @@ def test_cw_dmg_04_a_shot_aimed_at_the_top_goes_to_the_top():
     """CW-DMG-04: a shot whose breakdown says it is aimed at the top is a shot on the top side (the reverse of the
     underbody order), whatever side the breakdown names."""
     b = SimpleNamespace(aimed_at="top", side="left", attack="a", sidecar_side=None)
-    assert _shot_for(b, 4) == Shot(4, Side.TOP, "top", attack="a")
+    assert shot_for(b, 4) == Shot(4, Side.TOP, "top", attack="a")
 
 
 # --- CW-DMG-06: the edge of the burst ------------------------------------------------------------------------------

@@ -423,7 +423,7 @@ def test_cw_crew_01_an_unconscious_or_dead_crew_member_fetches_no_grenade_and_st
 
     def steering(gunner_hits: int):
         from hardpoint.carwars.phase import FiredThisTurn
-        from hardpoint.carwars.turn import Action, _do_action
+        from hardpoint.carwars.turn import Action, do_action
 
         s = scenario(vehicle=[{"id": "v", "design": "shogun", "speed": 0,
                                "crew": [{"id": "driver", "role": "driver", "seat": "front_left", "hits": 3},
@@ -432,7 +432,7 @@ def test_cw_crew_01_an_unconscious_or_dead_crew_member_fetches_no_grenade_and_st
         v.substitute, v.substitute_from_turn = "gunner", 1     # he took over in turn 1, then was knocked out
         v.crew_member("gunner").hits = gunner_hits
         s.arena.turn = 2
-        return _do_action(s.rules, s.arena, Action(2, 1, "steer", "v", crew="gunner"), SeededDice(1, trial=0),
+        return do_action(s.rules, s.arena, Action(2, 1, "steer", "v", crew="gunner"), SeededDice(1, trial=0),
                           FiredThisTurn(), "action[0]"), v
 
     events, v = steering(1)
