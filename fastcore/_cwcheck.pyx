@@ -1,17 +1,24 @@
 # cython: language_level=3, boundscheck=True, wraparound=False, cdivision=True
-"""Test wrappers of the compiled driver's parts (_cwgeom.pxd): each `def` calls one `cdef inline`
+"""Test wrappers of the compiled driver's parts (_cwgeom.pxd, _cwdrive.pxd): each `def` calls one `cdef inline`
 function on plain Python values, so that tests/test_drive_kernel_parts.py can compare it with the reference
 function it transcribes (named in each .pxd docstring) on random inputs, double for double.
 
 Not a kernel: it converts its arguments on every call. Counters are (cx, cy, length, width, facing); points (x, y);
-polygons lists of points; statuses CW_OK 0, CW_NONE 1, CW_UNSURE 2.
+polygons lists of points; statuses CW_OK 0, CW_NONE 1, CW_UNSURE 2. The rules, an arena and an order come as the
+dicts tests/drive_kernel_pack.py makes, one key a field of the struct of the same name.
 """
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
 
 from _cwgeom cimport *
+from _cwdrive cimport *
 
 import numpy as np
 
 MAXV = CW_MAXV
+MAXMENU = CW_MAXMENU
+PICK_STRAIGHT = CW_PICK_STRAIGHT
+PICK_UNSURE = CW_PICK_UNSURE
 
 
 # --- conversions ------------------------------------------------------------------------------------------------------
@@ -20,6 +27,10 @@ cdef CwCounter _counter(c) except *:
     cdef CwCounter k
     k.cx, k.cy, k.length, k.width, k.facing = c
     return k
+
+
+cdef tuple _counter_out(CwCounter* k):
+    return (k.cx, k.cy, k.length, k.width, k.facing)
 
 
 cdef double[::1] _flat(points):
@@ -42,6 +53,89 @@ cdef int _stored(points, CwPolygon* p) except -1:
     for i, (x, y) in enumerate(points):
         p.xy[2 * i], p.xy[2 * i + 1] = x, y
     return 0
+
+
+cdef class Rules:
+    """carwars rules as a CwDriveRules (tests/drive_kernel_pack.pack_rules)."""
+    cdef CwDriveRules r
+
+    def __init__(self, dict fields):
+        self.r = fields
+
+
+cdef class Arena:
+    """An arena as a CwArena (tests/drive_kernel_pack.pack_arena), its arrays kept alive with it."""
+    cdef CwArena a
+    cdef CwVehicle* vehicles
+    cdef CwUnit* pedestrians
+    cdef list keep
+
+    def __init__(self, dict d):
+        cdef int i, nv = len(d["vehicles"]), npd = len(d["pedestrians"])
+        cdef int[::1] mounts, starts
+        cdef unsigned char[::1] usable
+        cdef double[::1] bxy
+        self.keep = []
+        self.vehicles = <CwVehicle*>malloc(max(1, nv) * sizeof(CwVehicle))
+        self.pedestrians = <CwUnit*>malloc(max(1, npd) * sizeof(CwUnit))
+        if self.vehicles == NULL or self.pedestrians == NULL:
+            raise MemoryError()
+        for i, vd in enumerate(d["vehicles"]):
+            mounts = np.array(list(vd["weapon_mount"]) + [0], dtype=np.intc)
+            usable = np.array(list(vd["weapon_usable"]) + [0], dtype=np.uint8)
+            self.keep += [mounts, usable]
+            self.vehicles[i] = _vehicle(vd)
+            self.vehicles[i].weapon_mount = &mounts[0]
+            self.vehicles[i].weapon_usable = &usable[0]
+        for i, pd in enumerate(d["pedestrians"]):
+            self.pedestrians[i] = _unit(pd)
+        bxy = np.array(list(d["building_xy"]) + [0.0], dtype=np.float64)
+        starts = np.array(list(d["building_start"]) + [0], dtype=np.intc)
+        self.keep += [bxy, starts]
+        self.a.n_vehicles, self.a.vehicles = nv, self.vehicles
+        self.a.n_pedestrians, self.a.pedestrians = npd, self.pedestrians
+        self.a.n_buildings, self.a.building_xy, self.a.building_start = len(d["building_start"]) - 1, &bxy[0], &starts[0]
+        self.a.phase = d["phase"]
+
+    def __dealloc__(self):
+        free(self.vehicles)
+        free(self.pedestrians)
+
+    def set_phase(self, int phase):
+        self.a.phase = phase
+
+
+cdef CwUnit _unit(dict ud) except *:
+    cdef CwUnit u
+    u.counter = _counter(ud["counter"])
+    u.speed, u.side, u.out = ud["speed"], ud["side"], ud["out"]
+    return u
+
+
+cdef CwVehicle _vehicle(dict vd) except *:
+    """The scalar fields of a CwVehicle (the weapon arrays are the Arena's to set)."""
+    cdef CwVehicle v
+    memset(&v, 0, sizeof(CwVehicle))
+    v.unit = _unit(vd["unit"])
+    v.kind, v.has_acceleration, v.acceleration = vd["kind"], vd["has_acceleration"], vd["acceleration"]
+    v.has_top_speed, v.top_speed, v.in_water = vd["has_top_speed"], vd["top_speed"], vd["in_water"]
+    v.off_road, v.substitute, v.has_handling = vd["off_road"], vd["substitute"], vd["has_handling"]
+    v.handling_status, v.oil_extra, v.armour = vd["handling_status"], vd["oil_extra"], vd["armour"]
+    v.n_weapons = len(vd["weapon_mount"])
+    return v
+
+
+cdef const CwUnit* _target(Arena arena, target):
+    """The unit at index `target`; NULL for None (no target)."""
+    if target is None or target < 0:
+        return NULL
+    return cw_unit(&arena.a, <int>target)
+
+
+cdef CwManeuver _maneuver(m) except *:
+    cdef CwManeuver x
+    x.kind, x.angle, x.lateral, x.d = m
+    return x
 
 
 # --- geometry.py ------------------------------------------------------------------------------------------------------
@@ -206,3 +300,158 @@ def first_contact(a, va, b, vb, double t0=0.0, double t1=1.0):
 
 def side_facing(double facing, direction):
     return cw_side_facing(facing, direction[0], direction[1])
+
+
+# --- driving.py and what it calls -------------------------------------------------------------------------------------
+
+def pymod(double x, double y):
+    return cw_pymod(x, y)
+
+
+def pyfloordiv(double x, double y):
+    return cw_pyfloordiv(x, y)
+
+
+def phase_distances(Rules rules, double speed):
+    cdef double out[CW_PHASES]
+    cw_phase_distances(&rules.r, speed, out)
+    return [out[p] for p in range(CW_PHASES)]
+
+
+def straight_displacement(Rules rules, Arena arena, int unit, int phase):
+    cdef double dx, dy
+    cw_straight_displacement(&rules.r, cw_unit(&arena.a, unit), phase, &dx, &dy)
+    return dx, dy
+
+
+def control_needed(Rules rules, double speed, int status):
+    return cw_control_needed(&rules.r, speed, status)
+
+
+def maneuver_menu(Rules rules, Arena arena, int me, double distance):
+    """The menu as (kind, angle, lateral, d) tuples, or None beyond CW_MAXMENU."""
+    cdef CwManeuver menu[CW_MAXMENU]
+    n = cw_maneuver_menu(&rules.r, &arena.a.vehicles[me], distance, menu, CW_MAXMENU)
+    return None if n < 0 else [(menu[i].kind, menu[i].angle, menu[i].lateral, menu[i].d) for i in range(n)]
+
+
+def maneuver_difficulty(Rules rules, Arena arena, int me, m):
+    cdef CwManeuver x = _maneuver(m)
+    return cw_maneuver_difficulty(&rules.r, &arena.a.vehicles[me], &x)
+
+
+def maneuver_move(Rules rules, Arena arena, int me, m, double distance):
+    """(dx, dy, angle, (px, py)) as ManeuverMove holds them."""
+    cdef CwManeuver x = _maneuver(m)
+    cdef CwMove mv
+    cw_maneuver_move(&rules.r, &arena.a.vehicles[me], &x, distance, &mv)
+    return mv.dx, mv.dy, mv.angle, (mv.px, mv.py)
+
+
+def turned(counter, double angle, pivot):
+    cdef CwCounter k = _counter(counter), out
+    cw_turned(&k, angle, pivot[0], pivot[1], &out)
+    return _counter_out(&out)
+
+
+def end_counter(counter, move):
+    cdef CwCounter k = _counter(counter), out
+    cdef CwMove mv
+    mv.dx, mv.dy, mv.angle, (mv.px, mv.py) = move
+    cw_end_counter(&k, &mv, &out)
+    return _counter_out(&out)
+
+
+def blocked(Rules rules, Arena arena, int me, counter, int phase):
+    """driving.blocked; rules None: without the look ahead."""
+    cdef CwCounter k = _counter(counter)
+    return cw_blocked(NULL if rules is None else &rules.r, &arena.a, me, &k, phase)
+
+
+def straight_on(Rules rules, Arena arena, int unit, int phase):
+    cdef double out[24]
+    n = cw_straight_on(&rules.r, cw_unit(&arena.a, unit), phase, out)
+    return [_points(&out[8 * k], 4) for k in range(n)]
+
+
+def on_collision_course(Rules rules, Arena arena, int me, counter, int phase):
+    cdef CwCounter k = _counter(counter)
+    return cw_on_collision_course(&rules.r, &arena.a, me, &k, phase)
+
+
+def pushing(Arena arena, int me):
+    return cw_pushing(&arena.a, me)
+
+
+def gap(a, b):
+    cdef CwCounter ka = _counter(a), kb = _counter(b)
+    cdef double g = 0.0
+    status = cw_gap(&ka, &kb, &g)
+    return status, g
+
+
+def heading(counter, Arena arena, int target):
+    cdef CwCounter k = _counter(counter)
+    return cw_heading(&k, cw_unit(&arena.a, target))
+
+
+def bearing(Rules rules, Arena arena, int me, counter, int target):
+    cdef CwCounter k = _counter(counter)
+    cdef int count = 0
+    cdef double err = 0.0
+    status = cw_bearing(&rules.r, &arena.a.vehicles[me], &k, cw_unit(&arena.a, target), &count, &err)
+    return status, count, err
+
+
+def grain(double x):
+    return cw_grain(x)
+
+
+def score(Rules rules, Arena arena, int me, dict order, counter, int target):
+    cdef CwCounter k = _counter(counter)
+    cdef CwOrder o = order
+    cdef double out[4]
+    status = cw_score(&rules.r, &arena.a.vehicles[me], &o, &k, cw_unit(&arena.a, target), out)
+    return status, (out[0], out[1], out[2], out[3])
+
+
+def score_less(a, b):
+    cdef double x[CW_SCORE]
+    cdef double y[CW_SCORE]
+    for i in range(CW_SCORE):
+        x[i], y[i] = a[i], b[i]
+    return cw_score_less(x, y)
+
+
+def drive_target(Arena arena, int me, dict order):
+    cdef CwOrder o = order
+    return cw_drive_target(&arena.a, me, &o)
+
+
+def choose_maneuver(Rules rules, Arena arena, int me, dict order, target, double distance):
+    """(pick, menu): the index chosen in the menu (or PICK_STRAIGHT, PICK_UNSURE) and the menu's maneuvers."""
+    cdef CwOrder o = order
+    cdef CwManeuver menu[CW_MAXMENU]
+    cdef int n = 0
+    pick = cw_choose_maneuver(&rules.r, &arena.a, me, &o, _target(arena, target), distance, menu, CW_MAXMENU, &n)
+    return pick, [(menu[i].kind, menu[i].angle, menu[i].lateral, menu[i].d) for i in range(max(n, 0))]
+
+
+def stopping_speed(Rules rules, double room):
+    cdef double out = 0.0
+    status = cw_stopping_speed(&rules.r, room, &out)
+    return status, out
+
+
+def desired_speed(Rules rules, Arena arena, int me, dict order, target):
+    cdef CwOrder o = order
+    cdef double out = 0.0
+    status = cw_desired_speed(&rules.r, &arena.a.vehicles[me], &o, _target(arena, target), &out)
+    return status, out
+
+
+def choose_speed(Rules rules, Arena arena, int me, dict order, target):
+    cdef CwOrder o = order
+    cdef double out = 0.0
+    status = cw_choose_speed(&rules.r, &arena.a, me, &o, _target(arena, target), &out)
+    return status, out

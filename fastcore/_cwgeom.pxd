@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, cdivision=True
 # Header-only plane geometry for the compiled fight kernel (issue 34): counters, arcs, facing sides, nearest points
 # (hardpoint.carwars.geometry) and contact of moving counters (hardpoint.carwars.contact).
 #
@@ -14,17 +14,22 @@
 # `Polygon(...)` could raise (fewer than three distinct vertices, zero area, non-finite, not convex within its
 # tolerance, or within a rounding of that tolerance) or would divide by zero, or where a polygon has more vertices
 # than a CwPolygon holds: the kernel hands that case to the reference rather than guess.
-from libc.math cimport sin, cos, sqrt, fmod, atan2, hypot, fabs, isfinite, INFINITY
+from libc.math cimport sin, sqrt, fmod, atan2, hypot, fabs, isfinite, INFINITY
 
 cdef extern from *:
     """
     #define CW_EPS 1e-9                              /* geometry.EPS */
     #define CW_DEG2RAD (3.141592653589793 / 180.0)   /* geometry._DEG2RAD, math.radians' factor */
     #define CW_TWO_PI (2.0 * 3.141592653589793)      /* 2.0 * math.pi */
+    #include <math.h>
+    /* cos as a libm call of its own, as Python's math.cos is: GCC fuses sin(a) and cos(a) into one sincos(a), which
+       glibc computes to the same bits but not every libm promises to; the volatile copy keeps the calls apart */
+    static inline double cw_cos(double x) { volatile double y = x; return cos(y); }
     """
     const double CW_EPS
     const double CW_DEG2RAD
     const double CW_TWO_PI
+    double cw_cos(double x) noexcept nogil
 
 cdef enum:
     CW_MAXV = 8            # vertices a CwPolygon holds: a counter's 4 and the 3 at most that clipping it to an arc adds
@@ -60,7 +65,7 @@ cdef struct CwPolygon:
 # --- counters (geometry.Counter) -----------------------------------------------------------------------------------
 
 cdef inline void cw_sincos_deg(double deg, double* s, double* c) noexcept nogil:
-    """geometry._sincos_deg: (sin, cos) of an angle in degrees, exact for multiples of 90."""
+    """geometry._sincos_deg (CW-VEH-01): (sin, cos) of an angle in degrees, exact for multiples of 90."""
     cdef double r = fmod(deg, 360.0), a
     if r < 0.0:
         r += 360.0
@@ -77,11 +82,11 @@ cdef inline void cw_sincos_deg(double deg, double* s, double* c) noexcept nogil:
     else:
         a = r * CW_DEG2RAD
         s[0] = sin(a)
-        c[0] = cos(a)
+        c[0] = cw_cos(a)
 
 
 cdef inline void cw_to_local(const CwCounter* k, double px, double py, double* lx, double* ly) noexcept nogil:
-    """geometry.Counter.to_local: world point -> local (x to the counter's right, y forward)."""
+    """geometry.Counter.to_local (CW-VEH-01): world point -> local (x to the counter's right, y forward)."""
     cdef double s, c, dx, dy
     cw_sincos_deg(k.facing, &s, &c)
     dx = px - k.cx
@@ -91,7 +96,7 @@ cdef inline void cw_to_local(const CwCounter* k, double px, double py, double* l
 
 
 cdef inline void cw_to_world(const CwCounter* k, double lx, double ly, double* wx, double* wy) noexcept nogil:
-    """geometry.Counter.to_world: local point (x right, y forward) -> world point."""
+    """geometry.Counter.to_world (CW-VEH-01): local point (x right, y forward) -> world point."""
     cdef double s, c
     cw_sincos_deg(k.facing, &s, &c)
     wx[0] = k.cx + lx * c + ly * s
@@ -99,7 +104,7 @@ cdef inline void cw_to_world(const CwCounter* k, double lx, double ly, double* w
 
 
 cdef inline void cw_corners(const CwCounter* k, double* xy) noexcept nogil:
-    """geometry.Counter.corners: world corners front-left, front-right, back-right, back-left, into xy[0:8]."""
+    """geometry.Counter.corners (CW-VEH-01): world corners front-left, front-right, back-right, back-left (xy[0:8])."""
     cdef double h = 0.5 * k.length, w = 0.5 * k.width
     cw_to_world(k, -w, h, &xy[0], &xy[1])
     cw_to_world(k, w, h, &xy[2], &xy[3])
@@ -123,7 +128,8 @@ cdef inline void cw_side_midpoint(const CwCounter* k, int side, double* wx, doub
 # --- polygons (geometry.Polygon) -----------------------------------------------------------------------------------
 
 cdef inline double cw_area2(const double* xy, int n) noexcept nogil:
-    """Twice the signed area, summed as Polygon.__post_init__ and clip_to_arc sum it (vertex i with vertex i+1)."""
+    """Polygon.__post_init__'s and clip_to_arc's area2 (CW-LOF-01, CW-ARC-02): twice the signed area, summed vertex i
+    with vertex i+1."""
     cdef double area2 = 0.0
     cdef int i, j
     for i in range(n):
@@ -133,9 +139,9 @@ cdef inline double cw_area2(const double* xy, int n) noexcept nogil:
 
 
 cdef inline int cw_convex(const CwPolygon* p) noexcept nogil:
-    """Polygon.__post_init__'s convexity check: CW_OK when it surely passes, else CW_UNSURE. The reference measures
-    edges with Python's own hypot (not libm's: they may differ in the last bit), so the kernel asks for twice the
-    reference's margins (a turn's cross product above -0.5e-9, the winding within 0.5e-6 of a full turn): what
+    """Polygon.__post_init__'s convexity check (CW-LOF-01): CW_OK when it surely passes, else CW_UNSURE. The reference
+    measures edges with Python's own hypot (not libm's: they may differ in the last bit), so the kernel asks for twice
+    the reference's margins (a turn's cross product above -0.5e-9, the winding within 0.5e-6 of a full turn): what
     passes here passes there."""
     cdef int i, j, k, n = p.n
     cdef double ax, ay, bx, by, cx, cy, l1, l2, e1x, e1y, e2x, e2y, cr, turn = 0.0
@@ -156,9 +162,9 @@ cdef inline int cw_convex(const CwPolygon* p) noexcept nogil:
 
 
 cdef inline int cw_polygon(const double* v, int n, CwPolygon* out) noexcept nogil:
-    """geometry.Polygon.__post_init__ on n <= CW_CLIPV vertices: each made +0.0-safe (`_point`), exact repeats
-    dropped, stored counter-clockwise (reversed when the area is negative). CW_UNSURE wherever it could raise, or
-    when more than CW_MAXV vertices remain."""
+    """geometry.Polygon.__post_init__ on n <= CW_CLIPV vertices (CW-LOF-01): each made +0.0-safe (`_point`), exact
+    repeats dropped, stored counter-clockwise (reversed when the area is negative). CW_UNSURE wherever it could raise,
+    or when more than CW_MAXV vertices remain."""
     cdef double pts[2 * CW_CLIPV]
     cdef double x, y, area2
     cdef int i, j, m = 0
@@ -188,14 +194,14 @@ cdef inline int cw_polygon(const double* v, int n, CwPolygon* out) noexcept nogi
 
 
 cdef inline int cw_counter_polygon(const CwCounter* k, CwPolygon* out) noexcept nogil:
-    """geometry.Counter.polygon: Polygon(counter.corners())."""
+    """geometry.Counter.polygon (CW-VEH-01): Polygon(counter.corners())."""
     cdef double xy[8]
     cw_corners(k, xy)
     return cw_polygon(xy, 4, out)
 
 
 cdef inline bint cw_contains(const CwPolygon* p, double px, double py, double tol) noexcept nogil:
-    """geometry.Polygon.contains: p inside or on the boundary (within `tol` inches outside)."""
+    """geometry.Polygon.contains (CW-LOF-01): p inside or on the boundary (within `tol` inches outside)."""
     cdef int i, j, n = p.n
     cdef double ax, ay, ex, ey, cr
     for i in range(n):
@@ -247,8 +253,8 @@ cdef inline int cw_point_arcs(const CwCounter* k, double px, double py, double a
 
 
 cdef inline int cw_clip(const double* pts, int n, double a, double b, double c, double slack, double* out) noexcept nogil:
-    """geometry._clip: Sutherland-Hodgman, the part of a convex polygon where a*x + b*y + c <= slack; returns the
-    count (out must hold 2n points)."""
+    """geometry._clip (CW-ARC-01/02): Sutherland-Hodgman, the part of a convex polygon where a*x + b*y + c <= slack;
+    returns the count (out must hold 2n points)."""
     cdef int i, j, m = 0
     cdef double px, py, qx, qy, fp, fq, t
     for i in range(n):
@@ -268,8 +274,9 @@ cdef inline int cw_clip(const double* pts, int n, double a, double b, double c, 
 
 cdef inline int cw_clip_arc(const CwCounter* k, int arc, const CwPolygon* poly, double arc_angle, double slack,
                             double* pts) noexcept nogil:
-    """The loop polygon_arcs and clip_to_arc share: `poly` in the counter's local frame, clipped by each of the arc's
-    half-planes in turn (stopping when nothing is left); returns the count, the points in pts (2 * CW_CLIPV)."""
+    """The loop polygon_arcs and clip_to_arc share (CW-ARC-01/02): `poly` in the counter's local frame, clipped by each
+    of the arc's half-planes in turn (stopping when nothing is left); returns the count, the points in pts (2 *
+    CW_CLIPV)."""
     cdef double hp[9]
     cdef double tmp[2 * CW_CLIPV]
     cdef int i, n = poly.n
@@ -343,8 +350,8 @@ cdef inline double cw_distance(double px, double py, double qx, double qy) noexc
 
 
 cdef inline int cw_nearest_on_boundary(const double* xy, int n, double* bx, double* by, double* bd2) noexcept nogil:
-    """geometry._nearest_on_boundary: the boundary point of the polygon (vertices relative to the origin) nearest the
-    origin, and its squared distance. CW_UNSURE on an edge of zero length (the reference divides by zero)."""
+    """geometry._nearest_on_boundary (CW-LOF-03): the boundary point of the polygon (vertices relative to the origin)
+    nearest the origin, and its squared distance. CW_UNSURE on an edge of zero length (the reference divides by 0)."""
     cdef int k, j
     cdef double ax, ay, ex, ey, ee, t, qx, qy, d2
     bx[0], by[0], bd2[0] = xy[0], xy[1], INFINITY
@@ -369,7 +376,7 @@ cdef inline int cw_nearest_on_boundary(const double* xy, int n, double* bx, doub
 
 
 cdef inline int cw_nearest_point(const CwPolygon* poly, double px, double py, double* ox, double* oy) noexcept nogil:
-    """geometry.nearest_point: the point of the closed polygon nearest p (p itself, +0.0-safe, when inside)."""
+    """geometry.nearest_point (CW-LOF-03): the point of the closed polygon nearest p (p itself, +0.0-safe, inside)."""
     cdef double rel[2 * CW_MAXV]
     cdef double qx, qy, d2
     cdef int i, status
@@ -387,8 +394,9 @@ cdef inline int cw_nearest_point(const CwPolygon* poly, double px, double py, do
 # --- contact of moving counters (FIGHT-04: hardpoint.carwars.contact) ------------------------------------------------
 
 cdef inline bint cw_axis(const double* a, int na, const double* b, int nb, int k, double* ax, double* ay) noexcept nogil:
-    """Axis k of `_axes(a) + _axes(b)` counting zero edges too: edge k of a (k < na), else edge k - na of b, as
-    contact._axes makes it (y1 - y0, x0 - x1); False for a zero edge, which _axes leaves out."""
+    """contact._axes' step (FIGHT-04): axis k of `_axes(a) + _axes(b)` counting zero edges too: edge k of a (k < na),
+    else edge k - na of b, as contact._axes makes it (y1 - y0, x0 - x1); False for a zero edge, which _axes leaves
+    out."""
     cdef const double* p = a
     cdef int n = na, j
     if k >= na:
@@ -400,7 +408,7 @@ cdef inline bint cw_axis(const double* a, int na, const double* b, int nb, int k
 
 
 cdef inline int cw_axes(const double* poly, int n, double* out) noexcept nogil:
-    """contact._axes: each non-zero edge normal (not normalised), into out (2n); returns the count."""
+    """contact._axes (FIGHT-04): each non-zero edge normal (not normalised), into out (2n); returns the count."""
     cdef int i, m = 0
     for i in range(n):
         if cw_axis(poly, n, poly, n, i, &out[2 * m], &out[2 * m + 1]):
@@ -409,7 +417,7 @@ cdef inline int cw_axes(const double* poly, int n, double* out) noexcept nogil:
 
 
 cdef inline void cw_project(const double* poly, int n, double ax, double ay, double* lo, double* hi) noexcept nogil:
-    """contact._project: the polygon's extent along an axis."""
+    """contact._project (FIGHT-04): the polygon's extent along an axis."""
     cdef int i
     cdef double d
     lo[0] = poly[0] * ax + poly[1] * ay
@@ -422,13 +430,24 @@ cdef inline void cw_project(const double* poly, int n, double ax, double ay, dou
             hi[0] = d
 
 
+cdef inline bint cw_extents(const double* a, int na, const double* b, int nb, int k, double* ax, double* ay,
+                            double* alo, double* ahi, double* blo, double* bhi) noexcept nogil:
+    """contact.touching's and first_contact's step (FIGHT-04) for each axis of `_axes(a) + _axes(b)`: axis k (cw_axis)
+    and both polygons' extents along it (_project); False for a zero edge, which has no axis."""
+    if not cw_axis(a, na, b, nb, k, ax, ay):
+        return False
+    cw_project(a, na, ax[0], ay[0], alo, ahi)
+    cw_project(b, nb, ax[0], ay[0], blo, bhi)
+    return True
+
+
 cdef extern from "Python.h":
     const long PY_VERSION_HEX
 
 
 cdef inline double cw_pysum(const double* xy, int n) noexcept nogil:
-    """Python's built-in sum() of the floats xy[0], xy[2], ... (every other one, from the pointer): `0 + x0` first,
-    then left to right; from Python 3.12, with sum()'s Neumaier compensation."""
+    """contact._centre's sum() (FIGHT-04): Python's built-in sum() of the floats xy[0], xy[2], ... (every other one, from
+    the pointer): `0 + x0` first, then left to right; from Python 3.12, with sum()'s Neumaier compensation."""
     cdef double f = 0.0 + xy[0], c = 0.0, x, t
     cdef int i
     for i in range(1, n):
@@ -448,29 +467,25 @@ cdef inline double cw_pysum(const double* xy, int n) noexcept nogil:
 
 
 cdef inline void cw_centre(const double* poly, int n, double* cx, double* cy) noexcept nogil:
-    """contact._centre: the mean of the vertices."""
+    """contact._centre (FIGHT-04): the mean of the vertices."""
     cx[0] = cw_pysum(poly, n) / n
     cy[0] = cw_pysum(&poly[1], n) / n
 
 
 cdef inline bint cw_touching(const double* a, int na, const double* b, int nb) noexcept nogil:
-    """contact.touching: whether two convex polygons overlap or touch (no separating axis with a gap)."""
+    """contact.touching (FIGHT-04): whether two convex polygons overlap or touch (no separating axis with a gap)."""
     cdef int k
     cdef double ax, ay, alo, ahi, blo, bhi
     for k in range(na + nb):
-        if not cw_axis(a, na, b, nb, k, &ax, &ay):
-            continue
-        cw_project(a, na, ax, ay, &alo, &ahi)
-        cw_project(b, nb, ax, ay, &blo, &bhi)
-        if bhi < alo or blo > ahi:
+        if cw_extents(a, na, b, nb, k, &ax, &ay, &alo, &ahi, &blo, &bhi) and (bhi < alo or blo > ahi):
             return False
     return True
 
 
 cdef inline void cw_contact_now(const double* a, int na, const double* b, int nb, double vx, double vy,
                                 double* nx, double* ny) noexcept nogil:
-    """first_contact's normal for polygons touching on every axis at t0: the line between the centres, else the
-    relative motion, else (0, 1)."""
+    """first_contact's normal for polygons touching on every axis at t0 (FIGHT-04): the line between the centres, else
+    the relative motion, else (0, 1)."""
     cdef double cax, cay, cbx, cby
     cw_centre(a, na, &cax, &cay)
     cw_centre(b, nb, &cbx, &cby)
@@ -492,10 +507,8 @@ cdef inline bint cw_first_contact(const double* a, int na, double vax, double va
     cdef bint found = False
     cdef int k
     for k in range(na + nb):
-        if not cw_axis(a, na, b, nb, k, &ax, &ay):
+        if not cw_extents(a, na, b, nb, k, &ax, &ay, &alo, &ahi, &blo, &bhi):
             continue
-        cw_project(a, na, ax, ay, &alo, &ahi)
-        cw_project(b, nb, ax, ay, &blo, &bhi)
         s = vx * ax + vy * ay
         if s == 0.0:
             if bhi < alo or blo > ahi:
@@ -527,8 +540,8 @@ cdef inline bint cw_first_contact(const double* a, int na, double vax, double va
 
 
 cdef inline int cw_side_facing(double facing_deg, double dx, double dy) noexcept nogil:
-    """contact.side_facing: the side (CW_FRONT..CW_RIGHT) whose outward normal is nearest the direction; an exact tie
-    to the first of front, back, left, right."""
+    """contact.side_facing (FIGHT-04): the side (CW_FRONT..CW_RIGHT) whose outward normal is nearest the direction; an
+    exact tie to the first of front, back, left, right."""
     cdef double s, c, d, best_dot
     cdef double nrm[8]
     cdef int side, best = CW_FRONT

@@ -10,7 +10,7 @@
 # row), the range, the side hit and whether the shot comes from a sidecar's side.
 from _cwgeom cimport *
 from _cwshape cimport Shape, Span, make_shape, shape_angles, min_dist, shape_span, nearest_on_boundary, entry
-from libc.math cimport atan2, sqrt, floor, fabs, INFINITY
+from libc.math cimport atan2, sqrt, floor, fabs, sin, INFINITY
 
 cdef enum:
     TH_MAX_BANDS = 16      # speed bands (carwars.tohit [speed_bands] bands)
@@ -171,7 +171,7 @@ cdef inline bint th_closing(const ThVehicle* a, const ThVehicle* b) noexcept nog
     """attack._closing (CW-HIT-03): each has a velocity component toward the other."""
     cdef double dx = b.cnt.cx - a.cnt.cx, dy = b.cnt.cy - a.cnt.cy
     cdef double fa = a.cnt.facing * CW_DEG2RAD, fb = b.cnt.facing * CW_DEG2RAD
-    cdef double vax = a.speed * sin(fa), vay = a.speed * cos(fa), vbx = b.speed * sin(fb), vby = b.speed * cos(fb)
+    cdef double vax = a.speed * sin(fa), vay = a.speed * cw_cos(fa), vbx = b.speed * sin(fb), vby = b.speed * cw_cos(fb)
     return vax * dx + vay * dy > 0 and vbx * -dx + vby * -dy > 0
 
 

@@ -7,6 +7,7 @@ driving.py, motion.py, turn.py, handling.py) on thousands of seeded random input
 pattern (0.0 is not -0.0), every int, mask and index equal. Then the standing driver's decisions (choose_maneuver,
 choose_speed) end to end, on random arenas and on the arenas of real fights the reference runs.
 """
+import copy
 import math
 import random
 import struct
@@ -14,7 +15,10 @@ import struct
 import pytest
 
 import hardpoint
-from hardpoint.carwars import contact, geometry as geo
+from hardpoint.carwars import contact, driving, geometry as geo, handling, motion, turn
+from hardpoint.carwars.driving import MANEUVER_KINDS, TACTICS
+
+from .drive_kernel_pack import pack_arena, pack_counter, pack_order, pack_rules, unit_index
 
 K = pytest.importorskip("hardpoint.fastcore._cwcheck")
 
@@ -152,6 +156,9 @@ def polygon_points(rng) -> list:
     elif r < 0.65:
         cx, cy = c[0], c[1]
         pts.insert(2, (cx, cy))                                  # dented: not convex
+    elif r < 0.7:
+        w, h = rng.choice(SIZES)
+        pts = [(-0.0, -0.0), (w, -0.0), (w, h), (-0.0, h)]      # negative zeros: Polygon stores +0.0
     elif r < 0.8:
         poly = geo.clip_to_arc(geo.Counter(*counter(rng, near(rng, c))), rng.choice(geo.ARCS), geo.Counter(*c))
         if poly is not None:
@@ -281,6 +288,8 @@ def test_nearest_points_and_distances_agree():
         poly = geo.Counter(*c).polygon()
         verts = list(poly.vertices)
         p = near(rng, c, rng.choice([0.5, 3.0]))
+        if rng.random() < 0.1:
+            p = (-0.0, -0.0) if rng.random() < 0.5 else (c[0] * 0.0 - 0.0, c[1])    # nearest_point makes them +0.0
         tol = rng.choice([0.0, 0.0, 1e-9, 0.1])
         check((c,), "counter_polygon", (OK, verts), K.counter_polygon(c))
         check((c, p, tol), "contains", poly.contains(p, tol), K.contains(verts, *p, tol))
@@ -331,7 +340,9 @@ def test_axes_projections_and_centres_agree():
         ax = rng.choice(axes) if axes else (0.0, 1.0)
         check((a, ax), "project", contact._project(a, *ax), K.project(a, *ax))
         check((b,), "centre", contact._centre(b), K.centre(b))
-        xs = [rng.uniform(-1, 1) * 10 ** rng.randint(-3, 16) for _ in range(rng.randint(1, 8))]
+        xs = [rng.choice([rng.uniform(-1, 1) * 10 ** rng.randint(-3, 16), -0.0, 0.0]) for _ in range(rng.randint(1, 8))]
+        if rng.random() < 0.1:
+            xs = [-0.0] * len(xs)                                # sum() starts from 0: its sum is +0.0
         check((xs,), "sum", sum(xs), K.pysum(xs))
 
 
@@ -353,3 +364,366 @@ def test_touching_first_contact_and_side_facing_agree():
         d = rng.choice([ref[1] if ref else va, velocity(rng), (1.0, 1.0), (-1.0, 0.0)])
         check((f, d), "side_facing", geo.SIDES.index(contact.side_facing(f, d)), K.side_facing(f, d))
     assert found > 1000
+
+
+# --- the standing driver: driving.py and what it calls (FIGHT-07, FIGHT-08, FIGHT-09) -----------------------------------
+
+RULES_ALL = RULES.with_overrides({"carwars": {"fight": {"driver": {"menu": list(MANEUVER_KINDS), "max_control_roll": 4}}}})
+PACKED = {id(RULES): K.Rules(pack_rules(RULES)), id(RULES_ALL): K.Rules(pack_rules(RULES_ALL))}
+SPEEDS = [5.0 * k for k in range(-4, 25)]                  # -20 to 120 mph in 5 mph steps
+ODD_SPEEDS = [0.0, -0.0, 2.5, 7.5, 12.5, -2.5, 33.0, 100.0, 300.0, -100.0]
+
+
+def fleet(designs, pedestrians=0):
+    """An arena of the stock designs (ids v0, v1, ...) and pedestrians (p0, ...), and a fight of it."""
+    from hardpoint.carwars.fight import Fight
+
+    data = {"scenario": {"name": "parts", "ruleset": "carwars"},
+            "vehicle": [{"id": f"v{i}", "design": d, "x": 5.0 * i, "y": 0.0} for i, d in enumerate(designs)],
+            "pedestrian": [{"id": f"p{i}", "x": -5.0 - i, "y": 0.0} for i in range(pedestrians)]}
+    arena = hardpoint.parse_scenario(data).arena
+    return arena, Fight({u: u for u in [*arena.vehicles, *arena.pedestrians]})
+
+
+def place(rng, arena) -> None:
+    """Random poses: the first unit anywhere, each next one near one already placed (touching it edge to edge,
+    overlapping it, near or far)."""
+    units = [*arena.vehicles.values(), *arena.pedestrians.values()]
+    units[0].x, units[0].y, units[0].facing = coord(rng), coord(rng), angle(rng)
+    placed = [pack_counter(units[0].counter)]
+    for u in units[1:]:
+        c = other_counter(rng, rng.choice(placed)) if rng.random() < 0.7 else counter(rng, near(rng, placed[0], 12.0))
+        u.x, u.y, u.facing = c[0], c[1], c[4]
+        placed.append(pack_counter(u.counter))
+
+
+def unsettle(rng, arena, fight) -> None:
+    """Random state: speeds (5 mph steps, some odd ones), handling statuses -6..7 or none, off-road, a substitute,
+    water, an oil slick, own speed limits, weapons destroyed or empty, sides."""
+    for v in arena.vehicles.values():
+        v.speed = rng.choice(SPEEDS) if rng.random() < 0.9 else rng.choice(ODD_SPEEDS)
+        v.handling_status = None if rng.random() < 0.2 else rng.randint(-6, 7)
+        v.off_road, v.on_oil = rng.random() < 0.1, rng.random() < 0.1
+        v.substitute = "sub" if rng.random() < 0.1 else None
+        v.water_depth_ft = 2.0 if rng.random() < 0.1 else 0.0
+        v.acceleration = rng.choice([None, None, None, 5, 15])
+        v.top_speed = rng.choice([None, None, None, 40, 120])
+        for w in v.all_weapons():
+            w.dp, w.ammo = (0 if rng.random() < 0.1 else 3), (0 if rng.random() < 0.1 else 5)
+    for p in arena.pedestrians.values():
+        p.speed = rng.choice([0.0, 0.0, 5.0])
+    sides = rng.choice([None, "ab", "abc"])
+    fight.sides = {u: (u if sides is None else rng.choice(sides)) for u in fight.sides}
+
+
+def drive_order(rng, arena, v) -> driving.DriveOrder:
+    """A movement order of any tactic: nearest_enemy or a named unit, the tactic's speed or its own, a range, the
+    weapons all or some."""
+    tactic = rng.choice(TACTICS)
+    units = [u for u in [*arena.vehicles, *arena.pedestrians] if u != v.id]
+    target = "nearest_enemy" if rng.random() < 0.6 else rng.choice(units)
+    speed = None if rng.random() < 0.6 else float(rng.randrange(0, 125, 5))
+    rng_ = rng.choice([0.5, 2.0, 6.0, 12.0, 1.25]) if tactic == "keep_range" or rng.random() < 0.2 else None
+    ids = [w.id for w in v.all_weapons()]
+    weapons = None if rng.random() < 0.5 else tuple(rng.sample(ids, rng.randint(0, len(ids))))
+    return driving.DriveOrder(f"d{v.id}", v.id, tactic, target, speed, rng_, weapons)
+
+
+def arenas(seed, n, sizes=(2, 3), pedestrians=(0, 0, 1)):
+    """n random situations: (arena, fight, out, the driven vehicle, its order), the vehicles of every stock design."""
+    rng = random.Random(seed)
+    made = {}
+    for i in range(n):
+        key = (tuple(rng.choice(DESIGNS) for _ in range(rng.choice(sizes))), rng.choice(pedestrians))
+        if key not in made:
+            made[key] = fleet(*key)
+        arena, fight = made[key]
+        place(rng, arena)
+        unsettle(rng, arena, fight)
+        arena.buildings = {}
+        if rng.random() < 0.15:
+            c = counter(rng, near(rng, pack_counter(next(iter(arena.vehicles.values())).counter), 3.0))
+            arena.buildings = {"b": hardpoint.carwars.model.Building("b", geo.Counter(*c).polygon())}
+        arena.phase = rng.randint(1, 5)
+        v = rng.choice(list(arena.vehicles.values()))
+        fight.drives = [drive_order(rng, arena, u) for u in arena.vehicles.values()]
+        out = {u: 1 for u in fight.sides if u != v.id and rng.random() < 0.1}
+        yield rng, arena, fight, out, v, fight.drive_of(v.id)
+
+
+def packed(rules, arena, fight, out=()):
+    return PACKED[id(rules)], K.Arena(pack_arena(rules, fight, arena, out))
+
+
+def maneuver(m) -> tuple:
+    return (MANEUVER_KINDS.index(m.kind), m.angle, m.lateral, m.d)
+
+
+def test_python_float_remainder_and_floor_division_agree():
+    """cw_pymod, cw_pyfloordiv: Python's float % and // on 6,000 pairs (signs, zeros, -0.0, whole and half
+    quotients)."""
+    rng = random.Random(10)
+    for _ in range(6000):
+        x = rng.choice([rng.uniform(-1000, 1000), rng.randint(-50, 50) * 2.5, -0.0, 0.0, rng.uniform(-1e-9, 1e-9)])
+        y = rng.choice([360.0, 10.0, -10.0, 15.0, 2.5, rng.uniform(-30, 30) or 1.0, 1e-3])
+        check((x, y), "%", x % y, K.pymod(x, y))
+        check((x, y), "//", x // y, K.pyfloordiv(x, y))
+
+
+def test_phase_distances_and_the_control_table_agree():
+    """CW-ROF-02, FIGHT-09: turn.phase_distances at every whole speed from -300 to 300 mph and 2,000 others;
+    handling.control_needed at each with statuses -10..10."""
+    rng = random.Random(11)
+    speeds = [float(s) for s in range(-300, 301)] + [rng.choice([rng.uniform(-100, 300), rng.randint(-40, 120) * 2.5])
+                                                     for _ in range(2000)]
+    rules = PACKED[id(RULES)]
+    for s in speeds:
+        check((s,), "phase_distances", turn.phase_distances(RULES, s), K.phase_distances(rules, s))
+        for status in range(-10, 11, 3 if abs(s) > 120 else 1):
+            check((s, status), "control_needed", handling.control_needed(RULES, s, status),
+                  K.control_needed(rules, s, status))
+
+
+def test_straight_displacement_agrees():
+    """FIGHT-04: motion.straight_displacement of 3,000 vehicles (every stock design, any facing and speed) in each
+    phase."""
+    for rng, arena, fight, out, v, order in arenas(12, 3000):
+        rules, a = packed(RULES, arena, fight)
+        i = list(arena.vehicles).index(v.id)
+        for phase in range(1, 6):
+            check((v.speed, v.facing, phase), "straight_displacement", motion.straight_displacement(RULES, v, phase),
+                  K.straight_displacement(rules, a, i, phase))
+
+
+def test_menus_difficulties_moves_and_end_poses_agree():
+    """FIGHT-08: maneuver_menu (the stock menu, and every kind with bootleggers and T-stops), maneuver_difficulty,
+    maneuver_move, end_counter and turned for each maneuver of 2,500 vehicles: every stock design, speeds -20..120 in
+    5 mph steps, off-road, in reverse, with a substitute, in water, moving a phase's inches or any."""
+    for rng, arena, fight, out, v, order in arenas(13, 2500):
+        r = rng.choice([RULES, RULES_ALL])
+        rules, a = packed(r, arena, fight)
+        i = list(arena.vehicles).index(v.id)
+        distance = rng.choice([*turn.phase_distances(r, v.speed), 0.5, 1.0, 2.0, 1.5, 0.0, rng.uniform(0, 3)])
+        menu = driving.maneuver_menu(r, v, distance, r["carwars.fight"]["driver"]["menu"])
+        check((v.speed, distance), "maneuver_menu", [maneuver(m) for m in menu], K.maneuver_menu(rules, a, i, distance))
+        for m in menu:
+            move = driving.maneuver_move(r, v, m, distance)
+            check((m,), "maneuver_difficulty", driving.maneuver_difficulty(r, v, m),
+                  K.maneuver_difficulty(rules, a, i, maneuver(m)))
+            check((m, v.speed, v.facing), "maneuver_move", (move.dx, move.dy, move.angle, move.pivot),
+                  K.maneuver_move(rules, a, i, maneuver(m), distance))
+            check((m, v.counter), "end_counter", pack_counter(driving.end_counter(v, move)),
+                  K.end_counter(pack_counter(v.counter), (move.dx, move.dy, move.angle, move.pivot)))
+        c, turn_by, pivot = pack_counter(v.counter), angle(rng), (rng.uniform(-1, 1), rng.uniform(-1, 1))
+        check((c, turn_by, pivot), "turned", pack_counter(driving.turned(v.counter, turn_by, pivot)),
+              K.turned(c, turn_by, pivot))
+
+
+def end_poses(rng, r, v, distance) -> list:
+    """Where the vehicle's maneuvers end, and a few poses anywhere near it."""
+    menu = driving.maneuver_menu(r, v, distance, r["carwars.fight"]["driver"]["menu"])
+    ends = [driving.end_counter(v, driving.maneuver_move(r, v, m, distance)) for m in menu]
+    return ends + [geo.Counter(*counter(rng, near(rng, pack_counter(v.counter), 1.5))) for _ in range(3)]
+
+
+def test_blocked_straight_on_collision_course_and_pushing_agree():
+    """FIGHT-07: blocked (with the look ahead, and without it as turn ends use it), _straight_on, on_collision_course
+    and _pushing on 2,000 arenas of 2-4 vehicles, touching and overlapping ones, with and without a building."""
+    hits = [0, 0, 0]
+    for rng, arena, fight, out, v, order in arenas(14, 2000, sizes=(2, 3, 4)):
+        rules, a = packed(RULES, arena, fight)
+        i = list(arena.vehicles).index(v.id)
+        ours = [K.straight_on(rules, a, j, arena.phase) for j, o in enumerate(arena.vehicles.values()) if o is not v]
+        check((arena.phase,), "_straight_on", driving._straight_on(RULES, arena, v, arena.phase), sum(ours, []))
+        check((v.counter,), "_pushing", driving._pushing(RULES, arena, v, v.speed), K.pushing(a, i))
+        distance = turn.phase_distances(RULES, v.speed)[arena.phase - 1] or 1.0
+        for cnt in end_poses(rng, RULES, v, distance):
+            c = pack_counter(cnt)
+            got = (K.blocked(rules, a, i, c, arena.phase), K.blocked(None, a, i, c, arena.phase),
+                   K.on_collision_course(rules, a, i, c, arena.phase))
+            ref = (driving.blocked(arena, v, cnt, RULES, arena.phase), driving.blocked(arena, v, cnt),
+                   driving.on_collision_course(RULES, arena, v, cnt, arena.phase))
+            check((c, arena.phase), "blocked, blocked without rules, on_collision_course", ref, got)
+            hits = [h + x for h, x in zip(hits, ref)]
+    assert min(hits) > 500
+
+
+def target_of(rng, arena, v):
+    return rng.choice([u for u in [*arena.vehicles.values(), *arena.pedestrians.values()] if u is not v])
+
+
+def test_gap_heading_bearing_grain_and_scores_agree():
+    """FIGHT-07, CW-ARC-01/02, CW-LOF-03: gap, _heading, _bearing, _grain and _score (each tactic, the order's
+    weapons all or some) of the end poses of 2,000 vehicles against a vehicle or a pedestrian; scores as the
+    reference's whole numbers."""
+    for rng, arena, fight, out, v, order in arenas(15, 2000, pedestrians=(0, 1)):
+        rules, a = packed(RULES, arena, fight)
+        i = list(arena.vehicles).index(v.id)
+        target = target_of(rng, arena, v)
+        t = unit_index(arena, target.id)
+        o = pack_order(arena, order)
+        for cnt in end_poses(rng, RULES, v, rng.choice([1.0, 2.0])):
+            c = pack_counter(cnt)
+            check((c, target.counter), "gap", (OK, driving.gap(cnt, target.counter)), K.gap(c, pack_counter(target.counter)))
+            check((c, target.counter), "_heading", driving._heading(cnt, target), K.heading(c, a, t))
+            check((c, order), "_bearing", (OK, *driving._bearing(RULES, v, order, cnt, target)), K.bearing(rules, a, i, c, t))
+            ref = driving._score(RULES, v, order, cnt, target)
+            status, got = K.score(rules, a, i, o, c, t)
+            assert status == OK and all(x.is_integer() for x in got), (c, order, got)
+            check((c, order), "_score", [float(x) for x in ref] + [0.0] * (4 - len(ref)), list(got))
+        x = rng.uniform(-3, 3) * 10 ** rng.randint(-8, 4)
+        assert float(driving._grain(x)) == K.grain(x) and driving._grain(x) == K.grain(x)
+
+
+def test_score_comparison_is_python_tuple_comparison():
+    """choose_maneuver compares scores as Python tuples: 5,000 pairs of small whole numbers, ties and all."""
+    rng = random.Random(16)
+    for _ in range(5000):
+        a = tuple(rng.randint(-2, 2) for _ in range(6))
+        b = tuple(x if rng.random() < 0.6 else rng.randint(-2, 2) for x in a)
+        assert (a < b) == K.score_less([float(x) for x in a], [float(x) for x in b]), (a, b)
+
+
+def test_drive_target_agrees():
+    """FIGHT-07: drive_target of 3,000 drivers: named units, nearest_enemy among vehicles and pedestrians of
+    random sides, some out of action, equal distances."""
+    for rng, arena, fight, out, v, order in arenas(17, 3000, sizes=(2, 3, 4), pedestrians=(0, 1, 2)):
+        _, a = packed(RULES, arena, fight, out)
+        ref = driving.drive_target(fight, arena, v, order, out)
+        check((order, out, fight.sides), "drive_target", -1 if ref is None else unit_index(arena, ref.id),
+              K.drive_target(a, list(arena.vehicles).index(v.id), pack_order(arena, order)))
+
+
+def test_stopping_speed_agrees():
+    """driving._stopping_speed on 3,000 rooms: negative, none, exactly a stop's inches, and any."""
+    rng = random.Random(18)
+    rules = PACKED[id(RULES)]
+    for _ in range(3000):
+        room = rng.choice([rng.uniform(-1, 30), 0.5 * rng.randint(-2, 60), 0.0, -0.0, 1.5, 3.0, 0.25 * rng.randint(0, 40)])
+        check((room,), "_stopping_speed", (OK, driving._stopping_speed(RULES, room)), K.stopping_speed(rules, room))
+
+
+def test_desired_and_chosen_speeds_agree():
+    """FIGHT-07/08: _desired_speed and choose_speed on 3,000 random arenas: each tactic, the order's speed or the
+    tactic's, targets named or nearest (or none), near and far, touching (he stops if he would push)."""
+    stops = 0
+    for rng, arena, fight, out, v, order in arenas(19, 3000, pedestrians=(0, 0, 1)):
+        rules, a = packed(RULES, arena, fight, out)
+        i = list(arena.vehicles).index(v.id)
+        target = driving.drive_target(fight, arena, v, order, out)
+        t = None if target is None else unit_index(arena, target.id)
+        o = pack_order(arena, order)
+        if target is not None:
+            check((order,), "_desired_speed", (OK, driving._desired_speed(RULES, v, order, target)),
+                  K.desired_speed(rules, a, i, o, t))
+        ref = driving.choose_speed(RULES, arena, v, order, target)
+        stops += ref == 0.0 and v.speed > 0
+        check((order, v.speed), "choose_speed", (OK, float(ref)), K.choose_speed(rules, a, i, o, t))
+    assert stops > 50
+
+
+def compare_choice(r, arena, fight, out, v, order, target, distance) -> int:
+    """choose_maneuver and choose_speed of the reference and the kernel on one situation, the driver's target given
+    (the reference's drive_target); returns the kernel's pick."""
+    rules, a = packed(r, arena, fight, out)
+    i = list(arena.vehicles).index(v.id)
+    t = None if target is None else unit_index(arena, target.id)
+    o = pack_order(arena, order)
+    menu = driving.maneuver_menu(r, v, distance, r["carwars.fight"]["driver"]["menu"])
+    chosen = driving.choose_maneuver(r, arena, v, order, target, distance)
+    pick, got_menu = K.choose_maneuver(rules, a, i, o, t, distance)
+    where = (pack_counter(v.counter), v.speed, v.handling_status, order, arena.phase, distance)
+    plain = order.tactic == "hold_course" or target is None or not menu
+    if not plain:
+        check(where, "maneuver_menu", [maneuver(m) for m in menu], got_menu)
+    # the reference returns the first of the best in its menu, or its own straight (hold_course, no target, no menu)
+    check(where, "choose_maneuver", K.PICK_STRAIGHT if plain else [maneuver(m) for m in menu].index(maneuver(chosen)),
+          pick)
+    check(where, "choose_maneuver", maneuver(chosen),
+          maneuver(driving.Maneuver("straight")) if pick == K.PICK_STRAIGHT else got_menu[pick])
+    check(where, "choose_speed", (OK, float(driving.choose_speed(r, arena, v, order, target))),
+          K.choose_speed(rules, a, i, o, t))
+    return pick
+
+
+def test_choose_maneuver_and_speed_agree_on_random_arenas():
+    """FIGHT-07/08/09 end to end: the maneuver (by value and by its index in the menu) and the speed the standing
+    driver chooses, on 2,500 random two- and three-vehicle arenas: each tactic, weapons all or some, handling
+    statuses -6..7, each phase, the stock menu and every kind."""
+    picks = set()
+    for rng, arena, fight, out, v, order in arenas(20, 2500, sizes=(2, 3), pedestrians=(0, 0, 0, 1)):
+        r = rng.choice([RULES, RULES, RULES_ALL])
+        distance = turn.phase_distances(r, v.speed)[arena.phase - 1]
+        if distance == 0 or rng.random() < 0.2:
+            distance = rng.choice([0.5, 1.0, 2.0])
+        target = driving.drive_target(fight, arena, v, order, out)
+        picks.add(compare_choice(r, arena, fight, out, v, order, target, distance))
+    assert len(picks) > 20 and K.PICK_UNSURE not in picks
+
+
+FIGHTS = [(("hunter", "shogun"), ("bring_to_bear", "bring_to_bear")), (("shogun", "shogun"), ("pursue", "evade")),
+          (("razor", "stinger"), ("keep_range", "bring_to_bear")), (("outrider", "hunter"), ("bring_to_bear", "pursue")),
+          (("stinger", "razor"), ("evade", "keep_range")), (("hunter", "outrider"), ("hold_course", "bring_to_bear")),
+          (("shogun", "razor"), ("pursue", "pursue")), (("stinger", "hunter"), ("bring_to_bear", "evade"))]
+
+
+def real_fight(designs, tactics, k):
+    """A stock duel that drives (FIGHT-07): both under movement orders (one keeps a range, one brings only some
+    weapons to bear), with standing fire orders, until decided."""
+    drive = [{"unit": u, "tactic": t, **({"range": 4.0} if t == "keep_range" else {})} for u, t in zip("ab", tactics)]
+    if k % 2:
+        drive[0]["target"], drive[1]["speed"] = "b", 40
+    data = {"scenario": {"name": "t", "ruleset": "carwars", "turns": 20, "until": "decided"},
+            "vehicle": [{"id": "a", "design": designs[0], "x": 0.0, "y": 0.0, "facing": 15.0 * k, "speed": 30},
+                        {"id": "b", "design": designs[1], "x": 4.0 + k, "y": 10.0, "facing": 180.0 + 45.0 * k, "speed": 20}],
+            "orders": [{"unit": "a"}, {"unit": "b"}], "drive": drive}
+    return hardpoint.parse_scenario(data)
+
+
+def test_decisions_agree_in_real_fights(monkeypatch):
+    """FIGHT-07/08/09 on the arenas of real fights: eight stock duels that drive, run by the reference one turn at a
+    time (turn.run_turns). Every decision the reference makes as it fights (each driver's speed at each turn's start,
+    his maneuver at each phase's start) is made again by the kernel on the live state, and after each turn, on a
+    snapshot, each driver's speed and his maneuver for every phase."""
+    from hardpoint.carwars import drive_phase
+    from hardpoint.carwars.fight import out_of_action
+
+    live, speeds = [], []
+
+    def maneuver_seen(r, arena, v, order, target, distance):
+        live.append(compare_choice(r, arena, fight, out, v, order, target, distance))
+        return driving.choose_maneuver(r, arena, v, order, target, distance)
+
+    def speed_seen(r, arena, v, order, target):
+        rules, a = packed(r, arena, fight, out)
+        t = None if target is None else unit_index(arena, target.id)
+        speeds.append(driving.choose_speed(r, arena, v, order, target))
+        check((v.speed, order, arena.turn), "choose_speed", (OK, float(speeds[-1])),
+              K.choose_speed(rules, a, list(arena.vehicles).index(v.id), pack_order(arena, order), t))
+        return speeds[-1]
+
+    monkeypatch.setattr(drive_phase, "choose_maneuver", maneuver_seen)
+    monkeypatch.setattr(drive_phase, "choose_speed", speed_seen)
+    snapshots = 0
+    for k, (designs, tactics) in enumerate(FIGHTS):
+        sc = real_fight(designs, tactics, k)
+        arena, fight, out, dice = sc.arena, sc.fight, {}, hardpoint.SeededDice(k)
+        for _ in range(sc.turns):
+            snap = copy.deepcopy(arena)
+            for v in snap.vehicles.values():
+                order = fight.drive_of(v.id)
+                if v.id in out:
+                    continue
+                target = driving.drive_target(fight, snap, v, order, out)
+                for phase in range(1, 6):
+                    snap.phase = phase
+                    distance = turn.phase_distances(sc.rules, v.speed)[phase - 1]
+                    if distance > 0:
+                        compare_choice(sc.rules, snap, fight, out, v, order, target, distance)
+                        snapshots += 1
+            turn.run_turns(arena, sc.rules, sc.plan, 1, dice, sc.history, fight=fight)
+            out.update({u: arena.turn - 1 for u in [*arena.vehicles, *arena.pedestrians]
+                        if u not in out and out_of_action(sc.rules, arena, u, fight) is not None})
+            if len({fight.side(u) for u in arena.vehicles if u not in out}) <= 1:
+                break
+    assert len(live) > 300 and len(speeds) > 60 and snapshots > 300 and len(set(live)) > 5 and K.PICK_UNSURE not in live
