@@ -163,8 +163,17 @@ extensions = cythonize(
             extra_compile_args=["-O2", "-fno-wrapv", "-g0", "-ffp-contract=off"],
         ),
         Extension(
+            "hardpoint.fastcore._cwtohitcheck",
+            ["fastcore/_cwtohitcheck.pyx"],
+            depends=["fastcore/_cwgeom.pxd", "fastcore/_cwshape.pxd", "fastcore/_cwtohit.pxd"],
+            # the test wrapper of the compiled to-hit of fights that drive (tests/test_drive_kernel_tohit.py): the fight
+            # kernel's flags, no fused multiply-adds
+            extra_compile_args=["-O2", "-fno-wrapv", "-g0", "-ffp-contract=off"],
+        ),
+        Extension(
             "hardpoint.fastcore._lof",
             ["fastcore/_lof.pyx"],
+            depends=["fastcore/_cwshape.pxd"],
             # no contraction into fused multiply-adds: the figures must match geometry.py bit for bit
             extra_compile_args=["-O3", "-g0", "-ffp-contract=off"],
         ),
