@@ -149,8 +149,9 @@ extensions = cythonize(
             depends=["fastcore/hp_dice.h", "fastcore/_layout.pxi"],   # generated from fastcore/layout.toml
             include_dirs=["fastcore"],
             # -O2 and no -fwrapv (which CPython passes to extensions; the kernels never rely on signed overflow): on these
-            # branchy kernels -O3 measured 3-10% slower and -fwrapv 3% slower (docs/performance.md)
-            extra_compile_args=["-O2", "-fno-wrapv", "-g0"],
+            # branchy kernels -O3 measured 3-10% slower and -fwrapv 3% slower (docs/performance.md); no contraction into
+            # fused multiply-adds: fights that drive work out geometry that must match the reference's bit for bit
+            extra_compile_args=["-O2", "-fno-wrapv", "-g0", "-ffp-contract=off"],
         ),
         Extension(
             "hardpoint.fastcore._cwcheck",
