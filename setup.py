@@ -146,7 +146,8 @@ extensions = cythonize(
         Extension(
             "hardpoint.fastcore._carwars",
             ["fastcore/_carwars.pyx"],
-            depends=["fastcore/hp_dice.h", "fastcore/_layout.pxi"],   # generated from fastcore/layout.toml
+            # _cwcore.pxd: what both kernels share (cimported); _layout.pxi: generated from fastcore/layout.toml
+            depends=["fastcore/hp_dice.h", "fastcore/_cwcore.pxd", "fastcore/_layout.pxi"],
             include_dirs=["fastcore"],
             # -O2 and no -fwrapv (which CPython passes to extensions; the kernels never rely on signed overflow): on these
             # branchy kernels -O3 measured 3-10% slower and -fwrapv 3% slower (docs/performance.md)
@@ -160,6 +161,7 @@ extensions = cythonize(
         ),
     ],
     compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False, "cdivision": True},
+    include_path=["fastcore"],      # where `from _cwcore cimport ...` finds fastcore/_cwcore.pxd
 )
 # cythonize() drops optional=True; set it afterwards so a machine without a C
 # compiler still installs the pure-Python reference (ENGINEERING.md).
@@ -177,7 +179,7 @@ setup(
     package_dir={"hardpoint": "pyapi", "hardpoint.fastcore": "fastcore", "hardpoint.seeds": "seeds"},
     package_data={"hardpoint": ["py.typed"], "hardpoint.capi": ["*.h"], "hardpoint.seeds": ["*.toml", "*.json"],
                   **{f"hardpoint.seeds.{name}": ["*.toml", "*.json"] for name in data_folders},
-                  "hardpoint.fastcore": ["*.pyx", "*.pxi", "*.h", "*.toml"]},
+                  "hardpoint.fastcore": ["*.pyx", "*.pxd", "*.pxi", "*.h", "*.toml"]},
     # package_data lists every installed data file; MANIFEST.in adds the profile-guided build's training set to the
     # sdist only (the build reads it; it is not installed)
     include_package_data=False,

@@ -17,180 +17,29 @@ objects inside the trial loop, which runs without the GIL.
 from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t, int8_t, INT32_MIN
 from libc.string cimport memcpy, memset
 
+from _cwcore cimport (
+    Ctx, MAX_PICK, NL, L_MOUNT, L_LOC, L_VERTICAL, L_CYCLE_W, L_CYCLE_T, L_SIDECAR, L_INTERIOR,
+    hp_stream_key, hp_face, die, skip, roll, fill_pick_tab, pick, area_each,
+    put, dmg_slot, crew_state, vbit, note_fire, hand_hits, add_fire, streak_of, sustained,
+    list_kind, list_idx, list_len)
+
 import numpy as np
 
 include "_layout.pxi"
 
-cdef extern from "hp_dice.h" nogil:
-    uint64_t hp_stream_key(uint64_t seed, uint64_t trial)
-    int hp_face(uint64_t key, uint64_t k)
+# the context (Ctx), the dice (die, roll, pick), the writes of the state (put, dmg_slot) and the small helpers both
+# kernels call are in _cwcore.pxd; the pick lists' numbers (NL, L_*) and MAX_PICK too
 
-# mounts (Mount): 0-5 as sides, 6 turret
-# shot parts
-# item kinds for mixed picks
 DEF MAXI = 128
 DEF MAX_LOAD = 1000         # the most grenade-equivalents a FETCH's ROOM or a hand_eq holds (checked on entry)
 DEF MAX_DICE = 10000       # the most dice one roll of a packed row or figure throws (checked on entry: never a hang)
-DEF MAX_PICK = 36          # the most candidates a random pick takes (two dice, as damage.random_pick)
 DEF MAX_VEHICLES = 16384   # the largest arena either kernel takes (scratch is sized to the scenario, on the heap)
 DEF MAX_ATTACKS = 65536    # attack rows of one turn (run_phase)
-# the pick lists of a vehicle (ctx_lists): which list is which
-DEF NL = 15
-DEF L_MOUNT = 0      # 0 .. 6: the body weapons on each mount (the sides, then the turret)
-DEF L_LOC = 7        # 7 .. 9: the items of each location (crew, power plant, cargo)
-DEF L_VERTICAL = 10  # a hit from above or below: the power plant, the crew, the cargo location
-DEF L_CYCLE_W = 11   # a cycle's body weapons
-DEF L_CYCLE_T = 12   # a cycle's body tires
-DEF L_SIDECAR = 13   # a sidecar's weapons, crew and cargo
-DEF L_INTERIOR = 14  # the power plant, crew and cargo as one collision layer
-
-cdef struct Ctx:
-    uint64_t key
-    uint64_t k
-    int32_t* st          # state values (slots)
-    # vehicles
-    int32_t* v_armour    # first of 6 armour slots
-    int32_t* v_pp        # power-plant slot or -1
-    int32_t* v_kind      # 0 car, 1 cycle, 2 trike
-    int32_t* v_reversed
-    int32_t* v_turret
-    int32_t* v_rolled    # side on the ground or -1
-    int32_t* v_metal
-    int32_t* v_layout    # 3 per vehicle: 0 crew, 1 power plant, 2 cargo, -1 none
-    int32_t* v_sc_side   # -1 none, LEFT or RIGHT
-    int32_t* v_sc_spaces
-    int32_t* v_sc_armour # first of 5 sidecar armour slots (front, back, left, right, underbody)
-    int32_t* v_w0        # CSR of weapons (body first, then sidecar)
-    int32_t* v_w1
-    int32_t* v_c0        # CSR of crew (body first, then sidecar)
-    int32_t* v_c1
-    int32_t* v_k0        # CSR of cargo (body first, then sidecar)
-    int32_t* v_k1
-    int32_t* v_t0        # CSR of tires (body first, then the sidecar wheel)
-    int32_t* v_t1
-    int32_t* v_driver    # crew index of the driver or -1
-    int32_t* v_cycle_rider   # crew index of the cycle seat (or the driver) or -1
-    int32_t* w_slot
-    int32_t* w_mount
-    int32_t* w_sidecar
-    int32_t* w_fiery     # flamethrower or flaming oil jet (CW-FIRE-02)
-    int32_t* c_hits
-    int32_t* c_ba
-    int32_t* c_sidecar
-    int32_t* k_slot
-    int32_t* k_sidecar
-    int32_t* t_slot
-    int32_t* t_pos       # 0 front 1 back 2 front_left 3 front_right 4 back_left 5 back_right 6 sidecar
-    int32_t* t_sidecar
-    # damage constants
-    int32_t* cyc         # cycle/sidecar/trike bands: end_armour_lo/hi, end_wheel lo/hi, side driver, pp, weapon, tire (lo/hi each), sidecar lo/hi, trike wheel lo/hi
-    # fire bookkeeping of the current shot
-    int32_t cur_vehicle
-    int32_t cur_fiery    # the hit's weapon is fiery (-1: do not record)
-    int32_t* fire_hits   # per vehicle: 1 once a component hit this turn may start a fire (CW-FIRE-02)
-    uint64_t fire_noted  # run_phase: bit v % 64 once vehicle v may need an end-of-turn fire roll (no fire, no fire rolls)
-    int32_t* fire_hit_fiery  # per vehicle: 1 once such a hit came from a laser, flamethrower or flaming oil jet
-    int32_t* taken       # hits dealt per vehicle this phase
-    # the slots a trial wrote (counted mode: run_phase counts and undoes only these); mark NULL: not kept
-    int32_t* mark
-    int32_t* dirty
-    int32_t n_dirty
-    # the candidates of each random pick, worked out once a run (ctx_lists): NL lists per vehicle
-    int32_t* l_off       # first entry of list v * NL + which
-    int32_t* l_n         # its length
-    int32_t* l_kind      # entries: item kind (I_*)
-    int32_t* l_idx       # entries: weapon, crew, cargo or tire index (0 for the power plant and the cargo location)
-    int32_t* tire_at     # 2 per vehicle: the body's front and back tire (t_pos 0 and 1), or -1
-
-
-cdef inline int die(Ctx* c) noexcept nogil:
-    cdef int f = hp_face(c.key, c.k)
-    c.k += 1
-    return f
-
-
-cdef inline void skip(Ctx* c, int count) noexcept nogil:
-    """Dice the rules roll whose faces cannot change anything: they are drawn (the next die is the one after them),
-    without working out their faces."""
-    c.k += count
-
-
-cdef inline int roll(Ctx* c, int count, int bonus, int floor_) noexcept nogil:
-    cdef int s = 0, i
-    for i in range(count):
-        s += die(c)
-    s += bonus
-    return s if s > floor_ else floor_
-
-
-cdef int8_t PICK_TAB[(MAX_PICK + 1) * 36]   # n * 36 + v: which of n candidates value v picks, or -1: roll again
-
-
-cdef void fill_pick_tab() noexcept nogil:
-    """random_pick's split of the faces, worked out once, so a pick reads its answer rather than dividing: among
-    up to six candidates one die, v = face - 1; among more, two dice, v = 6 * (first - 1) + second - 1; the
-    faces split evenly and the values past the largest multiple of n roll again."""
-    cdef int n, v, per
-    for n in range(MAX_PICK + 1):
-        per = (6 if n <= 6 else 36) // n if n > 1 else 1
-        for v in range(36):
-            PICK_TAB[n * 36 + v] = 0 if n <= 1 else (v // per if v < per * n else -1)
-
 
 fill_pick_tab()
 
 
-cdef inline int pick(Ctx* c, int n) noexcept nogil:
-    """hardpoint.carwars.damage.random_pick, among n <= MAX_PICK candidates (ctx_lists refuses longer lists)."""
-    cdef int j
-    if n <= 1:
-        return 0
-    if n <= 6:
-        while True:
-            j = PICK_TAB[n * 36 + die(c) - 1]
-            if j >= 0:
-                return j
-    while True:
-        j = 6 * die(c) - 7
-        j = PICK_TAB[n * 36 + j + die(c)]
-        if j >= 0:
-            return j
-
-
-cdef inline void put(Ctx* c, int slot, int value) noexcept nogil:
-    """Every write of a state slot: also notes the slot once a trial when the trial's changes are kept (mark).
-    With no branch on whether the slot is new to the trial (a branch the dice decide): the slot always goes to
-    the next place of `dirty` (which has room for one more than the slots), which counts only if it is new."""
-    if c.mark != NULL:
-        c.dirty[c.n_dirty] = slot
-        c.n_dirty += c.mark[slot] ^ 1
-        c.mark[slot] = 1
-    c.st[slot] = value
-
-
-cdef inline int dmg_slot(Ctx* c, int slot, int hits) noexcept nogil:
-    """damage_armour / damage_component: absorb up to the slot's value."""
-    cdef int before = c.st[slot]
-    cdef int taken = before if before < hits else hits
-    if taken > 0:
-        put(c, slot, before - taken)
-    return hits - taken
-
-
-cdef inline uint64_t vbit(int v) noexcept nogil:
-    """Vehicle v's bit in a mask of vehicles (vehicles 64 apart share one: a mask then says 'perhaps')."""
-    return (<uint64_t>1) << (v & 63)
-
-
-cdef inline void note_fire(Ctx* c, int v) noexcept nogil:
-    """record_component_hit: one fire roll per vehicle per turn, 4 in 6 if any such hit was fiery (CW-FIRE-02)."""
-    if c.cur_fiery < 0 or v != c.cur_vehicle:
-        return
-    c.fire_hits[v] = 1
-    c.fire_noted |= vbit(v)
-    if c.cur_fiery:
-        c.fire_hit_fiery[v] = 1
-
+# --- damage (hardpoint.carwars.damage) ---------------------------------------------------------------------------
 
 cdef int dmg_weapon(Ctx* c, int v, int w, int hits) noexcept nogil:
     cdef int before = c.st[c.w_slot[w]]
@@ -246,18 +95,6 @@ cdef int dmg_item(Ctx* c, int v, int kind, int idx, int hits) noexcept nogil:
     if kind == I_CARGO_LOC:
         return pick_location_item(c, v, LOC_CARGO, hits)
     return hits
-
-
-cdef inline int32_t* list_kind(Ctx* c, int v, int which) noexcept nogil:
-    return c.l_kind + c.l_off[v * NL + which]
-
-
-cdef inline int32_t* list_idx(Ctx* c, int v, int which) noexcept nogil:
-    return c.l_idx + c.l_off[v * NL + which]
-
-
-cdef inline int list_len(Ctx* c, int v, int which) noexcept nogil:
-    return c.l_n[v * NL + which]
 
 
 cdef int pick_from(Ctx* c, int v, int which, int hits) noexcept nogil:
@@ -590,11 +427,6 @@ cdef void dmg_ped(Ctx* c, int hits_slot, int ba_slot, int hits) noexcept nogil:
         put(c, hits_slot, st[hits_slot] + f)
 
 
-cdef int crew_state(Ctx* c, int ci) noexcept nogil:
-    cdef int h = c.st[c.c_hits[ci]]
-    return h if h < 3 else 3
-
-
 DEF DMG_BINS = 64
 
 
@@ -605,22 +437,6 @@ cdef inline void burst_on(Ctx* c, int32_t* brst, int lo, int hi, int32_t* p_hits
         pi = brst[j * BRST_NCOLS + BRST_PED]
         dmg_ped(c, p_hits[pi], p_ba[pi], roll(c, brst[j * BRST_NCOLS + BRST_COUNT], brst[j * BRST_NCOLS + BRST_BONUS],
                                                  brst[j * BRST_NCOLS + BRST_FLOOR]))
-
-
-cdef inline int area_each(Ctx* c, int count, int bonus, int hits, int full, int divisor) noexcept nogil:
-    """CW-DMG-07 (phase._roll_area): what each victim an area-effect attack hits takes: one damage roll (or the
-    weapon's fixed hits), all of it from a flamethrower, else its share, rounded up."""
-    cdef int each = roll(c, count, bonus, 0) if count > 0 else hits
-    return each if full else (each + divisor - 1) // divisor
-
-
-cdef inline int hand_hits(int mode, int dmg) noexcept nogil:
-    """The hits a shot's damage deals a vehicle: all, half rounded up, or none (a hand weapon, CW-HAND-01)."""
-    if mode == 1:
-        return (dmg + 1) // 2
-    if mode == 2:
-        return 0
-    return dmg
 
 
 cdef int ranges_in(int32_t* rows, Py_ssize_t n, int ncols, int lo_col, int hi_col, Py_ssize_t limit) noexcept nogil:
@@ -1667,17 +1483,6 @@ DEF MAXU = 65536        # units of a fight (and sides)
 DEF MAXCH = 262144      # crew members and pedestrians
 
 
-cdef inline void add_fire(int32_t* future, int ring, int slot, int burn, int modifier) noexcept nogil:
-    """A fire source (CW-FIRE-01, FireSource.active): its modifier counts this turn (`slot`, turn % ring, in the
-    vehicle's ring `future`) and the next `burn` turns; the ring is longer than any burn (fc FIRE_RING)."""
-    cdef int j
-    for j in range(burn + 1):
-        future[slot] += modifier
-        slot += 1
-        if slot == ring:
-            slot = 0
-
-
 cdef inline int first_able(int32_t* st, int32_t* c_hits, int32_t* fir, int lo, int hi) noexcept nogil:
     """The first of an entry's firer rows lo .. hi-1 whose character can act (fewer than 2 hits), or -1: the named
     firer, or attack._default_firer's first able one."""
@@ -1712,22 +1517,6 @@ cdef inline int group_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t*
         return -1
     fired_ch[fir[fr * FIR_NCOLS + FIR_CHARACTER]] = 1
     return fr
-
-
-cdef inline int sustained(int32_t* rec_t, int32_t* rec_s, int32_t* rec_turn, int wk, int tu, int turn, int sf2, int sf3) noexcept nogil:
-    """CW-HIT-09: the modifier of this weapon's shot at unit tu this turn (the streak it would make)."""
-    cdef int n = 1
-    if rec_t[wk] == tu and rec_turn[wk] == turn - 1:
-        n = rec_s[wk] + 1
-    if n < 2:
-        return 0
-    return sf2 if n == 2 else sf3
-
-
-cdef inline int streak_of(int32_t* rec_t, int32_t* rec_s, int32_t* rec_turn, int wk, int tu, int turn) noexcept nogil:
-    if rec_t[wk] == tu and rec_turn[wk] == turn - 1:
-        return rec_s[wk] + 1
-    return 1
 
 
 def run_fight(
