@@ -18,9 +18,9 @@ from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t, int8_t, I
 from libc.string cimport memcpy, memset
 
 from _cwcore cimport (
-    Ctx, MAX_PICK, NL, L_MOUNT, L_LOC, L_VERTICAL, L_CYCLE_W, L_CYCLE_T, L_SIDECAR, L_INTERIOR,
-    hp_stream_key, hp_face, die, skip, roll, fill_pick_tab, pick, area_each,
-    put, dmg_slot, crew_state, vbit, note_fire, hand_hits, add_fire, streak_of, sustained,
+    Ctx, PhaseRun, MAX_PICK, NL, L_MOUNT, L_LOC, L_VERTICAL, L_CYCLE_W, L_CYCLE_T, L_SIDECAR, L_INTERIOR,
+    hp_stream_key, hp_face, die, skip, roll, fill_pick_tab, pick, to_hit, damage_roll, area_each, collision_hits,
+    put, dmg_slot, crew_state, put_out, vbit, note_fire, hand_hits, add_fire, streak_of, sustained,
     list_kind, list_idx, list_len)
 
 import numpy as np
@@ -848,6 +848,22 @@ cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
     return 0
 
 
+cdef object ctx_bind(Ctx* ctx, Arrays* pk, int32_t* fire_hits, int32_t* fire_hit_fiery, int32_t* taken):
+    """Both kernels' preamble (ARCH-03): the damage code's context from the packed arrays (ctx_arrays), its pick
+    lists worked out once a run (ctx_lists, in the array returned, which the caller keeps alive while it runs), and
+    the kernel's per-vehicle fire and hit counts. None (nothing to run) if the arrays are not whole."""
+    cdef int32_t[::1] lists
+    ctx_arrays(ctx, pk)
+    lists = np.zeros(lists_len(pk), dtype=np.int32)
+    if ctx_lists(ctx, pk, &lists[0]) != 0:
+        return None
+    ctx.cyc = pk.cyc
+    ctx.fire_hits = fire_hits
+    ctx.fire_hit_fiery = fire_hit_fiery
+    ctx.taken = taken
+    return lists
+
+
 DEF FIRE_DICE = 2   # the fire modifiers' roll is 2d6 (fire.roll_new_fire)
 
 
@@ -964,6 +980,500 @@ cdef inline int attack_check(int32_t* st, int32_t* ap, int32_t* afir, int32_t* c
     return cut
 
 
+# --- mechanics both kernels run in a phase (hardpoint.carwars.phase) ------------------------------------------------
+
+cdef inline void shot_lands(Ctx* c, int v, int part, int side, int tire, int hits, int fiery) noexcept nogil:
+    """phase._apply_hit on a vehicle: the shot's hits through damage.apply_shot (CW-DMG-01..05), its component hits
+    noted for the end of the turn's fire roll, 4 in 6 if the weapon is fiery (fire.record_component_hit, CW-FIRE-02)."""
+    c.cur_vehicle = v
+    c.cur_fiery = fiery
+    apply_shot(c, v, part, side, tire, hits)
+    c.cur_fiery = -1
+
+
+cdef inline int obstacle_drops(Ctx* c, int v, int32_t* metal_before, int keep, int obstacle_hits) noexcept nogil:
+    """phase._vehicle_consequences, CW-DMG-08: 1 if car v drops an obstacle: it took `obstacle_hits` hits or more
+    this phase, or lost metal armour (a side below metal_before, its six sides as the phase's combat started; with
+    `keep`, they are set to now for the next phase)."""
+    cdef int f = 0, j
+    if c.v_metal[v]:
+        for j in range(6):
+            if c.st[c.v_armour[v] + j] < metal_before[v * 6 + j]:
+                f = 1
+            if keep:
+                metal_before[v * 6 + j] = c.st[c.v_armour[v] + j]
+    return c.taken[v] >= obstacle_hits or f
+
+
+# --- run_phase: one phase (and the end of its turn) for N trials -----------------------------------------------------
+# Mirrors `hardpoint.carwars.phase.resolve_phase` (and, with `end_of_turn`, `carwars.fire.end_of_turn_fire`): the
+# entry checks and the run's plan once a call, then per trial phase_trial_start, phase_trial and the results
+# (phase_store, or counted: phase_undo, phase_count). Every function below is inlined into run_phase's loop.
+
+cdef int phase_call_ok(Arrays* pk, int n_phases, Py_ssize_t n_trials, int store, Py_ssize_t* state_shape,
+                       Py_ssize_t* hit_shape, Py_ssize_t* damage_shape, Py_ssize_t* flags_shape, int counted,
+                       Py_ssize_t n_kinds, Py_ssize_t n_acc) noexcept nogil:
+    """run_phase's checks before it sizes its scratch (ARCH-04): the arena and the turn within the kernel's sizes;
+    the outputs of the scenario's widths with room for the trials (never written out of bounds); the fire state
+    carried in whole; every attack row in a phase of the turn, in phase order (each is run, and counted, once a
+    trial); the burst and default firers' rows in range, each naming a pedestrian or a slot, and each attack's
+    weapon and firer a slot or none. 1 if they hold."""
+    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, A = pk.n_atk, P = pk.n_p_hits, a
+    cdef int32_t* atk = pk.atk
+    if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6:      # (PhaseRun's a_lo[8] holds n_phases + 1 bounds)
+        return 0
+    if state_shape[1] != S or hit_shape[1] != A or damage_shape[1] != A or flags_shape[1] < V \
+            or (store and (n_trials > state_shape[0] or n_trials > hit_shape[0] or n_trials > damage_shape[0]
+                           or n_trials > flags_shape[0])) \
+            or (not store and n_trials > 0 and state_shape[0] < 1) \
+            or (counted and (n_kinds != S or n_acc < 3 * A + S + 4 * V)):
+        return 0
+    if pk.n_fire0 != 4 * V or pk.consts[K_AREA_DIVISOR] < 1:
+        return 0
+    if not column_in(atk, A, ATK_NCOLS, ATK_PHASE, n_phases):
+        return 0
+    for a in range(1, A):
+        if atk[a * ATK_NCOLS + ATK_PHASE] < atk[(a - 1) * ATK_NCOLS + ATK_PHASE]:
+            return 0
+    if not ranges_in(atk, A, ATK_NCOLS, ATK_BURST_LO, ATK_BURST_HI, pk.n_brst) or not column_in(pk.brst, pk.n_brst, BRST_NCOLS, BRST_PED, P) \
+            or not ranges_in(atk, A, ATK_NCOLS, ATK_FIR_LO, ATK_FIR_HI, pk.n_afir) or not column_in(pk.afir, pk.n_afir, AFIR_NCOLS, AFIR_SLOT, S) \
+            or not column_between(atk, A, ATK_NCOLS, ATK_WEAPON_SLOT, -1, S) or not column_between(atk, A, ATK_NCOLS, ATK_FIRER_SLOT, -1, S):
+        return 0
+    return 1
+
+
+cdef inline Py_ssize_t phase_scratch_len(Arrays* pk) noexcept nogil:
+    """ARCH-03: the int32 scratch phase_bind carves: per vehicle, per attack and per slot, sized to this scenario."""
+    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, A = pk.n_atk
+    cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
+    cdef Py_ssize_t tb = 7 * Vs if 7 * Vs > TRIAL_BLOCK else TRIAL_BLOCK
+    return 2 * tb + 34 * Vs + (6 + DMG_BINS) * As_ + 6 * (S + 1)
+
+
+cdef void phase_bind(PhaseRun* R, Arrays* pk, int32_t* scratch, int n_phases, int end_of_turn, int store,
+                     Py_ssize_t n_trials, int32_t* skind, int64_t* acc) noexcept nogil:
+    """run_phase's run from its arrays (the preamble, ARCH-03): the rows and figures the trials read, the sizes and
+    the mode, and the scratch carved from `scratch` (phase_scratch_len ints, zeroed)."""
+    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, A = pk.n_atk
+    cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
+    R.init, R.atk, R.afir, R.col, R.brst, R.consts, R.fire0 = pk.init, pk.atk, pk.afir, pk.col, pk.brst, pk.consts, pk.fire0
+    R.p_hits, R.p_ba, R.near_v, R.near_p, R.w_near_v, R.w_near_p = pk.p_hits, pk.p_ba, pk.near_v, pk.near_p, pk.w_near_v, pk.w_near_p
+    R.v_armour, R.v_kind, R.v_sc_side, R.v_driver = pk.v_armour, pk.v_kind, pk.v_sc_side, pk.v_driver
+    R.v_fireproof, R.v_extinguisher, R.v_can_explode = pk.v_fireproof, pk.v_extinguisher, pk.v_can_explode
+    R.v_burning, R.v_is_car = pk.v_burning, pk.v_is_car
+    R.S, R.V, R.A, R.C, R.Vs = S, V, A, pk.n_col, Vs
+    R.n_phases, R.end_of_turn, R.store = n_phases, end_of_turn, store
+    R.undo = not store and n_trials > 0
+    R.skind, R.acc, R.since, R.area_hits = skind, acc, 0, 0
+    # what every trial resets (fire_hits .. driver_before and the flags: seven blocks of Vs), padded to TRIAL_BLOCK
+    # ints when it fits, so that the reset is a copy of a known size the compiler does without a call
+    R.tb = 7 * Vs if 7 * Vs > TRIAL_BLOCK else TRIAL_BLOCK
+    R.fire_hits = scratch
+    R.fire_hit_fiery = R.fire_hits + Vs
+    R.taken = R.fire_hit_fiery + Vs
+    R.fire_total = R.taken + Vs
+    R.burning = R.fire_total + Vs
+    R.driver_before = R.burning + Vs
+    R.flg = R.driver_before + Vs
+    R.start_v = R.fire_hits + R.tb          # every trial's start of the block
+    R.metal_before = R.start_v + R.tb
+    R.metal_init = R.metal_before + 6 * Vs
+    R.pend = R.metal_init + 6 * Vs
+    R.pend_dmg = R.pend + As_
+    R.metal_slots = R.pend_dmg + As_
+    R.m0 = R.metal_slots + 6 * Vs
+    R.m1 = R.m0 + S + 1
+    R.dcount = R.m1 + S + 1
+    R.fcount = R.dcount + S + 1
+    R.base = R.fcount + 16 * Vs
+    R.mark = R.base + S + 1
+    R.dirty = R.mark + S + 1
+    # a trial's hits, damage and flags, written out when it ends: kept in int32 scratch while it runs, since a store
+    # through a uint8_t* may alias anything and makes the compiler reload every pointer after it
+    R.hitv = R.dirty + S + 1
+    R.dmgv = R.hitv + As_
+    R.flg0 = R.start_v + 6 * Vs
+    # per attack: cancelled and the roll needed while the trial's state is still the start's
+    R.cut0 = R.dmgv + As_
+    R.need0 = R.cut0 + As_
+    # the counts kept in 32 bits between flushes: per attack, its hits by the damage rolled (DMG_BINS bins)
+    R.hc = R.need0 + As_
+
+
+cdef inline void phase_plan(PhaseRun* R) noexcept nogil:
+    """The turn's plan, the same every trial (CW-ROF-02): the attacks of each phase (rows in phase order), the phases
+    with a collision or an attack, and whether the state can cancel an attack (`dynamic`: a weapon or firer named,
+    a row the rules cancel, or a second phase or a collision that can change the state before it)."""
+    cdef Py_ssize_t a, i
+    cdef int ph
+    cdef int32_t* ap
+    cdef int32_t busy[8]
+    R.dynamic = 0
+    for ph in range(R.n_phases + 1):
+        R.a_lo[ph] = R.A
+    for a in range(R.A - 1, -1, -1):
+        ap = R.atk + a * ATK_NCOLS
+        R.a_lo[ap[ATK_PHASE]] = a
+        if ap[ATK_WEAPON_SLOT] >= 0 or ap[ATK_FIRER_SLOT] >= 0 or ap[ATK_CANCELLED]:
+            R.dynamic = 1
+    for ph in range(R.n_phases - 1, -1, -1):
+        if R.a_lo[ph] > R.a_lo[ph + 1]:
+            R.a_lo[ph] = R.a_lo[ph + 1]
+    for ph in range(R.n_phases):
+        busy[ph] = R.a_lo[ph] < R.a_lo[ph + 1]
+    for i in range(R.C):
+        if 0 <= R.col[i * COL_NCOLS + COL_PHASE] < R.n_phases:
+            busy[R.col[i * COL_NCOLS + COL_PHASE]] = 1
+    R.n_busy = 0
+    for ph in range(R.n_phases):
+        if busy[ph]:
+            R.busy_ph[R.n_busy] = ph
+            R.n_busy += 1
+    # a single phase without collisions cannot cancel anything: its declarations were checked on load
+    if R.n_phases == 1 and R.C == 0:
+        R.dynamic = 0
+
+
+cdef inline void phase_start(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """What every trial starts from, worked out once (resolve_phase's arena and fire states as given): each attack's
+    check at the start's state (attack_check, CW-ROF-02); per vehicle the fire state carried in (CW-FIRE-01/02),
+    no hits taken, the driver's state as the phase starts (CW-ROF-02: a vehicle that takes no hits in a phase
+    starts the next one as it started this one), exploded before (no more fire rolls, CW-FIRE-04); the vehicles
+    with fire to roll for; the metal armour (CW-DMG-08); counted, the slots destroyed at the start."""
+    cdef Py_ssize_t a, v, j, V = R.V, Vs = R.Vs
+    cdef int needed
+    cdef int32_t* ap
+    for a in range(R.A):
+        ap = R.atk + a * ATK_NCOLS
+        if R.dynamic:
+            R.cut0[a] = attack_check(R.init, ap, R.afir, R.consts, &needed)
+            R.need0[a] = needed
+        else:
+            R.cut0[a] = ap[ATK_CANCELLED] != 0                # (cancelled by the rules whatever the dice)
+            R.need0[a] = to_hit_number(ap, ap[ATK_NEEDED], R.consts)
+    ctx.st = R.init
+    R.n_metal = 0
+    for v in range(V):
+        R.start_v[v] = R.fire0[V + v]
+        R.start_v[Vs + v] = R.fire0[2 * V + v]
+        R.start_v[2 * Vs + v] = 0
+        R.start_v[3 * Vs + v] = R.fire0[v]
+        R.start_v[4 * Vs + v] = R.v_burning[v]
+        R.start_v[5 * Vs + v] = crew_state(ctx, R.v_driver[v]) if R.v_driver[v] >= 0 else -1
+        R.flg0[v] = 2 if R.fire0[3 * V + v] else 0
+    # (with no vehicle burning nor fire carried in, the end of the turn has no fire roll to make until a shot
+    # brings fire modifiers or a component hit that may start one)
+    R.fire_start = 0
+    for v in range(V):
+        if R.v_burning[v] or R.fire0[v] or R.fire0[V + v] or R.fire0[2 * V + v]:
+            R.fire_start |= vbit(v)
+        for j in range(6):
+            R.metal_init[v * 6 + j] = R.init[R.v_armour[v] + j]
+            if ctx.v_metal[v]:
+                R.metal_slots[R.n_metal] = v * 6 + j
+                R.n_metal += 1
+    if R.skind != NULL:
+        for j in range(R.S):
+            R.m0[j] = 1 if R.skind[j] == 0 and R.init[j] > 0 else 0
+            R.m1[j] = 1 if R.skind[j] == 1 else 0
+            R.base[j] = (R.m0[j] & (R.init[j] == 0)) | (R.m1[j] & (R.init[j] >= 3))
+
+
+cdef inline void phase_counted_start(PhaseRun* R, Ctx* ctx, int32_t* row0) noexcept nogil:
+    """Counted mode (FAST-01), every trial in row 0: a trial's writes are noted (put), so the counts look only at them (the
+    other slots end each trial as they started it), and the trial undoes only them when it ends."""
+    memcpy(row0, R.init, R.S * sizeof(int32_t))
+    ctx.mark = R.mark
+    ctx.dirty = R.dirty
+    ctx.n_dirty = 0
+
+
+cdef inline void phase_trial_start(PhaseRun* R, Ctx* ctx, int32_t* row, uint64_t key) noexcept nogil:
+    """A trial as every trial starts: its state (row, from the start's unless counted mode undid the last trial's
+    writes), its dice (DICE-03), the per-vehicle block from start_v, the metal armour before (CW-DMG-08)."""
+    cdef Py_ssize_t j
+    ctx.st = row
+    if not R.undo:
+        memcpy(ctx.st, R.init, R.S * sizeof(int32_t))
+    ctx.key = key
+    ctx.k = 0
+    ctx.cur_fiery = -1
+    ctx.cur_vehicle = -1
+    ctx.fire_noted = R.fire_start
+    if R.tb == TRIAL_BLOCK:                          # fire_hits .. driver_before and the flags, as every trial starts
+        memcpy(R.fire_hits, R.start_v, TRIAL_BLOCK * sizeof(int32_t))
+    else:
+        memcpy(R.fire_hits, R.start_v, R.tb * sizeof(int32_t))
+    for j in range(R.n_metal):
+        R.metal_before[R.metal_slots[j]] = R.metal_init[R.metal_slots[j]]
+
+
+cdef inline int phase_collisions(PhaseRun* R, Ctx* ctx, int ph) noexcept nogil:
+    """resolve_phase's collisions during phase ph's movement (phase._apply_collisions): each one's hits
+    (collision_hits, CW-COL-04) on the vehicle's side (collision_damage, CW-COL-01..03). 1 if there was one."""
+    cdef Py_ssize_t j
+    cdef int any = 0
+    cdef int32_t* cp
+    cdef int32_t* consts = R.consts
+    for j in range(R.C):
+        cp = R.col + j * COL_NCOLS
+        if cp[COL_PHASE] != ph:
+            continue
+        collision_damage(ctx, cp[COL_VEHICLE], cp[COL_SIDE],
+                         collision_hits(ctx, cp[COL_COUNT], cp[COL_BONUS], cp[COL_FLOOR], cp[COL_NUM], cp[COL_DEN]),
+                         consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
+        any = 1
+    return any
+
+
+cdef inline int pend_shot(PhaseRun* R, int n_pend, Py_ssize_t a, int dmg) noexcept nogil:
+    """Attack a's damage, pending until the phase ends (resolve_phase: all damage at the end, in order,
+    CW-ROF-02)."""
+    R.pend[n_pend] = a
+    R.pend_dmg[n_pend] = dmg
+    return n_pend + 1
+
+
+cdef inline void count_hit(PhaseRun* R, Py_ssize_t a, int dmg) noexcept nogil:
+    """Counted mode (FAST-01): a hit by the damage it rolled (the last bin holds DMG_BINS - 1 and more, whose damage is summed
+    exactly as it comes); a miss rolls none, and the misses are the trials left when the counts are flushed."""
+    if dmg >= DMG_BINS - 1:
+        R.acc[R.A + a] += dmg
+        R.acc[2 * R.A + a] += <int64_t>dmg * dmg
+        R.hc[a * DMG_BINS + DMG_BINS - 1] += 1
+    else:
+        R.hc[a * DMG_BINS + dmg] += 1
+
+
+cdef inline int area_victim(PhaseRun* R, Ctx* ctx, Py_ssize_t a, int32_t* ap, int hit, int n_pend) noexcept nogil:
+    """phase._roll_area (CW-DMG-07), after one intended victim's to-hit roll: after the last, one damage roll if
+    any hit, and the defender's first `hits` victims (by ATK_AREA_RANK) take area_each each. Returns the pending
+    shots."""
+    cdef int each, rk, q
+    R.dmgv[a] = 0
+    if ap[ATK_AREA_PLACE] == 0:
+        R.area_hits = 0
+    R.area_hits += hit
+    if R.acc != NULL:
+        R.hc[a * DMG_BINS] += hit                # (counted: a victim hit, with no damage of its own)
+    if ap[ATK_AREA_PLACE] == ap[ATK_AREA_VICTIMS] - 1 and R.area_hits > 0:
+        each = area_each(ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], ap[ATK_DMG_HITS], ap[ATK_AREA_FULL],
+                         R.consts[K_AREA_DIVISOR])
+        for rk in range(R.area_hits):
+            for q in range(a - ap[ATK_AREA_VICTIMS] + 1, a + 1):
+                if R.atk[q * ATK_NCOLS + ATK_AREA_RANK] == rk:
+                    n_pend = pend_shot(R, n_pend, q, each)
+    return n_pend
+
+
+cdef inline int attack_rolls(PhaseRun* R, Ctx* ctx, Py_ssize_t a, int touched, int n_pend) noexcept nogil:
+    """One attack as its turn comes (phase._fire_one, attack.roll_attack): cancelled, with no die, when the state
+    forbids it (CW-ROF-02, attack_check; until damage lands in the trial the state is the start's, and so is the
+    check: cut0, need0); else to hit (CW-HIT-01) and on a hit its damage (CW-DMG-01), pending until the phase
+    ends; an area-effect attack's victims by area_victim. Returns the pending shots."""
+    cdef int32_t* ap = R.atk + a * ATK_NCOLS
+    cdef int cut, needed, hit, dmg
+    if R.dynamic and touched:
+        cut = attack_check(ctx.st, ap, R.afir, R.consts, &needed)
+    else:
+        cut = R.cut0[a]
+        needed = R.need0[a]
+    if cut:
+        R.hitv[a] = 0
+        R.dmgv[a] = 0
+        return n_pend
+    hit = to_hit(ctx, needed, R.consts[K_NATURAL_MISS])
+    R.hitv[a] = hit
+    if ap[ATK_AREA_PLACE] >= 0:
+        return area_victim(R, ctx, a, ap, hit, n_pend)
+    dmg = 0
+    if hit:
+        dmg = damage_roll(ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], ap[ATK_DMG_HITS])
+        if dmg:
+            n_pend = pend_shot(R, n_pend, a, dmg)
+        if R.acc != NULL:
+            count_hit(R, a, dmg)
+    R.dmgv[a] = dmg
+    return n_pend
+
+
+cdef inline int phase_damage(PhaseRun* R, Ctx* ctx, int n_pend) noexcept nogil:
+    """resolve_phase: all the phase's damage at its end, in declaration order (phase._apply_hit): a pedestrian's
+    (crew.damage_pedestrian), a vehicle's (its share for a hand weapon, CW-HAND-01; its fire modifier, CW-FIRE-01;
+    shot_lands), none on a building; then each hit's burst on the pedestrians near (phase._burst, CW-DMG-06).
+    1 if a vehicle was hit."""
+    cdef int j, vi, kind, dmg, dealt = 0
+    cdef Py_ssize_t a
+    cdef int32_t* ap
+    for j in range(n_pend):
+        a = R.pend[j]
+        ap = R.atk + a * ATK_NCOLS
+        dmg = R.pend_dmg[j]
+        kind = ap[ATK_KIND]
+        vi = ap[ATK_INDEX]
+        if kind == TGT_PEDESTRIAN:
+            dmg_ped(ctx, R.p_hits[vi], R.p_ba[vi], dmg)
+        elif kind == TGT_VEHICLE:    # (a building: its damage is not modelled)
+            if ap[ATK_FIRE_MOD] >= 0:
+                R.fire_total[vi] += ap[ATK_FIRE_MOD]
+                ctx.fire_noted |= vbit(vi)
+            shot_lands(ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hand_hits(ap[ATK_MODE], dmg), ap[ATK_FIERY])
+            dealt = 1
+        burst_on(ctx, R.brst, ap[ATK_BURST_LO], ap[ATK_BURST_HI], R.p_hits, R.p_ba)
+    return dealt
+
+
+cdef inline void phase_consequences(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """phase._vehicle_consequences for each vehicle hit this phase (one that took no hits: nothing about it
+    changed): the obstacle (obstacle_drops, CW-DMG-08) and its driver put out (CW-CREW-02/03: out of control; a
+    solo cycle's Crash Table 1 roll is reported, not resolved, so its dice are drawn unseen)."""
+    cdef Py_ssize_t v
+    cdef int before, after
+    for v in range(R.V):
+        if R.taken[v] == 0:
+            continue
+        if R.v_is_car[v] and obstacle_drops(ctx, v, R.metal_before, 1, R.consts[K_OBSTACLE_HITS]):
+            R.flg[v] |= 8
+        if R.v_driver[v] >= 0:
+            before = R.driver_before[v]
+            after = crew_state(ctx, R.v_driver[v])
+            R.driver_before[v] = after
+            if put_out(before, after):
+                if R.v_kind[v] == KIND_CYCLE and R.v_sc_side[v] < 0:
+                    skip(ctx, 2)            # Crash Table 1 (reported, not resolved)
+                R.flg[v] |= 4
+
+
+cdef inline void phase_fire(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """fire.end_of_turn_fire (CW-FIRE-01..04) for each vehicle with something to roll for (no fire, no fire
+    modifiers, no component hit: no roll) that has not exploded (no more fire rolls)."""
+    cdef Py_ssize_t v
+    for v in range(R.V):
+        if not (ctx.fire_noted >> (v & 63)) & 1:
+            continue
+        if R.flg[v] & 2:
+            continue
+        if not R.burning[v]:
+            fire_starts(ctx, v, R.fire_total[v], R.burning, R.consts, R.v_fireproof[v])
+        if R.burning[v] and fire_burns(ctx, v, R.burning, R.consts, R.v_extinguisher[v], R.v_can_explode[v],
+                                       R.near_v + v * R.w_near_v, R.w_near_v, R.near_p + v * R.w_near_p, R.w_near_p,
+                                       R.p_hits, R.p_ba):
+            R.flg[v] |= 2
+
+
+cdef inline void phase_trial(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """phase.resolve_phase for one trial, phase by phase (a phase without a collision or an attack changes
+    nothing): the movement's collisions, the attacks to hit in declaration order, all their damage at the phase's
+    end, each vehicle's consequences (a phase that dealt no vehicle damage changed nothing about them); then the
+    end of the turn's fire (CW-FIRE-01..04) and the burning flags."""
+    cdef int i, ph, dealt = 0, touched = 0, n_pend
+    cdef Py_ssize_t a, v
+    for i in range(R.n_busy):
+        ph = R.busy_ph[i]
+        if dealt:
+            for v in range(R.V):
+                R.taken[v] = 0
+            dealt = 0
+        if phase_collisions(R, ctx, ph):
+            dealt = 1
+            touched = 1
+        # no attack's damage lands before the phase ends, and a weapon's damage and a person's hits never recover
+        # within a turn, so checking each attack as its turn comes is checking them all before the first die
+        n_pend = 0
+        for a in range(R.a_lo[ph], R.a_lo[ph + 1]):
+            n_pend = attack_rolls(R, ctx, a, touched, n_pend)
+        if n_pend:
+            touched = 1
+        if phase_damage(R, ctx, n_pend):
+            dealt = 1
+        if dealt:
+            phase_consequences(R, ctx)
+    if R.end_of_turn and ctx.fire_noted:
+        phase_fire(R, ctx)
+    for v in range(R.V):
+        if R.burning[v]:
+            R.flg[v] |= 1
+
+
+cdef inline void phase_store(PhaseRun* R, uint8_t* flags, uint8_t* hit, int32_t* damage) noexcept nogil:
+    """FAST-01: a trial's results to its rows of the outputs (BatchResult's hit, damage, flags): the vehicle flags, each attack's hit and damage rolled."""
+    cdef Py_ssize_t v, a
+    for v in range(R.V):
+        flags[v] = R.flg[v]
+    for a in range(R.A):
+        hit[a] = R.hitv[a]
+        damage[a] = R.dmgv[a]
+
+
+cdef inline int slot_destroyed(PhaseRun* R, Py_ssize_t j, int value) noexcept nogil:
+    """Counted mode (FAST-01): 1 if slot j at `value` counts as destroyed (m0: dp or armour at 0 from above 0; m1: a person
+    with 3 hits)."""
+    return (R.m0[j] & (value == 0)) | (R.m1[j] & (value >= 3))
+
+
+cdef inline void phase_undo(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """Counted mode (FAST-01): the slots the trial wrote, counted destroyed or not against `base` (destroyed as every trial
+    starts, added for every trial when the counts are flushed), then undone, so the next trial starts as every
+    trial."""
+    cdef Py_ssize_t j
+    cdef int q
+    for j in range(ctx.n_dirty):
+        q = R.dirty[j]
+        if R.skind != NULL:
+            R.dcount[q] += slot_destroyed(R, q, ctx.st[q]) - R.base[q]
+        ctx.st[q] = R.init[q]
+        R.mark[q] = 0
+    ctx.n_dirty = 0
+
+
+cdef inline void phase_flush(PhaseRun* R) noexcept nogil:
+    """Counted mode (FAST-01): the 32-bit counts into `acc`: per attack its hits and damage sums from the damage bins (a miss
+    or a cancelled attack rolled no damage: bin 0, the trials left), the histogram when `acc` has room, the slots
+    destroyed, and the vehicles' flags split into their four bits."""
+    cdef Py_ssize_t A = R.A, S = R.S, V = R.V, a, v, b_
+    cdef int j, q
+    cdef int64_t* accp = R.acc
+    cdef int32_t* hc = R.hc
+    for a in range(A):
+        q = 0
+        for j in range(DMG_BINS):
+            q += hc[a * DMG_BINS + j]
+        accp[a] += q
+        if R.hist:
+            accp[3 * A + S + 4 * V + DMG_BINS * a] += R.since - q
+        for j in range(DMG_BINS):
+            if j < DMG_BINS - 1:
+                accp[A + a] += <int64_t>j * hc[a * DMG_BINS + j]
+                accp[2 * A + a] += <int64_t>j * j * hc[a * DMG_BINS + j]
+            if R.hist:
+                accp[3 * A + S + 4 * V + DMG_BINS * a + j] += hc[a * DMG_BINS + j]
+            hc[a * DMG_BINS + j] = 0
+    for j in range(S):
+        accp[3 * A + j] += R.dcount[j] + R.since * R.base[j]
+        R.dcount[j] = 0
+    R.since = 0
+    for v in range(V):
+        for j in range(16):
+            for b_ in range(4):
+                if j & (1 << b_):
+                    accp[3 * A + S + 4 * v + b_] += R.fcount[16 * v + j]
+            R.fcount[16 * v + j] = 0
+
+
+cdef inline void phase_count(PhaseRun* R, Ctx* ctx, int flush) noexcept nogil:
+    """Counted mode (FAST-01), after a trial: the slots destroyed (in arrays mode, every slot), the flags by their pattern per
+    vehicle (one add, not four); every 2**30 trials and at the end, phase_flush."""
+    cdef Py_ssize_t j, v
+    if not R.undo:
+        for j in range(R.S):
+            R.dcount[j] += slot_destroyed(R, j, ctx.st[j]) - R.base[j]
+    R.since += 1
+    for v in range(R.V):
+        R.fcount[16 * v + (R.flg[v] & 15)] += 1
+    if flush:
+        phase_flush(R)
+
+
 def run_phase(
     uint64_t seed, uint64_t first_trial, dict arrays, int32_t end_of_turn,
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
@@ -984,440 +1494,44 @@ def run_phase(
     Releases the GIL for the whole loop.
     """
     cdef Arrays pk
-    if unpack_phase(&pk, arrays) != 0:
-        return -1
-    cdef int32_t* init = pk.init
-    cdef int32_t* v_armour = pk.v_armour
-    cdef int32_t* v_kind = pk.v_kind
-    cdef int32_t* v_sc_side = pk.v_sc_side
-    cdef int32_t* v_driver = pk.v_driver
-    cdef int32_t* v_fireproof = pk.v_fireproof
-    cdef int32_t* v_extinguisher = pk.v_extinguisher
-    cdef int32_t* v_can_explode = pk.v_can_explode
-    cdef int32_t* v_burning = pk.v_burning
-    cdef int32_t* v_is_car = pk.v_is_car
-    cdef int32_t* p_hits = pk.p_hits
-    cdef int32_t* p_ba = pk.p_ba
-    cdef int32_t* cyc = pk.cyc
-    cdef int32_t* consts = pk.consts
-    cdef int32_t* col = pk.col
-    cdef int32_t* atk = pk.atk
-    cdef int32_t* near_v = pk.near_v
-    cdef int32_t* near_p = pk.near_p
-    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, r_, b_
+    cdef PhaseRun R
+    cdef Ctx ctx
+    cdef Py_ssize_t t, r_
     cdef int32_t* skind = NULL
     cdef int64_t* accp = NULL
+    if unpack_phase(&pk, arrays) != 0:
+        return -1
     if n_trials < 0:
         n_trials = out_state.shape[0]
     if slot_kind is not None and acc is not None:
         skind = &slot_kind[0]
         accp = &acc[0]
-    cdef Py_ssize_t A = pk.n_atk, C = pk.n_col, P = pk.n_p_hits
-    cdef Py_ssize_t t, a, i, v, j
-    cdef Ctx ctx
-    cdef int r, hit, dmg, hits, vi, kind, mode, total, f, before_state, after_state
-    cdef int32_t* fire_hits
-    cdef int32_t* fire_hit_fiery
-    cdef int32_t* taken
-    cdef int32_t* fire_total
-    cdef int32_t* burning
-    cdef int32_t* driver_before
-    cdef int32_t* metal_before
-    cdef int32_t* metal_init
-    cdef int32_t* dbp
-    cdef int32_t* mbp
-    cdef int32_t a_lo[8]
-    cdef int32_t busy[8]
-    cdef int dynamic
-    cdef int32_t* pend
-    cdef int32_t* pend_dmg
-    cdef int area_hits = 0, rk, q, each
-    cdef int32_t* metal_slots
-    cdef int32_t* m0
-    cdef int32_t* m1
-    cdef int cut, touched, n_busy
-    cdef uint64_t fire_start
-    cdef int32_t busy_ph[8]
-    cdef int32_t* cut0
-    cdef int32_t* need0
-    cdef int32_t* start_v
-    cdef int32_t* flg0
-    cdef int32_t* hc
-    cdef int32_t* dcount
-    cdef int32_t* fcount
-    cdef int32_t* base
-    cdef int32_t* mark
-    cdef int32_t* dirty
-    cdef int32_t* row0
-    cdef int32_t* hitv
-    cdef int32_t* dmgv
-    cdef int32_t* flg
-    cdef int undo
-    cdef Py_ssize_t since = 0
-    cdef int n_metal, dealt, hist
-    cdef int n_pend, ph, needed
-    cdef int32_t* ap
-    cdef int32_t* cp
-    cdef int32_t* atkp
-    cdef int32_t* vdrv
-    cdef int32_t* varm
-    if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6:
+    if not phase_call_ok(&pk, n_phases, n_trials, store, out_state.shape, out_hit.shape, out_damage.shape,
+                         out_flags.shape, accp != NULL, slot_kind.shape[0] if accp != NULL else 0,
+                         acc.shape[0] if accp != NULL else 0):
         return -1
-    # the outputs the caller hands in, of the scenario's widths, with room for the trials (never written out of bounds)
-    if out_state.shape[1] != S or out_hit.shape[1] != A or out_damage.shape[1] != A or out_flags.shape[1] < V \
-            or (store and (n_trials > out_state.shape[0] or n_trials > out_hit.shape[0] or n_trials > out_damage.shape[0]
-                           or n_trials > out_flags.shape[0])) \
-            or (not store and n_trials > 0 and out_state.shape[0] < 1) \
-            or (accp != NULL and (slot_kind.shape[0] != S or acc.shape[0] < 3 * A + S + 4 * V)):
+    # the scratch, sized to this scenario (kept alive by `scratch` until the return), and the damage code's context
+    cdef int32_t[::1] scratch = np.zeros(phase_scratch_len(&pk), dtype=np.int32)
+    phase_bind(&R, &pk, &scratch[0], n_phases, end_of_turn, store, n_trials, skind, accp)
+    lists = ctx_bind(&ctx, &pk, R.fire_hits, R.fire_hit_fiery, R.taken)
+    if lists is None or not phase_rows_ok(&pk):
         return -1
-    cdef int32_t* brst = pk.brst
-    cdef int32_t* afir = pk.afir
-    cdef int32_t* fire0 = pk.fire0
-    if pk.n_fire0 != 4 * V or consts[K_AREA_DIVISOR] < 1:
-        return -1
-    # every attack row in a phase of the turn, the rows in phase order (each is run, and counted, once a trial)
-    if not column_in(atk, A, ATK_NCOLS, ATK_PHASE, n_phases):
-        return -1
-    for a in range(1, A):
-        if atk[a * ATK_NCOLS + ATK_PHASE] < atk[(a - 1) * ATK_NCOLS + ATK_PHASE]:
-            return -1
-    # the burst rows and the default firers' rows in range, each naming a pedestrian or a slot, and each attack's
-    # weapon and firer a slot or none (the packer's rows; never read out of bounds)
-    if not ranges_in(atk, A, ATK_NCOLS, ATK_BURST_LO, ATK_BURST_HI, pk.n_brst) or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, P) \
-            or not ranges_in(atk, A, ATK_NCOLS, ATK_FIR_LO, ATK_FIR_HI, pk.n_afir) or not column_in(afir, pk.n_afir, AFIR_NCOLS, AFIR_SLOT, S) \
-            or not column_between(atk, A, ATK_NCOLS, ATK_WEAPON_SLOT, -1, S) or not column_between(atk, A, ATK_NCOLS, ATK_FIRER_SLOT, -1, S):
-        return -1
-    # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
-    cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
-    # what every trial resets (fire_hits .. driver_before and the flags: seven blocks of Vs), padded to TRIAL_BLOCK
-    # ints when it fits, so that the reset is a copy of a known size the compiler does without a call
-    cdef Py_ssize_t tb = 7 * Vs if 7 * Vs > TRIAL_BLOCK else TRIAL_BLOCK
-    cdef int32_t[::1] scratch = np.zeros(2 * tb + 34 * Vs + (6 + DMG_BINS) * As_ + 6 * (S + 1), dtype=np.int32)
-    fire_hits = &scratch[0]
-    fire_hit_fiery = fire_hits + Vs
-    taken = fire_hit_fiery + Vs
-    fire_total = taken + Vs
-    burning = fire_total + Vs
-    driver_before = burning + Vs
-    flg = driver_before + Vs
-    start_v = fire_hits + tb                # every trial's start of the block
-    metal_before = start_v + tb
-    metal_init = metal_before + 6 * Vs
-    pend = metal_init + 6 * Vs
-    pend_dmg = pend + As_
-    metal_slots = pend_dmg + As_
-    m0 = metal_slots + 6 * Vs
-    m1 = m0 + S + 1
-    dcount = m1 + S + 1
-    fcount = dcount + S + 1
-    base = fcount + 16 * Vs
-    mark = base + S + 1
-    dirty = mark + S + 1
-    # a trial's hits, damage and flags, written out when it ends: kept in int32 scratch while it runs, since a store
-    # through a uint8_t* may alias anything and makes the compiler reload every pointer after it
-    hitv = dirty + S + 1
-    dmgv = hitv + As_
-    flg0 = start_v + 6 * Vs
-    # per attack: cancelled and the roll needed while the trial's state is still the start's
-    cut0 = dmgv + As_
-    need0 = cut0 + As_
-    # the counts kept in 32 bits between flushes: per attack, its hits by the damage rolled (DMG_BINS bins)
-    hc = need0 + As_
-    atkp = atk
-    vdrv = v_driver
-    varm = v_armour
-    ctx_arrays(&ctx, &pk)
-    cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
-    if ctx_lists(&ctx, &pk, &lists[0]) != 0 or not phase_rows_ok(&pk):
-        return -1
-    ctx.cyc = cyc
-    ctx.fire_hits = fire_hits
-    ctx.fire_hit_fiery = fire_hit_fiery
-    ctx.taken = taken
+    R.hist = accp != NULL and acc.shape[0] >= 3 * R.A + R.S + 4 * R.V + DMG_BINS * R.A
     with nogil:
-        # every trial starts from the same state: the driver's state and the armour at the start of the phase
-        # rows come in phase order: the attacks of phase ph are a_lo[ph] .. a_lo[ph + 1] - 1
-        dynamic = 0
-        for ph in range(n_phases + 1):
-            a_lo[ph] = A
-        for a in range(A - 1, -1, -1):
-            ap = atkp + a * ATK_NCOLS
-            a_lo[ap[ATK_PHASE]] = a
-            if ap[ATK_WEAPON_SLOT] >= 0 or ap[ATK_FIRER_SLOT] >= 0 or ap[ATK_CANCELLED]:
-                dynamic = 1
-        for ph in range(n_phases - 1, -1, -1):
-            if a_lo[ph] > a_lo[ph + 1]:
-                a_lo[ph] = a_lo[ph + 1]
-        for ph in range(n_phases):
-            busy[ph] = a_lo[ph] < a_lo[ph + 1]
-        for i in range(C):
-            if 0 <= col[i * COL_NCOLS + COL_PHASE] < n_phases:
-                busy[col[i * COL_NCOLS + COL_PHASE]] = 1
-        n_busy = 0                                   # the phases with a collision or an attack, in order
-        for ph in range(n_phases):
-            if busy[ph]:
-                busy_ph[n_busy] = ph
-                n_busy += 1
-        # a single phase without collisions cannot cancel anything: its declarations were checked on load
-        if n_phases == 1 and C == 0:
-            dynamic = 0
-        # each attack as it stands while no damage has landed in the trial (the state is the start's)
-        for a in range(A):
-            ap = atkp + a * ATK_NCOLS
-            if dynamic:
-                cut0[a] = attack_check(init, ap, afir, consts, &needed)
-                need0[a] = needed
-            else:
-                cut0[a] = ap[ATK_CANCELLED] != 0                # (cancelled by the rules whatever the dice)
-                need0[a] = to_hit_number(ap, ap[ATK_NEEDED], consts)
-        ctx.st = init
-        n_metal = 0
-        for v in range(V):
-            # the fire state carried in (CW-FIRE-01/02), no hits taken, the driver's state when the phase starts
-            # (CW-ROF-02: a vehicle that takes no hits in a phase starts the next one as it started this one, so
-            # only vehicles hit are updated), and a vehicle that exploded before stays so, with no more fire rolls
-            start_v[v] = fire0[V + v]
-            start_v[Vs + v] = fire0[2 * V + v]
-            start_v[2 * Vs + v] = 0
-            start_v[3 * Vs + v] = fire0[v]
-            start_v[4 * Vs + v] = v_burning[v]
-            start_v[5 * Vs + v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
-            flg0[v] = 2 if fire0[3 * V + v] else 0
-        # whether any vehicle starts the trial burning or with fire carried in (else the end of the turn has no fire
-        # roll to make until a shot brings fire modifiers or a component hit that may start one)
-        fire_start = 0
-        for v in range(V):
-            if v_burning[v] or fire0[v] or fire0[V + v] or fire0[2 * V + v]:
-                fire_start |= vbit(v)
-            for j in range(6):
-                metal_init[v * 6 + j] = init[varm[v] + j]
-                if ctx.v_metal[v]:
-                    metal_slots[n_metal] = v * 6 + j
-                    n_metal += 1
-        hist = accp != NULL and acc.shape[0] >= 3 * A + S + 4 * V + DMG_BINS * A
-        if skind != NULL:
-            for j in range(S):
-                m0[j] = 1 if skind[j] == 0 and init[j] > 0 else 0
-                m1[j] = 1 if skind[j] == 1 else 0
-                base[j] = (m0[j] & (init[j] == 0)) | (m1[j] & (init[j] >= 3))
-        # counted mode (every trial in row 0): a trial's writes are noted (put), so the counts look only at them
-        # (the other slots end each trial as they started it), and the trial undoes only them when it ends
-        undo = not store and n_trials > 0
-        if undo:
-            row0 = &out_state[0, 0]
-            memcpy(row0, init, S * sizeof(int32_t))
-            ctx.mark = mark
-            ctx.dirty = dirty
-            ctx.n_dirty = 0
+        phase_plan(&R)
+        phase_start(&R, &ctx)
+        if R.undo:
+            phase_counted_start(&R, &ctx, &out_state[0, 0])
         for t in range(n_trials):
             r_ = t if store else 0
-            ctx.st = &out_state[r_, 0]
-            if not undo:
-                memcpy(ctx.st, init, S * sizeof(int32_t))
-            ctx.key = hp_stream_key(seed, first_trial + <uint64_t>t)
-            ctx.k = 0
-            ctx.cur_fiery = -1
-            ctx.cur_vehicle = -1
-            ctx.fire_noted = fire_start
-            if tb == TRIAL_BLOCK:                          # fire_hits .. driver_before and the flags, as every trial starts
-                memcpy(fire_hits, start_v, TRIAL_BLOCK * sizeof(int32_t))
-            else:
-                memcpy(fire_hits, start_v, tb * sizeof(int32_t))
-            dbp = driver_before
-            mbp = metal_before
-            for j in range(n_metal):
-                metal_before[metal_slots[j]] = metal_init[metal_slots[j]]
-            dealt = 0
-            touched = 0                                    # no damage has landed in the trial yet
-            for i in range(n_busy):                        # (a phase without a collision or an attack changes nothing)
-                ph = busy_ph[i]
-                if dealt:
-                    for v in range(V):
-                        taken[v] = 0
-                    dealt = 0
-                # collisions during the phase's movement
-                for j in range(C):
-                    cp = col + j * COL_NCOLS
-                    if cp[COL_PHASE] != ph:
-                        continue
-                    vi = cp[COL_VEHICLE]
-                    total = roll(&ctx, cp[COL_COUNT], cp[COL_BONUS], cp[COL_FLOOR]) if cp[COL_COUNT] > 0 else 0
-                    hits = (total * cp[COL_NUM] + cp[COL_DEN] - 1) // cp[COL_DEN]
-                    collision_damage(&ctx, vi, cp[COL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
-                    dealt = 1
-                    touched = 1
-                # attacks: to-hit then damage, in declaration order. An attack planned for this phase that the state
-                # after the movement's collisions forbids is cancelled before any die (CW-ROF-02, attack_check). No
-                # attack's damage lands before the phase ends, and a weapon's damage and a person's hits never recover
-                # within a turn, so checking each attack as its turn comes is checking them all before the first die;
-                # until damage lands in the trial, the state is the start's and so is each attack's check (cut0, need0)
-                n_pend = 0
-                for a in range(a_lo[ph], a_lo[ph + 1]):
-                    ap = atkp + a * ATK_NCOLS
-                    if dynamic and touched:
-                        cut = attack_check(ctx.st, ap, afir, consts, &needed)
-                    else:
-                        cut = cut0[a]
-                        needed = need0[a]
-                    if cut:
-                        hitv[a] = 0
-                        dmgv[a] = 0
-                        continue
-                    r = die(&ctx) + die(&ctx)
-                    hit = r != consts[K_NATURAL_MISS] and r >= needed
-                    hitv[a] = hit
-                    if ap[ATK_AREA_PLACE] >= 0:
-                        # an area-effect attack (phase._roll_area, CW-DMG-07): one to-hit roll per intended victim;
-                        # after the last, one damage roll if any hit, and the defender's first `hits` victims take
-                        # half of it each (rounded up; all of it from a flamethrower)
-                        dmgv[a] = 0
-                        if ap[ATK_AREA_PLACE] == 0:
-                            area_hits = 0
-                        area_hits += hit
-                        if accp != NULL:
-                            hc[a * DMG_BINS] += hit                # (counted: a victim hit, with no damage of its own)
-                        if ap[ATK_AREA_PLACE] == ap[ATK_AREA_VICTIMS] - 1 and area_hits > 0:
-                            each = area_each(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], ap[ATK_DMG_HITS], ap[ATK_AREA_FULL],
-                                             consts[K_AREA_DIVISOR])
-                            for rk in range(area_hits):
-                                for q in range(a - ap[ATK_AREA_VICTIMS] + 1, a + 1):
-                                    if atkp[q * ATK_NCOLS + ATK_AREA_RANK] == rk:
-                                        pend[n_pend] = q
-                                        pend_dmg[n_pend] = each
-                                        n_pend += 1
-                        continue
-                    dmg = 0
-                    if hit:
-                        if ap[ATK_DMG_COUNT] > 0:
-                            dmg = roll(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], 0)
-                        else:
-                            dmg = ap[ATK_DMG_HITS]
-                        if dmg:
-                            pend[n_pend] = a
-                            pend_dmg[n_pend] = dmg
-                            n_pend += 1
-                        if accp != NULL:
-                            # counted: a hit by the damage it rolled (the last bin holds DMG_BINS - 1 and more, whose
-                            # damage is summed exactly as it comes); a miss rolls none, and the misses are the trials
-                            # left when the counts are flushed
-                            if dmg >= DMG_BINS - 1:
-                                accp[A + a] += dmg
-                                accp[2 * A + a] += <int64_t>dmg * dmg
-                                hc[a * DMG_BINS + DMG_BINS - 1] += 1
-                            else:
-                                hc[a * DMG_BINS + dmg] += 1
-                    dmgv[a] = dmg
-                # all damage at the end of the phase, in declaration order
-                if n_pend:
-                    touched = 1
-                for j in range(n_pend):
-                    a = pend[j]
-                    ap = atkp + a * ATK_NCOLS
-                    dmg = pend_dmg[j]
-                    kind = ap[ATK_KIND]
-                    vi = ap[ATK_INDEX]
-                    if kind == TGT_PEDESTRIAN:
-                        dmg_ped(&ctx, p_hits[vi], p_ba[vi], dmg)
-                    elif kind == TGT_VEHICLE:    # (a building: its damage is not modelled)
-                        hits = hand_hits(ap[ATK_MODE], dmg)
-                        if ap[ATK_FIRE_MOD] >= 0:
-                            fire_total[vi] += ap[ATK_FIRE_MOD]
-                            ctx.fire_noted |= vbit(vi)
-                        ctx.cur_vehicle = vi
-                        ctx.cur_fiery = ap[ATK_FIERY]
-                        apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
-                        ctx.cur_fiery = -1
-                        dealt = 1
-                    burst_on(&ctx, brst, ap[ATK_BURST_LO], ap[ATK_BURST_HI], p_hits, p_ba)   # pedestrians near (CW-DMG-06)
-                # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03); a phase that dealt no
-                # vehicle any damage changed nothing about them
-                for v in range(V if dealt else 0):
-                    if taken[v] == 0:
-                        continue                           # no hits this phase: nothing about it changed
-                    if v_is_car[v]:
-                        f = 0
-                        if ctx.v_metal[v]:
-                            for j in range(6):
-                                if ctx.st[varm[v] + j] < mbp[v * 6 + j]:
-                                    f = 1
-                                mbp[v * 6 + j] = ctx.st[varm[v] + j]
-                        if taken[v] >= consts[K_OBSTACLE_HITS] or f:
-                            flg[v] |= 8
-                    if vdrv[v] >= 0:
-                        before_state = dbp[v]
-                        after_state = crew_state(&ctx, vdrv[v])
-                        dbp[v] = after_state
-                        if after_state != before_state and after_state >= 2 and before_state < 2:
-                            if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
-                                skip(&ctx, 2)            # Crash Table 1 (reported, not resolved)
-                            flg[v] |= 4
-            if end_of_turn and ctx.fire_noted:
-                for v in range(V):
-                    if not (ctx.fire_noted >> (v & 63)) & 1:
-                        continue                   # no fire, no fire modifiers, no component hit: no fire roll
-                    if flg[v] & 2:
-                        continue                   # exploded: no more fire rolls
-                    if not burning[v]:
-                        fire_starts(&ctx, v, fire_total[v], burning, consts, v_fireproof[v])
-                    if burning[v] and fire_burns(&ctx, v, burning, consts, v_extinguisher[v], v_can_explode[v], near_v + v * pk.w_near_v,
-                                                 pk.w_near_v, near_p + v * pk.w_near_p, pk.w_near_p, p_hits, p_ba):
-                        flg[v] |= 2
-            for v in range(V):
-                if burning[v]:
-                    flg[v] |= 1
+            phase_trial_start(&R, &ctx, &out_state[r_, 0], hp_stream_key(seed, first_trial + <uint64_t>t))
+            phase_trial(&R, &ctx)
             if store:
-                for v in range(V):
-                    out_flags[r_, v] = flg[v]
-                for a in range(A):
-                    out_hit[r_, a] = hitv[a]
-                    out_damage[r_, a] = dmgv[a]
-            # counted mode: the slots the trial wrote, counted destroyed or not (m0 marks the slots destroyed at 0, m1
-            # the people), then undone, so the next trial starts as every trial; the slots no trial wrote end as they
-            # started, `base` (destroyed as every trial starts), added for every trial when the counts are flushed
-            if undo:
-                for j in range(ctx.n_dirty):
-                    q = dirty[j]
-                    if skind != NULL:
-                        dcount[q] += ((m0[q] & (ctx.st[q] == 0)) | (m1[q] & (ctx.st[q] >= 3))) - base[q]
-                    row0[q] = init[q]
-                    mark[q] = 0
-                ctx.n_dirty = 0
+                phase_store(&R, &out_flags[r_, 0], &out_hit[r_, 0], &out_damage[r_, 0])
+            if R.undo:
+                phase_undo(&R, &ctx)
             if accp != NULL:
-                # into 32-bit counts, which go to `acc` every 2**30 trials and at the end
-                if not undo:
-                    for j in range(S):
-                        dcount[j] += ((m0[j] & (ctx.st[j] == 0)) | (m1[j] & (ctx.st[j] >= 3))) - base[j]
-                since += 1
-                # the flags counted by their pattern per vehicle (one add, not four), split into bits when flushed
-                for v in range(V):
-                    fcount[16 * v + (flg[v] & 15)] += 1
-                if (t & 0x3FFFFFFF) == 0x3FFFFFFF or t == n_trials - 1:
-                    # per attack, its hits by damage bin were counted as they came (an area attack's in bin 0); in
-                    # every other trial it missed, or was cancelled, and rolled no damage: bin 0
-                    for a in range(A):
-                        q = 0
-                        for j in range(DMG_BINS):
-                            q += hc[a * DMG_BINS + j]
-                        accp[a] += q
-                        if hist:
-                            accp[3 * A + S + 4 * V + DMG_BINS * a] += since - q
-                        for j in range(DMG_BINS):
-                            if j < DMG_BINS - 1:
-                                accp[A + a] += <int64_t>j * hc[a * DMG_BINS + j]
-                                accp[2 * A + a] += <int64_t>j * j * hc[a * DMG_BINS + j]
-                            if hist:
-                                accp[3 * A + S + 4 * V + DMG_BINS * a + j] += hc[a * DMG_BINS + j]
-                            hc[a * DMG_BINS + j] = 0
-                    for j in range(S):
-                        accp[3 * A + j] += dcount[j] + since * base[j]
-                        dcount[j] = 0
-                    since = 0
-                    for v in range(V):
-                        for j in range(16):
-                            for b_ in range(4):
-                                if j & (1 << b_):
-                                    accp[3 * A + S + 4 * v + b_] += fcount[16 * v + j]
-                            fcount[16 * v + j] = 0
+                phase_count(&R, &ctx, (t & 0x3FFFFFFF) == 0x3FFFFFFF or t == n_trials - 1)
     return 0
 
 

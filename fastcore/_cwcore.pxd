@@ -1,13 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """What the two Car Wars kernels of _carwars.pyx (`run_phase`, `run_fight`) share: the damage code's context, the
-dice, the writes of the state and the small helpers every mechanic calls (ARCH-03, FAST-01).
+dice, the writes of the state and the small helpers every mechanic calls; and each kernel's run struct, which its
+mechanics take by pointer (ARCH-03, FAST-01).
 
 _carwars.pyx cimports it (setup.py puts fastcore/ on Cython's include path); every function here is `cdef inline`
 and compiles into that one C file, into the kernels' loops, with no Python object and no import at run time.
 Nothing here reads the packed layout's codes or columns (fastcore/_layout.pxi, generated, which the .pyx includes):
 what does lives in the .pyx, beside the reference function it mirrors.
 """
-from libc.stdint cimport uint64_t, int32_t, int8_t
+from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t
 
 cdef extern from "hp_dice.h" nogil:
     uint64_t hp_stream_key(uint64_t seed, uint64_t trial)
@@ -147,11 +148,31 @@ cdef inline int pick(Ctx* c, int n) noexcept nogil:
             return j
 
 
+cdef inline int to_hit(Ctx* c, int needed, int natural_miss) noexcept nogil:
+    """tohit.roll_to_hit then tohit.is_hit (CW-HIT-01): 2d6, a hit at `needed` or more unless it is the natural
+    miss. The caller adds what makes a hit impossible whatever the roll (the dice are drawn all the same)."""
+    cdef int r = die(c) + die(c)
+    return r != natural_miss and r >= needed
+
+
+cdef inline int damage_roll(Ctx* c, int count, int bonus, int fixed) noexcept nogil:
+    """A hit's damage (CW-DMG-01): its dice, or the weapon's fixed hits when it rolls none."""
+    if count > 0:
+        return roll(c, count, bonus, 0)
+    return fixed
+
+
 cdef inline int area_each(Ctx* c, int count, int bonus, int hits, int full, int divisor) noexcept nogil:
     """CW-DMG-07 (phase._roll_area): what each victim an area-effect attack hits takes: one damage roll (or the
     weapon's fixed hits), all of it from a flamethrower, else its share, rounded up."""
     cdef int each = roll(c, count, bonus, 0) if count > 0 else hits
     return each if full else (each + divisor - 1) // divisor
+
+
+cdef inline int collision_hits(Ctx* c, int count, int bonus, int floor_, int num, int den) noexcept nogil:
+    """collision.collision_hits (CW-COL-04): the ram dice (none: 0) times the weight factor num / den, rounded up."""
+    cdef int total = roll(c, count, bonus, floor_) if count > 0 else 0
+    return (total * num + den - 1) // den
 
 
 # --- the state: every write goes through put (counted mode notes it) ---------------------------------------------
@@ -180,6 +201,12 @@ cdef inline int crew_state(Ctx* c, int ci) noexcept nogil:
     """crew.CrewState of crew member ci (CW-CREW-01): his hits, 3 (dead) at most."""
     cdef int h = c.st[c.c_hits[ci]]
     return h if h < 3 else 3
+
+
+cdef inline int put_out(int before, int after) noexcept nogil:
+    """crew.driver_consequences (CW-CREW-02/03): 1 if a driver able when the phase's combat started (`before`, his
+    crew_state then) is out now (`after`: unconscious or dead): the vehicle goes out of control."""
+    return after != before and after >= 2 and before < 2
 
 
 cdef inline uint64_t vbit(int v) noexcept nogil:
@@ -251,3 +278,79 @@ cdef inline int32_t* list_idx(Ctx* c, int v, int which) noexcept nogil:
 cdef inline int list_len(Ctx* c, int v, int which) noexcept nogil:
     """How many candidates vehicle v's pick list `which` holds (CW-DMG-02..05)."""
     return c.l_n[v * NL + which]
+
+
+# --- run_phase's run: what it reads, worked out once a call, and its scratch (phase_bind) ----------------------------
+
+cdef struct PhaseRun:
+    # the packed rows and figures the trials read (unpack_phase)
+    int32_t* init        # the state every trial starts from
+    int32_t* atk         # attack rows, in phase order
+    int32_t* afir        # the default firers' rows of the attacks
+    int32_t* col         # collision rows
+    int32_t* brst        # burst rows (pedestrians a hit's burst reaches)
+    int32_t* consts      # the rules' figures (K_*)
+    int32_t* fire0       # the fire state carried in: 4 blocks of V
+    int32_t* p_hits
+    int32_t* p_ba
+    int32_t* near_v      # per vehicle, who its explosion reaches (CW-FIRE-04)
+    int32_t* near_p
+    Py_ssize_t w_near_v
+    Py_ssize_t w_near_p
+    int32_t* v_armour
+    int32_t* v_kind
+    int32_t* v_sc_side
+    int32_t* v_driver
+    int32_t* v_fireproof
+    int32_t* v_extinguisher
+    int32_t* v_can_explode
+    int32_t* v_burning
+    int32_t* v_is_car
+    Py_ssize_t S, V, A, C    # slots, vehicles, attacks, collisions
+    Py_ssize_t Vs            # V, at least 1 (the scratch's blocks)
+    Py_ssize_t tb            # ints of the block every trial resets (7 * Vs, at least TRIAL_BLOCK)
+    int n_phases
+    int end_of_turn
+    int store                # each trial's results to its row (else counted mode: `acc`)
+    int undo                 # counted mode: a trial's writes undone as they are counted (put marks them)
+    int hist                 # counted mode: `acc` has room for the damage histogram
+    # the turn's plan (phase_plan)
+    int dynamic              # an attack may be cancelled by the state (a weapon, a firer, a collision)
+    int n_busy               # the phases with a collision or an attack, in order: busy_ph
+    int32_t a_lo[8]          # the attacks of phase ph are a_lo[ph] .. a_lo[ph + 1] - 1
+    int32_t busy_ph[8]
+    # every trial's start (phase_start)
+    uint64_t fire_start      # vehicles that start the trial burning or with fire carried in (vbit)
+    int n_metal              # metal armour slots (v * 6 + side), in metal_slots
+    # scratch: the trial's block, reset from start_v as every trial starts (fire_hits .. flg: 7 blocks of Vs)
+    int32_t* fire_hits
+    int32_t* fire_hit_fiery
+    int32_t* taken
+    int32_t* fire_total
+    int32_t* burning
+    int32_t* driver_before
+    int32_t* flg             # per vehicle: 1 burning, 2 exploded, 4 uncontrolled, 8 obstacle dropped
+    int32_t* start_v
+    int32_t* flg0
+    int32_t* metal_before    # 6 per vehicle: its metal armour when the phase's combat started (CW-DMG-08)
+    int32_t* metal_init
+    int32_t* metal_slots
+    int32_t* pend            # the phase's damage, pending until it ends: the attack, and its damage
+    int32_t* pend_dmg
+    int32_t* hitv            # the trial's hits and damage per attack (int32: see phase_bind)
+    int32_t* dmgv
+    int32_t* cut0            # per attack: cancelled, and the roll needed, at the start's state
+    int32_t* need0
+    # counted mode
+    int32_t* skind           # per slot: 0 destroyed at 0, 1 a person with 3 hits, 2 not counted
+    int64_t* acc
+    int32_t* hc              # per attack, its hits by damage bin (DMG_BINS), flushed into acc
+    int32_t* m0
+    int32_t* m1
+    int32_t* base            # per slot: destroyed as every trial starts
+    int32_t* dcount
+    int32_t* fcount          # per vehicle, the trials by their flags' pattern (16)
+    int32_t* mark
+    int32_t* dirty
+    Py_ssize_t since         # trials counted since the last flush
+    int area_hits            # an area-effect attack's victims hit so far (kept from row to row, as the rows run)
