@@ -13,12 +13,25 @@ whose layout (row columns, codes, the arrays each kernel reads) is declared in
 fastcore/layout.toml and generated into _layout.pxi; each kernel takes one
 mapping of them and fills an `Arrays` struct. This module never touches Python
 objects inside the trial loop, which runs without the GIL.
+
+Each kernel is a thin `def` (the checks, the scratch, the trial loop) over one
+`cdef inline` function per mechanic, each naming the rule ids it implements and
+the reference function it mirrors, as the reference does: run_phase's phase_*
+(phase_trial: collisions, attacks, damage, consequences, fire), run_fight's
+fight_* (fight_turns, fight_phase: drops, contacts, order_attacks, the combat,
+the end of the turn). What both share is below them in this file (the damage
+code of hardpoint.carwars.damage and collision, the fire, the entry checks) and
+in _cwcore.pxd (the context `Ctx`, the run structs `PhaseRun` and `FightRun`,
+the dice and the small helpers every mechanic calls). The context and the run
+structs are passed by pointer and the mechanics compile into the kernels'
+loops: run_phase's into its trial loop, run_fight's into fight_turns, one call
+a trial (docs/performance.md: fewer instructions a trial than the single loop).
 """
 from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t, int8_t, INT32_MIN
 from libc.string cimport memcpy, memset
 
 from _cwcore cimport (
-    Ctx, PhaseRun, MAX_PICK, NL, L_MOUNT, L_LOC, L_VERTICAL, L_CYCLE_W, L_CYCLE_T, L_SIDECAR, L_INTERIOR,
+    Ctx, PhaseRun, FightRun, MAX_PICK, NL, L_MOUNT, L_LOC, L_VERTICAL, L_CYCLE_W, L_CYCLE_T, L_SIDECAR, L_INTERIOR,
     hp_stream_key, hp_face, die, skip, roll, fill_pick_tab, pick, to_hit, damage_roll, area_each, collision_hits,
     put, dmg_slot, crew_state, put_out, vbit, note_fire, hand_hits, add_fire, streak_of, sustained,
     list_kind, list_idx, list_len)
@@ -1582,15 +1595,6 @@ def dice_floor(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int per
     return acc
 
 
-# --- whole fights: many turns, standing orders, out of action (FIGHT-01..05) ----------------------------------
-# Must agree bit for bit with `hardpoint.carwars.turn.run_turns(..., fight=...)`: each turn's phases (the
-# collisions of the movement, the standing orders' attacks chosen as `carwars.fight.order_attacks` chooses them,
-# to hit, damage at the phase's end, the driver's consequences), the end of the turn's fire checks, who is out
-# of action after the turn (`carwars.fight.out_of_action`), and the end when decided. The packer
-# (`hardpoint.carwars.batch._pack_fight`) precomputes what does not depend on the dice: every counter's place at
-# every phase (movement goes straight and stops where counters collide), so each order's candidate shots are rows
-# of numbers, ordered by range then unit; the kernel walks them, skipping what the dice have put out.
-
 DEF MAX_FIRE_RING = 128  # the most turns of fire modifiers kept per vehicle (fc FIRE_RING; the schema's burns last 100 at most)
 DEF MAXW = 262144       # weapon keys and mounted weapons of a fight
 DEF MAXU = 65536        # units of a fight (and sides)
@@ -1598,7 +1602,7 @@ DEF MAXCH = 262144      # crew members and pedestrians
 
 
 cdef inline int first_able(int32_t* st, int32_t* c_hits, int32_t* fir, int lo, int hi) noexcept nogil:
-    """The first of an entry's firer rows lo .. hi-1 whose character can act (fewer than 2 hits), or -1: the named
+    """CW-CREW-01: the first of an entry's firer rows lo .. hi-1 whose character can act (fewer than 2 hits), or -1: the named
     firer, or attack._default_firer's first able one."""
     cdef int i
     for i in range(lo, hi):
@@ -1622,7 +1626,7 @@ cdef inline int repick_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t
 
 
 cdef inline int group_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t* ep, int32_t* fired_ch) noexcept nogil:
-    """The firer row a planned link or area attack fires with: the first able of its firer rows, if he has not fired
+    """The firer row a planned link or area attack fires with (CW-ROF-01, CW-CREW-01): the first able of its firer rows, if he has not fired
     this turn and the rules let it go ahead (a candidate); he is then marked as firing. -1: it is cancelled."""
     cdef int fr = first_able(st, c_hits, fir, ep[ENT_FIR_LO], ep[ENT_FIR_HI])
     if fr < 0:
@@ -1631,6 +1635,993 @@ cdef inline int group_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t*
         return -1
     fired_ch[fir[fr * FIR_NCOLS + FIR_CHARACTER]] = 1
     return fr
+
+
+# --- run_fight: whole fights, many turns, standing orders, out of action (FIGHT-01..05) -----------------------------
+# Must agree bit for bit with `hardpoint.carwars.turn.run_turns(..., fight=...)`: each turn's phases (the
+# collisions of the movement, the standing orders' attacks chosen as `carwars.fight.order_attacks` chooses them,
+# to hit, damage at the phase's end, the driver's consequences), the end of the turn's fire checks, who is out
+# of action after the turn (`carwars.fight.out_of_action`), and the end when decided. The packer
+# (`hardpoint.carwars.batch._pack_fight`) precomputes what does not depend on the dice: every counter's place at
+# every phase (movement goes straight and stops where counters collide), so each order's candidate shots are rows
+# of numbers, ordered by range then unit; the kernel walks them, skipping what the dice have put out.
+# A trial: fight_fresh or fight_resume, then fight_turns (fight_phase for each phase of each turn), then
+# fight_outcome or fight_save. The mechanics below compile into fight_turns, which run_fight calls once a trial
+# (the rare links and area attacks may stay calls); the trial's start and end compile into run_fight's loop.
+
+cdef int fight_call_ok(Arrays* pk, Py_ssize_t N, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t* saved_shape, Py_ssize_t n_redo,
+                       Py_ssize_t* hit_shape, Py_ssize_t* damage_shape) noexcept nogil:
+    """run_fight's checks before it sizes its scratch (ARCH-04): the fight within the kernel's sizes (vehicles,
+    weapons, units, characters, turns, phases of a turn, sides, the fire ring, grenade kinds); every array sized
+    to the turns and phases; the `saved` rows wide enough for what a trial carries on; the phases' entries and
+    collisions in order (the scratch is sized to the most entries of a phase). 1 if they hold."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, U = pk.n_u_side, NC = pk.n_c_hits, NW = pk.n_w_slot
+    cdef int T = fc[F_T], P = fc[F_P], ring = fc[F_FIRE_RING], H = fc[F_HANDS]
+    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
+    if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
+            or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
+            or saved_shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
+            or saved_shape[1] < 2 * V + NW + 3 * W + U + ring * V + NH + fc[F_COUNTERS] \
+            or H < 0 or pk.n_hand0 != NH or pk.n_hand_eq != H or not -1 <= fc[F_FETCH_HAND] < (H if H > 0 else 0) \
+            or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or n_redo != N \
+            or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
+            or hit_shape[0] != N or damage_shape[0] != N or hit_shape[1] != damage_shape[1] \
+            or pk.n_rec0 != 3 * W or ring < 2 or ring > MAX_FIRE_RING or pk.n_fring0 != (ring + 3) * V or pk.n_crash0 != V \
+            or pk.consts[K_AREA_DIVISOR] < 1:
+        return 0
+    return lo_ok(pk.tp_lo, T * P, pk.n_ent) and lo_ok(pk.col_lo, T * P, pk.n_fcol)
+
+
+cdef inline Py_ssize_t fight_most_entries(Arrays* pk) noexcept nogil:
+    """ARCH-03: one more than the most entries of a phase (the shots one phase accepts: at most one an entry), at least 1."""
+    cdef Py_ssize_t i, As_ = 1
+    for i in range(pk.fc[F_T] * pk.fc[F_P]):
+        if pk.tp_lo[i + 1] - pk.tp_lo[i] >= As_:
+            As_ = pk.tp_lo[i + 1] - pk.tp_lo[i] + 1
+    return As_
+
+
+cdef inline Py_ssize_t fight_scratch_len(Arrays* pk, Py_ssize_t W) noexcept nogil:
+    """ARCH-03: the int32 scratch fight_bind carves, sized to this fight: per vehicle, per weapon key and mounted weapon, per
+    character, per unit and side, per shot accepted in one phase, per counter."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t V = pk.n_v_armour, NW = pk.n_w_slot, U = pk.n_u_side
+    cdef Py_ssize_t Vs = V if V > 0 else 1, Ws = (NW if NW > W else W) + 1, Cs = pk.n_c_hits + pk.n_p_hits + 1
+    cdef Py_ssize_t Us = (U if U > fc[F_SIDES] else fc[F_SIDES]) + 1
+    return (7 + fc[F_FIRE_RING] + 6) * Vs + 5 * Ws + Cs + 2 * Us + 11 * fight_most_entries(pk) + fc[F_COUNTERS] + 1
+
+
+cdef void fight_bind(FightRun* F, Arrays* pk, Py_ssize_t W, Py_ssize_t NA, int32_t* scratch, int32_t* ch_hits,
+                     int32_t* held) noexcept nogil:
+    """run_fight's run from its arrays (the preamble, ARCH-03): the rows and figures the trials read, the sizes,
+    and the scratch carved from `scratch` (fight_scratch_len ints, zeroed); `ch_hits` gets each character's hits
+    slot (NC + NP + 1 ints), `held` holds the grenades (NH + 1)."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t i, V = pk.n_v_armour, NW = pk.n_w_slot, U = pk.n_u_side, NC = pk.n_c_hits, NP = pk.n_p_hits
+    cdef Py_ssize_t Vs = V if V > 0 else 1, Ws = (NW if NW > W else W) + 1, Cs = NC + NP + 1
+    cdef Py_ssize_t Us = (U if U > fc[F_SIDES] else fc[F_SIDES]) + 1, As_ = fight_most_entries(pk)
+    cdef int ring = fc[F_FIRE_RING]
+    F.init, F.fc, F.consts = pk.init, fc, pk.consts
+    F.ent, F.tp_lo, F.fir, F.cand, F.fcol, F.col_lo = pk.ent, pk.tp_lo, pk.fir, pk.cand, pk.fcol, pk.col_lo
+    F.drop, F.drop_lo, F.ocon, F.ocon_lo, F.offr, F.offr_lo = pk.drop, pk.drop_lo, pk.ocon, pk.ocon_lo, pk.offr, pk.offr_lo
+    F.brst, F.prob36, F.crash_out, F.u_side, F.moving_end, F.known_unc = pk.brst, pk.prob36, pk.crash_out, pk.u_side, pk.moving_end, pk.known_unc
+    F.near_v, F.near_p, F.w_near_v, F.w_near_p = pk.near_v, pk.near_p, pk.w_near_v, pk.w_near_p
+    F.rec0, F.fring0, F.crash0, F.hand0, F.hand_eq = pk.rec0, pk.fring0, pk.crash0, pk.hand0, pk.hand_eq
+    F.v_armour, F.v_kind, F.v_sc_side, F.v_driver = pk.v_armour, pk.v_kind, pk.v_sc_side, pk.v_driver
+    F.v_fireproof, F.v_extinguisher, F.v_can_explode = pk.v_fireproof, pk.v_extinguisher, pk.v_can_explode
+    F.v_burning, F.v_is_car, F.v_off = pk.v_burning, pk.v_is_car, pk.v_off
+    F.w_slot, F.w_shots, F.w_ammo0, F.w_usable = pk.w_slot, pk.w_shots, pk.w_ammo0, pk.w_usable
+    F.c_hits, F.c_takeover, F.c_hand, F.t_slot, F.t_immune = pk.c_hits, pk.c_takeover, pk.c_hand, pk.t_slot, pk.t_immune
+    F.p_hits, F.p_ba = pk.p_hits, pk.p_ba
+    F.S, F.V, F.NP, F.U, F.W, F.NC, F.NW, F.NA, F.NK = pk.n_init, V, NP, U, W, NC, NW, NA, fc[F_COUNTERS]
+    F.T, F.P, F.H, F.ring = fc[F_T], fc[F_P], fc[F_HANDS], ring
+    F.NH = (NC + NP) * F.H if F.H > 0 else 0
+    F.nm, F.maxn, F.wpen, F.sf2, F.sf3 = fc[F_NM], fc[F_MAXN], fc[F_WPEN], fc[F_SF2], fc[F_SF3]
+    F.area_hits, F.tslot = 0, 0
+    F.ch_hits, F.held = ch_hits, held
+    for i in range(NC):
+        ch_hits[i] = pk.c_hits[i]
+    for i in range(NP):
+        ch_hits[NC + i] = pk.p_hits[i]
+    F.fire_hits = scratch
+    F.fire_hit_fiery = F.fire_hits + Vs
+    F.taken = F.fire_hit_fiery + Vs
+    F.fire_total = F.taken + Vs
+    F.burning = F.fire_total + Vs
+    F.driver_before = F.burning + Vs
+    F.crash = F.driver_before + Vs
+    F.fire_future = F.crash + Vs
+    F.metal_before = F.fire_future + ring * Vs
+    F.ammo = F.metal_before + 6 * Vs
+    F.fired_w = F.ammo + Ws
+    F.rec_t = F.fired_w + Ws
+    F.rec_s = F.rec_t + Ws
+    F.rec_turn = F.rec_s + Ws
+    F.fired_ch = F.rec_turn + Ws
+    F.outu = F.fired_ch + Cs
+    F.alive_side = F.outu + Us
+    F.acc_k = F.alive_side + Us
+    F.acc_need = F.acc_k + As_
+    F.acc_fs = F.acc_need + As_
+    F.acc_wk = F.acc_fs + As_
+    F.acc_w = F.acc_wk + As_
+    F.acc_dmg = F.acc_w + As_
+    F.acc_ok = F.acc_dmg + As_
+    F.acc_atk = F.acc_ok + As_
+    F.acc_e = F.acc_atk + As_
+    F.acc_ch = F.acc_e + As_
+    F.acc_off = F.acc_ch + As_
+    F.gone = F.acc_off + As_
+
+
+cdef int fight_outputs_ok(Py_ssize_t N, Py_ssize_t S, Py_ssize_t V, Py_ssize_t U, Py_ssize_t W, Py_ssize_t* state_shape,
+                          Py_ssize_t* flags_shape, Py_ssize_t* turn_shape, Py_ssize_t n_result, Py_ssize_t n_turns,
+                          Py_ssize_t n_diverged, Py_ssize_t n_saved_k, Py_ssize_t* shots_shape, Py_ssize_t* hits_shape,
+                          Py_ssize_t* dmg_shape, Py_ssize_t n_start, Py_ssize_t n_ids) noexcept nogil:
+    """ARCH-04: the outputs of the fight's widths, with a row for every trial (never written out of bounds). 1 if so."""
+    return not (state_shape[1] != S or flags_shape[0] != N or flags_shape[1] < V or turn_shape[0] != N
+                or turn_shape[1] < U or n_result != N or n_turns != N or n_diverged != N
+                or n_saved_k != N or shots_shape[0] != N or hits_shape[0] != N or dmg_shape[0] != N
+                or hits_shape[1] != W or dmg_shape[1] != W or (n_start != 0 and n_start != N)
+                or (n_ids != 0 and n_ids != N))
+
+
+cdef inline void fight_fresh(FightRun* F, Ctx* ctx) noexcept nogil:
+    """A trial from the fight's start (turn.run_turns on the scenario as loaded): the state, the dice from the
+    first, vehicles exploded before (CW-FIRE-04), burning, a Crash Table result before the start (FIGHT-03),
+    ammunition, grenades (CW-HAND-01), the sustained-fire history (CW-HIT-09), the fire modifiers carried in
+    (CW-FIRE-01); no shot, no unit out, no counter gone."""
+    cdef Py_ssize_t i, v, V = F.V
+    memcpy(ctx.st, F.init, F.S * sizeof(int32_t))
+    ctx.k = 0
+    for v in range(V):
+        F.flags[v] = 2 if F.fring0[(F.ring + 2) * V + v] else 0    # exploded before (CW-FIRE-04)
+    memcpy(F.burning, F.v_burning, V * sizeof(int32_t))
+    for v in range(V):
+        F.crash[v] = F.crash0[v]           # a Crash Table result before the start (FIGHT-03)
+    for i in range(F.NW):
+        F.ammo[i] = F.w_ammo0[i]
+    for i in range(F.NH):
+        F.held[i] = F.hand0[i]
+    for i in range(F.W):
+        F.rec_t[i] = F.rec0[i]            # the scenario's sustained-fire history (CW-HIT-09)
+        F.rec_s[i] = F.rec0[F.W + i]
+        F.rec_turn[i] = F.rec0[2 * F.W + i]
+        F.shots[i] = 0
+        F.hits[i] = 0
+        F.dmg[i] = 0
+    for i in range(F.U):
+        F.outu[i] = 0
+    for i in range(F.NA):
+        F.hit[i] = 0
+        F.damage[i] = 0
+    for i in range(F.ring * V):
+        F.fire_future[i] = F.fring0[i]     # the fire modifiers carried in (CW-FIRE-01)
+    for i in range(F.NK):
+        F.gone[i] = 0
+
+
+cdef inline void fight_resume(FightRun* F, Ctx* ctx, uint64_t k) noexcept nogil:
+    """FIGHT-04: a trial resumed after a turn (the wrapper's packing of the movement with a vehicle slowing): the outputs hold
+    its state, its `saved` row the rest (fight_save), `k` the dice drawn."""
+    cdef Py_ssize_t i, v, V = F.V, NW = F.NW, W = F.W, U = F.U
+    cdef int32_t* sv = F.sv
+    ctx.k = k
+    for v in range(V):
+        F.burning[v] = sv[v]
+        F.crash[v] = sv[V + v]
+    for i in range(NW):
+        F.ammo[i] = sv[2 * V + i]
+    for i in range(W):
+        F.rec_t[i] = sv[2 * V + NW + i]
+        F.rec_s[i] = sv[2 * V + NW + W + i]
+        F.rec_turn[i] = sv[2 * V + NW + 2 * W + i]
+    for i in range(U):
+        F.outu[i] = sv[2 * V + NW + 3 * W + i]
+    for i in range(F.ring * V):
+        F.fire_future[i] = sv[2 * V + NW + 3 * W + U + i]
+    for i in range(F.NH):
+        F.held[i] = sv[2 * V + NW + 3 * W + U + F.ring * V + i]
+    for i in range(F.NK):
+        F.gone[i] = sv[2 * V + NW + 3 * W + U + F.ring * V + F.NH + i]
+
+
+cdef inline void fight_save(FightRun* F) noexcept nogil:
+    """FIGHT-04: a trial stopped where it diverged (fight_turns): what the outputs do not hold to its `saved` row (burning,
+    crash, ammunition, sustained fire, who is out, the fire rings, grenades, counters gone), as fight_resume reads
+    it."""
+    cdef Py_ssize_t i, v, V = F.V, NW = F.NW, W = F.W, U = F.U
+    cdef int32_t* sv = F.sv
+    for v in range(V):
+        sv[v] = F.burning[v]
+        sv[V + v] = F.crash[v]
+    for i in range(NW):
+        sv[2 * V + i] = F.ammo[i]
+    for i in range(W):
+        sv[2 * V + NW + i] = F.rec_t[i]
+        sv[2 * V + NW + W + i] = F.rec_s[i]
+        sv[2 * V + NW + 2 * W + i] = F.rec_turn[i]
+    for i in range(U):
+        sv[2 * V + NW + 3 * W + i] = F.outu[i]
+    for i in range(F.ring * V):
+        sv[2 * V + NW + 3 * W + U + i] = F.fire_future[i]
+    for i in range(F.NH):
+        sv[2 * V + NW + 3 * W + U + F.ring * V + i] = F.held[i]
+    for i in range(F.NK):
+        sv[2 * V + NW + 3 * W + U + F.ring * V + F.NH + i] = F.gone[i]
+
+
+cdef inline void fight_turn_start(FightRun* F, int turn) noexcept nogil:
+    """The turn's start: its place in the fire rings (CW-FIRE-01), no component hit yet (CW-FIRE-02; in the first
+    turn, those earlier in it), no weapon and no character fired this turn (CW-ROF-01)."""
+    cdef Py_ssize_t i, v, V = F.V
+    F.tslot = turn % F.ring
+    memset(F.fire_hits, 0, V * sizeof(int32_t))
+    memset(F.fire_hit_fiery, 0, V * sizeof(int32_t))
+    if turn == 1:
+        for v in range(V):
+            F.fire_hits[v] = F.fring0[F.ring * V + v]          # component hits earlier in the first turn
+            F.fire_hit_fiery[v] = F.fring0[F.ring * V + V + v]
+    for i in range(F.W):
+        F.fired_w[i] = 0
+    for i in range(F.NC + F.NP):
+        F.fired_ch[i] = 0
+
+
+cdef inline void offroad_damage(FightRun* F, Ctx* ctx, int turn) noexcept nogil:
+    """Off-road damage at the start of the turn (turn._start_of_turn, terrain.offroad_damage, CW-OFF-02): each roll
+    on the underbody's band hits it (not at high clearance; what armour cannot stop is lost), on the tires' band a
+    tire picked at random (not an immune one, nor one gone)."""
+    cdef Py_ssize_t i, v, j
+    cdef int r, k
+    cdef int32_t* fc = F.fc
+    cdef int32_t* op
+    for i in range(F.offr_lo[turn - 1], F.offr_lo[turn]):
+        op = F.offr + i * OFFR_NCOLS
+        v = op[OFFR_VEHICLE]
+        for j in range(op[OFFR_ROLLS]):
+            r = roll(ctx, fc[F_OFF_COUNT], fc[F_OFF_BONUS], fc[F_OFF_FLOOR])
+            if fc[F_OFF_UB_LO] <= r <= fc[F_OFF_UB_HI]:
+                if not op[OFFR_HIGH]:
+                    dmg_slot(ctx, F.v_armour[v] + UNDERBODY, fc[F_OFF_POINTS])
+            elif fc[F_OFF_T_LO] <= r <= fc[F_OFF_T_HI] and ctx.v_t1[v] > ctx.v_t0[v]:
+                k = ctx.v_t0[v] + pick(ctx, ctx.v_t1[v] - ctx.v_t0[v])
+                if not F.t_immune[k] and ctx.st[F.t_slot[k]] > 0:
+                    dmg_slot(ctx, F.t_slot[k], fc[F_OFF_POINTS])
+
+
+cdef inline int weapon_out(FightRun* F, Ctx* ctx, int w) noexcept nogil:
+    """Mounted weapon w cannot fire: destroyed (CW-VEH-03) or out of ammunition."""
+    return ctx.st[F.w_slot[w]] <= 0 or (F.w_shots[w] and F.ammo[w] <= 0)
+
+
+cdef inline int drop_detonates(FightRun* F, int32_t* dp) noexcept nogil:
+    """turn._do_action, a detonation of mines by remote control (CW-DROP-03): it goes ahead unless the driver has
+    fired this turn (CW-ROF-01) or the mines are gone; it is then his firing action and the counter is gone."""
+    cdef int happened = not (dp[DROP_DRIVER] >= 0 and F.fired_ch[dp[DROP_DRIVER]]) and not F.gone[dp[DROP_COUNTER]]
+    if happened:
+        if dp[DROP_DRIVER] >= 0:
+            F.fired_ch[dp[DROP_DRIVER]] = 1
+        F.gone[dp[DROP_COUNTER]] = 1
+    return happened
+
+
+cdef inline int substitute_takes_over(FightRun* F, Ctx* ctx, int32_t* dp) noexcept nogil:
+    """crew.substitute_driver (CW-CREW-04): a crew member takes over only from a driver who is incapacitated (or
+    none), and only if he can act himself; the rest is the packing's."""
+    return (dp[DROP_DRIVER] < 0 or ctx.st[F.c_hits[dp[DROP_DRIVER]]] >= 2) and ctx.st[F.c_hits[dp[DROP_CREW]]] < 2
+
+
+cdef inline int grenade_fetched(FightRun* F, Ctx* ctx, Py_ssize_t i, Py_ssize_t end) noexcept nogil:
+    """turn._do_action, a grenade out of the cargo (CW-HAND-01): fetched if a box of them (the BOX rows after row i)
+    is not destroyed and he may carry one more: his counted grenades within the row's ROOM."""
+    cdef int32_t* dp = F.drop + i * DROP_NCOLS
+    cdef int happened = 0, hk
+    cdef Py_ssize_t j = i + 1
+    cdef int64_t room               # (64 bits: the counts times their grenade-equivalents)
+    while j < end and F.drop[j * DROP_NCOLS + DROP_KIND] == DR_BOX:
+        if ctx.st[F.drop[j * DROP_NCOLS + DROP_SLOT]] > 0:
+            happened = 1
+        j += 1
+    if happened:
+        room = dp[DROP_ROOM]
+        for hk in range(F.H):
+            room -= <int64_t>F.held[dp[DROP_CREW] * F.H + hk] * F.hand_eq[hk]
+        happened = room >= 0
+    return happened
+
+
+cdef inline int action_goes_ahead(FightRun* F, Ctx* ctx, Py_ssize_t i, Py_ssize_t end, int kind) noexcept nogil:
+    """turn._do_action, a declared drop (its MEMBER rows follow) or an automatic switch: cancelled if the driver
+    has fired this turn (CW-ROF-01, CW-AUTO-01); a drop cancelled whole if one of its weapons has fired this turn,
+    is destroyed or is empty (validate.check_drop, asked of every weapon before anything is dropped)."""
+    cdef int32_t* dp = F.drop + i * DROP_NCOLS
+    cdef int happened = 0 if dp[DROP_DRIVER] >= 0 and F.fired_ch[dp[DROP_DRIVER]] else 1
+    cdef Py_ssize_t j = i + 1
+    cdef int w
+    if kind == DR_ACTION:
+        while happened and j < end and F.drop[j * DROP_NCOLS + DROP_KIND] == DR_MEMBER:
+            w = F.drop[j * DROP_NCOLS + DROP_WEAPON]
+            if F.fired_w[F.drop[j * DROP_NCOLS + DROP_WKEY]] or weapon_out(F, ctx, w):
+                happened = 0
+            j += 1
+    return happened
+
+
+cdef inline int weapon_drops(FightRun* F, Ctx* ctx, int32_t* dp, int kind, int acting) noexcept nogil:
+    """dropped.drop_weapon for a weapon of a declared drop (MEMBER: if its action went ahead) or a dropped weapon on
+    automatic (turn._automatic_drops, CW-DROP-01/05: if not destroyed nor empty): one shot of ammunition and, fired
+    in water (CW-DROP-06), on 1d in the band water backs up into the weapon (damage to it alone; what it cannot
+    take goes nowhere). 1 if it dropped."""
+    cdef int w = dp[DROP_WEAPON], happened, r
+    cdef int32_t* fc = F.fc
+    if kind == DR_MEMBER:
+        happened = acting          # its action went ahead (every weapon of it can drop)
+        if happened:
+            F.fired_w[dp[DROP_WKEY]] = 1
+    else:
+        happened = not weapon_out(F, ctx, w)
+    if happened and F.w_shots[w]:
+        F.ammo[w] -= 1
+    if happened and dp[DROP_WATER]:
+        r = die(ctx)
+        if fc[F_WATER_LO] <= r <= fc[F_WATER_HI]:
+            dmg_slot(ctx, F.w_slot[w], roll(ctx, fc[F_WATER_COUNT], fc[F_WATER_BONUS], fc[F_WATER_FLOOR]))
+    return happened
+
+
+cdef inline int fight_drops(FightRun* F, Ctx* ctx, int tp) noexcept nogil:
+    """Phase tp's declared drops, switches, detonations, substitutions and grenade fetches (before the movement),
+    then dropped weapons on automatic (after it): turn._do_action and turn._automatic_drops, each against what the
+    packing assumed (DROP_ASSUMED). A drop of mines, spikes or junk the packing has happen and the dice prevent
+    is followed here: what it would have laid is gone. Any other difference stops the trial: returns its row + 1
+    (the wrapper packs the fight again with it), else 0."""
+    cdef Py_ssize_t i, end = F.drop_lo[tp + 1]
+    cdef int kind, happened, acting = 0
+    cdef int32_t* dp
+    for i in range(F.drop_lo[tp], end):
+        dp = F.drop + i * DROP_NCOLS
+        kind = dp[DROP_KIND]
+        if kind == DR_DETONATE:
+            if drop_detonates(F, dp) and not dp[DROP_ASSUMED]:
+                return i + 1
+            continue                       # cancelled: nothing changes, as the packing has it
+        if kind == DR_SUBSTITUTE:
+            if substitute_takes_over(F, ctx, dp) != dp[DROP_ASSUMED]:
+                return i + 1
+            continue
+        if kind == DR_FETCH:
+            happened = grenade_fetched(F, ctx, i, end)
+            if happened != dp[DROP_ASSUMED]:
+                return i + 1
+            if happened:                   # the character's turn (he has fired); his grenade the packing's (c_hand)
+                F.fired_ch[dp[DROP_CREW]] = 1
+                if F.fc[F_FETCH_HAND] >= 0:
+                    F.held[dp[DROP_CREW] * F.H + F.fc[F_FETCH_HAND]] += 1    # a grenade in his hand
+            continue
+        if kind == DR_BOX:
+            continue                       # read by its FETCH row
+        if kind == DR_ACTION or kind == DR_SWITCH:
+            happened = action_goes_ahead(F, ctx, i, end, kind)
+            if kind == DR_ACTION:
+                acting = happened
+            if happened and dp[DROP_DRIVER] >= 0:
+                F.fired_ch[dp[DROP_DRIVER]] = 1    # the driver's firing action (CW-AUTO-01, CW-ROF-01)
+        else:
+            happened = weapon_drops(F, ctx, dp, kind, acting)
+        if happened != dp[DROP_ASSUMED]:
+            if happened or dp[DROP_COUNTER] < 0:
+                return i + 1
+            if kind == DR_MEMBER or kind == DR_AUTO:
+                F.gone[dp[DROP_COUNTER]] = 1     # not laid: its contact rows are skipped
+    return 0
+
+
+cdef inline void fight_contacts(FightRun* F, Ctx* ctx, int tp) noexcept nogil:
+    """Counters and slicks driven over in phase tp's movement (turn._contacts, CW-DROP-02..04), before the orders
+    look for shots: a trigger's roll (mines that go off are gone), then the damage rows it arms (or a counter's
+    own: spikes, CW-DROP-02) to the underbody and tires (damage.apply_shot), and fire sources (a flaming oil slick,
+    CW-FIRE-01). Rows of a counter gone (gone off, or a drop that did not happen) are skipped."""
+    cdef Py_ssize_t i
+    cdef int vi, kind, k, r, hits, armed = 0
+    cdef int32_t* oc
+    for i in range(F.ocon_lo[tp], F.ocon_lo[tp + 1]):
+        oc = F.ocon + i * OCON_NCOLS
+        vi = oc[OCON_VEHICLE]
+        kind = oc[OCON_KIND]
+        k = oc[OCON_COUNTER]
+        if kind == CONTACT_TRIGGER:
+            armed = 0
+            if k >= 0 and F.gone[k]:
+                continue                   # mines gone off earlier, or a drop that did not happen
+            r = die(ctx)
+            armed = oc[OCON_A] <= r <= oc[OCON_B]
+            if armed and oc[OCON_C]:
+                F.gone[k] = 1
+        elif kind == CONTACT_DAMAGE:
+            if oc[OCON_ARMED]:
+                if not armed:
+                    continue               # its trigger did not go off (or its counter is gone)
+            elif k >= 0 and F.gone[k]:
+                continue
+            hits = roll(ctx, oc[OCON_A], oc[OCON_B], oc[OCON_C])
+            if oc[OCON_HALF]:
+                hits = (hits + 1) // 2
+            ctx.cur_fiery = -1
+            apply_shot(ctx, vi, oc[OCON_PART], oc[OCON_SIDE], oc[OCON_TIRE], hits)
+        elif not (k >= 0 and F.gone[k]):
+            add_fire(F.fire_future + vi * F.ring, F.ring, F.tslot, oc[OCON_B], oc[OCON_A])
+
+
+cdef inline int shot_needed(FightRun* F, int k, int wk, int turn) noexcept nogil:
+    """The roll candidate shot k needs with weapon key wk this turn: its packed number less the sustained-fire
+    modifier of the streak it makes (CW-HIT-09)."""
+    return F.cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(F.rec_t, F.rec_s, F.rec_turn, wk, F.cand[k * CAND_NCOLS + CAND_UNIT],
+                                                            turn, F.sf2, F.sf3)
+
+
+cdef inline int accept(FightRun* F, int n_acc, int k, int wk, int w, int fs, int need, int atk, int e, int ch) noexcept nogil:
+    """A shot accepted this phase (fight.order_attacks' `accepted`, FIGHT-02): candidate k, weapon key wk and weapon w (-1: a hand
+    weapon), the firer's hits slot fs (-1: none, no wounded skill), the roll it needs, the planned attack's column
+    (-1: an order's), its entry and the character marked as firing it. Returns the shots."""
+    F.acc_k[n_acc] = k
+    F.acc_wk[n_acc] = wk
+    F.acc_w[n_acc] = w
+    F.acc_fs[n_acc] = fs
+    F.acc_need[n_acc] = need
+    F.acc_ok[n_acc] = 1
+    F.acc_atk[n_acc] = atk
+    F.acc_e[n_acc] = e
+    F.acc_ch[n_acc] = ch
+    return n_acc + 1
+
+
+cdef inline int accept_automatic(FightRun* F, Ctx* ctx, int e, int32_t* ep, int n_acc) noexcept nogil:
+    """A weapon on automatic (special.automatic_attacks, CW-AUTO-01): fires by itself, if not destroyed or empty and
+    something crosses its line with a line of fire (its one candidate); or a planned attack with it (ENT_ATK its
+    column); once a turn (CW-ROF-01). No firer: no wounded skill, no sustained fire."""
+    cdef int wk = ep[ENT_WKEY], w = ep[ENT_WEAPON], fr, k
+    if F.fired_w[wk] or weapon_out(F, ctx, w):
+        return n_acc
+    fr = ep[ENT_FIR_LO]
+    if F.fir[fr * FIR_NCOLS + FIR_CAND_HI] == F.fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+        return n_acc
+    k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO]
+    F.fired_w[wk] = 1
+    return accept(F, n_acc, k, wk, w, -1, F.cand[k * CAND_NCOLS + CAND_NEEDED], ep[ENT_ATK], e, -1)
+
+
+cdef inline int accept_area(FightRun* F, Ctx* ctx, int e, int32_t* ep, int turn, int n_acc) noexcept nogil:
+    """A planned area-effect attack (turn._still_legal, phase._roll_area, CW-DMG-07): cancelled if its weapon has
+    fired this turn, is destroyed or empty, or the firer cannot fire (group_firer; a thrown one: his last of these
+    thrown, CW-HAND-01); else a shot per intended victim (its MEMBER rows). A pedestrian's hand weapon (w -1) has no
+    damage points and no ammunition to count; its character is NC + the pedestrian (ch_hits reads either kind)."""
+    cdef int wk = ep[ENT_WKEY], w = ep[ENT_WEAPON], fr, ch, k
+    cdef Py_ssize_t j
+    cdef int32_t* mp
+    if w >= 0 and (F.fired_w[wk] or weapon_out(F, ctx, w)):
+        return n_acc                       # (a hand weapon: only its firer's shot counts, CW-ROF-01)
+    fr = group_firer(ctx.st, F.ch_hits, F.fir, ep, F.fired_ch)
+    if fr < 0:
+        return n_acc
+    ch = F.fir[fr * FIR_NCOLS + FIR_CHARACTER]
+    if ep[ENT_HAND] >= 0 and F.held[ch * F.H + ep[ENT_HAND]] <= 0:
+        F.fired_ch[ch] = 0                 # his last one of these is thrown (CW-HAND-01): cancelled, so not his
+        return n_acc                       # firing action (group_firer marked him; he had not fired)
+    F.fired_w[wk] = 1
+    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+        mp = F.ent + j * ENT_NCOLS
+        k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
+        F.acc_off[n_acc] = mp[ENT_SHOT]
+        n_acc = accept(F, n_acc, k, wk, w, F.ch_hits[ch], shot_needed(F, k, wk, turn), mp[ENT_ATK], e, ch)
+    return n_acc
+
+
+cdef inline int accept_link(FightRun* F, Ctx* ctx, int e, int32_t* ep, int turn, int n_acc) noexcept nogil:
+    """A planned link (turn._still_legal, special.expand_link, CW-LINK-01): cancelled whole if one of its weapons
+    has fired this turn, one that shoots now is destroyed or empty, or its firer cannot fire; else every weapon that
+    shoots rolls, the aimed ones (ENT_SHOT 0) with the firer and the first weapon's streak (CW-HIT-09), the others
+    as if on automatic: no firer, no sustained fire."""
+    cdef int link_ok = 1, fr, ch, wk0, k
+    cdef Py_ssize_t j
+    cdef int32_t* mp
+    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+        mp = F.ent + j * ENT_NCOLS
+        if F.fired_w[mp[ENT_WKEY]]:
+            link_ok = 0
+        elif mp[ENT_SHOT] >= 0 and weapon_out(F, ctx, mp[ENT_WEAPON]):
+            link_ok = 0
+    if not link_ok:
+        return n_acc
+    fr = group_firer(ctx.st, F.c_hits, F.fir, ep, F.fired_ch)
+    if fr < 0:
+        return n_acc
+    ch = F.fir[fr * FIR_NCOLS + FIR_CHARACTER]
+    wk0 = F.ent[(e + 1) * ENT_NCOLS + ENT_WKEY]       # the first weapon's streak counts for the group
+    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+        mp = F.ent + j * ENT_NCOLS
+        F.fired_w[mp[ENT_WKEY]] = 1
+        if mp[ENT_SHOT] < 0:
+            continue
+        k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
+        F.acc_off[n_acc] = mp[ENT_SHOT]
+        if mp[ENT_SHOT] == 0:
+            n_acc = accept(F, n_acc, k, mp[ENT_WKEY], mp[ENT_WEAPON], F.c_hits[ch], shot_needed(F, k, wk0, turn),
+                           mp[ENT_ATK], e, ch)
+        else:
+            n_acc = accept(F, n_acc, k, mp[ENT_WKEY], mp[ENT_WEAPON], -1, F.cand[k * CAND_NCOLS + CAND_NEEDED],
+                           mp[ENT_ATK], e, -1)
+    return n_acc
+
+
+cdef inline int accept_planned(FightRun* F, Ctx* ctx, int e, int32_t* ep, int turn, int n_acc) noexcept nogil:
+    """A planned attack (turn._still_legal): cancelled when the rules forbid it now: its mounted weapon fired this
+    turn (CW-ROF-01), destroyed or empty (CW-VEH-03; a hand weapon: no check), its pedestrian down or no crew
+    member able (CW-CREW-01; the named firer, or attack._default_firer's first able), the firer has fired, no line
+    of fire whatever the dice, his last grenade of the kind thrown (CW-HAND-01)."""
+    cdef int wk = ep[ENT_WKEY], w = ep[ENT_WEAPON], ped = ep[ENT_PED], fr, ch, k
+    if w >= 0 and F.fired_w[wk]:
+        return n_acc
+    if ped >= 0:
+        if ctx.st[F.p_hits[ped]] >= 2:
+            return n_acc
+        fr = ep[ENT_FIR_LO]
+        ch = F.NC + ped
+    else:
+        if w >= 0 and weapon_out(F, ctx, w):
+            return n_acc
+        fr = first_able(ctx.st, F.c_hits, F.fir, ep[ENT_FIR_LO], ep[ENT_FIR_HI])
+        if fr < 0:
+            return n_acc
+        ch = F.fir[fr * FIR_NCOLS + FIR_CHARACTER]
+    if F.fired_ch[ch] or F.fir[fr * FIR_NCOLS + FIR_CAND_HI] == F.fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+        return n_acc
+    if ep[ENT_HAND] >= 0 and F.held[ch * F.H + ep[ENT_HAND]] <= 0:
+        return n_acc
+    k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO]
+    F.fired_ch[ch] = 1
+    F.fired_w[wk] = 1
+    return accept(F, n_acc, k, wk, w, F.p_hits[ped] if ped >= 0 else F.c_hits[ch], shot_needed(F, k, wk, turn),
+                  ep[ENT_ATK], e, ch)
+
+
+cdef inline int best_shot(FightRun* F, int32_t* ep, int fr, int wk, int wounded, int turn) noexcept nogil:
+    """fight.order_attacks' choice (fight._choose, FIGHT-02) among firer row fr's candidates, by range then unit:
+    a unit not out of action that a hit is possible on (the roll needed, with sustained fire, CW-HIT-09, and a
+    wounded firer's penalty, CW-HIT-08, at most the most needed); the nearest enemy: the first; best odds: the
+    best chance (prob36), the first of equals. -1: none."""
+    cdef int best = -1, bestp = -1, k, tu, needed, f
+    cdef int32_t* cp
+    for k in range(F.fir[fr * FIR_NCOLS + FIR_CAND_LO], F.fir[fr * FIR_NCOLS + FIR_CAND_HI]):
+        cp = F.cand + k * CAND_NCOLS
+        tu = cp[CAND_UNIT]
+        if F.outu[tu]:
+            continue
+        needed = cp[CAND_NEEDED] - sustained(F.rec_t, F.rec_s, F.rec_turn, wk, tu, turn, F.sf2, F.sf3)
+        if wounded == 1:
+            needed += F.wpen
+        if needed > F.maxn:
+            continue                       # no hit possible: not a candidate (FIGHT-02)
+        if ep[ENT_CHOOSE] == CHOOSE_NEAREST:
+            return k
+        f = F.prob36[needed if needed > F.nm else F.nm + 1]
+        if f > bestp:
+            bestp = f
+            best = k
+    return best
+
+
+cdef inline int accept_order(FightRun* F, Ctx* ctx, int e, int32_t* ep, int turn, int n_acc) noexcept nogil:
+    """A standing order's weapon (fight.order_attacks, FIGHT-02): none if its unit is out of action (FIGHT-03), it
+    has fired this turn (CW-ROF-01), it is destroyed or empty, or a pedestrian's has fired or thrown his last
+    grenade (CW-HAND-01); else its firers in order (firer_candidates: one able, CW-CREW-01, who has not fired), the
+    first with a shot (best_shot) fires it. A pedestrian down cannot fire."""
+    cdef int u = ep[ENT_UNIT], wk = ep[ENT_WKEY], w = ep[ENT_WEAPON], ped = ep[ENT_PED], fr, ci, ch, wounded, best
+    if F.outu[u] or F.fired_w[wk]:
+        return n_acc
+    if ped >= 0:
+        if F.fired_ch[F.NC + ped] or (ep[ENT_HAND] >= 0 and F.held[(F.NC + ped) * F.H + ep[ENT_HAND]] <= 0):
+            return n_acc
+    elif weapon_out(F, ctx, w):
+        return n_acc
+    for fr in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+        ci = F.fir[fr * FIR_NCOLS + FIR_CHARACTER]
+        if ped >= 0:
+            wounded = ctx.st[F.p_hits[ped]]
+            if wounded >= 2:
+                return n_acc               # a pedestrian down cannot fire (CW-CREW-01)
+            ch = F.NC + ped
+        else:
+            wounded = ctx.st[F.c_hits[ci]]
+            if wounded >= 2:
+                continue                   # not able: the next firer (firer_candidates)
+            ch = ci
+        best = best_shot(F, ep, fr, wk, wounded, turn)
+        if best < 0:
+            return n_acc                   # no shot this phase for this weapon, whoever fires it
+        if F.fired_ch[ch]:
+            continue                       # this firer has fired this turn: the next may
+        F.fired_ch[ch] = 1
+        F.fired_w[wk] = 1
+        return accept(F, n_acc, best, wk, w, F.p_hits[ped] if ped >= 0 else F.c_hits[ci], shot_needed(F, best, wk, turn),
+                      -1, e, ch)
+    return n_acc
+
+
+cdef inline int order_attacks(FightRun* F, Ctx* ctx, int tp, int turn) noexcept nogil:
+    """The phase's attacks, chosen after the movement (fight.order_attacks, FIGHT-02, after the planned ones and
+    within their rate of fire): its entries in order, each by how it chooses. Returns the shots accepted."""
+    cdef int e, choose, n_acc = 0
+    cdef int32_t* ep
+    for e in range(F.tp_lo[tp], F.tp_lo[tp + 1]):
+        ep = F.ent + e * ENT_NCOLS
+        choose = ep[ENT_CHOOSE]
+        if choose <= CHOOSE_BEST_ODDS:
+            n_acc = accept_order(F, ctx, e, ep, turn, n_acc)
+        elif choose == CHOOSE_AUTOMATIC:
+            n_acc = accept_automatic(F, ctx, e, ep, n_acc)
+        elif choose == CHOOSE_MEMBER:
+            continue                       # its link's entry fires it
+        elif choose == CHOOSE_AREA:
+            n_acc = accept_area(F, ctx, e, ep, turn, n_acc)
+        elif choose == CHOOSE_LINK:
+            n_acc = accept_link(F, ctx, e, ep, turn, n_acc)
+        else:
+            n_acc = accept_planned(F, ctx, e, ep, turn, n_acc)
+    return n_acc
+
+
+cdef inline void combat_start(FightRun* F, Ctx* ctx) noexcept nogil:
+    """The state at the start of the phase's combat (CW-ROF-02): no hits taken, each driver's state and each metal
+    armour side as they are (for phase._vehicle_consequences)."""
+    cdef Py_ssize_t v, j
+    memset(F.taken, 0, F.V * sizeof(int32_t))
+    for v in range(F.V):
+        F.driver_before[v] = crew_state(ctx, F.v_driver[v]) if F.v_driver[v] >= 0 else -1
+        if ctx.v_metal[v]:
+            for j in range(6):
+                F.metal_before[v * 6 + j] = ctx.st[F.v_armour[v] + j]
+
+
+cdef inline void fight_collisions(FightRun* F, Ctx* ctx, int tp) noexcept nogil:
+    """The collisions of phase tp's movement (phase._apply_collisions): each one's hits (collision_hits, CW-COL-04)
+    on a pedestrian (crew.damage_pedestrian) or a vehicle's side (collision_damage, CW-COL-01..03)."""
+    cdef Py_ssize_t i
+    cdef int vi, hits
+    cdef int32_t* cp
+    cdef int32_t* consts = F.consts
+    for i in range(F.col_lo[tp], F.col_lo[tp + 1]):
+        cp = F.fcol + i * FCOL_NCOLS
+        vi = cp[FCOL_INDEX]
+        hits = collision_hits(ctx, cp[FCOL_COUNT], cp[FCOL_BONUS], cp[FCOL_FLOOR], cp[FCOL_NUM], cp[FCOL_DEN])
+        if cp[FCOL_IS_PED]:
+            dmg_ped(ctx, F.p_hits[vi], F.p_ba[vi], hits)
+        else:
+            collision_damage(ctx, vi, cp[FCOL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
+
+
+cdef inline void explain_planned(FightRun* F, Ctx* ctx, int a, int turn) noexcept nogil:
+    """phase._after_collisions for planned vehicle attack a: explained again, its default firer the first able now
+    (attack._default_firer), who is the one who fires it (CW-ROF-01); cancelled if none is, its weapon is destroyed
+    or it has no line of fire."""
+    cdef int e = F.acc_e[a], ch, fr, k
+    fr = repick_firer(ctx.st, F.c_hits, F.fir, F.ent + e * ENT_NCOLS, F.fired_ch, F.acc_ch[a], &ch)
+    F.acc_ch[a] = ch
+    if fr < 0 or (F.acc_w[a] >= 0 and ctx.st[F.w_slot[F.acc_w[a]]] <= 0) or F.fir[fr * FIR_NCOLS + FIR_CAND_HI] == F.fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+        F.acc_ok[a] = 0
+        return
+    k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO]
+    F.acc_k[a] = k
+    F.acc_fs[a] = F.c_hits[ch]
+    F.acc_need[a] = shot_needed(F, k, F.acc_wk[a], turn)
+
+
+cdef inline void explain_group(FightRun* F, Ctx* ctx, int a, int n_acc, int turn) noexcept nogil:
+    """phase._after_collisions (CW-ROF-02, CW-LINK-01, CW-DMG-07) for a link or area attack, its shots a .. (one entry): its default firer the first
+    able now; cancelled whole if he cannot fire or a weapon that shoots is destroyed; else each shot from his row,
+    as accept_link and accept_area have them."""
+    cdef int e = F.acc_e[a], ch, fr, k, j, link_ok, wk0
+    fr = repick_firer(ctx.st, F.ch_hits, F.fir, F.ent + e * ENT_NCOLS, F.fired_ch, F.acc_ch[a], &ch)
+    link_ok = fr >= 0 and F.fir[fr * FIR_NCOLS + FIR_CAND_HI] > F.fir[fr * FIR_NCOLS + FIR_CAND_LO]
+    j = a
+    while j < n_acc and F.acc_e[j] == e:
+        if F.acc_w[j] >= 0 and ctx.st[F.w_slot[F.acc_w[j]]] <= 0:
+            link_ok = 0
+        j += 1
+    wk0 = F.ent[(e + 1) * ENT_NCOLS + ENT_WKEY]
+    j = a
+    while j < n_acc and F.acc_e[j] == e:
+        if not link_ok:
+            F.acc_ok[j] = 0
+        else:
+            k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO] + F.acc_off[j]
+            F.acc_k[j] = k
+            if F.ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
+                F.acc_fs[j] = F.ch_hits[ch]
+                F.acc_ch[j] = ch
+                F.acc_need[j] = shot_needed(F, k, F.acc_wk[j], turn)
+            elif F.acc_off[j] == 0:
+                F.acc_fs[j] = F.c_hits[ch]
+                F.acc_ch[j] = ch
+                F.acc_need[j] = shot_needed(F, k, wk0, turn)
+            else:
+                F.acc_need[j] = F.cand[k * CAND_NCOLS + CAND_NEEDED]
+        j += 1
+
+
+cdef inline void explain_again(FightRun* F, Ctx* ctx, int n_acc, int turn) noexcept nogil:
+    """After the phase's collisions, each accepted attack explained again (phase._after_collisions, CW-ROF-02):
+    a planned vehicle attack (explain_planned), a link or area attack (explain_group, from its first shot); any
+    other cancelled if its firer is now out (CW-CREW-01) or its weapon destroyed (CW-VEH-03)."""
+    cdef int a, e, choose
+    for a in range(n_acc):
+        e = F.acc_e[a]
+        choose = F.ent[e * ENT_NCOLS + ENT_CHOOSE]
+        if choose == CHOOSE_PLANNED and F.ent[e * ENT_NCOLS + ENT_PED] < 0:
+            explain_planned(F, ctx, a, turn)
+        elif choose == CHOOSE_LINK or choose == CHOOSE_AREA:
+            if a > 0 and F.acc_e[a - 1] == e:
+                continue                   # done with its link's (or area attack's) first shot
+            explain_group(F, ctx, a, n_acc, turn)
+        elif (F.acc_fs[a] >= 0 and ctx.st[F.acc_fs[a]] >= 2) or (F.acc_w[a] >= 0 and ctx.st[F.w_slot[F.acc_w[a]]] <= 0):
+            F.acc_ok[a] = 0
+
+
+cdef inline void use_up(FightRun* F, int a, int e) noexcept nogil:
+    """One firing of shot a's weapon (phase._use_ammo): a shot of ammunition, or a thrown hand weapon used up
+    (CW-HAND-01)."""
+    cdef int w = F.acc_w[a]
+    if w >= 0 and F.w_shots[w]:
+        F.ammo[w] -= 1
+    elif F.ent[e * ENT_NCOLS + ENT_HAND] >= 0:
+        F.held[F.acc_ch[a] * F.H + F.ent[e * ENT_NCOLS + ENT_HAND]] -= 1
+
+
+cdef inline void area_shot(FightRun* F, Ctx* ctx, int a, int e, int32_t* cp, int hit, int n_acc) noexcept nogil:
+    """phase._roll_area (CW-DMG-07), an area-effect attack's victim rolled: counted; after the last, one shot of
+    ammunition, then one damage roll if any hit, and the first `hits` in the defender's order (ENT_RANK) take
+    area_each each."""
+    cdef int wk = F.acc_wk[a], each, j
+    if F.acc_off[a] == 0:
+        F.area_hits = 0
+    F.area_hits += hit
+    F.hit[F.acc_atk[a]] = hit
+    F.damage[F.acc_atk[a]] = 0
+    F.shots[wk] += 1
+    F.hits[wk] += hit
+    if a + 1 == n_acc or F.acc_e[a + 1] != e:
+        use_up(F, a, e)
+        if F.area_hits:
+            each = area_each(ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], cp[CAND_DMG_HITS],
+                             F.ent[e * ENT_NCOLS + ENT_RANK], F.consts[K_AREA_DIVISOR])
+            for j in range(a - F.ent[e * ENT_NCOLS + ENT_LINK] + 1, a + 1):
+                if F.ent[(e + 1 + F.acc_off[j]) * ENT_NCOLS + ENT_RANK] < F.area_hits:
+                    F.acc_dmg[j] = each
+
+
+cdef inline void roll_shots(FightRun* F, Ctx* ctx, int n_acc) noexcept nogil:
+    """To hit, then damage, in the order the attacks were given (phase._fire_one, attack.roll_attack): 2d6 against
+    the roll needed (a wounded firer's skills -2, CW-HIT-08; CW-HIT-01), the damage on a hit (CW-DMG-01), one
+    firing's ammunition (use_up), the planned attack's and the weapon's counts (FIGHT-05); an area-effect
+    attack's victims by area_shot."""
+    cdef int a, e, needed, hit, dmg, wk
+    cdef int32_t* cp
+    for a in range(n_acc):
+        F.acc_dmg[a] = 0
+        if not F.acc_ok[a]:
+            continue
+        cp = F.cand + F.acc_k[a] * CAND_NCOLS
+        needed = F.acc_need[a]
+        if F.acc_fs[a] >= 0 and ctx.st[F.acc_fs[a]] == 1:
+            needed += F.wpen
+        hit = to_hit(ctx, needed, F.nm)
+        hit = cp[CAND_POSSIBLE] and needed <= F.maxn and hit
+        e = F.acc_e[a]
+        if F.ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
+            area_shot(F, ctx, a, e, cp, hit, n_acc)
+            continue
+        dmg = 0
+        if hit:
+            dmg = damage_roll(ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], cp[CAND_DMG_HITS])
+        F.acc_dmg[a] = dmg
+        use_up(F, a, e)
+        if F.acc_atk[a] >= 0:
+            F.hit[F.acc_atk[a]] = hit
+            F.damage[F.acc_atk[a]] = dmg
+        wk = F.acc_wk[a]
+        F.shots[wk] += 1
+        if hit:
+            F.hits[wk] += 1
+            F.dmg[wk] += dmg
+
+
+cdef inline void record_sustained(FightRun* F, int n_acc, int turn) noexcept nogil:
+    """phase.update_history (CW-HIT-09): every attack rolled this phase recorded against its weapon key: its target
+    and the streak it makes (on automatic, no firer: none); of an area attack, its last victim's."""
+    cdef int a, wk, tu, s
+    for a in range(n_acc):
+        if F.acc_ok[a]:
+            if F.ent[F.acc_e[a] * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA and a + 1 < n_acc and F.acc_e[a + 1] == F.acc_e[a]:
+                continue
+            wk = F.acc_wk[a]
+            tu = F.cand[F.acc_k[a] * CAND_NCOLS + CAND_UNIT]
+            s = streak_of(F.rec_t, F.rec_s, F.rec_turn, wk, tu, turn) if F.acc_fs[a] >= 0 else 0
+            F.rec_t[wk] = tu
+            F.rec_s[wk] = s
+            F.rec_turn[wk] = turn
+
+
+cdef inline void land_shots(FightRun* F, Ctx* ctx, int n_acc) noexcept nogil:
+    """All the phase's damage at its end, in order (phase._apply_hit): a pedestrian's (crew.damage_pedestrian), none
+    on a building, a vehicle's (its share for a hand weapon, CW-HAND-01; a fire source, its modifier this turn and
+    the next CAND_BURN, CW-FIRE-01; shot_lands); then each hit's burst on the pedestrians near (CW-DMG-06)."""
+    cdef int a, dmg, kind, vi
+    cdef int32_t* cp
+    for a in range(n_acc):
+        dmg = F.acc_dmg[a]
+        if not F.acc_ok[a] or dmg == 0:
+            continue
+        cp = F.cand + F.acc_k[a] * CAND_NCOLS
+        kind = cp[CAND_KIND]
+        vi = cp[CAND_INDEX]
+        if kind != TGT_VEHICLE:
+            if kind == TGT_PEDESTRIAN:
+                dmg_ped(ctx, F.p_hits[vi], F.p_ba[vi], dmg)
+            burst_on(ctx, F.brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], F.p_hits, F.p_ba)
+            continue
+        if cp[CAND_FIRE_MOD] >= 0:
+            add_fire(F.fire_future + vi * F.ring, F.ring, F.tslot, cp[CAND_BURN], cp[CAND_FIRE_MOD])
+        shot_lands(ctx, vi, cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], hand_hits(cp[CAND_MODE], dmg), cp[CAND_FIERY])
+        burst_on(ctx, F.brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], F.p_hits, F.p_ba)
+
+
+cdef inline void fight_consequences(FightRun* F, Ctx* ctx) noexcept nogil:
+    """phase._vehicle_consequences for each vehicle hit this phase: the obstacle (obstacle_drops, CW-DMG-08) and its
+    driver put out (CW-CREW-02/03): out of control, and a solo cycle's Crash Table 1 roll at +4, off-road -3
+    (CW-CREW-03, CW-OFF-01), its result kept (FIGHT-03)."""
+    cdef Py_ssize_t v
+    cdef int r
+    for v in range(F.V):
+        if F.taken[v] == 0:
+            continue
+        if F.v_is_car[v] and obstacle_drops(ctx, v, F.metal_before, 0, F.consts[K_OBSTACLE_HITS]):
+            F.flags[v] |= 8
+        if F.v_driver[v] >= 0 and put_out(F.driver_before[v], crew_state(ctx, F.v_driver[v])):
+            if F.v_kind[v] == KIND_CYCLE and F.v_sc_side[v] < 0:
+                r = roll(ctx, 2, 0, 0)
+                F.crash[v] = F.crash_out[13 * F.v_off[v] + r]
+            F.flags[v] |= 4
+
+
+cdef inline int fight_phase(FightRun* F, Ctx* ctx, int turn, int ph) noexcept nogil:
+    """One phase of a turn (turn.run_turns, CW-ROF-02): the declared drops and switches (fight_drops), the counters
+    driven over in the movement (fight_contacts), the orders' attacks (order_attacks); then, if anything fires or
+    collides, the combat: the movement's collisions, the attacks explained again after them, to hit and damage
+    rolls, the sustained-fire records, all damage at the phase's end, each vehicle's consequences. Returns a drop
+    row + 1 when the trial must run again under another packing (fight_drops), else 0."""
+    cdef int tp = (turn - 1) * F.P + ph, n_acc, redo
+    redo = fight_drops(F, ctx, tp)
+    if redo:
+        return redo
+    fight_contacts(F, ctx, tp)
+    n_acc = order_attacks(F, ctx, tp, turn)
+    if n_acc == 0 and F.col_lo[tp + 1] == F.col_lo[tp]:
+        return 0                           # no shot and no collision: the phase's combat changes nothing
+    combat_start(F, ctx)
+    fight_collisions(F, ctx, tp)
+    if F.col_lo[tp + 1] > F.col_lo[tp]:
+        explain_again(F, ctx, n_acc, turn)
+    roll_shots(F, ctx, n_acc)
+    record_sustained(F, n_acc, turn)
+    land_shots(F, ctx, n_acc)
+    fight_consequences(F, ctx)
+    return 0
+
+
+cdef inline void fight_fire(FightRun* F, Ctx* ctx, int turn) noexcept nogil:
+    """The end of the turn: fire (fire.end_of_turn_fire, CW-FIRE-01..04) for every vehicle not exploded, with the
+    fire modifiers active this turn (taken from the ring), an explosion reaching who is near it this turn."""
+    cdef Py_ssize_t v, mv, V = F.V
+    for v in range(V):
+        F.fire_total[v] = F.fire_future[v * F.ring + F.tslot]
+        F.fire_future[v * F.ring + F.tslot] = 0
+    for v in range(V):
+        if F.flags[v] & 2:
+            continue
+        if not F.burning[v]:
+            fire_starts(ctx, v, F.fire_total[v], F.burning, F.consts, F.v_fireproof[v])
+        mv = (turn - 1) * V + v
+        if F.burning[v] and fire_burns(ctx, v, F.burning, F.consts, F.v_extinguisher[v], F.v_can_explode[v],
+                                       F.near_v + mv * F.w_near_v, F.w_near_v, F.near_p + mv * F.w_near_p, F.w_near_p,
+                                       F.p_hits, F.p_ba):
+            F.flags[v] |= 2
+
+
+cdef inline void update_out(FightRun* F, Ctx* ctx, int turn) noexcept nogil:
+    """Who is out of action after the turn (fight.update_out, FIGHT-03): a unit out stays out; a pedestrian down
+    (when the fight says so), a vehicle by vehicle_out; the turn counted from the fight's first."""
+    cdef Py_ssize_t u
+    cdef int32_t* fc = F.fc
+    for u in range(F.U):
+        if F.outu[u]:
+            continue
+        if u >= F.V:
+            if fc[F_PEDDOWN] and ctx.st[F.p_hits[u - F.V]] >= 2:
+                F.outu[u] = turn + fc[F_FIRST] - 1
+            continue
+        if vehicle_out(ctx, u, fc, F.crash, F.flags[u], F.w_usable, F.w_shots, F.ammo, F.c_takeover, F.c_hand, F.held,
+                       F.H, turn):
+            F.outu[u] = turn + fc[F_FIRST] - 1
+
+
+cdef inline int sides_in_action(FightRun* F) noexcept nogil:
+    """fight.sides_in_action (FIGHT-03): marks each side with a unit not out of action (alive_side); returns how
+    many."""
+    cdef Py_ssize_t u
+    cdef int s, sides_left = 0
+    for s in range(F.fc[F_SIDES]):
+        F.alive_side[s] = 0
+    for u in range(F.U):
+        if not F.outu[u] and not F.alive_side[F.u_side[u]]:
+            F.alive_side[F.u_side[u]] = 1
+            sides_left += 1
+    return sides_left
+
+
+cdef inline int slowed(FightRun* F, int turn) noexcept nogil:
+    """A vehicle out of control slows down at the end of the turn (CW-CREW-03): if one still moving, and not slowed
+    by the packing, went out of control this turn, every later place changes: the trial stops here (the wrapper
+    packs the movement with it slowing). 1 if so."""
+    cdef Py_ssize_t v
+    cdef int diverged = 0
+    for v in range(F.V):
+        if (F.flags[v] & 4) and F.moving_end[(turn - 1) * F.V + v] and not F.known_unc[v]:
+            diverged = 1
+    return diverged
+
+
+cdef inline int fight_turns(FightRun* F, Ctx* ctx, int start) noexcept nogil:
+    """turn.run_turns for turns start + 1 .. T, each: its start (fight_turn_start), off-road damage (CW-OFF-02), its
+    phases (fight_phase), the end of the turn's fire, who is out of action (FIGHT-03). It stops when a drop stops a
+    phase (its row + 1 in F.redo[0]), when the fight is decided (FIGHT-01: until one side is left, if so ordered),
+    or when a moving vehicle went out of control (the turn in F.diverged[0]). Returns the last turn run to its end."""
+    cdef int turn, ph, redo, ran = start
+    for turn in range(start + 1, F.T + 1):
+        fight_turn_start(F, turn)
+        offroad_damage(F, ctx, turn)
+        for ph in range(F.P):
+            redo = fight_phase(F, ctx, turn, ph)
+            if redo:
+                F.redo[0] = redo
+                return ran                 # run again from the start under another packing
+        fight_fire(F, ctx, turn)
+        ran = turn
+        update_out(F, ctx, turn)
+        if F.fc[F_UNTIL] and sides_in_action(F) <= 1:
+            return ran
+        if turn < F.T and slowed(F, turn):
+            F.diverged[0] = turn
+            return ran
+    return ran
+
+
+cdef inline int16_t fight_outcome(FightRun* F) noexcept nogil:
+    """fight.finish (FIGHT-05): the burning flags, the turn each unit went out; the result: the one side left, a
+    draw (-1, none left) or undecided (-2)."""
+    cdef Py_ssize_t v, u
+    cdef int s, left = -1, sides_left
+    for v in range(F.V):
+        if F.burning[v]:
+            F.flags[v] |= 1
+    for u in range(F.U):
+        F.out_turn[u] = F.outu[u]
+    sides_left = sides_in_action(F)
+    for s in range(F.fc[F_SIDES]):
+        if F.alive_side[s]:
+            left = s
+            break
+    return left if sides_left == 1 else (-1 if sides_left == 0 else -2)
 
 
 def run_fight(
@@ -1662,848 +2653,55 @@ def run_fight(
     Returns -1 (nothing run) if the arrays exceed the kernel's fixed sizes. Releases the GIL.
     """
     cdef Arrays pk
+    cdef FightRun F
+    cdef Ctx ctx
+    cdef Py_ssize_t t, N = out_state.shape[0], W = out_shots.shape[1], NA = out_hit.shape[1]
+    cdef int start, ran
     if unpack_fight(&pk, arrays) != 0:
         return -1
-    cdef int32_t* init = pk.init
-    cdef int32_t* v_armour = pk.v_armour
-    cdef int32_t* v_kind = pk.v_kind
-    cdef int32_t* v_sc_side = pk.v_sc_side
-    cdef int32_t* v_driver = pk.v_driver
-    cdef int32_t* v_fireproof = pk.v_fireproof
-    cdef int32_t* v_extinguisher = pk.v_extinguisher
-    cdef int32_t* v_can_explode = pk.v_can_explode
-    cdef int32_t* v_burning = pk.v_burning
-    cdef int32_t* v_is_car = pk.v_is_car
-    cdef int32_t* w_slot = pk.w_slot
-    cdef int32_t* c_hits = pk.c_hits
-    cdef int32_t* t_slot = pk.t_slot
-    cdef int32_t* p_hits = pk.p_hits
-    cdef int32_t* p_ba = pk.p_ba
-    cdef int32_t* cyc = pk.cyc
-    cdef int32_t* consts = pk.consts
-    cdef int32_t* fc = pk.fc
-    cdef int32_t* crash_out = pk.crash_out
-    cdef int32_t* prob36 = pk.prob36
-    cdef int32_t* u_side = pk.u_side
-    cdef int32_t* w_shots = pk.w_shots
-    cdef int32_t* w_ammo0 = pk.w_ammo0
-    cdef int32_t* w_usable = pk.w_usable
-    cdef int32_t* c_takeover = pk.c_takeover
-    cdef int32_t* c_hand = pk.c_hand
-    cdef int32_t* ent = pk.ent
-    cdef int32_t* tp_lo = pk.tp_lo
-    cdef int32_t* fir = pk.fir
-    cdef int32_t* cand = pk.cand
-    cdef int32_t* fcol = pk.fcol
-    cdef int32_t* col_lo = pk.col_lo
-    cdef int32_t* near_v = pk.near_v
-    cdef int32_t* near_p = pk.near_p
-    cdef int32_t* moving_end = pk.moving_end
-    cdef int32_t* ocon = pk.ocon
-    cdef int32_t* known_unc = pk.known_unc
-    cdef int32_t* ocon_lo = pk.ocon_lo
-    cdef int32_t* drp = pk.drop
-    cdef int32_t* drop_lo = pk.drop_lo
-    cdef int32_t* v_off = pk.v_off
-    cdef int32_t* t_immune = pk.t_immune
-    cdef int32_t* offr = pk.offr
-    cdef int32_t* offr_lo = pk.offr_lo
-    cdef int32_t* op
-    cdef int32_t* mp
-    cdef int32_t* brst = pk.brst
-    cdef int32_t* dp
-    cdef int32_t* gone
-    cdef int32_t* held              # per character, the thrown hand weapons (grenades) of each kind he holds (hand0)
-    cdef int armed, acting, happened, stop, hk
-    cdef int64_t room               # a FETCH's room left (64 bits: the counts times their grenade-equivalents)
-    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, NP = pk.n_p_hits, N = out_state.shape[0]
-    cdef Py_ssize_t U = pk.n_u_side, W = out_shots.shape[1], NC = pk.n_c_hits, NW = pk.n_w_slot
-    cdef int T = fc[F_T], P = fc[F_P]
-    cdef Py_ssize_t t, i, v, j
-    cdef Ctx ctx
-    cdef int r, hit, dmg, hits, vi, side, kind, before_state, after_state, f, turn, ph, tp, e, fr, k
-    cdef int u, wk, w, ped, ci, best, bestp, needed, tu, ch, n_acc, a, ran, left, s, sides_left, wounded, mv
-    cdef int32_t* fire_hits
-    cdef int32_t* fire_hit_fiery
-    cdef int32_t* taken
-    cdef int32_t* fire_total
-    cdef int32_t* fire_future
-    cdef int32_t* burning
-    cdef int32_t* driver_before
-    cdef int32_t* metal_before
-    cdef int32_t* crash
-    cdef int32_t* ammo
-    cdef int32_t* fired_w
-    cdef int32_t* rec_t
-    cdef int32_t* rec_s
-    cdef int32_t* rec_turn
-    cdef int32_t* fired_ch
-    cdef int32_t* outu
-    cdef int32_t* alive_side
-    cdef int32_t* acc_k
-    cdef int32_t* acc_need
-    cdef int32_t* acc_fs
-    cdef int32_t* acc_wk
-    cdef int32_t* acc_w
-    cdef int32_t* acc_dmg
-    cdef int32_t* acc_ok
-    cdef int32_t* cp
-    cdef int32_t* ep
-    cdef int32_t* varm = v_armour
-    cdef int32_t* vdrv = v_driver
-    cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
-    cdef int ring = fc[F_FIRE_RING]     # a vehicle's fire modifiers of turn t are kept at t % ring (CW-FIRE-01)
-    cdef int tslot = 0
-    cdef int H = fc[F_HANDS]
-    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
-    cdef int32_t* hand0 = pk.hand0
-    if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
-            or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
-            or saved.shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
-            or saved.shape[1] < 2 * V + NW + 3 * W + U + ring * V + NH + fc[F_COUNTERS] \
-            or H < 0 or pk.n_hand0 != NH or pk.n_hand_eq != H or not -1 <= fc[F_FETCH_HAND] < (H if H > 0 else 0) \
-            or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
-            or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
-            or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
-            or pk.n_rec0 != 3 * W or ring < 2 or ring > MAX_FIRE_RING or pk.n_fring0 != (ring + 3) * V or pk.n_crash0 != V \
-            or consts[K_AREA_DIVISOR] < 1:
+    if not fight_call_ok(&pk, N, W, NA, saved.shape, redo.shape[0], out_hit.shape, out_damage.shape):
         return -1
-    # the phases' entries and collisions in order (the scratch below is sized to the most entries of a phase)
-    if not lo_ok(tp_lo, T * P, pk.n_ent) or not lo_ok(col_lo, T * P, pk.n_fcol):
+    # the scratch, sized to this fight (kept alive until the return), and the damage code's context
+    cdef int32_t[::1] scratch = np.zeros(fight_scratch_len(&pk, W), dtype=np.int32)
+    cdef int32_t[::1] ch_hits = np.zeros(pk.n_c_hits + pk.n_p_hits + 1, dtype=np.int32)
+    cdef int32_t[::1] held = np.zeros((pk.n_c_hits + pk.n_p_hits) * pk.fc[F_HANDS] + 1 if pk.fc[F_HANDS] > 0 else 1,
+                                      dtype=np.int32)
+    fight_bind(&F, &pk, W, NA, &scratch[0], &ch_hits[0], &held[0])
+    lists = ctx_bind(&ctx, &pk, F.fire_hits, F.fire_hit_fiery, F.taken)
+    if lists is None or not fight_rows_ok(&pk, W, NA, F.U):
         return -1
-    cdef int32_t* rec0 = pk.rec0
-    cdef int32_t* fring0 = pk.fring0
-    cdef int32_t* crash0 = pk.crash0
-    cdef Py_ssize_t NA = out_hit.shape[1]
-    cdef int32_t* acc_atk
-    cdef int32_t* acc_e             # the entry it came from
-    cdef int32_t* acc_ch            # the character marked as firing it
-    cdef int32_t* acc_off           # a link's shot: its candidate in the firer row's range (ENT_SHOT)
-    cdef int link_ok, wk0, area_hits = 0, each
-    # scratch sized to this fight (kept alive by `scratch` until the return): per vehicle, per weapon key and
-    # mounted weapon, per character, per unit and side, and per shot accepted in one phase (at most one an entry)
-    cdef Py_ssize_t Vs = V if V > 0 else 1, Ws = (NW if NW > W else W) + 1, Cs = NC + NP + 1
-    cdef Py_ssize_t Us = (U if U > fc[F_SIDES] else fc[F_SIDES]) + 1, As_ = 1
-    for i in range(T * P):
-        if tp_lo[i + 1] - tp_lo[i] >= As_:
-            As_ = tp_lo[i + 1] - tp_lo[i] + 1
-    cdef Py_ssize_t NK = fc[F_COUNTERS]
-    cdef int32_t[::1] scratch = np.zeros((7 + ring + 6) * Vs + 5 * Ws + Cs + 2 * Us + 11 * As_ + NK + 1, dtype=np.int32)
-    # each character's hits slot: crew members 0 .. NC - 1, then the pedestrians (the numbering fired_ch uses)
-    cdef int32_t[::1] ch_hits_ = np.zeros(Cs, dtype=np.int32)
-    cdef int32_t[::1] held_ = np.zeros(NH + 1, dtype=np.int32)
-    held = &held_[0]
-    cdef int32_t* ch_hits = &ch_hits_[0]
-    for i in range(NC):
-        ch_hits[i] = c_hits[i]
-    for i in range(NP):
-        ch_hits[NC + i] = p_hits[i]
-    fire_hits = &scratch[0]
-    fire_hit_fiery = fire_hits + Vs
-    taken = fire_hit_fiery + Vs
-    fire_total = taken + Vs
-    burning = fire_total + Vs
-    driver_before = burning + Vs
-    crash = driver_before + Vs
-    fire_future = crash + Vs            # per vehicle, the fire modifiers that count at turn % ring
-    metal_before = fire_future + ring * Vs
-    ammo = metal_before + 6 * Vs
-    fired_w = ammo + Ws
-    rec_t = fired_w + Ws
-    rec_s = rec_t + Ws
-    rec_turn = rec_s + Ws
-    fired_ch = rec_turn + Ws
-    outu = fired_ch + Cs
-    alive_side = outu + Us
-    acc_k = alive_side + Us
-    acc_need = acc_k + As_
-    acc_fs = acc_need + As_             # the firer's hits slot
-    acc_wk = acc_fs + As_
-    acc_w = acc_wk + As_
-    acc_dmg = acc_w + As_
-    acc_ok = acc_dmg + As_
-    acc_atk = acc_ok + As_
-    acc_e = acc_atk + As_
-    acc_ch = acc_e + As_
-    acc_off = acc_ch + As_
-    gone = acc_off + As_                # per counter: mines gone off, or a drop that did not happen
-    cdef int32_t* sv
-    cdef int start
-    ctx_arrays(&ctx, &pk)
-    cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
-    if ctx_lists(&ctx, &pk, &lists[0]) != 0 or not fight_rows_ok(&pk, W, NA, U):
-        return -1
-    # the outputs, of the fight's widths, with a row for every trial (never written out of bounds)
-    if out_state.shape[1] != S or out_flags.shape[0] != N or out_flags.shape[1] < V or out_turn.shape[0] != N \
-            or out_turn.shape[1] < U or out_result.shape[0] != N or out_turns.shape[0] != N or diverged.shape[0] != N \
-            or saved_k.shape[0] != N or out_shots.shape[0] != N or out_hits.shape[0] != N or out_dmg.shape[0] != N \
-            or out_hits.shape[1] != W or out_dmg.shape[1] != W or (start_turn.shape[0] != 0 and start_turn.shape[0] != N) \
-            or (trial_ids.shape[0] != 0 and trial_ids.shape[0] != N):
+    if not fight_outputs_ok(N, F.S, F.V, F.U, W, out_state.shape, out_flags.shape, out_turn.shape, out_result.shape[0],
+                            out_turns.shape[0], diverged.shape[0], saved_k.shape[0], out_shots.shape, out_hits.shape,
+                            out_dmg.shape, start_turn.shape[0], trial_ids.shape[0]):
         return -1
     for t in range(start_turn.shape[0]):
-        if not 0 <= start_turn[t] <= T:
+        if not 0 <= start_turn[t] <= F.T:
             return -1
-    ctx.cyc = cyc
-    ctx.fire_hits = fire_hits
-    ctx.fire_hit_fiery = fire_hit_fiery
-    ctx.taken = taken
     with nogil:
         for t in range(N):
             ctx.st = &out_state[t, 0]
             ctx.key = hp_stream_key(seed, trial_ids[t] if trial_ids.shape[0] else first_trial + <uint64_t>t)
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
+            F.flags, F.out_turn, F.hit, F.damage = &out_flags[t, 0], &out_turn[t, 0], &out_hit[t, 0], &out_damage[t, 0]
+            F.shots, F.hits, F.dmg, F.sv = &out_shots[t, 0], &out_hits[t, 0], &out_dmg[t, 0], &saved[t, 0]
+            F.diverged, F.redo = &diverged[t], &redo[t]
             start = start_turn[t] if start_turn.shape[0] else 0
-            sv = &saved[t, 0]
             if start > 0:
-                # resume after turn `start`: the outputs hold the state, `saved` the rest (see the docstring)
-                ctx.k = saved_k[t]
-                for v in range(V):
-                    burning[v] = sv[v]
-                    crash[v] = sv[V + v]
-                for i in range(NW):
-                    ammo[i] = sv[2 * V + i]
-                for i in range(W):
-                    rec_t[i] = sv[2 * V + NW + i]
-                    rec_s[i] = sv[2 * V + NW + W + i]
-                    rec_turn[i] = sv[2 * V + NW + 2 * W + i]
-                for i in range(U):
-                    outu[i] = sv[2 * V + NW + 3 * W + i]
-                for i in range(ring * V):
-                    fire_future[i] = sv[2 * V + NW + 3 * W + U + i]
-                for i in range(NH):
-                    held[i] = sv[2 * V + NW + 3 * W + U + ring * V + i]
-                for i in range(NK):
-                    gone[i] = sv[2 * V + NW + 3 * W + U + ring * V + NH + i]
+                fight_resume(&F, &ctx, saved_k[t])     # after turn `start`: the outputs hold the state, `saved` the rest
             else:
-                memcpy(ctx.st, init, S * sizeof(int32_t))
-                ctx.k = 0
-                for v in range(V):
-                    out_flags[t, v] = 2 if fring0[(ring + 2) * V + v] else 0    # exploded before (CW-FIRE-04)
-                memcpy(burning, v_burning, V * sizeof(int32_t))
-                for v in range(V):
-                    crash[v] = crash0[v]           # a Crash Table result before the start (FIGHT-03)
-                for i in range(NW):
-                    ammo[i] = w_ammo0[i]
-                for i in range(NH):
-                    held[i] = hand0[i]
-                for i in range(W):
-                    rec_t[i] = rec0[i]            # the scenario's sustained-fire history (CW-HIT-09)
-                    rec_s[i] = rec0[W + i]
-                    rec_turn[i] = rec0[2 * W + i]
-                    out_shots[t, i] = 0
-                    out_hits[t, i] = 0
-                    out_dmg[t, i] = 0
-                for i in range(U):
-                    outu[i] = 0
-                for i in range(NA):
-                    out_hit[t, i] = 0
-                    out_damage[t, i] = 0
-                for i in range(ring * V):
-                    fire_future[i] = fring0[i]     # the fire modifiers carried in (CW-FIRE-01)
-                for i in range(NK):
-                    gone[i] = 0
+                fight_fresh(&F, &ctx)
             diverged[t] = 0
             redo[t] = 0
-            ran = start
-            for turn in range(start + 1, T + 1):
-                tslot = turn % ring                # this turn's place in the fire rings
-                memset(fire_hits, 0, V * sizeof(int32_t))
-                memset(fire_hit_fiery, 0, V * sizeof(int32_t))
-                if turn == 1:
-                    for v in range(V):
-                        fire_hits[v] = fring0[ring * V + v]          # component hits earlier in the first turn
-                        fire_hit_fiery[v] = fring0[ring * V + V + v]
-                for i in range(W):
-                    fired_w[i] = 0
-                for i in range(NC + NP):
-                    fired_ch[i] = 0
-                # off-road damage at the start of the turn (turn._start_of_turn, terrain.offroad_damage, CW-OFF-02)
-                for i in range(offr_lo[turn - 1], offr_lo[turn]):
-                    op = offr + i * OFFR_NCOLS
-                    v = op[OFFR_VEHICLE]
-                    for j in range(op[OFFR_ROLLS]):
-                        r = roll(&ctx, fc[F_OFF_COUNT], fc[F_OFF_BONUS], fc[F_OFF_FLOOR])
-                        if fc[F_OFF_UB_LO] <= r <= fc[F_OFF_UB_HI]:
-                            if not op[OFFR_HIGH]:
-                                dmg_slot(&ctx, varm[v] + UNDERBODY, fc[F_OFF_POINTS])   # what armour cannot stop is lost
-                        elif fc[F_OFF_T_LO] <= r <= fc[F_OFF_T_HI] and ctx.v_t1[v] > ctx.v_t0[v]:
-                            k = ctx.v_t0[v] + pick(&ctx, ctx.v_t1[v] - ctx.v_t0[v])
-                            if not t_immune[k] and ctx.st[t_slot[k]] > 0:
-                                dmg_slot(&ctx, t_slot[k], fc[F_OFF_POINTS])
-                for ph in range(P):
-                    tp = (turn - 1) * P + ph
-                    # declared drops and automatic switches (before the movement), then dropped weapons on automatic
-                    # (after it): turn._do_action and turn._automatic_drops
-                    acting = 0
-                    for i in range(drop_lo[tp], drop_lo[tp + 1]):
-                        dp = drp + i * DROP_NCOLS
-                        kind = dp[DROP_KIND]
-                        if kind == DR_DETONATE:
-                            happened = not (dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]]) and not gone[dp[DROP_COUNTER]]
-                            if happened:
-                                if dp[DROP_DRIVER] >= 0:
-                                    fired_ch[dp[DROP_DRIVER]] = 1
-                                gone[dp[DROP_COUNTER]] = 1
-                            if happened and not dp[DROP_ASSUMED]:
-                                redo[t] = i + 1
-                                break
-                            continue                       # cancelled: nothing changes, as the packing has it
-                        if kind == DR_SUBSTITUTE:
-                            # a crew member takes over (crew.substitute_driver, CW-CREW-04): only from a driver who is
-                            # incapacitated (or none), and only if he can act himself; the rest is the packing's
-                            happened = (dp[DROP_DRIVER] < 0 or ctx.st[c_hits[dp[DROP_DRIVER]]] >= 2) \
-                                and ctx.st[c_hits[dp[DROP_CREW]]] < 2
-                            if happened != dp[DROP_ASSUMED]:
-                                redo[t] = i + 1
-                                break
-                            continue
-                        if kind == DR_FETCH:
-                            # a grenade out of the cargo (turn._do_action, CW-HAND-01): if a box of them is not
-                            # destroyed, the character's turn (he has fired); his grenade is the packing's (c_hand)
-                            happened = 0
-                            j = i + 1
-                            while j < drop_lo[tp + 1] and drp[j * DROP_NCOLS + DROP_KIND] == DR_BOX:
-                                if ctx.st[drp[j * DROP_NCOLS + DROP_SLOT]] > 0:
-                                    happened = 1
-                                j += 1
-                            if happened:
-                                # and he may carry one more (CW-HAND-01): his counted grenades within the row's ROOM
-                                room = dp[DROP_ROOM]
-                                for hk in range(H):
-                                    room -= <int64_t>held[dp[DROP_CREW] * H + hk] * pk.hand_eq[hk]
-                                happened = room >= 0
-                            if happened != dp[DROP_ASSUMED]:
-                                redo[t] = i + 1
-                                break
-                            if happened:
-                                fired_ch[dp[DROP_CREW]] = 1
-                                if fc[F_FETCH_HAND] >= 0:
-                                    held[dp[DROP_CREW] * H + fc[F_FETCH_HAND]] += 1    # a grenade in his hand
-                            continue
-                        if kind == DR_BOX:
-                            continue                       # read by its FETCH row
-                        if kind == DR_ACTION or kind == DR_SWITCH:
-                            happened = 0 if dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]] else 1
-                            if kind == DR_ACTION:
-                                # cancelled whole if one of its weapons has fired this turn (CW-ROF-01), is destroyed
-                                # or is empty (validate.check_drop, asked of every weapon before anything is dropped)
-                                j = i + 1
-                                while happened and j < drop_lo[tp + 1] and drp[j * DROP_NCOLS + DROP_KIND] == DR_MEMBER:
-                                    w = drp[j * DROP_NCOLS + DROP_WEAPON]
-                                    if fired_w[drp[j * DROP_NCOLS + DROP_WKEY]] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
-                                        happened = 0
-                                    j += 1
-                                acting = happened
-                            if happened and dp[DROP_DRIVER] >= 0:
-                                fired_ch[dp[DROP_DRIVER]] = 1    # the driver's firing action (CW-AUTO-01, CW-ROF-01)
-                        else:
-                            w = dp[DROP_WEAPON]
-                            if kind == DR_MEMBER:
-                                happened = acting          # its action went ahead (every weapon of it can drop)
-                                if happened:
-                                    fired_w[dp[DROP_WKEY]] = 1
-                            else:
-                                happened = ctx.st[w_slot[w]] > 0 and not (w_shots[w] and ammo[w] <= 0)
-                            if happened and w_shots[w]:
-                                ammo[w] -= 1
-                            if happened and dp[DROP_WATER]:
-                                # fired in water (dropped.drop_weapon, CW-DROP-06): on 1d in the band, water backs up
-                                # into the weapon (damage to it alone; what it cannot take goes nowhere)
-                                r = die(&ctx)
-                                if fc[F_WATER_LO] <= r <= fc[F_WATER_HI]:
-                                    dmg_slot(&ctx, w_slot[w], roll(&ctx, fc[F_WATER_COUNT], fc[F_WATER_BONUS], fc[F_WATER_FLOOR]))
-                        if happened != dp[DROP_ASSUMED]:
-                            if happened or dp[DROP_COUNTER] < 0:
-                                redo[t] = i + 1
-                                break
-                            if kind == DR_MEMBER or kind == DR_AUTO:
-                                gone[dp[DROP_COUNTER]] = 1     # not laid: its contact rows are skipped
-                    if redo[t]:
-                        break
-                    # counters and slicks driven over in the movement (turn._contacts, CW-DROP-02..04): damage to
-                    # the underbody and tires, fire sources; before the orders look for shots
-                    armed = 0
-                    for i in range(ocon_lo[tp], ocon_lo[tp + 1]):
-                        vi = ocon[i * OCON_NCOLS + OCON_VEHICLE]
-                        kind = ocon[i * OCON_NCOLS + OCON_KIND]
-                        k = ocon[i * OCON_NCOLS + OCON_COUNTER]
-                        if kind == CONTACT_TRIGGER:
-                            armed = 0
-                            if k >= 0 and gone[k]:
-                                continue                   # mines gone off earlier, or a drop that did not happen
-                            r = die(&ctx)
-                            armed = ocon[i * OCON_NCOLS + OCON_A] <= r <= ocon[i * OCON_NCOLS + OCON_B]
-                            if armed and ocon[i * OCON_NCOLS + OCON_C]:
-                                gone[k] = 1
-                        elif kind == CONTACT_DAMAGE:
-                            if ocon[i * OCON_NCOLS + OCON_ARMED]:
-                                if not armed:
-                                    continue               # its trigger did not go off (or its counter is gone)
-                            elif k >= 0 and gone[k]:
-                                continue
-                            hits = roll(&ctx, ocon[i * OCON_NCOLS + OCON_A], ocon[i * OCON_NCOLS + OCON_B], ocon[i * OCON_NCOLS + OCON_C])
-                            if ocon[i * OCON_NCOLS + OCON_HALF]:
-                                hits = (hits + 1) // 2
-                            ctx.cur_fiery = -1
-                            apply_shot(&ctx, vi, ocon[i * OCON_NCOLS + OCON_PART], ocon[i * OCON_NCOLS + OCON_SIDE], ocon[i * OCON_NCOLS + OCON_TIRE], hits)
-                        elif not (k >= 0 and gone[k]):
-                            add_fire(fire_future + vi * ring, ring, tslot, ocon[i * OCON_NCOLS + OCON_B], ocon[i * OCON_NCOLS + OCON_A])
-                    # the standing orders' attacks (carwars.fight.order_attacks), chosen after the movement
-                    n_acc = 0
-                    for e in range(tp_lo[tp], tp_lo[tp + 1]):
-                        ep = ent + e * ENT_NCOLS
-                        u = ep[ENT_UNIT]
-                        wk = ep[ENT_WKEY]
-                        w = ep[ENT_WEAPON]
-                        ped = ep[ENT_PED]
-                        if ep[ENT_CHOOSE] == CHOOSE_AUTOMATIC:
-                            # a weapon on automatic (special.automatic_attacks): fires by itself, if not destroyed
-                            # or empty and something crosses its line with a line of fire; or a planned attack with
-                            # it (ENT_ATK its column); once a turn (CW-ROF-01)
-                            if fired_w[wk] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
-                                continue
-                            fr = ep[ENT_FIR_LO]
-                            if fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
-                                continue
-                            k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
-                            fired_w[wk] = 1
-                            acc_k[n_acc] = k
-                            acc_wk[n_acc] = wk
-                            acc_w[n_acc] = w
-                            acc_fs[n_acc] = -1             # no firer: no wounded skill, no sustained fire
-                            acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED]
-                            acc_ok[n_acc] = 1
-                            acc_atk[n_acc] = ep[ENT_ATK]
-                            acc_e[n_acc] = e
-                            acc_ch[n_acc] = -1
-                            n_acc += 1
-                            continue
-                        if ep[ENT_CHOOSE] == CHOOSE_MEMBER:
-                            continue                       # its link's entry fires it
-                        if ep[ENT_CHOOSE] == CHOOSE_AREA:
-                            # a planned area-effect attack (turn._still_legal, phase._roll_area): cancelled if its weapon
-                            # has fired this turn, is destroyed or empty, or the firer cannot fire; else one to-hit roll
-                            # per intended victim
-                            # (a pedestrian's hand weapon, w -1: no damage points, no ammunition to count; its
-                            # character is NC + the pedestrian, and ch_hits reads either kind's hits)
-                            if w >= 0 and (fired_w[wk] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0)):
-                                continue                   # (a hand weapon: only its firer's shot counts, CW-ROF-01)
-                            fr = group_firer(ctx.st, ch_hits, fir, ep, fired_ch)
-                            if fr < 0:
-                                continue
-                            ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            if ep[ENT_HAND] >= 0 and held[ch * H + ep[ENT_HAND]] <= 0:
-                                fired_ch[ch] = 0           # his last one of these is thrown (CW-HAND-01): cancelled, so
-                                continue                   # not his firing action (group_firer marked him; he had not fired)
-                            fired_w[wk] = 1
-                            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-                                mp = ent + j * ENT_NCOLS
-                                k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
-                                acc_k[n_acc] = k
-                                acc_wk[n_acc] = wk
-                                acc_w[n_acc] = w
-                                acc_fs[n_acc] = ch_hits[ch]
-                                acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                                acc_ok[n_acc] = 1
-                                acc_atk[n_acc] = mp[ENT_ATK]
-                                acc_e[n_acc] = e
-                                acc_ch[n_acc] = ch
-                                acc_off[n_acc] = mp[ENT_SHOT]
-                                n_acc += 1
-                            continue
-                        if ep[ENT_CHOOSE] == CHOOSE_LINK:
-                            # a planned link (turn._still_legal, special.expand_link): cancelled whole if one of its
-                            # weapons has fired this turn, one that shoots now is destroyed or empty, or its firer
-                            # cannot fire; else every weapon that shoots rolls, the aimed ones with the first's modifiers
-                            link_ok = 1
-                            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-                                mp = ent + j * ENT_NCOLS
-                                if fired_w[mp[ENT_WKEY]]:
-                                    link_ok = 0
-                                elif mp[ENT_SHOT] >= 0 and (ctx.st[w_slot[mp[ENT_WEAPON]]] <= 0
-                                                            or (w_shots[mp[ENT_WEAPON]] and ammo[mp[ENT_WEAPON]] <= 0)):
-                                    link_ok = 0
-                            if not link_ok:
-                                continue
-                            fr = group_firer(ctx.st, c_hits, fir, ep, fired_ch)
-                            if fr < 0:
-                                continue
-                            ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            wk0 = ent[(e + 1) * ENT_NCOLS + ENT_WKEY]       # the first weapon's streak counts for the group
-                            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-                                mp = ent + j * ENT_NCOLS
-                                fired_w[mp[ENT_WKEY]] = 1
-                                if mp[ENT_SHOT] < 0:
-                                    continue
-                                k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
-                                acc_k[n_acc] = k
-                                acc_wk[n_acc] = mp[ENT_WKEY]
-                                acc_w[n_acc] = mp[ENT_WEAPON]
-                                if mp[ENT_SHOT] == 0:
-                                    acc_fs[n_acc] = c_hits[ch]
-                                    acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk0, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                                    acc_ch[n_acc] = ch
-                                else:                      # as if on automatic: no firer, no sustained fire
-                                    acc_fs[n_acc] = -1
-                                    acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED]
-                                    acc_ch[n_acc] = -1
-                                acc_ok[n_acc] = 1
-                                acc_atk[n_acc] = mp[ENT_ATK]
-                                acc_e[n_acc] = e
-                                acc_off[n_acc] = mp[ENT_SHOT]
-                                n_acc += 1
-                            continue
-                        if ep[ENT_CHOOSE] == CHOOSE_PLANNED:
-                            # a planned attack (turn._still_legal): cancelled when the rules forbid it now
-                            if w >= 0 and fired_w[wk]:
-                                continue                   # its mounted weapon fired this turn (CW-ROF-01)
-                            if ped >= 0:
-                                if ctx.st[p_hits[ped]] >= 2:
-                                    continue               # the pedestrian is down (CW-CREW-01)
-                                fr = ep[ENT_FIR_LO]
-                                ch = NC + ped
-                            else:
-                                if w >= 0 and (ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0)):
-                                    continue               # destroyed or empty (CW-VEH-03); a hand weapon: no check
-                                fr = first_able(ctx.st, c_hits, fir, ep[ENT_FIR_LO], ep[ENT_FIR_HI])   # the named firer, or the first able
-                                if fr < 0:
-                                    continue
-                                ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            if fired_ch[ch] or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
-                                continue                   # the firer has fired; or no line of fire, whatever the dice
-                            if ep[ENT_HAND] >= 0 and held[ch * H + ep[ENT_HAND]] <= 0:
-                                continue                   # he has thrown his last one of these (CW-HAND-01)
-                            k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
-                            fired_ch[ch] = 1
-                            fired_w[wk] = 1
-                            acc_k[n_acc] = k
-                            acc_wk[n_acc] = wk
-                            acc_w[n_acc] = w
-                            acc_fs[n_acc] = p_hits[ped] if ped >= 0 else c_hits[ch]
-                            acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                            acc_ok[n_acc] = 1
-                            acc_atk[n_acc] = ep[ENT_ATK]
-                            acc_e[n_acc] = e
-                            acc_ch[n_acc] = ch
-                            n_acc += 1
-                            continue
-                        if outu[u] or fired_w[wk]:
-                            continue
-                        if ped >= 0:
-                            if fired_ch[NC + ped] or (ep[ENT_HAND] >= 0 and held[(NC + ped) * H + ep[ENT_HAND]] <= 0):
-                                continue                   # (a grenade: he has thrown his last one, CW-HAND-01)
-                        elif ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
-                            continue
-                        for fr in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                            ci = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            if ped >= 0:
-                                wounded = ctx.st[p_hits[ped]]
-                                if wounded >= 2:
-                                    break                  # a pedestrian down cannot fire (CW-CREW-01)
-                                ch = NC + ped
-                            else:
-                                wounded = ctx.st[c_hits[ci]]
-                                if wounded >= 2:
-                                    continue               # not able: the next firer (firer_candidates)
-                                ch = ci
-                            best = -1
-                            bestp = -1
-                            for k in range(fir[fr * FIR_NCOLS + FIR_CAND_LO], fir[fr * FIR_NCOLS + FIR_CAND_HI]):
-                                cp = cand + k * CAND_NCOLS
-                                tu = cp[CAND_UNIT]
-                                if outu[tu]:
-                                    continue
-                                needed = cp[CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, tu, turn, sf2, sf3)
-                                if wounded == 1:
-                                    needed += wpen
-                                if needed > maxn:
-                                    continue               # no hit possible: not a candidate (FIGHT-02)
-                                if ep[ENT_CHOOSE] == CHOOSE_NEAREST:             # nearest enemy: the first, by range then unit order
-                                    best = k
-                                    break
-                                f = prob36[needed if needed > nm else nm + 1]
-                                if f > bestp:
-                                    bestp = f
-                                    best = k
-                            if best < 0:
-                                break                      # no shot this phase for this weapon, whoever fires it
-                            if fired_ch[ch]:
-                                continue                   # this firer has fired this turn: the next may
-                            fired_ch[ch] = 1
-                            fired_w[wk] = 1
-                            acc_k[n_acc] = best
-                            acc_wk[n_acc] = wk
-                            acc_w[n_acc] = w
-                            acc_fs[n_acc] = p_hits[ped] if ped >= 0 else c_hits[ci]
-                            acc_need[n_acc] = cand[best * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[best * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                            acc_ok[n_acc] = 1
-                            acc_atk[n_acc] = -1
-                            acc_e[n_acc] = e
-                            acc_ch[n_acc] = ch
-                            n_acc += 1
-                            break
-                    if n_acc == 0 and col_lo[tp + 1] == col_lo[tp]:
-                        continue                           # no shot and no collision: the phase's combat changes nothing
-                    # the state at the start of the phase's combat: drivers and metal armour before (CW-ROF-02)
-                    memset(taken, 0, V * sizeof(int32_t))
-                    for v in range(V):
-                        driver_before[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
-                        if ctx.v_metal[v]:
-                            for j in range(6):
-                                metal_before[v * 6 + j] = ctx.st[varm[v] + j]
-                    # collisions of the movement, then each attack explained again: one made impossible is cancelled
-                    for i in range(col_lo[tp], col_lo[tp + 1]):
-                        vi = fcol[i * FCOL_NCOLS + FCOL_INDEX]
-                        hits = roll(&ctx, fcol[i * FCOL_NCOLS + FCOL_COUNT], fcol[i * FCOL_NCOLS + FCOL_BONUS], fcol[i * FCOL_NCOLS + FCOL_FLOOR]) if fcol[i * FCOL_NCOLS + FCOL_COUNT] > 0 else 0
-                        hits = (hits * fcol[i * FCOL_NCOLS + FCOL_NUM] + fcol[i * FCOL_NCOLS + FCOL_DEN] - 1) // fcol[i * FCOL_NCOLS + FCOL_DEN]
-                        if fcol[i * FCOL_NCOLS + FCOL_IS_PED]:
-                            dmg_ped(&ctx, p_hits[vi], p_ba[vi], hits)
-                        else:
-                            collision_damage(&ctx, vi, fcol[i * FCOL_NCOLS + FCOL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
-                    if col_lo[tp + 1] > col_lo[tp]:
-                        for a in range(n_acc):
-                            e = acc_e[a]
-                            if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_PLANNED and ent[e * ENT_NCOLS + ENT_PED] < 0:
-                                # a planned vehicle attack: explained again, its default firer the first able now
-                                # (attack._default_firer), who is the one who fires it (CW-ROF-01)
-                                fr = repick_firer(ctx.st, c_hits, fir, ent + e * ENT_NCOLS, fired_ch, acc_ch[a], &ch)
-                                acc_ch[a] = ch
-                                if fr < 0 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0) or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
-                                    acc_ok[a] = 0
-                                    continue
-                                k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
-                                acc_k[a] = k
-                                acc_fs[a] = c_hits[ch]
-                                acc_need[a] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[a], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                            elif ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_LINK or ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
-                                if a > 0 and acc_e[a - 1] == e:
-                                    continue               # done with its link's (or area attack's) first shot
-                                # the link explained again: its default firer the first able now; cancelled whole
-                                # if he cannot fire or a weapon that shoots is destroyed (phase._after_collisions)
-                                fr = repick_firer(ctx.st, ch_hits, fir, ent + e * ENT_NCOLS, fired_ch, acc_ch[a], &ch)
-                                link_ok = fr >= 0 and fir[fr * FIR_NCOLS + FIR_CAND_HI] > fir[fr * FIR_NCOLS + FIR_CAND_LO]
-                                j = a
-                                while j < n_acc and acc_e[j] == e:
-                                    if acc_w[j] >= 0 and ctx.st[w_slot[acc_w[j]]] <= 0:
-                                        link_ok = 0
-                                    j += 1
-                                wk0 = ent[(e + 1) * ENT_NCOLS + ENT_WKEY]
-                                j = a
-                                while j < n_acc and acc_e[j] == e:
-                                    if not link_ok:
-                                        acc_ok[j] = 0
-                                    else:
-                                        k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + acc_off[j]
-                                        acc_k[j] = k
-                                        if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
-                                            acc_fs[j] = ch_hits[ch]
-                                            acc_ch[j] = ch
-                                            acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[j], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                                        elif acc_off[j] == 0:
-                                            acc_fs[j] = c_hits[ch]
-                                            acc_ch[j] = ch
-                                            acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk0, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                                        else:
-                                            acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED]
-                                    j += 1
-                            elif (acc_fs[a] >= 0 and ctx.st[acc_fs[a]] >= 2) or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0):
-                                acc_ok[a] = 0
-                    # to hit, then damage, in the order the attacks were given
-                    for a in range(n_acc):
-                        acc_dmg[a] = 0
-                        if not acc_ok[a]:
-                            continue
-                        cp = cand + acc_k[a] * CAND_NCOLS
-                        needed = acc_need[a]
-                        if acc_fs[a] >= 0 and ctx.st[acc_fs[a]] == 1:
-                            needed += wpen                 # a wounded firer's skills -2 (CW-HIT-08)
-                        r = die(&ctx) + die(&ctx)
-                        hit = cp[CAND_POSSIBLE] and r != nm and needed <= maxn and r >= needed
-                        e = acc_e[a]
-                        if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
-                            # an area-effect attack (phase._roll_area): the victims' to-hit rolls, then one shot of
-                            # ammunition, then one damage roll if any hit; the first `hits` in the defender's order
-                            # take half of it each, rounded up (all of it from a flamethrower)
-                            if acc_off[a] == 0:
-                                area_hits = 0
-                            area_hits += hit
-                            out_hit[t, acc_atk[a]] = hit
-                            out_damage[t, acc_atk[a]] = 0
-                            wk = acc_wk[a]
-                            out_shots[t, wk] += 1
-                            out_hits[t, wk] += hit
-                            if a + 1 == n_acc or acc_e[a + 1] != e:
-                                w = acc_w[a]
-                                if w >= 0 and w_shots[w]:
-                                    ammo[w] -= 1
-                                elif ent[e * ENT_NCOLS + ENT_HAND] >= 0:
-                                    held[acc_ch[a] * H + ent[e * ENT_NCOLS + ENT_HAND]] -= 1     # thrown (CW-HAND-01)
-                                if area_hits:
-                                    each = area_each(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], cp[CAND_DMG_HITS],
-                                                     ent[e * ENT_NCOLS + ENT_RANK], consts[K_AREA_DIVISOR])
-                                    for j in range(a - ent[e * ENT_NCOLS + ENT_LINK] + 1, a + 1):
-                                        if ent[(e + 1 + acc_off[j]) * ENT_NCOLS + ENT_RANK] < area_hits:
-                                            acc_dmg[j] = each
-                            continue
-                        dmg = 0
-                        if hit:
-                            if cp[CAND_DMG_COUNT] > 0:
-                                dmg = roll(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], 0)
-                            else:
-                                dmg = cp[CAND_DMG_HITS]
-                        acc_dmg[a] = dmg
-                        w = acc_w[a]
-                        if w >= 0 and w_shots[w]:
-                            ammo[w] -= 1
-                        elif ent[e * ENT_NCOLS + ENT_HAND] >= 0:
-                            held[acc_ch[a] * H + ent[e * ENT_NCOLS + ENT_HAND]] -= 1     # a grenade thrown is used up (CW-HAND-01)
-                        if acc_atk[a] >= 0:
-                            out_hit[t, acc_atk[a]] = hit
-                            out_damage[t, acc_atk[a]] = dmg
-                        wk = acc_wk[a]
-                        out_shots[t, wk] += 1
-                        if hit:
-                            out_hits[t, wk] += 1
-                            out_dmg[t, wk] += dmg
-                    # sustained fire records (update_history): every attack rolled this phase
-                    for a in range(n_acc):
-                        if acc_ok[a]:
-                            if ent[acc_e[a] * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA and a + 1 < n_acc and acc_e[a + 1] == acc_e[a]:
-                                continue                   # an area attack's last victim's record is the one kept
-                            wk = acc_wk[a]
-                            tu = cand[acc_k[a] * CAND_NCOLS + CAND_UNIT]
-                            s = streak_of(rec_t, rec_s, rec_turn, wk, tu, turn) if acc_fs[a] >= 0 else 0   # automatic: no streak
-                            rec_t[wk] = tu
-                            rec_s[wk] = s
-                            rec_turn[wk] = turn
-                    # all damage at the end of the phase, in order
-                    for a in range(n_acc):
-                        dmg = acc_dmg[a]
-                        if not acc_ok[a] or dmg == 0:
-                            continue
-                        cp = cand + acc_k[a] * CAND_NCOLS
-                        kind = cp[CAND_KIND]
-                        vi = cp[CAND_INDEX]
-                        if kind != TGT_VEHICLE:
-                            if kind == TGT_PEDESTRIAN:
-                                dmg_ped(&ctx, p_hits[vi], p_ba[vi], dmg)
-                            # (a building: its damage is not modelled)
-                            burst_on(&ctx, brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], p_hits, p_ba)   # (CW-DMG-06)
-                            continue
-                        hits = hand_hits(cp[CAND_MODE], dmg)
-                        if cp[CAND_FIRE_MOD] >= 0:
-                            # a fire source: its modifier counts this turn and the next cp[CAND_BURN] (FireSource.active)
-                            add_fire(fire_future + vi * ring, ring, tslot, cp[CAND_BURN], cp[CAND_FIRE_MOD])
-                        ctx.cur_vehicle = vi
-                        ctx.cur_fiery = cp[CAND_FIERY]
-                        apply_shot(&ctx, vi, cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], hits)
-                        ctx.cur_fiery = -1
-                        burst_on(&ctx, brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], p_hits, p_ba)   # pedestrians near (CW-DMG-06)
-                    # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
-                    for v in range(V):
-                        if taken[v] == 0:
-                            continue
-                        if v_is_car[v]:
-                            f = 0
-                            if ctx.v_metal[v]:
-                                for j in range(6):
-                                    if ctx.st[varm[v] + j] < metal_before[v * 6 + j]:
-                                        f = 1
-                            if taken[v] >= consts[K_OBSTACLE_HITS] or f:
-                                out_flags[t, v] |= 8
-                        if vdrv[v] >= 0:
-                            before_state = driver_before[v]
-                            after_state = crew_state(&ctx, vdrv[v])
-                            if after_state != before_state and after_state >= 2 and before_state < 2:
-                                if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
-                                    r = roll(&ctx, 2, 0, 0)      # Crash Table 1 at +4, off-road -3 (CW-CREW-03, CW-OFF-01)
-                                    crash[v] = crash_out[13 * v_off[v] + r]
-                                out_flags[t, v] |= 4
-                if redo[t]:
-                    break                          # run again from the start under another packing
-                # the end of the turn: fire (carwars.fire.end_of_turn_fire); the modifiers active this turn
-                for v in range(V):
-                    fire_total[v] = fire_future[v * ring + tslot]
-                    fire_future[v * ring + tslot] = 0
-                for v in range(V):
-                    if out_flags[t, v] & 2:
-                        continue
-                    if not burning[v]:
-                        fire_starts(&ctx, v, fire_total[v], burning, consts, v_fireproof[v])
-                    mv = (turn - 1) * V + v
-                    if burning[v] and fire_burns(&ctx, v, burning, consts, v_extinguisher[v], v_can_explode[v], near_v + mv * pk.w_near_v,
-                                                 pk.w_near_v, near_p + mv * pk.w_near_p, pk.w_near_p, p_hits, p_ba):
-                        out_flags[t, v] |= 2
-                ran = turn
-                # who is out of action after the turn (carwars.fight.update_out): a unit out stays out
-                for u in range(U):
-                    if outu[u]:
-                        continue
-                    if u >= V:
-                        if fc[F_PEDDOWN] and ctx.st[p_hits[u - V]] >= 2:
-                            outu[u] = turn + fc[F_FIRST] - 1
-                        continue
-                    if vehicle_out(&ctx, u, fc, crash, out_flags[t, u], w_usable, w_shots, ammo, c_takeover, c_hand, held, H, turn):
-                        outu[u] = turn + fc[F_FIRST] - 1
-                sides_left = 0
-                for s in range(fc[F_SIDES]):
-                    alive_side[s] = 0
-                for u in range(U):
-                    if not outu[u] and not alive_side[u_side[u]]:
-                        alive_side[u_side[u]] = 1
-                        sides_left += 1
-                if fc[F_UNTIL] and sides_left <= 1:
-                    break
-                if turn < T:
-                    # a vehicle out of control slows down at the end of the turn (CW-CREW-03): every later place
-                    # changes; the reference runs this trial
-                    for v in range(V):
-                        if (out_flags[t, v] & 4) and moving_end[(turn - 1) * V + v] and not known_unc[v]:
-                            diverged[t] = turn
-                    if diverged[t]:
-                        break
+            ran = fight_turns(&F, &ctx, start)
             if redo[t]:
                 continue
             if diverged[t]:
-                for v in range(V):
-                    sv[v] = burning[v]
-                    sv[V + v] = crash[v]
-                for i in range(NW):
-                    sv[2 * V + i] = ammo[i]
-                for i in range(W):
-                    sv[2 * V + NW + i] = rec_t[i]
-                    sv[2 * V + NW + W + i] = rec_s[i]
-                    sv[2 * V + NW + 2 * W + i] = rec_turn[i]
-                for i in range(U):
-                    sv[2 * V + NW + 3 * W + i] = outu[i]
-                for i in range(ring * V):
-                    sv[2 * V + NW + 3 * W + U + i] = fire_future[i]
-                for i in range(NH):
-                    sv[2 * V + NW + 3 * W + U + ring * V + i] = held[i]
-                for i in range(NK):
-                    sv[2 * V + NW + 3 * W + U + ring * V + NH + i] = gone[i]
+                fight_save(&F)
                 saved_k[t] = ctx.k
                 continue
-            for v in range(V):
-                if burning[v]:
-                    out_flags[t, v] |= 1
-            for u in range(U):
-                out_turn[t, u] = outu[u]
             out_turns[t] = ran
-            sides_left = 0
-            left = -1
-            for s in range(fc[F_SIDES]):
-                alive_side[s] = 0
-            for u in range(U):
-                if not outu[u] and not alive_side[u_side[u]]:
-                    alive_side[u_side[u]] = 1
-                    sides_left += 1
-            for s in range(fc[F_SIDES]):
-                if alive_side[s]:
-                    left = s
-                    break
-            out_result[t] = left if sides_left == 1 else (-1 if sides_left == 0 else -2)
+            out_result[t] = fight_outcome(&F)
     return 0
 
 

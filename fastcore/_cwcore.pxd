@@ -8,7 +8,7 @@ and compiles into that one C file, into the kernels' loops, with no Python objec
 Nothing here reads the packed layout's codes or columns (fastcore/_layout.pxi, generated, which the .pyx includes):
 what does lives in the .pyx, beside the reference function it mirrors.
 """
-from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t
+from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t, uint8_t
 
 cdef extern from "hp_dice.h" nogil:
     uint64_t hp_stream_key(uint64_t seed, uint64_t trial)
@@ -354,3 +354,111 @@ cdef struct PhaseRun:
     int32_t* dirty
     Py_ssize_t since         # trials counted since the last flush
     int area_hits            # an area-effect attack's victims hit so far (kept from row to row, as the rows run)
+
+
+# --- run_fight's run: what it reads, its scratch (fight_bind) and the trial's rows of the outputs ------------------
+
+cdef struct FightRun:
+    # the packed rows and figures the trials read (unpack_fight)
+    int32_t* init
+    int32_t* fc              # the fight's figures (F_*)
+    int32_t* consts          # the rules' figures (K_*)
+    int32_t* ent             # order entries of each phase (tp_lo), firer rows (fir), candidate shots (cand)
+    int32_t* tp_lo
+    int32_t* fir
+    int32_t* cand
+    int32_t* fcol            # the movement's collisions of each phase (col_lo)
+    int32_t* col_lo
+    int32_t* drop            # declared drops, switches, detonations, substitutions, fetches (drop_lo)
+    int32_t* drop_lo
+    int32_t* ocon            # counters and slicks driven over (ocon_lo)
+    int32_t* ocon_lo
+    int32_t* offr            # off-road damage rolls of each turn (offr_lo)
+    int32_t* offr_lo
+    int32_t* brst
+    int32_t* prob36          # the odds of each roll needed (best odds, FIGHT-02)
+    int32_t* crash_out       # Crash Table 1's results (13 a row, on and off road)
+    int32_t* u_side
+    int32_t* moving_end      # per turn and vehicle: still moving at its end
+    int32_t* known_unc       # vehicles the packing already slows
+    int32_t* near_v
+    int32_t* near_p
+    Py_ssize_t w_near_v
+    Py_ssize_t w_near_p
+    int32_t* rec0            # the sustained-fire history the scenario starts with
+    int32_t* fring0          # the fire state carried in (rings, component hits, exploded)
+    int32_t* crash0
+    int32_t* hand0           # the thrown hand weapons each character starts with
+    int32_t* hand_eq         # per kind, its grenade-equivalents
+    int32_t* v_armour
+    int32_t* v_kind
+    int32_t* v_sc_side
+    int32_t* v_driver
+    int32_t* v_fireproof
+    int32_t* v_extinguisher
+    int32_t* v_can_explode
+    int32_t* v_burning
+    int32_t* v_is_car
+    int32_t* v_off
+    int32_t* w_slot
+    int32_t* w_shots
+    int32_t* w_ammo0
+    int32_t* w_usable
+    int32_t* c_hits
+    int32_t* c_takeover
+    int32_t* c_hand
+    int32_t* t_slot
+    int32_t* t_immune
+    int32_t* p_hits
+    int32_t* p_ba
+    Py_ssize_t S, V, NP, U, W, NC, NW, NA, NH, NK
+    int T, P, H, ring
+    int nm, maxn, wpen, sf2, sf3     # the natural miss, the most needed, a wounded firer's penalty, sustained fire
+    # scratch
+    int32_t* ch_hits         # each character's hits slot: crew members 0 .. NC - 1, then the pedestrians
+    int32_t* held            # per character, the thrown hand weapons (grenades) of each kind he holds
+    int32_t* fire_hits
+    int32_t* fire_hit_fiery
+    int32_t* taken
+    int32_t* fire_total
+    int32_t* burning
+    int32_t* driver_before
+    int32_t* crash
+    int32_t* fire_future     # per vehicle, the fire modifiers that count at turn % ring (CW-FIRE-01)
+    int32_t* metal_before
+    int32_t* ammo
+    int32_t* fired_w         # per weapon key, fired this turn (CW-ROF-01)
+    int32_t* rec_t           # per weapon key, its last shot: target, streak, turn (CW-HIT-09)
+    int32_t* rec_s
+    int32_t* rec_turn
+    int32_t* fired_ch        # per character, fired this turn (CW-ROF-01)
+    int32_t* outu            # per unit, the turn it went out of action (0: not out)
+    int32_t* alive_side
+    int32_t* gone            # per counter: mines gone off, or a drop that did not happen
+    # the shots accepted in a phase, at most one an entry: candidate, roll needed, the firer's hits slot, weapon
+    # key, weapon, damage, still on, planned attack's column, entry, the character marked as firing it, and a
+    # link's or area attack's shot (its candidate in the firer row's range, ENT_SHOT)
+    int32_t* acc_k
+    int32_t* acc_need
+    int32_t* acc_fs
+    int32_t* acc_wk
+    int32_t* acc_w
+    int32_t* acc_dmg
+    int32_t* acc_ok
+    int32_t* acc_atk
+    int32_t* acc_e
+    int32_t* acc_ch
+    int32_t* acc_off
+    int area_hits            # an area-effect attack's victims hit so far (kept from shot to shot, as they run)
+    # the trial: its rows of the outputs (set by run_fight), the turn's place in the fire rings
+    uint8_t* flags
+    int16_t* out_turn
+    int32_t* shots
+    int32_t* hits
+    int32_t* dmg
+    uint8_t* hit
+    int32_t* damage
+    int32_t* sv
+    int16_t* diverged
+    int32_t* redo
+    int tslot
