@@ -682,87 +682,64 @@ cdef int lo_ok(int32_t* lo, Py_ssize_t n, Py_ssize_t rows) noexcept nogil:
     return 1
 
 
-cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) noexcept nogil:
-    """run_fight's rows, checked on entry after its sizes (tp_lo and col_lo split the entries and collisions in
-    order) and after damage_arrays_ok, so that no row the trials read is out of bounds and no loop is endless:
-    - the row ranges: each phase's and turn's counters, drops and off-road rolls in order; every range a row
-      holds (an entry's firers, a firer's candidates, a candidate's burst) inside the rows it points into;
-    - entries: weapon key, weapon and planned attack in range (a weapon on automatic, or an order's for a
-      vehicle, a mounted one); an order's unit and its candidates' units (elsewhere a candidate's unit column is
-      only compared: a building's lies past the units); the firer rows read without a choice (a weapon on
-      automatic, a pedestrian's planned attack) there, and a crew member where one is read; a thrown hand
-      weapon's kind only on a person's throw; a link's or area attack's members inside its phase, each a member
-      with its weapon key, and an area attack's victims each a shot, a rank and an attack;
-    - every candidate's shot (shot_ok), every counter's vehicle, damage (a shot at its vehicle) and fire (a burn
-      shorter than the ring, add_fire), every collision a vehicle's side or a pedestrian, every burst a pedestrian;
-    - every drop row of a kind, with what its kind reads; every grenade count within MAX_LOAD;
-    - the units' sides; the per-weapon and per-crew arrays whole; the odds table covering every number an order
-      weighs; no roll of more than MAX_DICE dice, nor more off-road rolls."""
-    cdef int32_t* fc = pk.fc
-    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, S = pk.n_init, e, j, i, tp
-    cdef int T = fc[F_T], P = fc[F_P], ch, H = fc[F_HANDS], kind
-    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
-    cdef int32_t* ep
+cdef int fight_entry_ok(Arrays* pk, Py_ssize_t e, Py_ssize_t end, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) noexcept nogil:
+    """ARCH-04 / SAFE-01, fight_rows_ok's check of entry row e of a phase whose entries end at `end` (see there)."""
+    cdef Py_ssize_t NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, j, i
+    cdef int ch, H = pk.fc[F_HANDS]
+    cdef int32_t* ep = pk.ent + e * ENT_NCOLS
     cdef int32_t* mp
-    cdef int32_t* cp
     cdef int32_t* fp
-    if pk.n_w_shots != NW or pk.n_w_ammo0 != NW or pk.n_w_usable != NW or pk.n_c_takeover != NC or pk.n_c_hand != NC \
-            or U > V + NP or pk.n_moving_end < (T - 1) * V or not near_ok(pk, T * V) \
-            or not -1 <= fc[F_NM] < pk.n_prob36 - 1 or fc[F_MAXN] >= pk.n_prob36 \
-            or not in_range(pk.u_side, U, 0, fc[F_SIDES]) or not in_range(pk.v_off, V, 0, 2) \
-            or not lo_ok(pk.drop_lo, T * P, pk.n_drop) or not lo_ok(pk.ocon_lo, T * P, pk.n_ocon) \
-            or not lo_ok(pk.offr_lo, T, pk.n_offr) or not column_in(pk.offr, pk.n_offr, OFFR_NCOLS, OFFR_VEHICLE, V) \
-            or not ranges_in(pk.cand, pk.n_cand, CAND_NCOLS, CAND_BURST_LO, CAND_BURST_HI, pk.n_brst) \
-            or not column_in(pk.brst, pk.n_brst, BRST_NCOLS, BRST_PED, NP) \
-            or not ranges_in(pk.ent, pk.n_ent, ENT_NCOLS, ENT_FIR_LO, ENT_FIR_HI, pk.n_fir) \
-            or not ranges_in(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CAND_LO, FIR_CAND_HI, pk.n_cand) \
-            or not column_between(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CHARACTER, -1, NC + NP) \
-            or not in_range(pk.hand_eq, H, 0, MAX_LOAD + 1) or not in_range(pk.hand0, NH, 0, MAX_LOAD + 1):
-        return 0                                   # (a firer: none (-1), a crew member, or NC + a pedestrian)
-    for tp in range(T * P):
-        for e in range(pk.tp_lo[tp], pk.tp_lo[tp + 1]):
-            ep = pk.ent + e * ENT_NCOLS
-            if not -1 <= ep[ENT_WKEY] < W or not -1 <= ep[ENT_WEAPON] < NW or not -1 <= ep[ENT_ATK] < NA \
-                    or not CHOOSE_NEAREST <= ep[ENT_CHOOSE] <= CHOOSE_AREA or (ep[ENT_WKEY] < 0 and ep[ENT_CHOOSE] != CHOOSE_LINK):
-                return 0                           # (a link's weapon keys are its members')
-            if not -1 <= ep[ENT_HAND] < H or not -1 <= ep[ENT_PED] < NP or (ep[ENT_HAND] >= 0 and (ep[ENT_WEAPON] >= 0 or not (
-                    ep[ENT_CHOOSE] == CHOOSE_PLANNED or ep[ENT_CHOOSE] == CHOOSE_AREA or ep[ENT_CHOOSE] == CHOOSE_NEAREST
-                    or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS))):
-                return 0                           # a thrown hand weapon's kind: a person's planned or ordered throw
-            if ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS:
-                if not 0 <= ep[ENT_UNIT] < U or (ep[ENT_PED] < 0 and ep[ENT_WEAPON] < 0):
+    if not -1 <= ep[ENT_WKEY] < W or not -1 <= ep[ENT_WEAPON] < NW or not -1 <= ep[ENT_ATK] < NA \
+            or not CHOOSE_NEAREST <= ep[ENT_CHOOSE] <= CHOOSE_AREA or (ep[ENT_WKEY] < 0 and ep[ENT_CHOOSE] != CHOOSE_LINK):
+        return 0                           # (a link's weapon keys are its members')
+    if not -1 <= ep[ENT_HAND] < H or not -1 <= ep[ENT_PED] < NP or (ep[ENT_HAND] >= 0 and (ep[ENT_WEAPON] >= 0 or not (
+            ep[ENT_CHOOSE] == CHOOSE_PLANNED or ep[ENT_CHOOSE] == CHOOSE_AREA or ep[ENT_CHOOSE] == CHOOSE_NEAREST
+            or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS))):
+        return 0                           # a thrown hand weapon's kind: a person's planned or ordered throw
+    if ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS:
+        if not 0 <= ep[ENT_UNIT] < U or (ep[ENT_PED] < 0 and ep[ENT_WEAPON] < 0):
+            return 0
+        for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):          # an order weighs units (outu), not buildings
+            for j in range(pk.fir[i * FIR_NCOLS + FIR_CAND_LO], pk.fir[i * FIR_NCOLS + FIR_CAND_HI]):
+                if not 0 <= pk.cand[j * CAND_NCOLS + CAND_UNIT] < U:
                     return 0
-                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):          # an order weighs units (outu), not buildings
-                    for j in range(pk.fir[i * FIR_NCOLS + FIR_CAND_LO], pk.fir[i * FIR_NCOLS + FIR_CAND_HI]):
-                        if not 0 <= pk.cand[j * CAND_NCOLS + CAND_UNIT] < U:
-                            return 0
-            if ep[ENT_CHOOSE] == CHOOSE_AUTOMATIC and (ep[ENT_WEAPON] < 0 or ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]):
+    if ep[ENT_CHOOSE] == CHOOSE_AUTOMATIC and (ep[ENT_WEAPON] < 0 or ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]):
+        return 0
+    if ep[ENT_CHOOSE] == CHOOSE_PLANNED and ep[ENT_PED] >= 0 and ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]:
+        return 0
+    if (ep[ENT_PED] < 0 and (ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS
+                             or ep[ENT_CHOOSE] == CHOOSE_PLANNED)) or (ep[ENT_HAND] >= 0 and ep[ENT_PED] < 0):
+        for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+            ch = pk.fir[i * FIR_NCOLS + FIR_CHARACTER]
+            if not 0 <= ch < NC:
+                return 0                   # a crew member (a crew member's grenade: he throws it, his count is read)
+    if ep[ENT_CHOOSE] != CHOOSE_LINK and ep[ENT_CHOOSE] != CHOOSE_AREA:
+        return 1
+    if ep[ENT_LINK] < 1 or e + ep[ENT_LINK] >= end:
+        return 0                           # its members follow it, in its phase
+    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+        mp = pk.ent + j * ENT_NCOLS
+        if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W \
+                or (mp[ENT_WEAPON] < 0 and (ep[ENT_CHOOSE] != CHOOSE_AREA or ep[ENT_WEAPON] >= 0)) \
+                or (ep[ENT_CHOOSE] == CHOOSE_AREA and (not 0 <= mp[ENT_RANK] < ep[ENT_LINK]
+                                                      or not 0 <= mp[ENT_SHOT] < ep[ENT_LINK] or mp[ENT_ATK] < 0)):
+            return 0                       # (an area victim's SHOT is also its place)
+        for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+            fp = pk.fir + i * FIR_NCOLS
+            if fp[FIR_CAND_HI] > fp[FIR_CAND_LO] and mp[ENT_SHOT] >= 0 and fp[FIR_CAND_LO] + mp[ENT_SHOT] >= fp[FIR_CAND_HI]:
                 return 0
-            if ep[ENT_CHOOSE] == CHOOSE_PLANNED and ep[ENT_PED] >= 0 and ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]:
-                return 0
-            if (ep[ENT_PED] < 0 and (ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS
-                                     or ep[ENT_CHOOSE] == CHOOSE_PLANNED)) or (ep[ENT_HAND] >= 0 and ep[ENT_PED] < 0):
-                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                    ch = pk.fir[i * FIR_NCOLS + FIR_CHARACTER]
-                    if not 0 <= ch < NC:
-                        return 0                   # a crew member (a crew member's grenade: he throws it, his count is read)
-            if ep[ENT_CHOOSE] != CHOOSE_LINK and ep[ENT_CHOOSE] != CHOOSE_AREA:
-                continue
-            if ep[ENT_LINK] < 1 or e + ep[ENT_LINK] >= pk.tp_lo[tp + 1]:
-                return 0                           # its members follow it, in its phase
-            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-                mp = pk.ent + j * ENT_NCOLS
-                if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W \
-                        or (mp[ENT_WEAPON] < 0 and (ep[ENT_CHOOSE] != CHOOSE_AREA or ep[ENT_WEAPON] >= 0)) \
-                        or (ep[ENT_CHOOSE] == CHOOSE_AREA and (not 0 <= mp[ENT_RANK] < ep[ENT_LINK]
-                                                              or not 0 <= mp[ENT_SHOT] < ep[ENT_LINK] or mp[ENT_ATK] < 0)):
-                    return 0                       # (an area victim's SHOT is also its place)
-                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                    fp = pk.fir + i * FIR_NCOLS
-                    if fp[FIR_CAND_HI] > fp[FIR_CAND_LO] and mp[ENT_SHOT] >= 0 and fp[FIR_CAND_LO] + mp[ENT_SHOT] >= fp[FIR_CAND_HI]:
-                        return 0
-                    if not 0 <= fp[FIR_CHARACTER] < (NC + NP if ep[ENT_CHOOSE] == CHOOSE_AREA else NC):
-                        return 0                   # a crew member; an area attack's may be NC + a pedestrian
+            if not 0 <= fp[FIR_CHARACTER] < (NC + NP if ep[ENT_CHOOSE] == CHOOSE_AREA else NC):
+                return 0                   # a crew member; an area attack's may be NC + a pedestrian
+    return 1
+
+
+cdef int fight_counter_rows_ok(Arrays* pk, Py_ssize_t W) noexcept nogil:
+    """ARCH-04 / SAFE-01, fight_rows_ok's check of the candidate, contact, collision and drop rows and of the dice
+    (see there)."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, S = pk.n_init, i
+    cdef int kind
+    cdef int32_t* cp
     for i in range(pk.n_cand):
         cp = pk.cand + i * CAND_NCOLS
         if cp[CAND_UNIT] < 0 or cp[CAND_BURN] >= fc[F_FIRE_RING] \
@@ -795,6 +772,45 @@ cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) no
         and dice_ok(pk.brst, pk.n_brst, BRST_NCOLS, BRST_COUNT) and dice_ok(pk.offr, pk.n_offr, OFFR_NCOLS, OFFR_ROLLS) \
         and fc[F_OFF_COUNT] <= MAX_DICE and fc[F_WATER_COUNT] <= MAX_DICE
 
+
+cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) noexcept nogil:
+    """ARCH-04 / SAFE-01: run_fight's rows, checked on entry after its sizes (tp_lo and col_lo split the entries and collisions in
+    order) and after damage_arrays_ok, so that no row the trials read is out of bounds and no loop is endless:
+    - the row ranges: each phase's and turn's counters, drops and off-road rolls in order; every range a row
+      holds (an entry's firers, a firer's candidates, a candidate's burst) inside the rows it points into;
+    - entries: weapon key, weapon and planned attack in range (a weapon on automatic, or an order's for a
+      vehicle, a mounted one); an order's unit and its candidates' units (elsewhere a candidate's unit column is
+      only compared: a building's lies past the units); the firer rows read without a choice (a weapon on
+      automatic, a pedestrian's planned attack) there, and a crew member where one is read; a thrown hand
+      weapon's kind only on a person's throw; a link's or area attack's members inside its phase, each a member
+      with its weapon key, and an area attack's victims each a shot, a rank and an attack;
+    - every candidate's shot (shot_ok), every counter's vehicle, damage (a shot at its vehicle) and fire (a burn
+      shorter than the ring, add_fire), every collision a vehicle's side or a pedestrian, every burst a pedestrian;
+    - every drop row of a kind, with what its kind reads; every grenade count within MAX_LOAD;
+    - the units' sides; the per-weapon and per-crew arrays whole; the odds table covering every number an order
+      weighs; no roll of more than MAX_DICE dice, nor more off-road rolls."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, e, tp
+    cdef int T = fc[F_T], P = fc[F_P], H = fc[F_HANDS]
+    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
+    if pk.n_w_shots != NW or pk.n_w_ammo0 != NW or pk.n_w_usable != NW or pk.n_c_takeover != NC or pk.n_c_hand != NC \
+            or U > V + NP or pk.n_moving_end < (T - 1) * V or not near_ok(pk, T * V) \
+            or not -1 <= fc[F_NM] < pk.n_prob36 - 1 or fc[F_MAXN] >= pk.n_prob36 \
+            or not in_range(pk.u_side, U, 0, fc[F_SIDES]) or not in_range(pk.v_off, V, 0, 2) \
+            or not lo_ok(pk.drop_lo, T * P, pk.n_drop) or not lo_ok(pk.ocon_lo, T * P, pk.n_ocon) \
+            or not lo_ok(pk.offr_lo, T, pk.n_offr) or not column_in(pk.offr, pk.n_offr, OFFR_NCOLS, OFFR_VEHICLE, V) \
+            or not ranges_in(pk.cand, pk.n_cand, CAND_NCOLS, CAND_BURST_LO, CAND_BURST_HI, pk.n_brst) \
+            or not column_in(pk.brst, pk.n_brst, BRST_NCOLS, BRST_PED, NP) \
+            or not ranges_in(pk.ent, pk.n_ent, ENT_NCOLS, ENT_FIR_LO, ENT_FIR_HI, pk.n_fir) \
+            or not ranges_in(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CAND_LO, FIR_CAND_HI, pk.n_cand) \
+            or not column_between(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CHARACTER, -1, NC + NP) \
+            or not in_range(pk.hand_eq, H, 0, MAX_LOAD + 1) or not in_range(pk.hand0, NH, 0, MAX_LOAD + 1):
+        return 0                                   # (a firer: none (-1), a crew member, or NC + a pedestrian)
+    for tp in range(T * P):
+        for e in range(pk.tp_lo[tp], pk.tp_lo[tp + 1]):
+            if not fight_entry_ok(pk, e, pk.tp_lo[tp + 1], W, NA, U):
+                return 0
+    return fight_counter_rows_ok(pk, W)
 
 cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
     """The candidates of every random pick the damage code makes (CW-DMG-01..05 and the collision layers), per
