@@ -55,6 +55,8 @@ fill_pick_tab()
 # --- damage (hardpoint.carwars.damage) ---------------------------------------------------------------------------
 
 cdef int dmg_weapon(Ctx* c, int v, int w, int hits) noexcept nogil:
+    """damage.damage_component on weapon w of vehicle v (CW-DMG-01/05); a fiery weapon's hit on a component not
+    yet destroyed may start a fire (note_fire, CW-FIRE-02). Returns the hits left."""
     cdef int before = c.st[c.w_slot[w]]
     cdef int rest = dmg_slot(c, c.w_slot[w], hits)
     if before > 0 and hits > 0 and c.w_fiery[w]:
@@ -63,6 +65,8 @@ cdef int dmg_weapon(Ctx* c, int v, int w, int hits) noexcept nogil:
 
 
 cdef int dmg_pp(Ctx* c, int v, int hits) noexcept nogil:
+    """damage.damage_component on vehicle v's power plant (CW-DMG-01/05; none: all pass on); a hit on it while it
+    works may start a fire (note_fire, CW-FIRE-02). Returns the hits left."""
     cdef int slot = c.v_pp[v]
     cdef int before
     if slot < 0:
@@ -75,7 +79,8 @@ cdef int dmg_pp(Ctx* c, int v, int hits) noexcept nogil:
 
 
 cdef int dmg_crew(Ctx* c, int ci, int hits) noexcept nogil:
-    """damage_crew: body armour first, then up to 3 hits."""
+    """damage.damage_crew (CW-CREW-01): body armour first, then up to 3 hits (wounded, unconscious, dead); the
+    rest passes on (CW-DMG-05)."""
     cdef int rest = hits, taken
     cdef int ba = c.st[c.c_ba[ci]]
     cdef int h = c.st[c.c_hits[ci]]
@@ -95,6 +100,8 @@ cdef int dmg_crew(Ctx* c, int ci, int hits) noexcept nogil:
 
 
 cdef int dmg_item(Ctx* c, int v, int kind, int idx, int hits) noexcept nogil:
+    """damage.damage_component / damage_crew on one item of a pick list, by its kind (CW-DMG-01/05, CW-CREW-01); the
+    cargo location: one of its items (CW-DMG-04). Returns the hits left."""
     if kind == I_WEAPON:
         return dmg_weapon(c, v, idx, hits)
     if kind == I_CREW:
@@ -111,7 +118,8 @@ cdef int dmg_item(Ctx* c, int v, int kind, int idx, int hits) noexcept nogil:
 
 
 cdef int pick_from(Ctx* c, int v, int which, int hits) noexcept nogil:
-    """_pick_and_damage: one item of a vehicle's list `which`, picked at random, takes the hits."""
+    """damage._pick_and_damage (CW-DMG-02/05): one item of vehicle v's list `which`, picked at random (CW-DMG-03's
+    random_pick), destroyed ones included, takes the hits."""
     cdef int n = list_len(c, v, which), j
     if n == 0 or hits <= 0:
         return hits
@@ -120,7 +128,7 @@ cdef int pick_from(Ctx* c, int v, int which, int hits) noexcept nogil:
 
 
 cdef int pick_weapon(Ctx* c, int v, int which, int hits) noexcept nogil:
-    """pick_from over a list of weapons only (a branch of its own, not dmg_item's on the kind)."""
+    """pick_from over a list of weapons only (CW-DMG-02/05; a branch of its own, not dmg_item's on the kind)."""
     cdef int n = list_len(c, v, which)
     if n == 0 or hits <= 0:
         return hits
@@ -128,15 +136,17 @@ cdef int pick_weapon(Ctx* c, int v, int which, int hits) noexcept nogil:
 
 
 cdef int pick_weapon_on(Ctx* c, int v, int mount, int hits) noexcept nogil:
-    """_pick_and_damage over the body weapons on one mount."""
+    """damage._weapons_on picked from (CW-DMG-02..04): one body weapon on `mount` takes the hits."""
     return pick_weapon(c, v, L_MOUNT + mount, hits)
 
 
 cdef int pick_location_item(Ctx* c, int v, int loc, int hits) noexcept nogil:
+    """damage._location_items picked from (CW-DMG-02/03, CW-VEH-04): one item of location `loc` takes the hits."""
     return pick_from(c, v, L_LOC + loc, hits)
 
 
 cdef inline int opposite(int side) noexcept nogil:
+    """The far side of a shot through the vehicle (CW-DMG-02..04): front and back, left and right, top and underbody."""
     if side == FRONT:
         return BACK
     if side == BACK:
@@ -151,6 +161,7 @@ cdef inline int opposite(int side) noexcept nogil:
 
 
 cdef int layout_len(Ctx* c, int v) noexcept nogil:
+    """The internal locations of vehicle v's layout (CW-VEH-04: crew, power plant, cargo; -1 none)."""
     cdef int n = 0, i
     for i in range(3):
         if c.v_layout[v * 3 + i] >= 0:
@@ -159,6 +170,8 @@ cdef int layout_len(Ctx* c, int v) noexcept nogil:
 
 
 cdef int penetrate_end(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.penetrate_end (CW-DMG-02): from the front or back: that armour, one weapon on it, one item of each
+    location in turn (front to back, or back to front), one weapon on the far end, the far armour."""
     cdef int far = opposite(side), i, n = layout_len(c, v), loc
     hits = dmg_slot(c, c.v_armour[v] + side, hits)
     hits = pick_weapon_on(c, v, side, hits)
@@ -172,6 +185,8 @@ cdef int penetrate_end(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef int penetrate_flank(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.penetrate_flank (CW-DMG-03): from a side: that armour, one weapon on it, ONE internal location at
+    random and one of its items, one weapon on the far side, the far armour."""
     cdef int far = opposite(side), n = layout_len(c, v), loc
     hits = dmg_slot(c, c.v_armour[v] + side, hits)
     hits = pick_weapon_on(c, v, side, hits)
@@ -183,11 +198,14 @@ cdef int penetrate_flank(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef int vertical_pick(Ctx* c, int v, int hits) noexcept nogil:
-    """A hit from above or below: the power plant, a crew member or the cargo location, picked at random."""
+    """damage._vertical_pick (CW-DMG-04, RULING): the power plant, a crew member or the cargo location, picked at
+    random."""
     return pick_from(c, v, L_VERTICAL, hits)
 
 
 cdef int penetrate_vertical(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.penetrate_vertical (CW-DMG-04): from below, the underbody armour, one of the power plant, a crew
+    member and the cargo (vertical_pick), one turret weapon, the top armour; from above, the same from the top."""
     if side == UNDERBODY:
         hits = dmg_slot(c, c.v_armour[v] + UNDERBODY, hits)
         hits = vertical_pick(c, v, hits)
@@ -200,15 +218,20 @@ cdef int penetrate_vertical(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef int damage_turret(Ctx* c, int v, int hits) noexcept nogil:
+    """damage.damage_turret (CW-DMG-04): a targeted turret: the top armour, then one turret weapon."""
     hits = dmg_slot(c, c.v_armour[v] + TOP, hits)
     return pick_weapon_on(c, v, TURRET, hits)
 
 
 cdef inline int find_tire(Ctx* c, int v, int pos) noexcept nogil:
+    """The body's front (pos 0) or back (1) tire of vehicle v, or -1 (ctx_lists): a cycle's or trike's end wheel."""
     return c.tire_at[v * 2 + pos]
 
 
 cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.cycle_hit_location (CW-TGT-04): from the front or back, 2d6 in the wheel's band that wheel,
+    else that armour (the rest, if it is gone, to the side table); the side table's 2d6: the rider, the power plant,
+    a weapon (none: roll again) or a tire."""
     cdef int r, wheel, n
     if side == FRONT or side == BACK:
         r = roll(c, 2, 0, 0)
@@ -239,6 +262,7 @@ cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef inline int sc_armour_slot(Ctx* c, int v, int side) noexcept nogil:
+    """The slot of a sidecar's armour on `side` (CW-TGT-05; its order: front, back, left, right, underbody)."""
     # sidecar armour order: front, back, left, right, underbody
     if side == UNDERBODY:
         return c.v_sc_armour[v] + 4
@@ -246,12 +270,16 @@ cdef inline int sc_armour_slot(Ctx* c, int v, int side) noexcept nogil:
 
 
 cdef int sidecar_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.sidecar_hit (CW-TGT-05): the sidecar as a small car: that side's armour, then one of its weapons, riders
+    and cargo; the rest passes out."""
     hits = dmg_slot(c, sc_armour_slot(c, v, side), hits)
     pick_from(c, v, L_SIDECAR, hits)
     return 0
 
 
 cdef int trike_end_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.trike_end_hit (CW-TGT-06): a hit on a trike's single-wheel end: 2d6 in the band that wheel (the rest
+    lost), else penetrate_end."""
     cdef int r = roll(c, 2, 0, 0), wheel
     if c.cyc[12] <= r <= c.cyc[13]:
         wheel = find_tire(c, v, 0 if side == FRONT else 1)
@@ -262,7 +290,10 @@ cdef int trike_end_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noexcept nogil:
-    """hardpoint.carwars.damage.apply_shot."""
+    """hardpoint.carwars.damage.apply_shot: one hit's damage to vehicle v by body and aim (CW-DMG-01..05,
+    CW-TGT-04..07): a tire, the turret, a cycle's rider, a sidecar, or a side (the top; the side on the ground is the
+    underbody, CW-VEH-05): a cycle (its sidecar's share, CW-TGT-05), a trike's wheel end (CW-TGT-06), or a car's
+    end, flank or top and underbody. Counts the hits taken (CW-DMG-08)."""
     cdef int rest, r, wheel_end, sc_side = 0
     c.taken[v] += hits
     if hits <= 0:
@@ -313,6 +344,7 @@ cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noex
 # --- collisions (hardpoint.carwars.collision) -----------------------------------------------
 
 cdef int capacity(Ctx* c, int kind, int idx, int v) noexcept nogil:
+    """collision._capacity (CW-COL-01): the hits item `kind` `idx` of vehicle v can still absorb."""
     if kind == I_CREW:
         return c.st[c.c_ba[idx]] + (3 - c.st[c.c_hits[idx]] if c.st[c.c_hits[idx]] < 3 else 0)
     if kind == I_WEAPON:
@@ -342,6 +374,9 @@ cdef void extra_points(Ctx* c, int m, int extra, int* bonus) noexcept nogil:
 
 
 cdef int collision_split(Ctx* c, int v, int32_t* kinds, int32_t* idxs, int n, int hits) noexcept nogil:
+    """collision.collision_split (CW-COL-01): the hits split evenly among a layer's items that can absorb any, the
+    remainder one point each to distinct random ones (extra_points); what an item cannot absorb is split again
+    among the layer's survivors. Returns what exceeds the layer."""
     cdef int remaining = hits, m, i, share, overflow, give
     cdef int ak[MAXI]
     cdef int ai[MAXI]
@@ -372,6 +407,9 @@ cdef int collision_split(Ctx* c, int v, int32_t* kinds, int32_t* idxs, int n, in
 
 
 cdef int armour_layer(Ctx* c, int v, int side, int hits, int factor, int cap_num, int cap_den) noexcept nogil:
+    """collision._armour_layer / metal_armour_absorb (CW-COL-02): plastic armour as damage_armour; metal stops up to
+    `factor` times its value, losing a point per `factor` absorbed (rounded up), never more than cap_num / cap_den
+    of the side (rounded up). Returns the hits that go inward."""
     cdef int before, absorbed, loss, cap
     if not c.v_metal[v]:
         return dmg_slot(c, c.v_armour[v] + side, hits)
@@ -387,11 +425,15 @@ cdef int armour_layer(Ctx* c, int v, int side, int hits, int factor, int cap_num
 
 
 cdef inline int split_over(Ctx* c, int v, int which, int hits) noexcept nogil:
-    """collision_split over a vehicle's list `which`."""
+    """collision_split over vehicle v's list `which` (CW-COL-01)."""
     return collision_split(c, v, list_kind(c, v, which), list_idx(c, v, which), list_len(c, v, which), hits)
 
 
 cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int cap_num, int cap_den) noexcept nogil:
+    """collision.collision_damage (CW-COL-03): a collision's hits on vehicle v's side, layer by layer: the armour
+    (armour_layer), then from the top or underbody the interior and the turret's weapons, from an end the weapons
+    on it and each location in turn, from a side the weapons on it and the locations split evenly (_split_locations);
+    the far side's weapons and armour. Counts the hits taken (CW-DMG-08)."""
     cdef int far = opposite(side), i, L, loc, share, through, give, j
     cdef int bonus[MAXI]
     cdef int locs[3]
@@ -424,7 +466,7 @@ cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int ca
 
 
 cdef void dmg_ped(Ctx* c, int hits_slot, int ba_slot, int hits) noexcept nogil:
-    """hardpoint.carwars.crew.damage_pedestrian: body armour first, then up to 3 hits."""
+    """hardpoint.carwars.crew.damage_pedestrian (CW-CREW-01): body armour first, then up to 3 hits."""
     cdef int f
     cdef int32_t* st = c.st
     if st[ba_slot] > 0:
@@ -453,7 +495,7 @@ cdef inline void burst_on(Ctx* c, int32_t* brst, int lo, int hi, int32_t* p_hits
 
 
 cdef int ranges_in(int32_t* rows, Py_ssize_t n, int ncols, int lo_col, int hi_col, Py_ssize_t limit) noexcept nogil:
-    """1 if every row's [lo_col, hi_col) is a range of 0 .. limit (rows of another kind it points into)."""
+    """ARCH-04: 1 if every row's [lo_col, hi_col) is a range of 0 .. limit (rows of another kind it points into)."""
     cdef Py_ssize_t i
     for i in range(n):
         if rows[i * ncols + lo_col] < 0 or rows[i * ncols + hi_col] > limit or rows[i * ncols + lo_col] > rows[i * ncols + hi_col]:
@@ -462,7 +504,7 @@ cdef int ranges_in(int32_t* rows, Py_ssize_t n, int ncols, int lo_col, int hi_co
 
 
 cdef int column_between(int32_t* rows, Py_ssize_t n, int ncols, int col, int64_t lo, int64_t hi) noexcept nogil:
-    """1 if every row's `col` is in lo .. hi - 1."""
+    """ARCH-04: 1 if every row's `col` is in lo .. hi - 1."""
     cdef Py_ssize_t i
     for i in range(n):
         if rows[i * ncols + col] < lo or rows[i * ncols + col] >= hi:
@@ -471,12 +513,12 @@ cdef int column_between(int32_t* rows, Py_ssize_t n, int ncols, int col, int64_t
 
 
 cdef inline int column_in(int32_t* rows, Py_ssize_t n, int ncols, int col, Py_ssize_t limit) noexcept nogil:
-    """1 if every row's `col` is in 0 .. limit - 1 (an index into something of `limit` entries)."""
+    """ARCH-04: 1 if every row's `col` is in 0 .. limit - 1 (an index into something of `limit` entries)."""
     return column_between(rows, n, ncols, col, 0, limit)
 
 
 cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
-    """Point the damage code's context at the packed vehicle, weapon, crew, cargo and tire arrays."""
+    """ARCH-03: point the damage code's context at the packed vehicle, weapon, crew, cargo and tire arrays."""
     ctx.v_armour = pk.v_armour
     ctx.v_pp = pk.v_pp
     ctx.v_kind = pk.v_kind
@@ -516,18 +558,18 @@ cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
 
 
 cdef Py_ssize_t lists_entries(Arrays* pk) noexcept nogil:
-    """The most entries the pick lists hold: a weapon is in at most 2 lists, a crew member 3, cargo 2, a tire 1;
+    """ctx_lists' size (ARCH-04): the most entries the pick lists hold: a weapon is in at most 2 lists, a crew member 3, cargo 2, a tire 1;
     per vehicle the power plant 3 and the cargo location 1."""
     return 2 * pk.n_w_slot + 3 * pk.n_c_hits + 2 * pk.n_k_slot + pk.n_t_slot + 4 * pk.n_v_armour
 
 
 cdef Py_ssize_t lists_len(Arrays* pk) noexcept nogil:
-    """The int32 scratch ctx_lists needs: offsets and lengths, the front and back tires, and the entries."""
+    """ctx_lists' size (ARCH-04): the int32 scratch ctx_lists needs: offsets and lengths, the front and back tires, and the entries."""
     return 2 * NL * pk.n_v_armour + 2 * pk.n_v_armour + 2 * lists_entries(pk) + 1
 
 
 cdef int ranges_ok(int32_t* lo, int32_t* hi, Py_ssize_t V, Py_ssize_t n) noexcept nogil:
-    """1 if each vehicle's rows lo[v] .. hi[v] - 1 lie in 0 .. n - 1, one vehicle's after the one before's."""
+    """ARCH-04: 1 if each vehicle's rows lo[v] .. hi[v] - 1 lie in 0 .. n - 1, one vehicle's after the one before's."""
     cdef Py_ssize_t v
     cdef int last = 0
     for v in range(V):
@@ -538,14 +580,14 @@ cdef int ranges_ok(int32_t* lo, int32_t* hi, Py_ssize_t V, Py_ssize_t n) noexcep
 
 
 cdef inline void list_add(Ctx* c, int* e, int kind, int idx) noexcept nogil:
-    """One entry at the end of the list being built."""
+    """ctx_lists (CW-DMG-02..05): one entry at the end of the list being built."""
     c.l_kind[e[0]] = kind
     c.l_idx[e[0]] = idx
     e[0] += 1
 
 
 cdef void add_items(Ctx* c, int v, int* e, int sidecar, int mount, int crew, int cargo) noexcept nogil:
-    """The vehicle's weapons (on `mount`, or any mount if -1; none if -2), crew (if `crew`) and cargo (if `cargo`)
+    """ctx_lists (CW-DMG-02..05, CW-TGT-05): the vehicle's weapons (on `mount`, or any mount if -1; none if -2), crew (if `crew`) and cargo (if `cargo`)
     on the body (sidecar 0) or the sidecar (1), in the order the reference lists them."""
     cdef int i
     if mount > -2:
@@ -561,17 +603,17 @@ cdef void add_items(Ctx* c, int v, int* e, int sidecar, int mount, int crew, int
 
 
 cdef inline int in_range(int32_t* x, Py_ssize_t n, int lo, Py_ssize_t hi) noexcept nogil:
-    """1 if each of the n values is in lo .. hi - 1 (a vector: rows of one column)."""
+    """ARCH-04: 1 if each of the n values is in lo .. hi - 1 (a vector: rows of one column)."""
     return column_between(x, n, 1, 0, lo, hi)
 
 
 cdef inline int dice_ok(int32_t* rows, Py_ssize_t n, int ncols, int col) noexcept nogil:
-    """1 if no row's dice count `col` throws more than MAX_DICE dice."""
+    """SAFE-01: 1 if no row's dice count `col` throws more than MAX_DICE dice."""
     return column_between(rows, n, ncols, col, INT32_MIN, MAX_DICE + 1)
 
 
 cdef int damage_arrays_ok(Arrays* pk) noexcept nogil:
-    """1 if the vehicles, weapons, crew, cargo, tires and pedestrians the damage code reads are whole: one entry per
+    """ARCH-04 / SAFE-01: 1 if the vehicles, weapons, crew, cargo, tires and pedestrians the damage code reads are whole: one entry per
     vehicle in each vehicle array (three in v_layout), one per weapon, crew member, cargo item, tire or pedestrian in
     each array of that kind, every slot a slot of the state (an armour block six of them, a sidecar's five), every
     crew member named one of them, and every code one of its codes; a cycle's weapon band leaving a roll out, an
@@ -621,7 +663,7 @@ cdef int near_ok(Arrays* pk, Py_ssize_t rows) noexcept nogil:
 
 
 cdef int shot_ok(int kind, int index, int part, int side, int tire, Arrays* pk) noexcept nogil:
-    """1 if a shot's target is one (a vehicle, a pedestrian or a building) and, at a vehicle, it is one the damage code
+    """ARCH-04: 1 if a shot's target is one (a vehicle, a pedestrian or a building) and, at a vehicle, it is one the damage code
     can follow: a part of its codes, a side of the six (none for a tire, the turret, the rider, the top or the
     sidecar), a tire one of the tires, a shot at a sidecar at a vehicle with one."""
     if kind == TGT_PEDESTRIAN:
@@ -638,7 +680,7 @@ cdef int shot_ok(int kind, int index, int part, int side, int tire, Arrays* pk) 
 
 
 cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
-    """run_phase's attack and collision rows and its near lists, checked on entry (with damage_arrays_ok, which
+    """ARCH-04 / SAFE-01: run_phase's attack and collision rows and its near lists, checked on entry (with damage_arrays_ok, which
     comes first): each attack's shot (shot_ok; one the rules cancel is never rolled), its fixed hits not below 0, its area-effect victims a group of
     consecutive rows placed 0, 1, ... with distinct ranks; each collision a vehicle's side, dividing by 1 or more;
     the near lists one row per vehicle, naming vehicles and pedestrians or -1; no roll of more than MAX_DICE dice."""
@@ -672,7 +714,7 @@ cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
 
 
 cdef int lo_ok(int32_t* lo, Py_ssize_t n, Py_ssize_t rows) noexcept nogil:
-    """1 if the n + 1 starts `lo` split 0 .. rows into n ranges in order."""
+    """ARCH-04: 1 if the n + 1 starts `lo` split 0 .. rows into n ranges in order."""
     cdef Py_ssize_t i
     if lo[0] != 0 or lo[n] != rows:
         return 0
@@ -975,7 +1017,8 @@ DEF TRIAL_BLOCK = 32   # run_phase: the per-vehicle values every trial resets, f
 
 
 cdef inline int to_hit_number(int32_t* ap, int needed, int32_t* consts) noexcept nogil:
-    """The roll an attack needs, NEVER when none hits (an impossible shot, or more than the rules allow)."""
+    """tohit.is_hit's limits folded into the number packed (CW-HIT-01): the roll an attack needs, NEVER when
+    none hits (an impossible shot, or more than the rules allow)."""
     return needed if ap[ATK_POSSIBLE] and needed <= consts[K_MAX_NEEDED] else NEVER
 
 
@@ -1579,7 +1622,7 @@ cdef int best_exposed(Ctx* c, int v, int mask) noexcept nogil:
 
 
 def floor_loop(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int needed, int damage_dice):
-    """The floor for PERF-01: draw the same dice as one attack (2d6, then the damage dice on a hit) and compare."""
+    """The floor for PERF-01 (benchmarks/test_bench_carwars.py): draw the same dice as one attack (2d6, then the damage dice on a hit) and compare."""
     cdef Py_ssize_t t
     cdef uint64_t key, k
     cdef int a, b, i, s
@@ -1598,7 +1641,7 @@ def floor_loop(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int nee
 
 
 def dice_floor(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int per_trial):
-    """A floor for PERF-01 (fights): per trial one key, `per_trial` faces drawn from it and added up."""
+    """A floor for PERF-01 (fights, benchmarks/test_bench_fights.py): per trial one key, `per_trial` faces drawn from it and added up."""
     cdef Py_ssize_t t
     cdef uint64_t key
     cdef int i
