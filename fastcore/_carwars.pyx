@@ -31,10 +31,10 @@ from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t, int8_t, I
 from libc.string cimport memcpy, memset
 
 from _cwcore cimport (
-    Ctx, PhaseRun, FightRun, MAX_PICK, NL, L_MOUNT, L_LOC, L_VERTICAL, L_CYCLE_W, L_CYCLE_T, L_SIDECAR, L_INTERIOR,
+    Ctx, VehicleState, PhaseRun, FightRun, MAX_PICK, NL, L_MOUNT, L_LOC, L_VERTICAL, L_CYCLE_W, L_CYCLE_T, L_SIDECAR, L_INTERIOR,
     hp_stream_key, hp_face, die, skip, roll, fill_pick_tab, pick, to_hit, damage_roll, area_each, collision_hits,
     put, dmg_slot, crew_state, put_out, vbit, note_fire, hand_hits, add_fire, streak_of, sustained,
-    list_kind, list_idx, list_len)
+    list_kind, list_idx, list_len, carve_vehicles)
 
 import numpy as np
 
@@ -552,6 +552,11 @@ cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
     ctx.t_slot = pk.t_slot
     ctx.t_pos = pk.t_pos
     ctx.t_sidecar = pk.t_sidecar
+    ctx.v_fireproof = pk.v_fireproof
+    ctx.v_extinguisher = pk.v_extinguisher
+    ctx.v_can_explode = pk.v_can_explode
+    ctx.v_burning = pk.v_burning
+    ctx.v_is_car = pk.v_is_car
     ctx.mark = NULL
     ctx.n_dirty = 0
     ctx.fire_noted = 0
@@ -919,19 +924,19 @@ cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
     return 0
 
 
-cdef object ctx_bind(Ctx* ctx, Arrays* pk, int32_t* fire_hits, int32_t* fire_hit_fiery, int32_t* taken):
+cdef object ctx_bind(Ctx* ctx, Arrays* pk, VehicleState* veh):
     """Both kernels' preamble (ARCH-03): the damage code's context from the packed arrays (ctx_arrays), its pick
     lists worked out once a run (ctx_lists, in the array returned, which the caller keeps alive while it runs), and
-    the kernel's per-vehicle fire and hit counts. None (nothing to run) if the arrays are not whole."""
+    the kernel's per-vehicle fire and hit counts (veh). None (nothing to run) if the arrays are not whole."""
     cdef int32_t[::1] lists
     ctx_arrays(ctx, pk)
     lists = np.zeros(lists_len(pk), dtype=np.int32)
     if ctx_lists(ctx, pk, &lists[0]) != 0:
         return None
     ctx.cyc = pk.cyc
-    ctx.fire_hits = fire_hits
-    ctx.fire_hit_fiery = fire_hit_fiery
-    ctx.taken = taken
+    ctx.fire_hits = veh.fire_hits
+    ctx.fire_hit_fiery = veh.fire_hit_fiery
+    ctx.taken = veh.taken
     return lists
 
 
@@ -1130,9 +1135,6 @@ cdef void phase_bind(PhaseRun* R, Arrays* pk, int32_t* scratch, int n_phases, in
     cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
     R.init, R.atk, R.afir, R.col, R.brst, R.consts, R.fire0 = pk.init, pk.atk, pk.afir, pk.col, pk.brst, pk.consts, pk.fire0
     R.p_hits, R.p_ba, R.near_v, R.near_p, R.w_near_v, R.w_near_p = pk.p_hits, pk.p_ba, pk.near_v, pk.near_p, pk.w_near_v, pk.w_near_p
-    R.v_armour, R.v_kind, R.v_sc_side, R.v_driver = pk.v_armour, pk.v_kind, pk.v_sc_side, pk.v_driver
-    R.v_fireproof, R.v_extinguisher, R.v_can_explode = pk.v_fireproof, pk.v_extinguisher, pk.v_can_explode
-    R.v_burning, R.v_is_car = pk.v_burning, pk.v_is_car
     R.S, R.V, R.A, R.C, R.Vs = S, V, A, pk.n_col, Vs
     R.n_phases, R.end_of_turn, R.store = n_phases, end_of_turn, store
     R.undo = not store and n_trials > 0
@@ -1140,14 +1142,8 @@ cdef void phase_bind(PhaseRun* R, Arrays* pk, int32_t* scratch, int n_phases, in
     # what every trial resets (fire_hits .. driver_before and the flags: seven blocks of Vs), padded to TRIAL_BLOCK
     # ints when it fits, so that the reset is a copy of a known size the compiler does without a call
     R.tb = 7 * Vs if 7 * Vs > TRIAL_BLOCK else TRIAL_BLOCK
-    R.fire_hits = scratch
-    R.fire_hit_fiery = R.fire_hits + Vs
-    R.taken = R.fire_hit_fiery + Vs
-    R.fire_total = R.taken + Vs
-    R.burning = R.fire_total + Vs
-    R.driver_before = R.burning + Vs
-    R.flg = R.driver_before + Vs
-    R.start_v = R.fire_hits + R.tb          # every trial's start of the block
+    R.flg = carve_vehicles(&R.veh, scratch, Vs)
+    R.start_v = scratch + R.tb              # every trial's start of the block
     R.metal_before = R.start_v + R.tb
     R.metal_init = R.metal_before + 6 * Vs
     R.pend = R.metal_init + 6 * Vs
@@ -1230,17 +1226,17 @@ cdef inline void phase_start(PhaseRun* R, Ctx* ctx) noexcept nogil:
         R.start_v[Vs + v] = R.fire0[2 * V + v]
         R.start_v[2 * Vs + v] = 0
         R.start_v[3 * Vs + v] = R.fire0[v]
-        R.start_v[4 * Vs + v] = R.v_burning[v]
-        R.start_v[5 * Vs + v] = crew_state(ctx, R.v_driver[v]) if R.v_driver[v] >= 0 else -1
+        R.start_v[4 * Vs + v] = ctx.v_burning[v]
+        R.start_v[5 * Vs + v] = crew_state(ctx, ctx.v_driver[v]) if ctx.v_driver[v] >= 0 else -1
         R.flg0[v] = 2 if R.fire0[3 * V + v] else 0
     # (with no vehicle burning nor fire carried in, the end of the turn has no fire roll to make until a shot
     # brings fire modifiers or a component hit that may start one)
     R.fire_start = 0
     for v in range(V):
-        if R.v_burning[v] or R.fire0[v] or R.fire0[V + v] or R.fire0[2 * V + v]:
+        if ctx.v_burning[v] or R.fire0[v] or R.fire0[V + v] or R.fire0[2 * V + v]:
             R.fire_start |= vbit(v)
         for j in range(6):
-            R.metal_init[v * 6 + j] = R.init[R.v_armour[v] + j]
+            R.metal_init[v * 6 + j] = R.init[ctx.v_armour[v] + j]
             if ctx.v_metal[v]:
                 R.metal_slots[R.n_metal] = v * 6 + j
                 R.n_metal += 1
@@ -1273,9 +1269,9 @@ cdef inline void phase_trial_start(PhaseRun* R, Ctx* ctx, int32_t* row, uint64_t
     ctx.cur_vehicle = -1
     ctx.fire_noted = R.fire_start
     if R.tb == TRIAL_BLOCK:                          # fire_hits .. driver_before and the flags, as every trial starts
-        memcpy(R.fire_hits, R.start_v, TRIAL_BLOCK * sizeof(int32_t))
+        memcpy(R.veh.fire_hits, R.start_v, TRIAL_BLOCK * sizeof(int32_t))
     else:
-        memcpy(R.fire_hits, R.start_v, R.tb * sizeof(int32_t))
+        memcpy(R.veh.fire_hits, R.start_v, R.tb * sizeof(int32_t))
     for j in range(R.n_metal):
         R.metal_before[R.metal_slots[j]] = R.metal_init[R.metal_slots[j]]
 
@@ -1387,7 +1383,7 @@ cdef inline int phase_damage(PhaseRun* R, Ctx* ctx, int n_pend) noexcept nogil:
             dmg_ped(ctx, R.p_hits[vi], R.p_ba[vi], dmg)
         elif kind == TGT_VEHICLE:    # (a building: its damage is not modelled)
             if ap[ATK_FIRE_MOD] >= 0:
-                R.fire_total[vi] += ap[ATK_FIRE_MOD]
+                R.veh.fire_total[vi] += ap[ATK_FIRE_MOD]
                 ctx.fire_noted |= vbit(vi)
             shot_lands(ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hand_hits(ap[ATK_MODE], dmg), ap[ATK_FIERY])
             dealt = 1
@@ -1402,16 +1398,16 @@ cdef inline void phase_consequences(PhaseRun* R, Ctx* ctx) noexcept nogil:
     cdef Py_ssize_t v
     cdef int before, after
     for v in range(R.V):
-        if R.taken[v] == 0:
+        if R.veh.taken[v] == 0:
             continue
-        if R.v_is_car[v] and obstacle_drops(ctx, v, R.metal_before, 1, R.consts[K_OBSTACLE_HITS]):
+        if ctx.v_is_car[v] and obstacle_drops(ctx, v, R.metal_before, 1, R.consts[K_OBSTACLE_HITS]):
             R.flg[v] |= 8
-        if R.v_driver[v] >= 0:
-            before = R.driver_before[v]
-            after = crew_state(ctx, R.v_driver[v])
-            R.driver_before[v] = after
+        if ctx.v_driver[v] >= 0:
+            before = R.veh.driver_before[v]
+            after = crew_state(ctx, ctx.v_driver[v])
+            R.veh.driver_before[v] = after
             if put_out(before, after):
-                if R.v_kind[v] == KIND_CYCLE and R.v_sc_side[v] < 0:
+                if ctx.v_kind[v] == KIND_CYCLE and ctx.v_sc_side[v] < 0:
                     skip(ctx, 2)            # Crash Table 1 (reported, not resolved)
                 R.flg[v] |= 4
 
@@ -1425,9 +1421,9 @@ cdef inline void phase_fire(PhaseRun* R, Ctx* ctx) noexcept nogil:
             continue
         if R.flg[v] & 2:
             continue
-        if not R.burning[v]:
-            fire_starts(ctx, v, R.fire_total[v], R.burning, R.consts, R.v_fireproof[v])
-        if R.burning[v] and fire_burns(ctx, v, R.burning, R.consts, R.v_extinguisher[v], R.v_can_explode[v],
+        if not R.veh.burning[v]:
+            fire_starts(ctx, v, R.veh.fire_total[v], R.veh.burning, R.consts, ctx.v_fireproof[v])
+        if R.veh.burning[v] and fire_burns(ctx, v, R.veh.burning, R.consts, ctx.v_extinguisher[v], ctx.v_can_explode[v],
                                        R.near_v + v * R.w_near_v, R.w_near_v, R.near_p + v * R.w_near_p, R.w_near_p,
                                        R.p_hits, R.p_ba):
             R.flg[v] |= 2
@@ -1444,7 +1440,7 @@ cdef inline void phase_trial(PhaseRun* R, Ctx* ctx) noexcept nogil:
         ph = R.busy_ph[i]
         if dealt:
             for v in range(R.V):
-                R.taken[v] = 0
+                R.veh.taken[v] = 0
             dealt = 0
         if phase_collisions(R, ctx, ph):
             dealt = 1
@@ -1463,7 +1459,7 @@ cdef inline void phase_trial(PhaseRun* R, Ctx* ctx) noexcept nogil:
     if R.end_of_turn and ctx.fire_noted:
         phase_fire(R, ctx)
     for v in range(R.V):
-        if R.burning[v]:
+        if R.veh.burning[v]:
             R.flg[v] |= 1
 
 
@@ -1585,7 +1581,7 @@ def run_phase(
     # the scratch, sized to this scenario (kept alive by `scratch` until the return), and the damage code's context
     cdef int32_t[::1] scratch = np.zeros(phase_scratch_len(&pk), dtype=np.int32)
     phase_bind(&R, &pk, &scratch[0], n_phases, end_of_turn, store, n_trials, skind, accp)
-    lists = ctx_bind(&ctx, &pk, R.fire_hits, R.fire_hit_fiery, R.taken)
+    lists = ctx_bind(&ctx, &pk, &R.veh)
     if lists is None or not phase_rows_ok(&pk):
         return -1
     R.hist = accp != NULL and acc.shape[0] >= 3 * R.A + R.S + 4 * R.V + DMG_BINS * R.A
@@ -1767,9 +1763,7 @@ cdef void fight_bind(FightRun* F, Arrays* pk, Py_ssize_t W, Py_ssize_t NA, int32
     F.brst, F.prob36, F.crash_out, F.u_side, F.moving_end, F.known_unc = pk.brst, pk.prob36, pk.crash_out, pk.u_side, pk.moving_end, pk.known_unc
     F.near_v, F.near_p, F.w_near_v, F.w_near_p = pk.near_v, pk.near_p, pk.w_near_v, pk.w_near_p
     F.rec0, F.fring0, F.crash0, F.hand0, F.hand_eq = pk.rec0, pk.fring0, pk.crash0, pk.hand0, pk.hand_eq
-    F.v_armour, F.v_kind, F.v_sc_side, F.v_driver = pk.v_armour, pk.v_kind, pk.v_sc_side, pk.v_driver
-    F.v_fireproof, F.v_extinguisher, F.v_can_explode = pk.v_fireproof, pk.v_extinguisher, pk.v_can_explode
-    F.v_burning, F.v_is_car, F.v_off = pk.v_burning, pk.v_is_car, pk.v_off
+    F.v_off = pk.v_off
     F.w_slot, F.w_shots, F.w_ammo0, F.w_usable = pk.w_slot, pk.w_shots, pk.w_ammo0, pk.w_usable
     F.c_hits, F.c_takeover, F.c_hand, F.t_slot, F.t_immune = pk.c_hits, pk.c_takeover, pk.c_hand, pk.t_slot, pk.t_immune
     F.p_hits, F.p_ba = pk.p_hits, pk.p_ba
@@ -1783,13 +1777,7 @@ cdef void fight_bind(FightRun* F, Arrays* pk, Py_ssize_t W, Py_ssize_t NA, int32
         ch_hits[i] = pk.c_hits[i]
     for i in range(NP):
         ch_hits[NC + i] = pk.p_hits[i]
-    F.fire_hits = scratch
-    F.fire_hit_fiery = F.fire_hits + Vs
-    F.taken = F.fire_hit_fiery + Vs
-    F.fire_total = F.taken + Vs
-    F.burning = F.fire_total + Vs
-    F.driver_before = F.burning + Vs
-    F.crash = F.driver_before + Vs
+    F.crash = carve_vehicles(&F.veh, scratch, Vs)
     F.fire_future = F.crash + Vs
     F.metal_before = F.fire_future + ring * Vs
     F.ammo = F.metal_before + 6 * Vs
@@ -1836,7 +1824,7 @@ cdef inline void fight_fresh(FightRun* F, Ctx* ctx) noexcept nogil:
     ctx.k = 0
     for v in range(V):
         F.flags[v] = 2 if F.fring0[(F.ring + 2) * V + v] else 0    # exploded before (CW-FIRE-04)
-    memcpy(F.burning, F.v_burning, V * sizeof(int32_t))
+    memcpy(F.veh.burning, ctx.v_burning, V * sizeof(int32_t))
     for v in range(V):
         F.crash[v] = F.crash0[v]           # a Crash Table result before the start (FIGHT-03)
     for i in range(F.NW):
@@ -1868,7 +1856,7 @@ cdef inline void fight_resume(FightRun* F, Ctx* ctx, uint64_t k) noexcept nogil:
     cdef int32_t* sv = F.sv
     ctx.k = k
     for v in range(V):
-        F.burning[v] = sv[v]
+        F.veh.burning[v] = sv[v]
         F.crash[v] = sv[V + v]
     for i in range(NW):
         F.ammo[i] = sv[2 * V + i]
@@ -1893,7 +1881,7 @@ cdef inline void fight_save(FightRun* F) noexcept nogil:
     cdef Py_ssize_t i, v, V = F.V, NW = F.NW, W = F.W, U = F.U
     cdef int32_t* sv = F.sv
     for v in range(V):
-        sv[v] = F.burning[v]
+        sv[v] = F.veh.burning[v]
         sv[V + v] = F.crash[v]
     for i in range(NW):
         sv[2 * V + i] = F.ammo[i]
@@ -1916,12 +1904,12 @@ cdef inline void fight_turn_start(FightRun* F, int turn) noexcept nogil:
     turn, those earlier in it), no weapon and no character fired this turn (CW-ROF-01)."""
     cdef Py_ssize_t i, v, V = F.V
     F.tslot = turn % F.ring
-    memset(F.fire_hits, 0, V * sizeof(int32_t))
-    memset(F.fire_hit_fiery, 0, V * sizeof(int32_t))
+    memset(F.veh.fire_hits, 0, V * sizeof(int32_t))
+    memset(F.veh.fire_hit_fiery, 0, V * sizeof(int32_t))
     if turn == 1:
         for v in range(V):
-            F.fire_hits[v] = F.fring0[F.ring * V + v]          # component hits earlier in the first turn
-            F.fire_hit_fiery[v] = F.fring0[F.ring * V + V + v]
+            F.veh.fire_hits[v] = F.fring0[F.ring * V + v]          # component hits earlier in the first turn
+            F.veh.fire_hit_fiery[v] = F.fring0[F.ring * V + V + v]
     for i in range(F.W):
         F.fired_w[i] = 0
     for i in range(F.NC + F.NP):
@@ -1943,7 +1931,7 @@ cdef inline void offroad_damage(FightRun* F, Ctx* ctx, int turn) noexcept nogil:
             r = roll(ctx, fc[F_OFF_COUNT], fc[F_OFF_BONUS], fc[F_OFF_FLOOR])
             if fc[F_OFF_UB_LO] <= r <= fc[F_OFF_UB_HI]:
                 if not op[OFFR_HIGH]:
-                    dmg_slot(ctx, F.v_armour[v] + UNDERBODY, fc[F_OFF_POINTS])
+                    dmg_slot(ctx, ctx.v_armour[v] + UNDERBODY, fc[F_OFF_POINTS])
             elif fc[F_OFF_T_LO] <= r <= fc[F_OFF_T_HI] and ctx.v_t1[v] > ctx.v_t0[v]:
                 k = ctx.v_t0[v] + pick(ctx, ctx.v_t1[v] - ctx.v_t0[v])
                 if not F.t_immune[k] and ctx.st[F.t_slot[k]] > 0:
@@ -2335,12 +2323,12 @@ cdef inline void combat_start(FightRun* F, Ctx* ctx) noexcept nogil:
     """The state at the start of the phase's combat (CW-ROF-02): no hits taken, each driver's state and each metal
     armour side as they are (for phase._vehicle_consequences)."""
     cdef Py_ssize_t v, j
-    memset(F.taken, 0, F.V * sizeof(int32_t))
+    memset(F.veh.taken, 0, F.V * sizeof(int32_t))
     for v in range(F.V):
-        F.driver_before[v] = crew_state(ctx, F.v_driver[v]) if F.v_driver[v] >= 0 else -1
+        F.veh.driver_before[v] = crew_state(ctx, ctx.v_driver[v]) if ctx.v_driver[v] >= 0 else -1
         if ctx.v_metal[v]:
             for j in range(6):
-                F.metal_before[v * 6 + j] = ctx.st[F.v_armour[v] + j]
+                F.metal_before[v * 6 + j] = ctx.st[ctx.v_armour[v] + j]
 
 
 cdef inline void fight_collisions(FightRun* F, Ctx* ctx, int tp) noexcept nogil:
@@ -2542,12 +2530,12 @@ cdef inline void fight_consequences(FightRun* F, Ctx* ctx) noexcept nogil:
     cdef Py_ssize_t v
     cdef int r
     for v in range(F.V):
-        if F.taken[v] == 0:
+        if F.veh.taken[v] == 0:
             continue
-        if F.v_is_car[v] and obstacle_drops(ctx, v, F.metal_before, 0, F.consts[K_OBSTACLE_HITS]):
+        if ctx.v_is_car[v] and obstacle_drops(ctx, v, F.metal_before, 0, F.consts[K_OBSTACLE_HITS]):
             F.flags[v] |= 8
-        if F.v_driver[v] >= 0 and put_out(F.driver_before[v], crew_state(ctx, F.v_driver[v])):
-            if F.v_kind[v] == KIND_CYCLE and F.v_sc_side[v] < 0:
+        if ctx.v_driver[v] >= 0 and put_out(F.veh.driver_before[v], crew_state(ctx, ctx.v_driver[v])):
+            if ctx.v_kind[v] == KIND_CYCLE and ctx.v_sc_side[v] < 0:
                 r = roll(ctx, 2, 0, 0)
                 F.crash[v] = F.crash_out[13 * F.v_off[v] + r]
             F.flags[v] |= 4
@@ -2583,15 +2571,15 @@ cdef inline void fight_fire(FightRun* F, Ctx* ctx, int turn) noexcept nogil:
     fire modifiers active this turn (taken from the ring), an explosion reaching who is near it this turn."""
     cdef Py_ssize_t v, mv, V = F.V
     for v in range(V):
-        F.fire_total[v] = F.fire_future[v * F.ring + F.tslot]
+        F.veh.fire_total[v] = F.fire_future[v * F.ring + F.tslot]
         F.fire_future[v * F.ring + F.tslot] = 0
     for v in range(V):
         if F.flags[v] & 2:
             continue
-        if not F.burning[v]:
-            fire_starts(ctx, v, F.fire_total[v], F.burning, F.consts, F.v_fireproof[v])
+        if not F.veh.burning[v]:
+            fire_starts(ctx, v, F.veh.fire_total[v], F.veh.burning, F.consts, ctx.v_fireproof[v])
         mv = (turn - 1) * V + v
-        if F.burning[v] and fire_burns(ctx, v, F.burning, F.consts, F.v_extinguisher[v], F.v_can_explode[v],
+        if F.veh.burning[v] and fire_burns(ctx, v, F.veh.burning, F.consts, ctx.v_extinguisher[v], ctx.v_can_explode[v],
                                        F.near_v + mv * F.w_near_v, F.w_near_v, F.near_p + mv * F.w_near_p, F.w_near_p,
                                        F.p_hits, F.p_ba):
             F.flags[v] |= 2
@@ -2671,7 +2659,7 @@ cdef inline int16_t fight_outcome(FightRun* F) noexcept nogil:
     cdef Py_ssize_t v, u
     cdef int s, left = -1, sides_left
     for v in range(F.V):
-        if F.burning[v]:
+        if F.veh.burning[v]:
             F.flags[v] |= 1
     for u in range(F.U):
         F.out_turn[u] = F.outu[u]
@@ -2726,7 +2714,7 @@ def run_fight(
     cdef int32_t[::1] held = np.zeros((pk.n_c_hits + pk.n_p_hits) * pk.fc[F_HANDS] + 1 if pk.fc[F_HANDS] > 0 else 1,
                                       dtype=np.int32)
     fight_bind(&F, &pk, W, NA, &scratch[0], &ch_hits[0], &held[0])
-    lists = ctx_bind(&ctx, &pk, F.fire_hits, F.fire_hit_fiery, F.taken)
+    lists = ctx_bind(&ctx, &pk, &F.veh)
     if lists is None or not fight_rows_ok(&pk, W, NA, F.U):
         return -1
     if not fight_outputs_ok(N, F.S, F.V, F.U, W, out_state.shape, out_flags.shape, out_turn.shape, out_result.shape[0],

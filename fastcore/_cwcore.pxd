@@ -66,6 +66,12 @@ cdef struct Ctx:
     int32_t* t_slot
     int32_t* t_pos       # 0 front 1 back 2 front_left 3 front_right 4 back_left 5 back_right 6 sidecar
     int32_t* t_sidecar
+    # the fire code's rows (CW-FIRE-01..04) and the obstacle's (CW-DMG-08)
+    int32_t* v_fireproof
+    int32_t* v_extinguisher
+    int32_t* v_can_explode
+    int32_t* v_burning   # burning as the scenario starts
+    int32_t* v_is_car
     # damage constants
     int32_t* cyc         # cycle/sidecar/trike bands: end_armour_lo/hi, end_wheel lo/hi, side driver, pp, weapon, tire (lo/hi each), sidecar lo/hi, trike wheel lo/hi
     # fire bookkeeping of the current shot
@@ -280,6 +286,30 @@ cdef inline int list_len(Ctx* c, int v, int which) noexcept nogil:
     return c.l_n[v * NL + which]
 
 
+# --- what a trial keeps per vehicle, in both kernels ----------------------------------------------------------------
+
+cdef struct VehicleState:
+    # scratch, Vs ints each, in this order (carve_vehicles; run_phase resets them with its flags as one block)
+    int32_t* fire_hits       # 1 once a component hit this turn may start a fire (CW-FIRE-02)
+    int32_t* fire_hit_fiery  # 1 once such a hit was fiery
+    int32_t* taken           # hits taken this phase (CW-DMG-08)
+    int32_t* fire_total      # the fire modifiers that count this turn (CW-FIRE-01)
+    int32_t* burning
+    int32_t* driver_before   # the driver's state as the phase's combat started (CW-ROF-02, CW-CREW-02), -1 none
+
+
+cdef inline int32_t* carve_vehicles(VehicleState* veh, int32_t* at, Py_ssize_t Vs) noexcept nogil:
+    """A trial's per-vehicle state in six blocks of Vs ints from `at`, in VehicleState's order (ARCH-03); returns
+    the place after them."""
+    veh.fire_hits = at
+    veh.fire_hit_fiery = at + Vs
+    veh.taken = at + 2 * Vs
+    veh.fire_total = at + 3 * Vs
+    veh.burning = at + 4 * Vs
+    veh.driver_before = at + 5 * Vs
+    return at + 6 * Vs
+
+
 # --- run_phase's run: what it reads, worked out once a call, and its scratch (phase_bind) ----------------------------
 
 cdef struct PhaseRun:
@@ -297,15 +327,6 @@ cdef struct PhaseRun:
     int32_t* near_p
     Py_ssize_t w_near_v
     Py_ssize_t w_near_p
-    int32_t* v_armour
-    int32_t* v_kind
-    int32_t* v_sc_side
-    int32_t* v_driver
-    int32_t* v_fireproof
-    int32_t* v_extinguisher
-    int32_t* v_can_explode
-    int32_t* v_burning
-    int32_t* v_is_car
     Py_ssize_t S, V, A, C    # slots, vehicles, attacks, collisions
     Py_ssize_t Vs            # V, at least 1 (the scratch's blocks)
     Py_ssize_t tb            # ints of the block every trial resets (7 * Vs, at least TRIAL_BLOCK)
@@ -322,13 +343,8 @@ cdef struct PhaseRun:
     # every trial's start (phase_start)
     uint64_t fire_start      # vehicles that start the trial burning or with fire carried in (vbit)
     int n_metal              # metal armour slots (v * 6 + side), in metal_slots
-    # scratch: the trial's block, reset from start_v as every trial starts (fire_hits .. flg: 7 blocks of Vs)
-    int32_t* fire_hits
-    int32_t* fire_hit_fiery
-    int32_t* taken
-    int32_t* fire_total
-    int32_t* burning
-    int32_t* driver_before
+    # scratch: the trial's block, reset from start_v as every trial starts (veh's six blocks, then flg)
+    VehicleState veh
     int32_t* flg             # per vehicle: 1 burning, 2 exploded, 4 uncontrolled, 8 obstacle dropped
     int32_t* start_v
     int32_t* flg0
@@ -390,15 +406,6 @@ cdef struct FightRun:
     int32_t* crash0
     int32_t* hand0           # the thrown hand weapons each character starts with
     int32_t* hand_eq         # per kind, its grenade-equivalents
-    int32_t* v_armour
-    int32_t* v_kind
-    int32_t* v_sc_side
-    int32_t* v_driver
-    int32_t* v_fireproof
-    int32_t* v_extinguisher
-    int32_t* v_can_explode
-    int32_t* v_burning
-    int32_t* v_is_car
     int32_t* v_off
     int32_t* w_slot
     int32_t* w_shots
@@ -417,12 +424,7 @@ cdef struct FightRun:
     # scratch
     int32_t* ch_hits         # each character's hits slot: crew members 0 .. NC - 1, then the pedestrians
     int32_t* held            # per character, the thrown hand weapons (grenades) of each kind he holds
-    int32_t* fire_hits
-    int32_t* fire_hit_fiery
-    int32_t* taken
-    int32_t* fire_total
-    int32_t* burning
-    int32_t* driver_before
+    VehicleState veh
     int32_t* crash
     int32_t* fire_future     # per vehicle, the fire modifiers that count at turn % ring (CW-FIRE-01)
     int32_t* metal_before
