@@ -224,7 +224,8 @@ cdef int damage_turret(Ctx* c, int v, int hits) noexcept nogil:
 
 
 cdef inline int find_tire(Ctx* c, int v, int pos) noexcept nogil:
-    """The body's front (pos 0) or back (1) tire of vehicle v, or -1 (ctx_lists): a cycle's or trike's end wheel."""
+    """The body's front (pos 0) or back (1) tire of vehicle v, or -1 (ctx_lists): a cycle's or trike's end wheel
+    (CW-TGT-04/06)."""
     return c.tire_at[v * 2 + pos]
 
 
@@ -1547,7 +1548,8 @@ def run_phase(
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
     Py_ssize_t n_trials=-1, int32_t store=1, int32_t[::1] slot_kind=None, int64_t[::1] acc=None, int32_t n_phases=1,
 ):
-    """Run trials first_trial .. first_trial + n_trials - 1 of one phase (and the end of its turn).
+    """Run trials first_trial .. first_trial + n_trials - 1 of one phase (and the end of its turn): ARCH-03, FAST-01,
+    phase.resolve_phase and fire.end_of_turn_fire (phase_trial), bit for bit.
 
     With `store` (the default), trial t's results go to row t of the outputs
     (n_trials defaults to their length). Without it, every trial works in row 0
@@ -2678,7 +2680,8 @@ def run_fight(
     int16_t[::1] diverged, int32_t[:, ::1] saved, uint64_t[::1] saved_k, int16_t[::1] start_turn, uint64_t[::1] trial_ids,
     uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, int32_t[::1] redo,
 ):
-    """Run trials first_trial .. first_trial + N - 1 of a fight (N = out_state's rows), each to its end.
+    """Run trials first_trial .. first_trial + N - 1 of a fight (N = out_state's rows), each to its end: FIGHT-01..05,
+    turn.run_turns(..., fight=...) (fight_turns), bit for bit.
 
     Writes per trial the final state (the slots), the vehicle flags (as `run_phase`), the turn each unit went out
     of action (0: never), the result (the winning side's index, -1 a draw, -2 undecided), the turns run, and per
