@@ -146,7 +146,8 @@ extensions = cythonize(
         Extension(
             "hardpoint.fastcore._carwars",
             ["fastcore/_carwars.pyx"],
-            depends=["fastcore/hp_dice.h", "fastcore/_layout.pxi"],   # generated from fastcore/layout.toml
+            # _cwcore.pxd: what both kernels share (cimported); _layout.pxi: generated from fastcore/layout.toml
+            depends=["fastcore/hp_dice.h", "fastcore/_cwcore.pxd", "fastcore/_layout.pxi"],
             include_dirs=["fastcore"],
             # -O2 and no -fwrapv (which CPython passes to extensions; the kernels never rely on signed overflow): on these
             # branchy kernels -O3 measured 3-10% slower and -fwrapv 3% slower (docs/performance.md); no contraction into
@@ -180,7 +181,7 @@ extensions = cythonize(
         ),
     ],
     compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False, "cdivision": True},
-    include_path=[".", "fastcore"],      # the header-only .pxd of fastcore/ (`from _cwdrive cimport ...`)
+    include_path=[".", "fastcore"],      # the header-only .pxd of fastcore/ (`from _cwcore cimport ...`, `from _cwdrive cimport ...`)
 )
 # cythonize() drops optional=True; set it afterwards so a machine without a C
 # compiler still installs the pure-Python reference (ENGINEERING.md).

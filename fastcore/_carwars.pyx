@@ -13,186 +13,50 @@ whose layout (row columns, codes, the arrays each kernel reads) is declared in
 fastcore/layout.toml and generated into _layout.pxi; each kernel takes one
 mapping of them and fills an `Arrays` struct. This module never touches Python
 objects inside the trial loop, which runs without the GIL.
+
+Each kernel is a thin `def` (the checks, the scratch, the trial loop) over one
+`cdef inline` function per mechanic, each naming the rule ids it implements and
+the reference function it mirrors, as the reference does: run_phase's phase_*
+(phase_trial: collisions, attacks, damage, consequences, fire), run_fight's
+fight_* (fight_turns, fight_phase: drops, contacts, order_attacks, the combat,
+the end of the turn). What both share is below them in this file (the damage
+code of hardpoint.carwars.damage and collision, the fire, the entry checks) and
+in _cwcore.pxd (the context `Ctx`, the run structs `PhaseRun` and `FightRun`,
+the dice and the small helpers every mechanic calls). The context and the run
+structs are passed by pointer and the mechanics compile into the kernels'
+loops: run_phase's into its trial loop, run_fight's into fight_turns, one call
+a trial (docs/performance.md: fewer instructions a trial than the single loop).
 """
 from libc.stdint cimport uint64_t, int32_t, int64_t, uint8_t, int16_t, int8_t, INT32_MIN
 from libc.string cimport memcpy, memset
+
+from _cwcore cimport (
+    Ctx, VehicleState, PhaseRun, FightRun, MAX_PICK, NL, L_MOUNT, L_LOC, L_VERTICAL, L_CYCLE_W, L_CYCLE_T, L_SIDECAR, L_INTERIOR,
+    hp_stream_key, hp_face, die, skip, roll, fill_pick_tab, pick, to_hit, damage_roll, area_each, collision_hits,
+    put, dmg_slot, crew_state, put_out, vbit, note_fire, hand_hits, add_fire, streak_of, sustained,
+    list_kind, list_idx, list_len, carve_vehicles)
 
 import numpy as np
 
 include "_layout.pxi"
 
-cdef extern from "hp_dice.h" nogil:
-    uint64_t hp_stream_key(uint64_t seed, uint64_t trial)
-    int hp_face(uint64_t key, uint64_t k)
+# the context (Ctx), the dice (die, roll, pick), the writes of the state (put, dmg_slot) and the small helpers both
+# kernels call are in _cwcore.pxd; the pick lists' numbers (NL, L_*) and MAX_PICK too
 
-# mounts (Mount): 0-5 as sides, 6 turret
-# shot parts
-# item kinds for mixed picks
 DEF MAXI = 128
 DEF MAX_LOAD = 1000         # the most grenade-equivalents a FETCH's ROOM or a hand_eq holds (checked on entry)
 DEF MAX_DICE = 10000       # the most dice one roll of a packed row or figure throws (checked on entry: never a hang)
-DEF MAX_PICK = 36          # the most candidates a random pick takes (two dice, as damage.random_pick)
 DEF MAX_VEHICLES = 16384   # the largest arena either kernel takes (scratch is sized to the scenario, on the heap)
 DEF MAX_ATTACKS = 65536    # attack rows of one turn (run_phase)
-# the pick lists of a vehicle (ctx_lists): which list is which
-DEF NL = 15
-DEF L_MOUNT = 0      # 0 .. 6: the body weapons on each mount (the sides, then the turret)
-DEF L_LOC = 7        # 7 .. 9: the items of each location (crew, power plant, cargo)
-DEF L_VERTICAL = 10  # a hit from above or below: the power plant, the crew, the cargo location
-DEF L_CYCLE_W = 11   # a cycle's body weapons
-DEF L_CYCLE_T = 12   # a cycle's body tires
-DEF L_SIDECAR = 13   # a sidecar's weapons, crew and cargo
-DEF L_INTERIOR = 14  # the power plant, crew and cargo as one collision layer
-
-cdef struct Ctx:
-    uint64_t key
-    uint64_t k
-    int32_t* st          # state values (slots)
-    # vehicles
-    int32_t* v_armour    # first of 6 armour slots
-    int32_t* v_pp        # power-plant slot or -1
-    int32_t* v_kind      # 0 car, 1 cycle, 2 trike
-    int32_t* v_reversed
-    int32_t* v_turret
-    int32_t* v_rolled    # side on the ground or -1
-    int32_t* v_metal
-    int32_t* v_layout    # 3 per vehicle: 0 crew, 1 power plant, 2 cargo, -1 none
-    int32_t* v_sc_side   # -1 none, LEFT or RIGHT
-    int32_t* v_sc_spaces
-    int32_t* v_sc_armour # first of 5 sidecar armour slots (front, back, left, right, underbody)
-    int32_t* v_w0        # CSR of weapons (body first, then sidecar)
-    int32_t* v_w1
-    int32_t* v_c0        # CSR of crew (body first, then sidecar)
-    int32_t* v_c1
-    int32_t* v_k0        # CSR of cargo (body first, then sidecar)
-    int32_t* v_k1
-    int32_t* v_t0        # CSR of tires (body first, then the sidecar wheel)
-    int32_t* v_t1
-    int32_t* v_driver    # crew index of the driver or -1
-    int32_t* v_cycle_rider   # crew index of the cycle seat (or the driver) or -1
-    int32_t* w_slot
-    int32_t* w_mount
-    int32_t* w_sidecar
-    int32_t* w_fiery     # flamethrower or flaming oil jet (CW-FIRE-02)
-    int32_t* c_hits
-    int32_t* c_ba
-    int32_t* c_sidecar
-    int32_t* k_slot
-    int32_t* k_sidecar
-    int32_t* t_slot
-    int32_t* t_pos       # 0 front 1 back 2 front_left 3 front_right 4 back_left 5 back_right 6 sidecar
-    int32_t* t_sidecar
-    # damage constants
-    int32_t* cyc         # cycle/sidecar/trike bands: end_armour_lo/hi, end_wheel lo/hi, side driver, pp, weapon, tire (lo/hi each), sidecar lo/hi, trike wheel lo/hi
-    # fire bookkeeping of the current shot
-    int32_t cur_vehicle
-    int32_t cur_fiery    # the hit's weapon is fiery (-1: do not record)
-    int32_t* fire_hits   # per vehicle: 1 once a component hit this turn may start a fire (CW-FIRE-02)
-    uint64_t fire_noted  # run_phase: bit v % 64 once vehicle v may need an end-of-turn fire roll (no fire, no fire rolls)
-    int32_t* fire_hit_fiery  # per vehicle: 1 once such a hit came from a laser, flamethrower or flaming oil jet
-    int32_t* taken       # hits dealt per vehicle this phase
-    # the slots a trial wrote (counted mode: run_phase counts and undoes only these); mark NULL: not kept
-    int32_t* mark
-    int32_t* dirty
-    int32_t n_dirty
-    # the candidates of each random pick, worked out once a run (ctx_lists): NL lists per vehicle
-    int32_t* l_off       # first entry of list v * NL + which
-    int32_t* l_n         # its length
-    int32_t* l_kind      # entries: item kind (I_*)
-    int32_t* l_idx       # entries: weapon, crew, cargo or tire index (0 for the power plant and the cargo location)
-    int32_t* tire_at     # 2 per vehicle: the body's front and back tire (t_pos 0 and 1), or -1
-
-
-cdef inline int die(Ctx* c) noexcept nogil:
-    cdef int f = hp_face(c.key, c.k)
-    c.k += 1
-    return f
-
-
-cdef inline void skip(Ctx* c, int count) noexcept nogil:
-    """Dice the rules roll whose faces cannot change anything: they are drawn (the next die is the one after them),
-    without working out their faces."""
-    c.k += count
-
-
-cdef inline int roll(Ctx* c, int count, int bonus, int floor_) noexcept nogil:
-    cdef int s = 0, i
-    for i in range(count):
-        s += die(c)
-    s += bonus
-    return s if s > floor_ else floor_
-
-
-cdef int8_t PICK_TAB[(MAX_PICK + 1) * 36]   # n * 36 + v: which of n candidates value v picks, or -1: roll again
-
-
-cdef void fill_pick_tab() noexcept nogil:
-    """random_pick's split of the faces, worked out once, so a pick reads its answer rather than dividing: among
-    up to six candidates one die, v = face - 1; among more, two dice, v = 6 * (first - 1) + second - 1; the
-    faces split evenly and the values past the largest multiple of n roll again."""
-    cdef int n, v, per
-    for n in range(MAX_PICK + 1):
-        per = (6 if n <= 6 else 36) // n if n > 1 else 1
-        for v in range(36):
-            PICK_TAB[n * 36 + v] = 0 if n <= 1 else (v // per if v < per * n else -1)
-
 
 fill_pick_tab()
 
 
-cdef inline int pick(Ctx* c, int n) noexcept nogil:
-    """hardpoint.carwars.damage.random_pick, among n <= MAX_PICK candidates (ctx_lists refuses longer lists)."""
-    cdef int j
-    if n <= 1:
-        return 0
-    if n <= 6:
-        while True:
-            j = PICK_TAB[n * 36 + die(c) - 1]
-            if j >= 0:
-                return j
-    while True:
-        j = 6 * die(c) - 7
-        j = PICK_TAB[n * 36 + j + die(c)]
-        if j >= 0:
-            return j
-
-
-cdef inline void put(Ctx* c, int slot, int value) noexcept nogil:
-    """Every write of a state slot: also notes the slot once a trial when the trial's changes are kept (mark).
-    With no branch on whether the slot is new to the trial (a branch the dice decide): the slot always goes to
-    the next place of `dirty` (which has room for one more than the slots), which counts only if it is new."""
-    if c.mark != NULL:
-        c.dirty[c.n_dirty] = slot
-        c.n_dirty += c.mark[slot] ^ 1
-        c.mark[slot] = 1
-    c.st[slot] = value
-
-
-cdef inline int dmg_slot(Ctx* c, int slot, int hits) noexcept nogil:
-    """damage_armour / damage_component: absorb up to the slot's value."""
-    cdef int before = c.st[slot]
-    cdef int taken = before if before < hits else hits
-    if taken > 0:
-        put(c, slot, before - taken)
-    return hits - taken
-
-
-cdef inline uint64_t vbit(int v) noexcept nogil:
-    """Vehicle v's bit in a mask of vehicles (vehicles 64 apart share one: a mask then says 'perhaps')."""
-    return (<uint64_t>1) << (v & 63)
-
-
-cdef inline void note_fire(Ctx* c, int v) noexcept nogil:
-    """record_component_hit: one fire roll per vehicle per turn, 4 in 6 if any such hit was fiery (CW-FIRE-02)."""
-    if c.cur_fiery < 0 or v != c.cur_vehicle:
-        return
-    c.fire_hits[v] = 1
-    c.fire_noted |= vbit(v)
-    if c.cur_fiery:
-        c.fire_hit_fiery[v] = 1
-
+# --- damage (hardpoint.carwars.damage) ---------------------------------------------------------------------------
 
 cdef int dmg_weapon(Ctx* c, int v, int w, int hits) noexcept nogil:
+    """damage.damage_component on weapon w of vehicle v (CW-DMG-01/05); a fiery weapon's hit on a component not
+    yet destroyed may start a fire (note_fire, CW-FIRE-02). Returns the hits left."""
     cdef int before = c.st[c.w_slot[w]]
     cdef int rest = dmg_slot(c, c.w_slot[w], hits)
     if before > 0 and hits > 0 and c.w_fiery[w]:
@@ -201,6 +65,8 @@ cdef int dmg_weapon(Ctx* c, int v, int w, int hits) noexcept nogil:
 
 
 cdef int dmg_pp(Ctx* c, int v, int hits) noexcept nogil:
+    """damage.damage_component on vehicle v's power plant (CW-DMG-01/05; none: all pass on); a hit on it while it
+    works may start a fire (note_fire, CW-FIRE-02). Returns the hits left."""
     cdef int slot = c.v_pp[v]
     cdef int before
     if slot < 0:
@@ -213,7 +79,8 @@ cdef int dmg_pp(Ctx* c, int v, int hits) noexcept nogil:
 
 
 cdef int dmg_crew(Ctx* c, int ci, int hits) noexcept nogil:
-    """damage_crew: body armour first, then up to 3 hits."""
+    """damage.damage_crew (CW-CREW-01): body armour first, then up to 3 hits (wounded, unconscious, dead); the
+    rest passes on (CW-DMG-05)."""
     cdef int rest = hits, taken
     cdef int ba = c.st[c.c_ba[ci]]
     cdef int h = c.st[c.c_hits[ci]]
@@ -233,6 +100,8 @@ cdef int dmg_crew(Ctx* c, int ci, int hits) noexcept nogil:
 
 
 cdef int dmg_item(Ctx* c, int v, int kind, int idx, int hits) noexcept nogil:
+    """damage.damage_component / damage_crew on one item of a pick list, by its kind (CW-DMG-01/05, CW-CREW-01); the
+    cargo location: one of its items (CW-DMG-04). Returns the hits left."""
     if kind == I_WEAPON:
         return dmg_weapon(c, v, idx, hits)
     if kind == I_CREW:
@@ -248,20 +117,9 @@ cdef int dmg_item(Ctx* c, int v, int kind, int idx, int hits) noexcept nogil:
     return hits
 
 
-cdef inline int32_t* list_kind(Ctx* c, int v, int which) noexcept nogil:
-    return c.l_kind + c.l_off[v * NL + which]
-
-
-cdef inline int32_t* list_idx(Ctx* c, int v, int which) noexcept nogil:
-    return c.l_idx + c.l_off[v * NL + which]
-
-
-cdef inline int list_len(Ctx* c, int v, int which) noexcept nogil:
-    return c.l_n[v * NL + which]
-
-
 cdef int pick_from(Ctx* c, int v, int which, int hits) noexcept nogil:
-    """_pick_and_damage: one item of a vehicle's list `which`, picked at random, takes the hits."""
+    """damage._pick_and_damage (CW-DMG-02/05): one item of vehicle v's list `which`, picked at random (CW-DMG-03's
+    random_pick), destroyed ones included, takes the hits."""
     cdef int n = list_len(c, v, which), j
     if n == 0 or hits <= 0:
         return hits
@@ -270,7 +128,7 @@ cdef int pick_from(Ctx* c, int v, int which, int hits) noexcept nogil:
 
 
 cdef int pick_weapon(Ctx* c, int v, int which, int hits) noexcept nogil:
-    """pick_from over a list of weapons only (a branch of its own, not dmg_item's on the kind)."""
+    """pick_from over a list of weapons only (CW-DMG-02/05; a branch of its own, not dmg_item's on the kind)."""
     cdef int n = list_len(c, v, which)
     if n == 0 or hits <= 0:
         return hits
@@ -278,15 +136,17 @@ cdef int pick_weapon(Ctx* c, int v, int which, int hits) noexcept nogil:
 
 
 cdef int pick_weapon_on(Ctx* c, int v, int mount, int hits) noexcept nogil:
-    """_pick_and_damage over the body weapons on one mount."""
+    """damage._weapons_on picked from (CW-DMG-02..04): one body weapon on `mount` takes the hits."""
     return pick_weapon(c, v, L_MOUNT + mount, hits)
 
 
 cdef int pick_location_item(Ctx* c, int v, int loc, int hits) noexcept nogil:
+    """damage._location_items picked from (CW-DMG-02/03, CW-VEH-04): one item of location `loc` takes the hits."""
     return pick_from(c, v, L_LOC + loc, hits)
 
 
 cdef inline int opposite(int side) noexcept nogil:
+    """The far side of a shot through the vehicle (CW-DMG-02..04): front and back, left and right, top and underbody."""
     if side == FRONT:
         return BACK
     if side == BACK:
@@ -301,6 +161,7 @@ cdef inline int opposite(int side) noexcept nogil:
 
 
 cdef int layout_len(Ctx* c, int v) noexcept nogil:
+    """The internal locations of vehicle v's layout (CW-VEH-04: crew, power plant, cargo; -1 none)."""
     cdef int n = 0, i
     for i in range(3):
         if c.v_layout[v * 3 + i] >= 0:
@@ -309,6 +170,8 @@ cdef int layout_len(Ctx* c, int v) noexcept nogil:
 
 
 cdef int penetrate_end(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.penetrate_end (CW-DMG-02): from the front or back: that armour, one weapon on it, one item of each
+    location in turn (front to back, or back to front), one weapon on the far end, the far armour."""
     cdef int far = opposite(side), i, n = layout_len(c, v), loc
     hits = dmg_slot(c, c.v_armour[v] + side, hits)
     hits = pick_weapon_on(c, v, side, hits)
@@ -322,6 +185,8 @@ cdef int penetrate_end(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef int penetrate_flank(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.penetrate_flank (CW-DMG-03): from a side: that armour, one weapon on it, ONE internal location at
+    random and one of its items, one weapon on the far side, the far armour."""
     cdef int far = opposite(side), n = layout_len(c, v), loc
     hits = dmg_slot(c, c.v_armour[v] + side, hits)
     hits = pick_weapon_on(c, v, side, hits)
@@ -333,11 +198,14 @@ cdef int penetrate_flank(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef int vertical_pick(Ctx* c, int v, int hits) noexcept nogil:
-    """A hit from above or below: the power plant, a crew member or the cargo location, picked at random."""
+    """damage._vertical_pick (CW-DMG-04, RULING): the power plant, a crew member or the cargo location, picked at
+    random."""
     return pick_from(c, v, L_VERTICAL, hits)
 
 
 cdef int penetrate_vertical(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.penetrate_vertical (CW-DMG-04): from below, the underbody armour, one of the power plant, a crew
+    member and the cargo (vertical_pick), one turret weapon, the top armour; from above, the same from the top."""
     if side == UNDERBODY:
         hits = dmg_slot(c, c.v_armour[v] + UNDERBODY, hits)
         hits = vertical_pick(c, v, hits)
@@ -350,15 +218,21 @@ cdef int penetrate_vertical(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef int damage_turret(Ctx* c, int v, int hits) noexcept nogil:
+    """damage.damage_turret (CW-DMG-04): a targeted turret: the top armour, then one turret weapon."""
     hits = dmg_slot(c, c.v_armour[v] + TOP, hits)
     return pick_weapon_on(c, v, TURRET, hits)
 
 
 cdef inline int find_tire(Ctx* c, int v, int pos) noexcept nogil:
+    """The body's front (pos 0) or back (1) tire of vehicle v, or -1 (ctx_lists): a cycle's or trike's end wheel
+    (CW-TGT-04/06)."""
     return c.tire_at[v * 2 + pos]
 
 
 cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.cycle_hit_location (CW-TGT-04): from the front or back, 2d6 in the wheel's band that wheel,
+    else that armour (the rest, if it is gone, to the side table); the side table's 2d6: the rider, the power plant,
+    a weapon (none: roll again) or a tire."""
     cdef int r, wheel, n
     if side == FRONT or side == BACK:
         r = roll(c, 2, 0, 0)
@@ -389,6 +263,7 @@ cdef int cycle_hit_location(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef inline int sc_armour_slot(Ctx* c, int v, int side) noexcept nogil:
+    """The slot of a sidecar's armour on `side` (CW-TGT-05; its order: front, back, left, right, underbody)."""
     # sidecar armour order: front, back, left, right, underbody
     if side == UNDERBODY:
         return c.v_sc_armour[v] + 4
@@ -396,12 +271,16 @@ cdef inline int sc_armour_slot(Ctx* c, int v, int side) noexcept nogil:
 
 
 cdef int sidecar_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.sidecar_hit (CW-TGT-05): the sidecar as a small car: that side's armour, then one of its weapons, riders
+    and cargo; the rest passes out."""
     hits = dmg_slot(c, sc_armour_slot(c, v, side), hits)
     pick_from(c, v, L_SIDECAR, hits)
     return 0
 
 
 cdef int trike_end_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
+    """damage.trike_end_hit (CW-TGT-06): a hit on a trike's single-wheel end: 2d6 in the band that wheel (the rest
+    lost), else penetrate_end."""
     cdef int r = roll(c, 2, 0, 0), wheel
     if c.cyc[12] <= r <= c.cyc[13]:
         wheel = find_tire(c, v, 0 if side == FRONT else 1)
@@ -412,7 +291,10 @@ cdef int trike_end_hit(Ctx* c, int v, int side, int hits) noexcept nogil:
 
 
 cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noexcept nogil:
-    """hardpoint.carwars.damage.apply_shot."""
+    """hardpoint.carwars.damage.apply_shot: one hit's damage to vehicle v by body and aim (CW-DMG-01..05,
+    CW-TGT-04..07): a tire, the turret, a cycle's rider, a sidecar, or a side (the top; the side on the ground is the
+    underbody, CW-VEH-05): a cycle (its sidecar's share, CW-TGT-05), a trike's wheel end (CW-TGT-06), or a car's
+    end, flank or top and underbody. Counts the hits taken (CW-DMG-08)."""
     cdef int rest, r, wheel_end, sc_side = 0
     c.taken[v] += hits
     if hits <= 0:
@@ -463,6 +345,7 @@ cdef void apply_shot(Ctx* c, int v, int part, int side, int tire, int hits) noex
 # --- collisions (hardpoint.carwars.collision) -----------------------------------------------
 
 cdef int capacity(Ctx* c, int kind, int idx, int v) noexcept nogil:
+    """collision._capacity (CW-COL-01): the hits item `kind` `idx` of vehicle v can still absorb."""
     if kind == I_CREW:
         return c.st[c.c_ba[idx]] + (3 - c.st[c.c_hits[idx]] if c.st[c.c_hits[idx]] < 3 else 0)
     if kind == I_WEAPON:
@@ -492,6 +375,9 @@ cdef void extra_points(Ctx* c, int m, int extra, int* bonus) noexcept nogil:
 
 
 cdef int collision_split(Ctx* c, int v, int32_t* kinds, int32_t* idxs, int n, int hits) noexcept nogil:
+    """collision.collision_split (CW-COL-01): the hits split evenly among a layer's items that can absorb any, the
+    remainder one point each to distinct random ones (extra_points); what an item cannot absorb is split again
+    among the layer's survivors. Returns what exceeds the layer."""
     cdef int remaining = hits, m, i, share, overflow, give
     cdef int ak[MAXI]
     cdef int ai[MAXI]
@@ -522,6 +408,9 @@ cdef int collision_split(Ctx* c, int v, int32_t* kinds, int32_t* idxs, int n, in
 
 
 cdef int armour_layer(Ctx* c, int v, int side, int hits, int factor, int cap_num, int cap_den) noexcept nogil:
+    """collision._armour_layer / metal_armour_absorb (CW-COL-02): plastic armour as damage_armour; metal stops up to
+    `factor` times its value, losing a point per `factor` absorbed (rounded up), never more than cap_num / cap_den
+    of the side (rounded up). Returns the hits that go inward."""
     cdef int before, absorbed, loss, cap
     if not c.v_metal[v]:
         return dmg_slot(c, c.v_armour[v] + side, hits)
@@ -537,11 +426,15 @@ cdef int armour_layer(Ctx* c, int v, int side, int hits, int factor, int cap_num
 
 
 cdef inline int split_over(Ctx* c, int v, int which, int hits) noexcept nogil:
-    """collision_split over a vehicle's list `which`."""
+    """collision_split over vehicle v's list `which` (CW-COL-01)."""
     return collision_split(c, v, list_kind(c, v, which), list_idx(c, v, which), list_len(c, v, which), hits)
 
 
 cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int cap_num, int cap_den) noexcept nogil:
+    """collision.collision_damage (CW-COL-03): a collision's hits on vehicle v's side, layer by layer: the armour
+    (armour_layer), then from the top or underbody the interior and the turret's weapons, from an end the weapons
+    on it and each location in turn, from a side the weapons on it and the locations split evenly (_split_locations);
+    the far side's weapons and armour. Counts the hits taken (CW-DMG-08)."""
     cdef int far = opposite(side), i, L, loc, share, through, give, j
     cdef int bonus[MAXI]
     cdef int locs[3]
@@ -574,7 +467,7 @@ cdef void collision_damage(Ctx* c, int v, int side, int hits, int factor, int ca
 
 
 cdef void dmg_ped(Ctx* c, int hits_slot, int ba_slot, int hits) noexcept nogil:
-    """hardpoint.carwars.crew.damage_pedestrian: body armour first, then up to 3 hits."""
+    """hardpoint.carwars.crew.damage_pedestrian (CW-CREW-01): body armour first, then up to 3 hits."""
     cdef int f
     cdef int32_t* st = c.st
     if st[ba_slot] > 0:
@@ -590,11 +483,6 @@ cdef void dmg_ped(Ctx* c, int hits_slot, int ba_slot, int hits) noexcept nogil:
         put(c, hits_slot, st[hits_slot] + f)
 
 
-cdef int crew_state(Ctx* c, int ci) noexcept nogil:
-    cdef int h = c.st[c.c_hits[ci]]
-    return h if h < 3 else 3
-
-
 DEF DMG_BINS = 64
 
 
@@ -607,24 +495,8 @@ cdef inline void burst_on(Ctx* c, int32_t* brst, int lo, int hi, int32_t* p_hits
                                                  brst[j * BRST_NCOLS + BRST_FLOOR]))
 
 
-cdef inline int area_each(Ctx* c, int count, int bonus, int hits, int full, int divisor) noexcept nogil:
-    """CW-DMG-07 (phase._roll_area): what each victim an area-effect attack hits takes: one damage roll (or the
-    weapon's fixed hits), all of it from a flamethrower, else its share, rounded up."""
-    cdef int each = roll(c, count, bonus, 0) if count > 0 else hits
-    return each if full else (each + divisor - 1) // divisor
-
-
-cdef inline int hand_hits(int mode, int dmg) noexcept nogil:
-    """The hits a shot's damage deals a vehicle: all, half rounded up, or none (a hand weapon, CW-HAND-01)."""
-    if mode == 1:
-        return (dmg + 1) // 2
-    if mode == 2:
-        return 0
-    return dmg
-
-
 cdef int ranges_in(int32_t* rows, Py_ssize_t n, int ncols, int lo_col, int hi_col, Py_ssize_t limit) noexcept nogil:
-    """1 if every row's [lo_col, hi_col) is a range of 0 .. limit (rows of another kind it points into)."""
+    """ARCH-04: 1 if every row's [lo_col, hi_col) is a range of 0 .. limit (rows of another kind it points into)."""
     cdef Py_ssize_t i
     for i in range(n):
         if rows[i * ncols + lo_col] < 0 or rows[i * ncols + hi_col] > limit or rows[i * ncols + lo_col] > rows[i * ncols + hi_col]:
@@ -633,7 +505,7 @@ cdef int ranges_in(int32_t* rows, Py_ssize_t n, int ncols, int lo_col, int hi_co
 
 
 cdef int column_between(int32_t* rows, Py_ssize_t n, int ncols, int col, int64_t lo, int64_t hi) noexcept nogil:
-    """1 if every row's `col` is in lo .. hi - 1."""
+    """ARCH-04: 1 if every row's `col` is in lo .. hi - 1."""
     cdef Py_ssize_t i
     for i in range(n):
         if rows[i * ncols + col] < lo or rows[i * ncols + col] >= hi:
@@ -642,12 +514,12 @@ cdef int column_between(int32_t* rows, Py_ssize_t n, int ncols, int col, int64_t
 
 
 cdef inline int column_in(int32_t* rows, Py_ssize_t n, int ncols, int col, Py_ssize_t limit) noexcept nogil:
-    """1 if every row's `col` is in 0 .. limit - 1 (an index into something of `limit` entries)."""
+    """ARCH-04: 1 if every row's `col` is in 0 .. limit - 1 (an index into something of `limit` entries)."""
     return column_between(rows, n, ncols, col, 0, limit)
 
 
 cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
-    """Point the damage code's context at the packed vehicle, weapon, crew, cargo and tire arrays."""
+    """ARCH-03: point the damage code's context at the packed vehicle, weapon, crew, cargo and tire arrays."""
     ctx.v_armour = pk.v_armour
     ctx.v_pp = pk.v_pp
     ctx.v_kind = pk.v_kind
@@ -681,24 +553,29 @@ cdef void ctx_arrays(Ctx* ctx, Arrays* pk) noexcept nogil:
     ctx.t_slot = pk.t_slot
     ctx.t_pos = pk.t_pos
     ctx.t_sidecar = pk.t_sidecar
+    ctx.v_fireproof = pk.v_fireproof
+    ctx.v_extinguisher = pk.v_extinguisher
+    ctx.v_can_explode = pk.v_can_explode
+    ctx.v_burning = pk.v_burning
+    ctx.v_is_car = pk.v_is_car
     ctx.mark = NULL
     ctx.n_dirty = 0
     ctx.fire_noted = 0
 
 
 cdef Py_ssize_t lists_entries(Arrays* pk) noexcept nogil:
-    """The most entries the pick lists hold: a weapon is in at most 2 lists, a crew member 3, cargo 2, a tire 1;
+    """ctx_lists' size (ARCH-04): the most entries the pick lists hold: a weapon is in at most 2 lists, a crew member 3, cargo 2, a tire 1;
     per vehicle the power plant 3 and the cargo location 1."""
     return 2 * pk.n_w_slot + 3 * pk.n_c_hits + 2 * pk.n_k_slot + pk.n_t_slot + 4 * pk.n_v_armour
 
 
 cdef Py_ssize_t lists_len(Arrays* pk) noexcept nogil:
-    """The int32 scratch ctx_lists needs: offsets and lengths, the front and back tires, and the entries."""
+    """ctx_lists' size (ARCH-04): the int32 scratch ctx_lists needs: offsets and lengths, the front and back tires, and the entries."""
     return 2 * NL * pk.n_v_armour + 2 * pk.n_v_armour + 2 * lists_entries(pk) + 1
 
 
 cdef int ranges_ok(int32_t* lo, int32_t* hi, Py_ssize_t V, Py_ssize_t n) noexcept nogil:
-    """1 if each vehicle's rows lo[v] .. hi[v] - 1 lie in 0 .. n - 1, one vehicle's after the one before's."""
+    """ARCH-04: 1 if each vehicle's rows lo[v] .. hi[v] - 1 lie in 0 .. n - 1, one vehicle's after the one before's."""
     cdef Py_ssize_t v
     cdef int last = 0
     for v in range(V):
@@ -709,14 +586,14 @@ cdef int ranges_ok(int32_t* lo, int32_t* hi, Py_ssize_t V, Py_ssize_t n) noexcep
 
 
 cdef inline void list_add(Ctx* c, int* e, int kind, int idx) noexcept nogil:
-    """One entry at the end of the list being built."""
+    """ctx_lists (CW-DMG-02..05): one entry at the end of the list being built."""
     c.l_kind[e[0]] = kind
     c.l_idx[e[0]] = idx
     e[0] += 1
 
 
 cdef void add_items(Ctx* c, int v, int* e, int sidecar, int mount, int crew, int cargo) noexcept nogil:
-    """The vehicle's weapons (on `mount`, or any mount if -1; none if -2), crew (if `crew`) and cargo (if `cargo`)
+    """ctx_lists (CW-DMG-02..05, CW-TGT-05): the vehicle's weapons (on `mount`, or any mount if -1; none if -2), crew (if `crew`) and cargo (if `cargo`)
     on the body (sidecar 0) or the sidecar (1), in the order the reference lists them."""
     cdef int i
     if mount > -2:
@@ -732,17 +609,17 @@ cdef void add_items(Ctx* c, int v, int* e, int sidecar, int mount, int crew, int
 
 
 cdef inline int in_range(int32_t* x, Py_ssize_t n, int lo, Py_ssize_t hi) noexcept nogil:
-    """1 if each of the n values is in lo .. hi - 1 (a vector: rows of one column)."""
+    """ARCH-04: 1 if each of the n values is in lo .. hi - 1 (a vector: rows of one column)."""
     return column_between(x, n, 1, 0, lo, hi)
 
 
 cdef inline int dice_ok(int32_t* rows, Py_ssize_t n, int ncols, int col) noexcept nogil:
-    """1 if no row's dice count `col` throws more than MAX_DICE dice."""
+    """SAFE-01: 1 if no row's dice count `col` throws more than MAX_DICE dice."""
     return column_between(rows, n, ncols, col, INT32_MIN, MAX_DICE + 1)
 
 
 cdef int damage_arrays_ok(Arrays* pk) noexcept nogil:
-    """1 if the vehicles, weapons, crew, cargo, tires and pedestrians the damage code reads are whole: one entry per
+    """ARCH-04 / SAFE-01: 1 if the vehicles, weapons, crew, cargo, tires and pedestrians the damage code reads are whole: one entry per
     vehicle in each vehicle array (three in v_layout), one per weapon, crew member, cargo item, tire or pedestrian in
     each array of that kind, every slot a slot of the state (an armour block six of them, a sidecar's five), every
     crew member named one of them, and every code one of its codes; a cycle's weapon band leaving a roll out, an
@@ -792,7 +669,7 @@ cdef int near_ok(Arrays* pk, Py_ssize_t rows) noexcept nogil:
 
 
 cdef int shot_ok(int kind, int index, int part, int side, int tire, Arrays* pk) noexcept nogil:
-    """1 if a shot's target is one (a vehicle, a pedestrian or a building) and, at a vehicle, it is one the damage code
+    """ARCH-04: 1 if a shot's target is one (a vehicle, a pedestrian or a building) and, at a vehicle, it is one the damage code
     can follow: a part of its codes, a side of the six (none for a tire, the turret, the rider, the top or the
     sidecar), a tire one of the tires, a shot at a sidecar at a vehicle with one."""
     if kind == TGT_PEDESTRIAN:
@@ -809,7 +686,7 @@ cdef int shot_ok(int kind, int index, int part, int side, int tire, Arrays* pk) 
 
 
 cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
-    """run_phase's attack and collision rows and its near lists, checked on entry (with damage_arrays_ok, which
+    """ARCH-04 / SAFE-01: run_phase's attack and collision rows and its near lists, checked on entry (with damage_arrays_ok, which
     comes first): each attack's shot (shot_ok; one the rules cancel is never rolled), its fixed hits not below 0, its area-effect victims a group of
     consecutive rows placed 0, 1, ... with distinct ranks; each collision a vehicle's side, dividing by 1 or more;
     the near lists one row per vehicle, naming vehicles and pedestrians or -1; no roll of more than MAX_DICE dice."""
@@ -843,7 +720,7 @@ cdef int phase_rows_ok(Arrays* pk) noexcept nogil:
 
 
 cdef int lo_ok(int32_t* lo, Py_ssize_t n, Py_ssize_t rows) noexcept nogil:
-    """1 if the n + 1 starts `lo` split 0 .. rows into n ranges in order."""
+    """ARCH-04: 1 if the n + 1 starts `lo` split 0 .. rows into n ranges in order."""
     cdef Py_ssize_t i
     if lo[0] != 0 or lo[n] != rows:
         return 0
@@ -853,87 +730,64 @@ cdef int lo_ok(int32_t* lo, Py_ssize_t n, Py_ssize_t rows) noexcept nogil:
     return 1
 
 
-cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) noexcept nogil:
-    """run_fight's rows, checked on entry after its sizes (tp_lo and col_lo split the entries and collisions in
-    order) and after damage_arrays_ok, so that no row the trials read is out of bounds and no loop is endless:
-    - the row ranges: each phase's and turn's counters, drops and off-road rolls in order; every range a row
-      holds (an entry's firers, a firer's candidates, a candidate's burst) inside the rows it points into;
-    - entries: weapon key, weapon and planned attack in range (a weapon on automatic, or an order's for a
-      vehicle, a mounted one); an order's unit and its candidates' units (elsewhere a candidate's unit column is
-      only compared: a building's lies past the units); the firer rows read without a choice (a weapon on
-      automatic, a pedestrian's planned attack) there, and a crew member where one is read; a thrown hand
-      weapon's kind only on a person's throw; a link's or area attack's members inside its phase, each a member
-      with its weapon key, and an area attack's victims each a shot, a rank and an attack;
-    - every candidate's shot (shot_ok), every counter's vehicle, damage (a shot at its vehicle) and fire (a burn
-      shorter than the ring, add_fire), every collision a vehicle's side or a pedestrian, every burst a pedestrian;
-    - every drop row of a kind, with what its kind reads; every grenade count within MAX_LOAD;
-    - the units' sides; the per-weapon and per-crew arrays whole; the odds table covering every number an order
-      weighs; no roll of more than MAX_DICE dice, nor more off-road rolls."""
-    cdef int32_t* fc = pk.fc
-    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, S = pk.n_init, e, j, i, tp
-    cdef int T = fc[F_T], P = fc[F_P], ch, H = fc[F_HANDS], kind
-    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
-    cdef int32_t* ep
+cdef int fight_entry_ok(Arrays* pk, Py_ssize_t e, Py_ssize_t end, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) noexcept nogil:
+    """ARCH-04 / SAFE-01, fight_rows_ok's check of entry row e of a phase whose entries end at `end` (see there)."""
+    cdef Py_ssize_t NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, j, i
+    cdef int ch, H = pk.fc[F_HANDS]
+    cdef int32_t* ep = pk.ent + e * ENT_NCOLS
     cdef int32_t* mp
-    cdef int32_t* cp
     cdef int32_t* fp
-    if pk.n_w_shots != NW or pk.n_w_ammo0 != NW or pk.n_w_usable != NW or pk.n_c_takeover != NC or pk.n_c_hand != NC \
-            or U > V + NP or pk.n_moving_end < (T - 1) * V or not near_ok(pk, T * V) \
-            or not -1 <= fc[F_NM] < pk.n_prob36 - 1 or fc[F_MAXN] >= pk.n_prob36 \
-            or not in_range(pk.u_side, U, 0, fc[F_SIDES]) or not in_range(pk.v_off, V, 0, 2) \
-            or not lo_ok(pk.drop_lo, T * P, pk.n_drop) or not lo_ok(pk.ocon_lo, T * P, pk.n_ocon) \
-            or not lo_ok(pk.offr_lo, T, pk.n_offr) or not column_in(pk.offr, pk.n_offr, OFFR_NCOLS, OFFR_VEHICLE, V) \
-            or not ranges_in(pk.cand, pk.n_cand, CAND_NCOLS, CAND_BURST_LO, CAND_BURST_HI, pk.n_brst) \
-            or not column_in(pk.brst, pk.n_brst, BRST_NCOLS, BRST_PED, NP) \
-            or not ranges_in(pk.ent, pk.n_ent, ENT_NCOLS, ENT_FIR_LO, ENT_FIR_HI, pk.n_fir) \
-            or not ranges_in(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CAND_LO, FIR_CAND_HI, pk.n_cand) \
-            or not column_between(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CHARACTER, -1, NC + NP) \
-            or not in_range(pk.hand_eq, H, 0, MAX_LOAD + 1) or not in_range(pk.hand0, NH, 0, MAX_LOAD + 1):
-        return 0                                   # (a firer: none (-1), a crew member, or NC + a pedestrian)
-    for tp in range(T * P):
-        for e in range(pk.tp_lo[tp], pk.tp_lo[tp + 1]):
-            ep = pk.ent + e * ENT_NCOLS
-            if not -1 <= ep[ENT_WKEY] < W or not -1 <= ep[ENT_WEAPON] < NW or not -1 <= ep[ENT_ATK] < NA \
-                    or not CHOOSE_NEAREST <= ep[ENT_CHOOSE] <= CHOOSE_AREA or (ep[ENT_WKEY] < 0 and ep[ENT_CHOOSE] != CHOOSE_LINK):
-                return 0                           # (a link's weapon keys are its members')
-            if not -1 <= ep[ENT_HAND] < H or not -1 <= ep[ENT_PED] < NP or (ep[ENT_HAND] >= 0 and (ep[ENT_WEAPON] >= 0 or not (
-                    ep[ENT_CHOOSE] == CHOOSE_PLANNED or ep[ENT_CHOOSE] == CHOOSE_AREA or ep[ENT_CHOOSE] == CHOOSE_NEAREST
-                    or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS))):
-                return 0                           # a thrown hand weapon's kind: a person's planned or ordered throw
-            if ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS:
-                if not 0 <= ep[ENT_UNIT] < U or (ep[ENT_PED] < 0 and ep[ENT_WEAPON] < 0):
+    if not -1 <= ep[ENT_WKEY] < W or not -1 <= ep[ENT_WEAPON] < NW or not -1 <= ep[ENT_ATK] < NA \
+            or not CHOOSE_NEAREST <= ep[ENT_CHOOSE] <= CHOOSE_AREA or (ep[ENT_WKEY] < 0 and ep[ENT_CHOOSE] != CHOOSE_LINK):
+        return 0                           # (a link's weapon keys are its members')
+    if not -1 <= ep[ENT_HAND] < H or not -1 <= ep[ENT_PED] < NP or (ep[ENT_HAND] >= 0 and (ep[ENT_WEAPON] >= 0 or not (
+            ep[ENT_CHOOSE] == CHOOSE_PLANNED or ep[ENT_CHOOSE] == CHOOSE_AREA or ep[ENT_CHOOSE] == CHOOSE_NEAREST
+            or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS))):
+        return 0                           # a thrown hand weapon's kind: a person's planned or ordered throw
+    if ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS:
+        if not 0 <= ep[ENT_UNIT] < U or (ep[ENT_PED] < 0 and ep[ENT_WEAPON] < 0):
+            return 0
+        for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):          # an order weighs units (outu), not buildings
+            for j in range(pk.fir[i * FIR_NCOLS + FIR_CAND_LO], pk.fir[i * FIR_NCOLS + FIR_CAND_HI]):
+                if not 0 <= pk.cand[j * CAND_NCOLS + CAND_UNIT] < U:
                     return 0
-                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):          # an order weighs units (outu), not buildings
-                    for j in range(pk.fir[i * FIR_NCOLS + FIR_CAND_LO], pk.fir[i * FIR_NCOLS + FIR_CAND_HI]):
-                        if not 0 <= pk.cand[j * CAND_NCOLS + CAND_UNIT] < U:
-                            return 0
-            if ep[ENT_CHOOSE] == CHOOSE_AUTOMATIC and (ep[ENT_WEAPON] < 0 or ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]):
+    if ep[ENT_CHOOSE] == CHOOSE_AUTOMATIC and (ep[ENT_WEAPON] < 0 or ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]):
+        return 0
+    if ep[ENT_CHOOSE] == CHOOSE_PLANNED and ep[ENT_PED] >= 0 and ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]:
+        return 0
+    if (ep[ENT_PED] < 0 and (ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS
+                             or ep[ENT_CHOOSE] == CHOOSE_PLANNED)) or (ep[ENT_HAND] >= 0 and ep[ENT_PED] < 0):
+        for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+            ch = pk.fir[i * FIR_NCOLS + FIR_CHARACTER]
+            if not 0 <= ch < NC:
+                return 0                   # a crew member (a crew member's grenade: he throws it, his count is read)
+    if ep[ENT_CHOOSE] != CHOOSE_LINK and ep[ENT_CHOOSE] != CHOOSE_AREA:
+        return 1
+    if ep[ENT_LINK] < 1 or e + ep[ENT_LINK] >= end:
+        return 0                           # its members follow it, in its phase
+    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+        mp = pk.ent + j * ENT_NCOLS
+        if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W \
+                or (mp[ENT_WEAPON] < 0 and (ep[ENT_CHOOSE] != CHOOSE_AREA or ep[ENT_WEAPON] >= 0)) \
+                or (ep[ENT_CHOOSE] == CHOOSE_AREA and (not 0 <= mp[ENT_RANK] < ep[ENT_LINK]
+                                                      or not 0 <= mp[ENT_SHOT] < ep[ENT_LINK] or mp[ENT_ATK] < 0)):
+            return 0                       # (an area victim's SHOT is also its place)
+        for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+            fp = pk.fir + i * FIR_NCOLS
+            if fp[FIR_CAND_HI] > fp[FIR_CAND_LO] and mp[ENT_SHOT] >= 0 and fp[FIR_CAND_LO] + mp[ENT_SHOT] >= fp[FIR_CAND_HI]:
                 return 0
-            if ep[ENT_CHOOSE] == CHOOSE_PLANNED and ep[ENT_PED] >= 0 and ep[ENT_FIR_LO] >= ep[ENT_FIR_HI]:
-                return 0
-            if (ep[ENT_PED] < 0 and (ep[ENT_CHOOSE] == CHOOSE_NEAREST or ep[ENT_CHOOSE] == CHOOSE_BEST_ODDS
-                                     or ep[ENT_CHOOSE] == CHOOSE_PLANNED)) or (ep[ENT_HAND] >= 0 and ep[ENT_PED] < 0):
-                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                    ch = pk.fir[i * FIR_NCOLS + FIR_CHARACTER]
-                    if not 0 <= ch < NC:
-                        return 0                   # a crew member (a crew member's grenade: he throws it, his count is read)
-            if ep[ENT_CHOOSE] != CHOOSE_LINK and ep[ENT_CHOOSE] != CHOOSE_AREA:
-                continue
-            if ep[ENT_LINK] < 1 or e + ep[ENT_LINK] >= pk.tp_lo[tp + 1]:
-                return 0                           # its members follow it, in its phase
-            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-                mp = pk.ent + j * ENT_NCOLS
-                if mp[ENT_CHOOSE] != CHOOSE_MEMBER or not 0 <= mp[ENT_WKEY] < W \
-                        or (mp[ENT_WEAPON] < 0 and (ep[ENT_CHOOSE] != CHOOSE_AREA or ep[ENT_WEAPON] >= 0)) \
-                        or (ep[ENT_CHOOSE] == CHOOSE_AREA and (not 0 <= mp[ENT_RANK] < ep[ENT_LINK]
-                                                              or not 0 <= mp[ENT_SHOT] < ep[ENT_LINK] or mp[ENT_ATK] < 0)):
-                    return 0                       # (an area victim's SHOT is also its place)
-                for i in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                    fp = pk.fir + i * FIR_NCOLS
-                    if fp[FIR_CAND_HI] > fp[FIR_CAND_LO] and mp[ENT_SHOT] >= 0 and fp[FIR_CAND_LO] + mp[ENT_SHOT] >= fp[FIR_CAND_HI]:
-                        return 0
-                    if not 0 <= fp[FIR_CHARACTER] < (NC + NP if ep[ENT_CHOOSE] == CHOOSE_AREA else NC):
-                        return 0                   # a crew member; an area attack's may be NC + a pedestrian
+            if not 0 <= fp[FIR_CHARACTER] < (NC + NP if ep[ENT_CHOOSE] == CHOOSE_AREA else NC):
+                return 0                   # a crew member; an area attack's may be NC + a pedestrian
+    return 1
+
+
+cdef int fight_counter_rows_ok(Arrays* pk, Py_ssize_t W) noexcept nogil:
+    """ARCH-04 / SAFE-01, fight_rows_ok's check of the candidate, contact, collision and drop rows and of the dice
+    (see there)."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, S = pk.n_init, i
+    cdef int kind
+    cdef int32_t* cp
     for i in range(pk.n_cand):
         cp = pk.cand + i * CAND_NCOLS
         if cp[CAND_UNIT] < 0 or cp[CAND_BURN] >= fc[F_FIRE_RING] \
@@ -966,6 +820,45 @@ cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) no
         and dice_ok(pk.brst, pk.n_brst, BRST_NCOLS, BRST_COUNT) and dice_ok(pk.offr, pk.n_offr, OFFR_NCOLS, OFFR_ROLLS) \
         and fc[F_OFF_COUNT] <= MAX_DICE and fc[F_WATER_COUNT] <= MAX_DICE
 
+
+cdef int fight_rows_ok(Arrays* pk, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t U) noexcept nogil:
+    """ARCH-04 / SAFE-01: run_fight's rows, checked on entry after its sizes (tp_lo and col_lo split the entries and collisions in
+    order) and after damage_arrays_ok, so that no row the trials read is out of bounds and no loop is endless:
+    - the row ranges: each phase's and turn's counters, drops and off-road rolls in order; every range a row
+      holds (an entry's firers, a firer's candidates, a candidate's burst) inside the rows it points into;
+    - entries: weapon key, weapon and planned attack in range (a weapon on automatic, or an order's for a
+      vehicle, a mounted one); an order's unit and its candidates' units (elsewhere a candidate's unit column is
+      only compared: a building's lies past the units); the firer rows read without a choice (a weapon on
+      automatic, a pedestrian's planned attack) there, and a crew member where one is read; a thrown hand
+      weapon's kind only on a person's throw; a link's or area attack's members inside its phase, each a member
+      with its weapon key, and an area attack's victims each a shot, a rank and an attack;
+    - every candidate's shot (shot_ok), every counter's vehicle, damage (a shot at its vehicle) and fire (a burn
+      shorter than the ring, add_fire), every collision a vehicle's side or a pedestrian, every burst a pedestrian;
+    - every drop row of a kind, with what its kind reads; every grenade count within MAX_LOAD;
+    - the units' sides; the per-weapon and per-crew arrays whole; the odds table covering every number an order
+      weighs; no roll of more than MAX_DICE dice, nor more off-road rolls."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, NC = pk.n_c_hits, NW = pk.n_w_slot, e, tp
+    cdef int T = fc[F_T], P = fc[F_P], H = fc[F_HANDS]
+    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
+    if pk.n_w_shots != NW or pk.n_w_ammo0 != NW or pk.n_w_usable != NW or pk.n_c_takeover != NC or pk.n_c_hand != NC \
+            or U > V + NP or pk.n_moving_end < (T - 1) * V or not near_ok(pk, T * V) \
+            or not -1 <= fc[F_NM] < pk.n_prob36 - 1 or fc[F_MAXN] >= pk.n_prob36 \
+            or not in_range(pk.u_side, U, 0, fc[F_SIDES]) or not in_range(pk.v_off, V, 0, 2) \
+            or not lo_ok(pk.drop_lo, T * P, pk.n_drop) or not lo_ok(pk.ocon_lo, T * P, pk.n_ocon) \
+            or not lo_ok(pk.offr_lo, T, pk.n_offr) or not column_in(pk.offr, pk.n_offr, OFFR_NCOLS, OFFR_VEHICLE, V) \
+            or not ranges_in(pk.cand, pk.n_cand, CAND_NCOLS, CAND_BURST_LO, CAND_BURST_HI, pk.n_brst) \
+            or not column_in(pk.brst, pk.n_brst, BRST_NCOLS, BRST_PED, NP) \
+            or not ranges_in(pk.ent, pk.n_ent, ENT_NCOLS, ENT_FIR_LO, ENT_FIR_HI, pk.n_fir) \
+            or not ranges_in(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CAND_LO, FIR_CAND_HI, pk.n_cand) \
+            or not column_between(pk.fir, pk.n_fir, FIR_NCOLS, FIR_CHARACTER, -1, NC + NP) \
+            or not in_range(pk.hand_eq, H, 0, MAX_LOAD + 1) or not in_range(pk.hand0, NH, 0, MAX_LOAD + 1):
+        return 0                                   # (a firer: none (-1), a crew member, or NC + a pedestrian)
+    for tp in range(T * P):
+        for e in range(pk.tp_lo[tp], pk.tp_lo[tp + 1]):
+            if not fight_entry_ok(pk, e, pk.tp_lo[tp + 1], W, NA, U):
+                return 0
+    return fight_counter_rows_ok(pk, W)
 
 cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
     """The candidates of every random pick the damage code makes (CW-DMG-01..05 and the collision layers), per
@@ -1030,6 +923,22 @@ cdef int ctx_lists(Ctx* c, Arrays* pk, int32_t* buf) noexcept nogil:
                     c.tire_at[v * 2 + which] = i
                     break
     return 0
+
+
+cdef object ctx_bind(Ctx* ctx, Arrays* pk, VehicleState* veh):
+    """Both kernels' preamble (ARCH-03): the damage code's context from the packed arrays (ctx_arrays), its pick
+    lists worked out once a run (ctx_lists, in the array returned, which the caller keeps alive while it runs), and
+    the kernel's per-vehicle fire and hit counts (veh). None (nothing to run) if the arrays are not whole."""
+    cdef int32_t[::1] lists
+    ctx_arrays(ctx, pk)
+    lists = np.zeros(lists_len(pk), dtype=np.int32)
+    if ctx_lists(ctx, pk, &lists[0]) != 0:
+        return None
+    ctx.cyc = pk.cyc
+    ctx.fire_hits = veh.fire_hits
+    ctx.fire_hit_fiery = veh.fire_hit_fiery
+    ctx.taken = veh.taken
+    return lists
 
 
 DEF FIRE_DICE = 2   # the fire modifiers' roll is 2d6 (fire.roll_new_fire)
@@ -1114,7 +1023,8 @@ DEF TRIAL_BLOCK = 32   # run_phase: the per-vehicle values every trial resets, f
 
 
 cdef inline int to_hit_number(int32_t* ap, int needed, int32_t* consts) noexcept nogil:
-    """The roll an attack needs, NEVER when none hits (an impossible shot, or more than the rules allow)."""
+    """tohit.is_hit's limits folded into the number packed (CW-HIT-01): the roll an attack needs, NEVER when
+    none hits (an impossible shot, or more than the rules allow)."""
     return needed if ap[ATK_POSSIBLE] and needed <= consts[K_MAX_NEEDED] else NEVER
 
 
@@ -1148,12 +1058,498 @@ cdef inline int attack_check(int32_t* st, int32_t* ap, int32_t* afir, int32_t* c
     return cut
 
 
+# --- mechanics both kernels run in a phase (hardpoint.carwars.phase) ------------------------------------------------
+
+cdef inline void shot_lands(Ctx* c, int v, int part, int side, int tire, int hits, int fiery) noexcept nogil:
+    """phase._apply_hit on a vehicle: the shot's hits through damage.apply_shot (CW-DMG-01..05), its component hits
+    noted for the end of the turn's fire roll, 4 in 6 if the weapon is fiery (fire.record_component_hit, CW-FIRE-02)."""
+    c.cur_vehicle = v
+    c.cur_fiery = fiery
+    apply_shot(c, v, part, side, tire, hits)
+    c.cur_fiery = -1
+
+
+cdef inline int obstacle_drops(Ctx* c, int v, int32_t* metal_before, int keep, int obstacle_hits) noexcept nogil:
+    """phase._vehicle_consequences, CW-DMG-08: 1 if car v drops an obstacle: it took `obstacle_hits` hits or more
+    this phase, or lost metal armour (a side below metal_before, its six sides as the phase's combat started; with
+    `keep`, they are set to now for the next phase)."""
+    cdef int f = 0, j
+    if c.v_metal[v]:
+        for j in range(6):
+            if c.st[c.v_armour[v] + j] < metal_before[v * 6 + j]:
+                f = 1
+            if keep:
+                metal_before[v * 6 + j] = c.st[c.v_armour[v] + j]
+    return c.taken[v] >= obstacle_hits or f
+
+
+# --- run_phase: one phase (and the end of its turn) for N trials -----------------------------------------------------
+# Mirrors `hardpoint.carwars.phase.resolve_phase` (and, with `end_of_turn`, `carwars.fire.end_of_turn_fire`): the
+# entry checks and the run's plan once a call, then per trial phase_trial_start, phase_trial and the results
+# (phase_store, or counted: phase_undo, phase_count). Every function below is inlined into run_phase's loop.
+
+cdef int phase_call_ok(Arrays* pk, int n_phases, Py_ssize_t n_trials, int store, Py_ssize_t* state_shape,
+                       Py_ssize_t* hit_shape, Py_ssize_t* damage_shape, Py_ssize_t* flags_shape, int counted,
+                       Py_ssize_t n_kinds, Py_ssize_t n_acc) noexcept nogil:
+    """run_phase's checks before it sizes its scratch (ARCH-04): the arena and the turn within the kernel's sizes;
+    the outputs of the scenario's widths with room for the trials (never written out of bounds); the fire state
+    carried in whole; every attack row in a phase of the turn, in phase order (each is run, and counted, once a
+    trial); the burst and default firers' rows in range, each naming a pedestrian or a slot, and each attack's
+    weapon and firer a slot or none. 1 if they hold."""
+    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, A = pk.n_atk, P = pk.n_p_hits, a
+    cdef int32_t* atk = pk.atk
+    if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6:      # (PhaseRun's a_lo[8] holds n_phases + 1 bounds)
+        return 0
+    if state_shape[1] != S or hit_shape[1] != A or damage_shape[1] != A or flags_shape[1] < V \
+            or (store and (n_trials > state_shape[0] or n_trials > hit_shape[0] or n_trials > damage_shape[0]
+                           or n_trials > flags_shape[0])) \
+            or (not store and n_trials > 0 and state_shape[0] < 1) \
+            or (counted and (n_kinds != S or n_acc < 3 * A + S + 4 * V)):
+        return 0
+    if pk.n_fire0 != 4 * V or pk.consts[K_AREA_DIVISOR] < 1:
+        return 0
+    if not column_in(atk, A, ATK_NCOLS, ATK_PHASE, n_phases):
+        return 0
+    for a in range(1, A):
+        if atk[a * ATK_NCOLS + ATK_PHASE] < atk[(a - 1) * ATK_NCOLS + ATK_PHASE]:
+            return 0
+    if not ranges_in(atk, A, ATK_NCOLS, ATK_BURST_LO, ATK_BURST_HI, pk.n_brst) or not column_in(pk.brst, pk.n_brst, BRST_NCOLS, BRST_PED, P) \
+            or not ranges_in(atk, A, ATK_NCOLS, ATK_FIR_LO, ATK_FIR_HI, pk.n_afir) or not column_in(pk.afir, pk.n_afir, AFIR_NCOLS, AFIR_SLOT, S) \
+            or not column_between(atk, A, ATK_NCOLS, ATK_WEAPON_SLOT, -1, S) or not column_between(atk, A, ATK_NCOLS, ATK_FIRER_SLOT, -1, S):
+        return 0
+    return 1
+
+
+cdef inline Py_ssize_t phase_scratch_len(Arrays* pk) noexcept nogil:
+    """ARCH-03: the int32 scratch phase_bind carves: per vehicle, per attack and per slot, sized to this scenario."""
+    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, A = pk.n_atk
+    cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
+    cdef Py_ssize_t tb = 7 * Vs if 7 * Vs > TRIAL_BLOCK else TRIAL_BLOCK
+    return 2 * tb + 34 * Vs + (6 + DMG_BINS) * As_ + 6 * (S + 1)
+
+
+cdef void phase_bind(PhaseRun* R, Arrays* pk, int32_t* scratch, int n_phases, int end_of_turn, int store,
+                     Py_ssize_t n_trials, int32_t* skind, int64_t* acc) noexcept nogil:
+    """run_phase's run from its arrays (the preamble, ARCH-03): the rows and figures the trials read, the sizes and
+    the mode, and the scratch carved from `scratch` (phase_scratch_len ints, zeroed)."""
+    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, A = pk.n_atk
+    cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
+    R.init, R.atk, R.afir, R.col, R.brst, R.consts, R.fire0 = pk.init, pk.atk, pk.afir, pk.col, pk.brst, pk.consts, pk.fire0
+    R.p_hits, R.p_ba, R.near_v, R.near_p, R.w_near_v, R.w_near_p = pk.p_hits, pk.p_ba, pk.near_v, pk.near_p, pk.w_near_v, pk.w_near_p
+    R.S, R.V, R.A, R.C, R.Vs = S, V, A, pk.n_col, Vs
+    R.n_phases, R.end_of_turn, R.store = n_phases, end_of_turn, store
+    R.undo = not store and n_trials > 0
+    R.skind, R.acc, R.since, R.area_hits = skind, acc, 0, 0
+    # what every trial resets (fire_hits .. driver_before and the flags: seven blocks of Vs), padded to TRIAL_BLOCK
+    # ints when it fits, so that the reset is a copy of a known size the compiler does without a call
+    R.tb = 7 * Vs if 7 * Vs > TRIAL_BLOCK else TRIAL_BLOCK
+    R.flg = carve_vehicles(&R.veh, scratch, Vs)
+    R.start_v = scratch + R.tb              # every trial's start of the block
+    R.metal_before = R.start_v + R.tb
+    R.metal_init = R.metal_before + 6 * Vs
+    R.pend = R.metal_init + 6 * Vs
+    R.pend_dmg = R.pend + As_
+    R.metal_slots = R.pend_dmg + As_
+    R.m0 = R.metal_slots + 6 * Vs
+    R.m1 = R.m0 + S + 1
+    R.dcount = R.m1 + S + 1
+    R.fcount = R.dcount + S + 1
+    R.base = R.fcount + 16 * Vs
+    R.mark = R.base + S + 1
+    R.dirty = R.mark + S + 1
+    # a trial's hits, damage and flags, written out when it ends: kept in int32 scratch while it runs, since a store
+    # through a uint8_t* may alias anything and makes the compiler reload every pointer after it
+    R.hitv = R.dirty + S + 1
+    R.dmgv = R.hitv + As_
+    R.flg0 = R.start_v + 6 * Vs
+    # per attack: cancelled and the roll needed while the trial's state is still the start's
+    R.cut0 = R.dmgv + As_
+    R.need0 = R.cut0 + As_
+    # the counts kept in 32 bits between flushes: per attack, its hits by the damage rolled (DMG_BINS bins)
+    R.hc = R.need0 + As_
+
+
+cdef inline void phase_plan(PhaseRun* R) noexcept nogil:
+    """The turn's plan, the same every trial (CW-ROF-02): the attacks of each phase (rows in phase order), the phases
+    with a collision or an attack, and whether the state can cancel an attack (`dynamic`: a weapon or firer named,
+    a row the rules cancel, or a second phase or a collision that can change the state before it)."""
+    cdef Py_ssize_t a, i
+    cdef int ph
+    cdef int32_t* ap
+    cdef int32_t busy[8]
+    R.dynamic = 0
+    for ph in range(R.n_phases + 1):
+        R.a_lo[ph] = R.A
+    for a in range(R.A - 1, -1, -1):
+        ap = R.atk + a * ATK_NCOLS
+        R.a_lo[ap[ATK_PHASE]] = a
+        if ap[ATK_WEAPON_SLOT] >= 0 or ap[ATK_FIRER_SLOT] >= 0 or ap[ATK_CANCELLED]:
+            R.dynamic = 1
+    for ph in range(R.n_phases - 1, -1, -1):
+        if R.a_lo[ph] > R.a_lo[ph + 1]:
+            R.a_lo[ph] = R.a_lo[ph + 1]
+    for ph in range(R.n_phases):
+        busy[ph] = R.a_lo[ph] < R.a_lo[ph + 1]
+    for i in range(R.C):
+        if 0 <= R.col[i * COL_NCOLS + COL_PHASE] < R.n_phases:
+            busy[R.col[i * COL_NCOLS + COL_PHASE]] = 1
+    R.n_busy = 0
+    for ph in range(R.n_phases):
+        if busy[ph]:
+            R.busy_ph[R.n_busy] = ph
+            R.n_busy += 1
+    # a single phase without collisions cannot cancel anything: its declarations were checked on load
+    if R.n_phases == 1 and R.C == 0:
+        R.dynamic = 0
+
+
+cdef inline void phase_start(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """What every trial starts from, worked out once (resolve_phase's arena and fire states as given): each attack's
+    check at the start's state (attack_check, CW-ROF-02); per vehicle the fire state carried in (CW-FIRE-01/02),
+    no hits taken, the driver's state as the phase starts (CW-ROF-02: a vehicle that takes no hits in a phase
+    starts the next one as it started this one), exploded before (no more fire rolls, CW-FIRE-04); the vehicles
+    with fire to roll for; the metal armour (CW-DMG-08); counted, the slots destroyed at the start."""
+    cdef Py_ssize_t a, v, j, V = R.V, Vs = R.Vs
+    cdef int needed
+    cdef int32_t* ap
+    for a in range(R.A):
+        ap = R.atk + a * ATK_NCOLS
+        if R.dynamic:
+            R.cut0[a] = attack_check(R.init, ap, R.afir, R.consts, &needed)
+            R.need0[a] = needed
+        else:
+            R.cut0[a] = ap[ATK_CANCELLED] != 0                # (cancelled by the rules whatever the dice)
+            R.need0[a] = to_hit_number(ap, ap[ATK_NEEDED], R.consts)
+    ctx.st = R.init
+    R.n_metal = 0
+    for v in range(V):
+        R.start_v[v] = R.fire0[V + v]
+        R.start_v[Vs + v] = R.fire0[2 * V + v]
+        R.start_v[2 * Vs + v] = 0
+        R.start_v[3 * Vs + v] = R.fire0[v]
+        R.start_v[4 * Vs + v] = ctx.v_burning[v]
+        R.start_v[5 * Vs + v] = crew_state(ctx, ctx.v_driver[v]) if ctx.v_driver[v] >= 0 else -1
+        R.flg0[v] = 2 if R.fire0[3 * V + v] else 0
+    # (with no vehicle burning nor fire carried in, the end of the turn has no fire roll to make until a shot
+    # brings fire modifiers or a component hit that may start one)
+    R.fire_start = 0
+    for v in range(V):
+        if ctx.v_burning[v] or R.fire0[v] or R.fire0[V + v] or R.fire0[2 * V + v]:
+            R.fire_start |= vbit(v)
+        for j in range(6):
+            R.metal_init[v * 6 + j] = R.init[ctx.v_armour[v] + j]
+            if ctx.v_metal[v]:
+                R.metal_slots[R.n_metal] = v * 6 + j
+                R.n_metal += 1
+    if R.skind != NULL:
+        for j in range(R.S):
+            R.m0[j] = 1 if R.skind[j] == 0 and R.init[j] > 0 else 0
+            R.m1[j] = 1 if R.skind[j] == 1 else 0
+            R.base[j] = (R.m0[j] & (R.init[j] == 0)) | (R.m1[j] & (R.init[j] >= 3))
+
+
+cdef inline void phase_counted_start(PhaseRun* R, Ctx* ctx, int32_t* row0) noexcept nogil:
+    """Counted mode (FAST-01), every trial in row 0: a trial's writes are noted (put), so the counts look only at them (the
+    other slots end each trial as they started it), and the trial undoes only them when it ends."""
+    memcpy(row0, R.init, R.S * sizeof(int32_t))
+    ctx.mark = R.mark
+    ctx.dirty = R.dirty
+    ctx.n_dirty = 0
+
+
+cdef inline void phase_trial_start(PhaseRun* R, Ctx* ctx, int32_t* row, uint64_t key) noexcept nogil:
+    """A trial as every trial starts: its state (row, from the start's unless counted mode undid the last trial's
+    writes), its dice (DICE-03), the per-vehicle block from start_v, the metal armour before (CW-DMG-08)."""
+    cdef Py_ssize_t j
+    ctx.st = row
+    if not R.undo:
+        memcpy(ctx.st, R.init, R.S * sizeof(int32_t))
+    ctx.key = key
+    ctx.k = 0
+    ctx.cur_fiery = -1
+    ctx.cur_vehicle = -1
+    ctx.fire_noted = R.fire_start
+    if R.tb == TRIAL_BLOCK:                          # fire_hits .. driver_before and the flags, as every trial starts
+        memcpy(R.veh.fire_hits, R.start_v, TRIAL_BLOCK * sizeof(int32_t))
+    else:
+        memcpy(R.veh.fire_hits, R.start_v, R.tb * sizeof(int32_t))
+    for j in range(R.n_metal):
+        R.metal_before[R.metal_slots[j]] = R.metal_init[R.metal_slots[j]]
+
+
+cdef inline int phase_collisions(PhaseRun* R, Ctx* ctx, int ph) noexcept nogil:
+    """resolve_phase's collisions during phase ph's movement (phase._apply_collisions): each one's hits
+    (collision_hits, CW-COL-04) on the vehicle's side (collision_damage, CW-COL-01..03). 1 if there was one."""
+    cdef Py_ssize_t j
+    cdef int any = 0
+    cdef int32_t* cp
+    cdef int32_t* consts = R.consts
+    for j in range(R.C):
+        cp = R.col + j * COL_NCOLS
+        if cp[COL_PHASE] != ph:
+            continue
+        collision_damage(ctx, cp[COL_VEHICLE], cp[COL_SIDE],
+                         collision_hits(ctx, cp[COL_COUNT], cp[COL_BONUS], cp[COL_FLOOR], cp[COL_NUM], cp[COL_DEN]),
+                         consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
+        any = 1
+    return any
+
+
+cdef inline int pend_shot(PhaseRun* R, int n_pend, Py_ssize_t a, int dmg) noexcept nogil:
+    """Attack a's damage, pending until the phase ends (resolve_phase: all damage at the end, in order,
+    CW-ROF-02)."""
+    R.pend[n_pend] = a
+    R.pend_dmg[n_pend] = dmg
+    return n_pend + 1
+
+
+cdef inline void count_hit(PhaseRun* R, Py_ssize_t a, int dmg) noexcept nogil:
+    """Counted mode (FAST-01): a hit by the damage it rolled (the last bin holds DMG_BINS - 1 and more, whose damage is summed
+    exactly as it comes); a miss rolls none, and the misses are the trials left when the counts are flushed."""
+    if dmg >= DMG_BINS - 1:
+        R.acc[R.A + a] += dmg
+        R.acc[2 * R.A + a] += <int64_t>dmg * dmg
+        R.hc[a * DMG_BINS + DMG_BINS - 1] += 1
+    else:
+        R.hc[a * DMG_BINS + dmg] += 1
+
+
+cdef inline int area_victim(PhaseRun* R, Ctx* ctx, Py_ssize_t a, int32_t* ap, int hit, int n_pend) noexcept nogil:
+    """phase._roll_area (CW-DMG-07), after one intended victim's to-hit roll: after the last, one damage roll if
+    any hit, and the defender's first `hits` victims (by ATK_AREA_RANK) take area_each each. Returns the pending
+    shots."""
+    cdef int each, rk, q
+    R.dmgv[a] = 0
+    if ap[ATK_AREA_PLACE] == 0:
+        R.area_hits = 0
+    R.area_hits += hit
+    if R.acc != NULL:
+        R.hc[a * DMG_BINS] += hit                # (counted: a victim hit, with no damage of its own)
+    if ap[ATK_AREA_PLACE] == ap[ATK_AREA_VICTIMS] - 1 and R.area_hits > 0:
+        each = area_each(ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], ap[ATK_DMG_HITS], ap[ATK_AREA_FULL],
+                         R.consts[K_AREA_DIVISOR])
+        for rk in range(R.area_hits):
+            for q in range(a - ap[ATK_AREA_VICTIMS] + 1, a + 1):
+                if R.atk[q * ATK_NCOLS + ATK_AREA_RANK] == rk:
+                    n_pend = pend_shot(R, n_pend, q, each)
+    return n_pend
+
+
+cdef inline int attack_rolls(PhaseRun* R, Ctx* ctx, Py_ssize_t a, int touched, int n_pend) noexcept nogil:
+    """One attack as its turn comes (phase._fire_one, attack.roll_attack): cancelled, with no die, when the state
+    forbids it (CW-ROF-02, attack_check; until damage lands in the trial the state is the start's, and so is the
+    check: cut0, need0); else to hit (CW-HIT-01) and on a hit its damage (CW-DMG-01), pending until the phase
+    ends; an area-effect attack's victims by area_victim. Returns the pending shots."""
+    cdef int32_t* ap = R.atk + a * ATK_NCOLS
+    cdef int cut, needed, hit, dmg
+    if R.dynamic and touched:
+        cut = attack_check(ctx.st, ap, R.afir, R.consts, &needed)
+    else:
+        cut = R.cut0[a]
+        needed = R.need0[a]
+    if cut:
+        R.hitv[a] = 0
+        R.dmgv[a] = 0
+        return n_pend
+    hit = to_hit(ctx, needed, R.consts[K_NATURAL_MISS])
+    R.hitv[a] = hit
+    if ap[ATK_AREA_PLACE] >= 0:
+        return area_victim(R, ctx, a, ap, hit, n_pend)
+    dmg = 0
+    if hit:
+        dmg = damage_roll(ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], ap[ATK_DMG_HITS])
+        if dmg:
+            n_pend = pend_shot(R, n_pend, a, dmg)
+        if R.acc != NULL:
+            count_hit(R, a, dmg)
+    R.dmgv[a] = dmg
+    return n_pend
+
+
+cdef inline int phase_damage(PhaseRun* R, Ctx* ctx, int n_pend) noexcept nogil:
+    """resolve_phase: all the phase's damage at its end, in declaration order (phase._apply_hit): a pedestrian's
+    (crew.damage_pedestrian), a vehicle's (its share for a hand weapon, CW-HAND-01; its fire modifier, CW-FIRE-01;
+    shot_lands), none on a building; then each hit's burst on the pedestrians near (phase._burst, CW-DMG-06).
+    1 if a vehicle was hit."""
+    cdef int j, vi, kind, dmg, dealt = 0
+    cdef Py_ssize_t a
+    cdef int32_t* ap
+    for j in range(n_pend):
+        a = R.pend[j]
+        ap = R.atk + a * ATK_NCOLS
+        dmg = R.pend_dmg[j]
+        kind = ap[ATK_KIND]
+        vi = ap[ATK_INDEX]
+        if kind == TGT_PEDESTRIAN:
+            dmg_ped(ctx, R.p_hits[vi], R.p_ba[vi], dmg)
+        elif kind == TGT_VEHICLE:    # (a building: its damage is not modelled)
+            if ap[ATK_FIRE_MOD] >= 0:
+                R.veh.fire_total[vi] += ap[ATK_FIRE_MOD]
+                ctx.fire_noted |= vbit(vi)
+            shot_lands(ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hand_hits(ap[ATK_MODE], dmg), ap[ATK_FIERY])
+            dealt = 1
+        burst_on(ctx, R.brst, ap[ATK_BURST_LO], ap[ATK_BURST_HI], R.p_hits, R.p_ba)
+    return dealt
+
+
+cdef inline void phase_consequences(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """phase._vehicle_consequences for each vehicle hit this phase (one that took no hits: nothing about it
+    changed): the obstacle (obstacle_drops, CW-DMG-08) and its driver put out (CW-CREW-02/03: out of control; a
+    solo cycle's Crash Table 1 roll is reported, not resolved, so its dice are drawn unseen)."""
+    cdef Py_ssize_t v
+    cdef int before, after
+    for v in range(R.V):
+        if R.veh.taken[v] == 0:
+            continue
+        if ctx.v_is_car[v] and obstacle_drops(ctx, v, R.metal_before, 1, R.consts[K_OBSTACLE_HITS]):
+            R.flg[v] |= 8
+        if ctx.v_driver[v] >= 0:
+            before = R.veh.driver_before[v]
+            after = crew_state(ctx, ctx.v_driver[v])
+            R.veh.driver_before[v] = after
+            if put_out(before, after):
+                if ctx.v_kind[v] == KIND_CYCLE and ctx.v_sc_side[v] < 0:
+                    skip(ctx, 2)            # Crash Table 1 (reported, not resolved)
+                R.flg[v] |= 4
+
+
+cdef inline void phase_fire(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """fire.end_of_turn_fire (CW-FIRE-01..04) for each vehicle with something to roll for (no fire, no fire
+    modifiers, no component hit: no roll) that has not exploded (no more fire rolls)."""
+    cdef Py_ssize_t v
+    for v in range(R.V):
+        if not (ctx.fire_noted >> (v & 63)) & 1:
+            continue
+        if R.flg[v] & 2:
+            continue
+        if not R.veh.burning[v]:
+            fire_starts(ctx, v, R.veh.fire_total[v], R.veh.burning, R.consts, ctx.v_fireproof[v])
+        if R.veh.burning[v] and fire_burns(ctx, v, R.veh.burning, R.consts, ctx.v_extinguisher[v], ctx.v_can_explode[v],
+                                       R.near_v + v * R.w_near_v, R.w_near_v, R.near_p + v * R.w_near_p, R.w_near_p,
+                                       R.p_hits, R.p_ba):
+            R.flg[v] |= 2
+
+
+cdef inline void phase_trial(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """phase.resolve_phase for one trial, phase by phase (a phase without a collision or an attack changes
+    nothing): the movement's collisions, the attacks to hit in declaration order, all their damage at the phase's
+    end, each vehicle's consequences (a phase that dealt no vehicle damage changed nothing about them); then the
+    end of the turn's fire (CW-FIRE-01..04) and the burning flags."""
+    cdef int i, ph, dealt = 0, touched = 0, n_pend
+    cdef Py_ssize_t a, v
+    for i in range(R.n_busy):
+        ph = R.busy_ph[i]
+        if dealt:
+            for v in range(R.V):
+                R.veh.taken[v] = 0
+            dealt = 0
+        if phase_collisions(R, ctx, ph):
+            dealt = 1
+            touched = 1
+        # no attack's damage lands before the phase ends, and a weapon's damage and a person's hits never recover
+        # within a turn, so checking each attack as its turn comes is checking them all before the first die
+        n_pend = 0
+        for a in range(R.a_lo[ph], R.a_lo[ph + 1]):
+            n_pend = attack_rolls(R, ctx, a, touched, n_pend)
+        if n_pend:
+            touched = 1
+        if phase_damage(R, ctx, n_pend):
+            dealt = 1
+        if dealt:
+            phase_consequences(R, ctx)
+    if R.end_of_turn and ctx.fire_noted:
+        phase_fire(R, ctx)
+    for v in range(R.V):
+        if R.veh.burning[v]:
+            R.flg[v] |= 1
+
+
+cdef inline void phase_store(PhaseRun* R, uint8_t* flags, uint8_t* hit, int32_t* damage) noexcept nogil:
+    """FAST-01: a trial's results to its rows of the outputs (BatchResult's hit, damage, flags): the vehicle flags, each attack's hit and damage rolled."""
+    cdef Py_ssize_t v, a
+    for v in range(R.V):
+        flags[v] = R.flg[v]
+    for a in range(R.A):
+        hit[a] = R.hitv[a]
+        damage[a] = R.dmgv[a]
+
+
+cdef inline int slot_destroyed(PhaseRun* R, Py_ssize_t j, int value) noexcept nogil:
+    """Counted mode (FAST-01): 1 if slot j at `value` counts as destroyed (m0: dp or armour at 0 from above 0; m1: a person
+    with 3 hits)."""
+    return (R.m0[j] & (value == 0)) | (R.m1[j] & (value >= 3))
+
+
+cdef inline void phase_undo(PhaseRun* R, Ctx* ctx) noexcept nogil:
+    """Counted mode (FAST-01): the slots the trial wrote, counted destroyed or not against `base` (destroyed as every trial
+    starts, added for every trial when the counts are flushed), then undone, so the next trial starts as every
+    trial."""
+    cdef Py_ssize_t j
+    cdef int q
+    for j in range(ctx.n_dirty):
+        q = R.dirty[j]
+        if R.skind != NULL:
+            R.dcount[q] += slot_destroyed(R, q, ctx.st[q]) - R.base[q]
+        ctx.st[q] = R.init[q]
+        R.mark[q] = 0
+    ctx.n_dirty = 0
+
+
+cdef inline void phase_flush(PhaseRun* R) noexcept nogil:
+    """Counted mode (FAST-01): the 32-bit counts into `acc`: per attack its hits and damage sums from the damage bins (a miss
+    or a cancelled attack rolled no damage: bin 0, the trials left), the histogram when `acc` has room, the slots
+    destroyed, and the vehicles' flags split into their four bits."""
+    cdef Py_ssize_t A = R.A, S = R.S, V = R.V, a, v, b_
+    cdef int j, q
+    cdef int64_t* accp = R.acc
+    cdef int32_t* hc = R.hc
+    for a in range(A):
+        q = 0
+        for j in range(DMG_BINS):
+            q += hc[a * DMG_BINS + j]
+        accp[a] += q
+        if R.hist:
+            accp[3 * A + S + 4 * V + DMG_BINS * a] += R.since - q
+        for j in range(DMG_BINS):
+            if j < DMG_BINS - 1:
+                accp[A + a] += <int64_t>j * hc[a * DMG_BINS + j]
+                accp[2 * A + a] += <int64_t>j * j * hc[a * DMG_BINS + j]
+            if R.hist:
+                accp[3 * A + S + 4 * V + DMG_BINS * a + j] += hc[a * DMG_BINS + j]
+            hc[a * DMG_BINS + j] = 0
+    for j in range(S):
+        accp[3 * A + j] += R.dcount[j] + R.since * R.base[j]
+        R.dcount[j] = 0
+    R.since = 0
+    for v in range(V):
+        for j in range(16):
+            for b_ in range(4):
+                if j & (1 << b_):
+                    accp[3 * A + S + 4 * v + b_] += R.fcount[16 * v + j]
+            R.fcount[16 * v + j] = 0
+
+
+cdef inline void phase_count(PhaseRun* R, Ctx* ctx, int flush) noexcept nogil:
+    """Counted mode (FAST-01), after a trial: the slots destroyed (in arrays mode, every slot), the flags by their pattern per
+    vehicle (one add, not four); every 2**30 trials and at the end, phase_flush."""
+    cdef Py_ssize_t j, v
+    if not R.undo:
+        for j in range(R.S):
+            R.dcount[j] += slot_destroyed(R, j, ctx.st[j]) - R.base[j]
+    R.since += 1
+    for v in range(R.V):
+        R.fcount[16 * v + (R.flg[v] & 15)] += 1
+    if flush:
+        phase_flush(R)
+
+
 def run_phase(
     uint64_t seed, uint64_t first_trial, dict arrays, int32_t end_of_turn,
     int32_t[:, ::1] out_state, uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, uint8_t[:, ::1] out_flags,
     Py_ssize_t n_trials=-1, int32_t store=1, int32_t[::1] slot_kind=None, int64_t[::1] acc=None, int32_t n_phases=1,
 ):
-    """Run trials first_trial .. first_trial + n_trials - 1 of one phase (and the end of its turn).
+    """Run trials first_trial .. first_trial + n_trials - 1 of one phase (and the end of its turn): ARCH-03, FAST-01,
+    phase.resolve_phase and fire.end_of_turn_fire (phase_trial), bit for bit.
 
     With `store` (the default), trial t's results go to row t of the outputs
     (n_trials defaults to their length). Without it, every trial works in row 0
@@ -1168,440 +1564,44 @@ def run_phase(
     Releases the GIL for the whole loop.
     """
     cdef Arrays pk
-    if unpack_phase(&pk, arrays) != 0:
-        return -1
-    cdef int32_t* init = pk.init
-    cdef int32_t* v_armour = pk.v_armour
-    cdef int32_t* v_kind = pk.v_kind
-    cdef int32_t* v_sc_side = pk.v_sc_side
-    cdef int32_t* v_driver = pk.v_driver
-    cdef int32_t* v_fireproof = pk.v_fireproof
-    cdef int32_t* v_extinguisher = pk.v_extinguisher
-    cdef int32_t* v_can_explode = pk.v_can_explode
-    cdef int32_t* v_burning = pk.v_burning
-    cdef int32_t* v_is_car = pk.v_is_car
-    cdef int32_t* p_hits = pk.p_hits
-    cdef int32_t* p_ba = pk.p_ba
-    cdef int32_t* cyc = pk.cyc
-    cdef int32_t* consts = pk.consts
-    cdef int32_t* col = pk.col
-    cdef int32_t* atk = pk.atk
-    cdef int32_t* near_v = pk.near_v
-    cdef int32_t* near_p = pk.near_p
-    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, r_, b_
+    cdef PhaseRun R
+    cdef Ctx ctx
+    cdef Py_ssize_t t, r_
     cdef int32_t* skind = NULL
     cdef int64_t* accp = NULL
+    if unpack_phase(&pk, arrays) != 0:
+        return -1
     if n_trials < 0:
         n_trials = out_state.shape[0]
     if slot_kind is not None and acc is not None:
         skind = &slot_kind[0]
         accp = &acc[0]
-    cdef Py_ssize_t A = pk.n_atk, C = pk.n_col, P = pk.n_p_hits
-    cdef Py_ssize_t t, a, i, v, j
-    cdef Ctx ctx
-    cdef int r, hit, dmg, hits, vi, kind, mode, total, f, before_state, after_state
-    cdef int32_t* fire_hits
-    cdef int32_t* fire_hit_fiery
-    cdef int32_t* taken
-    cdef int32_t* fire_total
-    cdef int32_t* burning
-    cdef int32_t* driver_before
-    cdef int32_t* metal_before
-    cdef int32_t* metal_init
-    cdef int32_t* dbp
-    cdef int32_t* mbp
-    cdef int32_t a_lo[8]
-    cdef int32_t busy[8]
-    cdef int dynamic
-    cdef int32_t* pend
-    cdef int32_t* pend_dmg
-    cdef int area_hits = 0, rk, q, each
-    cdef int32_t* metal_slots
-    cdef int32_t* m0
-    cdef int32_t* m1
-    cdef int cut, touched, n_busy
-    cdef uint64_t fire_start
-    cdef int32_t busy_ph[8]
-    cdef int32_t* cut0
-    cdef int32_t* need0
-    cdef int32_t* start_v
-    cdef int32_t* flg0
-    cdef int32_t* hc
-    cdef int32_t* dcount
-    cdef int32_t* fcount
-    cdef int32_t* base
-    cdef int32_t* mark
-    cdef int32_t* dirty
-    cdef int32_t* row0
-    cdef int32_t* hitv
-    cdef int32_t* dmgv
-    cdef int32_t* flg
-    cdef int undo
-    cdef Py_ssize_t since = 0
-    cdef int n_metal, dealt, hist
-    cdef int n_pend, ph, needed
-    cdef int32_t* ap
-    cdef int32_t* cp
-    cdef int32_t* atkp
-    cdef int32_t* vdrv
-    cdef int32_t* varm
-    if V > MAX_VEHICLES or A > MAX_ATTACKS or n_phases > 6:
+    if not phase_call_ok(&pk, n_phases, n_trials, store, out_state.shape, out_hit.shape, out_damage.shape,
+                         out_flags.shape, accp != NULL, slot_kind.shape[0] if accp != NULL else 0,
+                         acc.shape[0] if accp != NULL else 0):
         return -1
-    # the outputs the caller hands in, of the scenario's widths, with room for the trials (never written out of bounds)
-    if out_state.shape[1] != S or out_hit.shape[1] != A or out_damage.shape[1] != A or out_flags.shape[1] < V \
-            or (store and (n_trials > out_state.shape[0] or n_trials > out_hit.shape[0] or n_trials > out_damage.shape[0]
-                           or n_trials > out_flags.shape[0])) \
-            or (not store and n_trials > 0 and out_state.shape[0] < 1) \
-            or (accp != NULL and (slot_kind.shape[0] != S or acc.shape[0] < 3 * A + S + 4 * V)):
+    # the scratch, sized to this scenario (kept alive by `scratch` until the return), and the damage code's context
+    cdef int32_t[::1] scratch = np.zeros(phase_scratch_len(&pk), dtype=np.int32)
+    phase_bind(&R, &pk, &scratch[0], n_phases, end_of_turn, store, n_trials, skind, accp)
+    lists = ctx_bind(&ctx, &pk, &R.veh)
+    if lists is None or not phase_rows_ok(&pk):
         return -1
-    cdef int32_t* brst = pk.brst
-    cdef int32_t* afir = pk.afir
-    cdef int32_t* fire0 = pk.fire0
-    if pk.n_fire0 != 4 * V or consts[K_AREA_DIVISOR] < 1:
-        return -1
-    # every attack row in a phase of the turn, the rows in phase order (each is run, and counted, once a trial)
-    if not column_in(atk, A, ATK_NCOLS, ATK_PHASE, n_phases):
-        return -1
-    for a in range(1, A):
-        if atk[a * ATK_NCOLS + ATK_PHASE] < atk[(a - 1) * ATK_NCOLS + ATK_PHASE]:
-            return -1
-    # the burst rows and the default firers' rows in range, each naming a pedestrian or a slot, and each attack's
-    # weapon and firer a slot or none (the packer's rows; never read out of bounds)
-    if not ranges_in(atk, A, ATK_NCOLS, ATK_BURST_LO, ATK_BURST_HI, pk.n_brst) or not column_in(brst, pk.n_brst, BRST_NCOLS, BRST_PED, P) \
-            or not ranges_in(atk, A, ATK_NCOLS, ATK_FIR_LO, ATK_FIR_HI, pk.n_afir) or not column_in(afir, pk.n_afir, AFIR_NCOLS, AFIR_SLOT, S) \
-            or not column_between(atk, A, ATK_NCOLS, ATK_WEAPON_SLOT, -1, S) or not column_between(atk, A, ATK_NCOLS, ATK_FIRER_SLOT, -1, S):
-        return -1
-    # per-vehicle and per-attack scratch, sized to this scenario (kept alive by `scratch` until the return)
-    cdef Py_ssize_t Vs = V if V > 0 else 1, As_ = A if A > 0 else 1
-    # what every trial resets (fire_hits .. driver_before and the flags: seven blocks of Vs), padded to TRIAL_BLOCK
-    # ints when it fits, so that the reset is a copy of a known size the compiler does without a call
-    cdef Py_ssize_t tb = 7 * Vs if 7 * Vs > TRIAL_BLOCK else TRIAL_BLOCK
-    cdef int32_t[::1] scratch = np.zeros(2 * tb + 34 * Vs + (6 + DMG_BINS) * As_ + 6 * (S + 1), dtype=np.int32)
-    fire_hits = &scratch[0]
-    fire_hit_fiery = fire_hits + Vs
-    taken = fire_hit_fiery + Vs
-    fire_total = taken + Vs
-    burning = fire_total + Vs
-    driver_before = burning + Vs
-    flg = driver_before + Vs
-    start_v = fire_hits + tb                # every trial's start of the block
-    metal_before = start_v + tb
-    metal_init = metal_before + 6 * Vs
-    pend = metal_init + 6 * Vs
-    pend_dmg = pend + As_
-    metal_slots = pend_dmg + As_
-    m0 = metal_slots + 6 * Vs
-    m1 = m0 + S + 1
-    dcount = m1 + S + 1
-    fcount = dcount + S + 1
-    base = fcount + 16 * Vs
-    mark = base + S + 1
-    dirty = mark + S + 1
-    # a trial's hits, damage and flags, written out when it ends: kept in int32 scratch while it runs, since a store
-    # through a uint8_t* may alias anything and makes the compiler reload every pointer after it
-    hitv = dirty + S + 1
-    dmgv = hitv + As_
-    flg0 = start_v + 6 * Vs
-    # per attack: cancelled and the roll needed while the trial's state is still the start's
-    cut0 = dmgv + As_
-    need0 = cut0 + As_
-    # the counts kept in 32 bits between flushes: per attack, its hits by the damage rolled (DMG_BINS bins)
-    hc = need0 + As_
-    atkp = atk
-    vdrv = v_driver
-    varm = v_armour
-    ctx_arrays(&ctx, &pk)
-    cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
-    if ctx_lists(&ctx, &pk, &lists[0]) != 0 or not phase_rows_ok(&pk):
-        return -1
-    ctx.cyc = cyc
-    ctx.fire_hits = fire_hits
-    ctx.fire_hit_fiery = fire_hit_fiery
-    ctx.taken = taken
+    R.hist = accp != NULL and acc.shape[0] >= 3 * R.A + R.S + 4 * R.V + DMG_BINS * R.A
     with nogil:
-        # every trial starts from the same state: the driver's state and the armour at the start of the phase
-        # rows come in phase order: the attacks of phase ph are a_lo[ph] .. a_lo[ph + 1] - 1
-        dynamic = 0
-        for ph in range(n_phases + 1):
-            a_lo[ph] = A
-        for a in range(A - 1, -1, -1):
-            ap = atkp + a * ATK_NCOLS
-            a_lo[ap[ATK_PHASE]] = a
-            if ap[ATK_WEAPON_SLOT] >= 0 or ap[ATK_FIRER_SLOT] >= 0 or ap[ATK_CANCELLED]:
-                dynamic = 1
-        for ph in range(n_phases - 1, -1, -1):
-            if a_lo[ph] > a_lo[ph + 1]:
-                a_lo[ph] = a_lo[ph + 1]
-        for ph in range(n_phases):
-            busy[ph] = a_lo[ph] < a_lo[ph + 1]
-        for i in range(C):
-            if 0 <= col[i * COL_NCOLS + COL_PHASE] < n_phases:
-                busy[col[i * COL_NCOLS + COL_PHASE]] = 1
-        n_busy = 0                                   # the phases with a collision or an attack, in order
-        for ph in range(n_phases):
-            if busy[ph]:
-                busy_ph[n_busy] = ph
-                n_busy += 1
-        # a single phase without collisions cannot cancel anything: its declarations were checked on load
-        if n_phases == 1 and C == 0:
-            dynamic = 0
-        # each attack as it stands while no damage has landed in the trial (the state is the start's)
-        for a in range(A):
-            ap = atkp + a * ATK_NCOLS
-            if dynamic:
-                cut0[a] = attack_check(init, ap, afir, consts, &needed)
-                need0[a] = needed
-            else:
-                cut0[a] = ap[ATK_CANCELLED] != 0                # (cancelled by the rules whatever the dice)
-                need0[a] = to_hit_number(ap, ap[ATK_NEEDED], consts)
-        ctx.st = init
-        n_metal = 0
-        for v in range(V):
-            # the fire state carried in (CW-FIRE-01/02), no hits taken, the driver's state when the phase starts
-            # (CW-ROF-02: a vehicle that takes no hits in a phase starts the next one as it started this one, so
-            # only vehicles hit are updated), and a vehicle that exploded before stays so, with no more fire rolls
-            start_v[v] = fire0[V + v]
-            start_v[Vs + v] = fire0[2 * V + v]
-            start_v[2 * Vs + v] = 0
-            start_v[3 * Vs + v] = fire0[v]
-            start_v[4 * Vs + v] = v_burning[v]
-            start_v[5 * Vs + v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
-            flg0[v] = 2 if fire0[3 * V + v] else 0
-        # whether any vehicle starts the trial burning or with fire carried in (else the end of the turn has no fire
-        # roll to make until a shot brings fire modifiers or a component hit that may start one)
-        fire_start = 0
-        for v in range(V):
-            if v_burning[v] or fire0[v] or fire0[V + v] or fire0[2 * V + v]:
-                fire_start |= vbit(v)
-            for j in range(6):
-                metal_init[v * 6 + j] = init[varm[v] + j]
-                if ctx.v_metal[v]:
-                    metal_slots[n_metal] = v * 6 + j
-                    n_metal += 1
-        hist = accp != NULL and acc.shape[0] >= 3 * A + S + 4 * V + DMG_BINS * A
-        if skind != NULL:
-            for j in range(S):
-                m0[j] = 1 if skind[j] == 0 and init[j] > 0 else 0
-                m1[j] = 1 if skind[j] == 1 else 0
-                base[j] = (m0[j] & (init[j] == 0)) | (m1[j] & (init[j] >= 3))
-        # counted mode (every trial in row 0): a trial's writes are noted (put), so the counts look only at them
-        # (the other slots end each trial as they started it), and the trial undoes only them when it ends
-        undo = not store and n_trials > 0
-        if undo:
-            row0 = &out_state[0, 0]
-            memcpy(row0, init, S * sizeof(int32_t))
-            ctx.mark = mark
-            ctx.dirty = dirty
-            ctx.n_dirty = 0
+        phase_plan(&R)
+        phase_start(&R, &ctx)
+        if R.undo:
+            phase_counted_start(&R, &ctx, &out_state[0, 0])
         for t in range(n_trials):
             r_ = t if store else 0
-            ctx.st = &out_state[r_, 0]
-            if not undo:
-                memcpy(ctx.st, init, S * sizeof(int32_t))
-            ctx.key = hp_stream_key(seed, first_trial + <uint64_t>t)
-            ctx.k = 0
-            ctx.cur_fiery = -1
-            ctx.cur_vehicle = -1
-            ctx.fire_noted = fire_start
-            if tb == TRIAL_BLOCK:                          # fire_hits .. driver_before and the flags, as every trial starts
-                memcpy(fire_hits, start_v, TRIAL_BLOCK * sizeof(int32_t))
-            else:
-                memcpy(fire_hits, start_v, tb * sizeof(int32_t))
-            dbp = driver_before
-            mbp = metal_before
-            for j in range(n_metal):
-                metal_before[metal_slots[j]] = metal_init[metal_slots[j]]
-            dealt = 0
-            touched = 0                                    # no damage has landed in the trial yet
-            for i in range(n_busy):                        # (a phase without a collision or an attack changes nothing)
-                ph = busy_ph[i]
-                if dealt:
-                    for v in range(V):
-                        taken[v] = 0
-                    dealt = 0
-                # collisions during the phase's movement
-                for j in range(C):
-                    cp = col + j * COL_NCOLS
-                    if cp[COL_PHASE] != ph:
-                        continue
-                    vi = cp[COL_VEHICLE]
-                    total = roll(&ctx, cp[COL_COUNT], cp[COL_BONUS], cp[COL_FLOOR]) if cp[COL_COUNT] > 0 else 0
-                    hits = (total * cp[COL_NUM] + cp[COL_DEN] - 1) // cp[COL_DEN]
-                    collision_damage(&ctx, vi, cp[COL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
-                    dealt = 1
-                    touched = 1
-                # attacks: to-hit then damage, in declaration order. An attack planned for this phase that the state
-                # after the movement's collisions forbids is cancelled before any die (CW-ROF-02, attack_check). No
-                # attack's damage lands before the phase ends, and a weapon's damage and a person's hits never recover
-                # within a turn, so checking each attack as its turn comes is checking them all before the first die;
-                # until damage lands in the trial, the state is the start's and so is each attack's check (cut0, need0)
-                n_pend = 0
-                for a in range(a_lo[ph], a_lo[ph + 1]):
-                    ap = atkp + a * ATK_NCOLS
-                    if dynamic and touched:
-                        cut = attack_check(ctx.st, ap, afir, consts, &needed)
-                    else:
-                        cut = cut0[a]
-                        needed = need0[a]
-                    if cut:
-                        hitv[a] = 0
-                        dmgv[a] = 0
-                        continue
-                    r = die(&ctx) + die(&ctx)
-                    hit = r != consts[K_NATURAL_MISS] and r >= needed
-                    hitv[a] = hit
-                    if ap[ATK_AREA_PLACE] >= 0:
-                        # an area-effect attack (phase._roll_area, CW-DMG-07): one to-hit roll per intended victim;
-                        # after the last, one damage roll if any hit, and the defender's first `hits` victims take
-                        # half of it each (rounded up; all of it from a flamethrower)
-                        dmgv[a] = 0
-                        if ap[ATK_AREA_PLACE] == 0:
-                            area_hits = 0
-                        area_hits += hit
-                        if accp != NULL:
-                            hc[a * DMG_BINS] += hit                # (counted: a victim hit, with no damage of its own)
-                        if ap[ATK_AREA_PLACE] == ap[ATK_AREA_VICTIMS] - 1 and area_hits > 0:
-                            each = area_each(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], ap[ATK_DMG_HITS], ap[ATK_AREA_FULL],
-                                             consts[K_AREA_DIVISOR])
-                            for rk in range(area_hits):
-                                for q in range(a - ap[ATK_AREA_VICTIMS] + 1, a + 1):
-                                    if atkp[q * ATK_NCOLS + ATK_AREA_RANK] == rk:
-                                        pend[n_pend] = q
-                                        pend_dmg[n_pend] = each
-                                        n_pend += 1
-                        continue
-                    dmg = 0
-                    if hit:
-                        if ap[ATK_DMG_COUNT] > 0:
-                            dmg = roll(&ctx, ap[ATK_DMG_COUNT], ap[ATK_DMG_BONUS], 0)
-                        else:
-                            dmg = ap[ATK_DMG_HITS]
-                        if dmg:
-                            pend[n_pend] = a
-                            pend_dmg[n_pend] = dmg
-                            n_pend += 1
-                        if accp != NULL:
-                            # counted: a hit by the damage it rolled (the last bin holds DMG_BINS - 1 and more, whose
-                            # damage is summed exactly as it comes); a miss rolls none, and the misses are the trials
-                            # left when the counts are flushed
-                            if dmg >= DMG_BINS - 1:
-                                accp[A + a] += dmg
-                                accp[2 * A + a] += <int64_t>dmg * dmg
-                                hc[a * DMG_BINS + DMG_BINS - 1] += 1
-                            else:
-                                hc[a * DMG_BINS + dmg] += 1
-                    dmgv[a] = dmg
-                # all damage at the end of the phase, in declaration order
-                if n_pend:
-                    touched = 1
-                for j in range(n_pend):
-                    a = pend[j]
-                    ap = atkp + a * ATK_NCOLS
-                    dmg = pend_dmg[j]
-                    kind = ap[ATK_KIND]
-                    vi = ap[ATK_INDEX]
-                    if kind == TGT_PEDESTRIAN:
-                        dmg_ped(&ctx, p_hits[vi], p_ba[vi], dmg)
-                    elif kind == TGT_VEHICLE:    # (a building: its damage is not modelled)
-                        hits = hand_hits(ap[ATK_MODE], dmg)
-                        if ap[ATK_FIRE_MOD] >= 0:
-                            fire_total[vi] += ap[ATK_FIRE_MOD]
-                            ctx.fire_noted |= vbit(vi)
-                        ctx.cur_vehicle = vi
-                        ctx.cur_fiery = ap[ATK_FIERY]
-                        apply_shot(&ctx, vi, ap[ATK_PART], ap[ATK_SIDE], ap[ATK_TIRE], hits)
-                        ctx.cur_fiery = -1
-                        dealt = 1
-                    burst_on(&ctx, brst, ap[ATK_BURST_LO], ap[ATK_BURST_HI], p_hits, p_ba)   # pedestrians near (CW-DMG-06)
-                # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03); a phase that dealt no
-                # vehicle any damage changed nothing about them
-                for v in range(V if dealt else 0):
-                    if taken[v] == 0:
-                        continue                           # no hits this phase: nothing about it changed
-                    if v_is_car[v]:
-                        f = 0
-                        if ctx.v_metal[v]:
-                            for j in range(6):
-                                if ctx.st[varm[v] + j] < mbp[v * 6 + j]:
-                                    f = 1
-                                mbp[v * 6 + j] = ctx.st[varm[v] + j]
-                        if taken[v] >= consts[K_OBSTACLE_HITS] or f:
-                            flg[v] |= 8
-                    if vdrv[v] >= 0:
-                        before_state = dbp[v]
-                        after_state = crew_state(&ctx, vdrv[v])
-                        dbp[v] = after_state
-                        if after_state != before_state and after_state >= 2 and before_state < 2:
-                            if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
-                                skip(&ctx, 2)            # Crash Table 1 (reported, not resolved)
-                            flg[v] |= 4
-            if end_of_turn and ctx.fire_noted:
-                for v in range(V):
-                    if not (ctx.fire_noted >> (v & 63)) & 1:
-                        continue                   # no fire, no fire modifiers, no component hit: no fire roll
-                    if flg[v] & 2:
-                        continue                   # exploded: no more fire rolls
-                    if not burning[v]:
-                        fire_starts(&ctx, v, fire_total[v], burning, consts, v_fireproof[v])
-                    if burning[v] and fire_burns(&ctx, v, burning, consts, v_extinguisher[v], v_can_explode[v], near_v + v * pk.w_near_v,
-                                                 pk.w_near_v, near_p + v * pk.w_near_p, pk.w_near_p, p_hits, p_ba):
-                        flg[v] |= 2
-            for v in range(V):
-                if burning[v]:
-                    flg[v] |= 1
+            phase_trial_start(&R, &ctx, &out_state[r_, 0], hp_stream_key(seed, first_trial + <uint64_t>t))
+            phase_trial(&R, &ctx)
             if store:
-                for v in range(V):
-                    out_flags[r_, v] = flg[v]
-                for a in range(A):
-                    out_hit[r_, a] = hitv[a]
-                    out_damage[r_, a] = dmgv[a]
-            # counted mode: the slots the trial wrote, counted destroyed or not (m0 marks the slots destroyed at 0, m1
-            # the people), then undone, so the next trial starts as every trial; the slots no trial wrote end as they
-            # started, `base` (destroyed as every trial starts), added for every trial when the counts are flushed
-            if undo:
-                for j in range(ctx.n_dirty):
-                    q = dirty[j]
-                    if skind != NULL:
-                        dcount[q] += ((m0[q] & (ctx.st[q] == 0)) | (m1[q] & (ctx.st[q] >= 3))) - base[q]
-                    row0[q] = init[q]
-                    mark[q] = 0
-                ctx.n_dirty = 0
+                phase_store(&R, &out_flags[r_, 0], &out_hit[r_, 0], &out_damage[r_, 0])
+            if R.undo:
+                phase_undo(&R, &ctx)
             if accp != NULL:
-                # into 32-bit counts, which go to `acc` every 2**30 trials and at the end
-                if not undo:
-                    for j in range(S):
-                        dcount[j] += ((m0[j] & (ctx.st[j] == 0)) | (m1[j] & (ctx.st[j] >= 3))) - base[j]
-                since += 1
-                # the flags counted by their pattern per vehicle (one add, not four), split into bits when flushed
-                for v in range(V):
-                    fcount[16 * v + (flg[v] & 15)] += 1
-                if (t & 0x3FFFFFFF) == 0x3FFFFFFF or t == n_trials - 1:
-                    # per attack, its hits by damage bin were counted as they came (an area attack's in bin 0); in
-                    # every other trial it missed, or was cancelled, and rolled no damage: bin 0
-                    for a in range(A):
-                        q = 0
-                        for j in range(DMG_BINS):
-                            q += hc[a * DMG_BINS + j]
-                        accp[a] += q
-                        if hist:
-                            accp[3 * A + S + 4 * V + DMG_BINS * a] += since - q
-                        for j in range(DMG_BINS):
-                            if j < DMG_BINS - 1:
-                                accp[A + a] += <int64_t>j * hc[a * DMG_BINS + j]
-                                accp[2 * A + a] += <int64_t>j * j * hc[a * DMG_BINS + j]
-                            if hist:
-                                accp[3 * A + S + 4 * V + DMG_BINS * a + j] += hc[a * DMG_BINS + j]
-                            hc[a * DMG_BINS + j] = 0
-                    for j in range(S):
-                        accp[3 * A + j] += dcount[j] + since * base[j]
-                        dcount[j] = 0
-                    since = 0
-                    for v in range(V):
-                        for j in range(16):
-                            for b_ in range(4):
-                                if j & (1 << b_):
-                                    accp[3 * A + S + 4 * v + b_] += fcount[16 * v + j]
-                            fcount[16 * v + j] = 0
+                phase_count(&R, &ctx, (t & 0x3FFFFFFF) == 0x3FFFFFFF or t == n_trials - 1)
     return 0
 
 
@@ -1620,7 +1620,7 @@ cdef int best_exposed(Ctx* c, int v, int mask) noexcept nogil:
 
 
 def floor_loop(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int needed, int damage_dice):
-    """The floor for PERF-01: draw the same dice as one attack (2d6, then the damage dice on a hit) and compare."""
+    """The floor for PERF-01 (benchmarks/test_bench_carwars.py): draw the same dice as one attack (2d6, then the damage dice on a hit) and compare."""
     cdef Py_ssize_t t
     cdef uint64_t key, k
     cdef int a, b, i, s
@@ -1639,7 +1639,7 @@ def floor_loop(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int nee
 
 
 def dice_floor(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int per_trial):
-    """A floor for PERF-01 (fights): per trial one key, `per_trial` faces drawn from it and added up."""
+    """A floor for PERF-01 (fights, benchmarks/test_bench_fights.py): per trial one key, `per_trial` faces drawn from it and added up."""
     cdef Py_ssize_t t
     cdef uint64_t key
     cdef int i
@@ -1652,34 +1652,14 @@ def dice_floor(uint64_t seed, uint64_t first_trial, Py_ssize_t n_trials, int per
     return acc
 
 
-# --- whole fights: many turns, standing orders, out of action (FIGHT-01..05) ----------------------------------
-# Must agree bit for bit with `hardpoint.carwars.turn.run_turns(..., fight=...)`: each turn's phases (the
-# collisions of the movement, the standing orders' attacks chosen as `carwars.fight.order_attacks` chooses them,
-# to hit, damage at the phase's end, the driver's consequences), the end of the turn's fire checks, who is out
-# of action after the turn (`carwars.fight.out_of_action`), and the end when decided. The packer
-# (`hardpoint.carwars.batch._pack_fight`) precomputes what does not depend on the dice: every counter's place at
-# every phase (movement goes straight and stops where counters collide), so each order's candidate shots are rows
-# of numbers, ordered by range then unit; the kernel walks them, skipping what the dice have put out.
-
 DEF MAX_FIRE_RING = 128  # the most turns of fire modifiers kept per vehicle (fc FIRE_RING; the schema's burns last 100 at most)
 DEF MAXW = 262144       # weapon keys and mounted weapons of a fight
 DEF MAXU = 65536        # units of a fight (and sides)
 DEF MAXCH = 262144      # crew members and pedestrians
 
 
-cdef inline void add_fire(int32_t* future, int ring, int slot, int burn, int modifier) noexcept nogil:
-    """A fire source (CW-FIRE-01, FireSource.active): its modifier counts this turn (`slot`, turn % ring, in the
-    vehicle's ring `future`) and the next `burn` turns; the ring is longer than any burn (fc FIRE_RING)."""
-    cdef int j
-    for j in range(burn + 1):
-        future[slot] += modifier
-        slot += 1
-        if slot == ring:
-            slot = 0
-
-
 cdef inline int first_able(int32_t* st, int32_t* c_hits, int32_t* fir, int lo, int hi) noexcept nogil:
-    """The first of an entry's firer rows lo .. hi-1 whose character can act (fewer than 2 hits), or -1: the named
+    """CW-CREW-01: the first of an entry's firer rows lo .. hi-1 whose character can act (fewer than 2 hits), or -1: the named
     firer, or attack._default_firer's first able one."""
     cdef int i
     for i in range(lo, hi):
@@ -1703,7 +1683,7 @@ cdef inline int repick_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t
 
 
 cdef inline int group_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t* ep, int32_t* fired_ch) noexcept nogil:
-    """The firer row a planned link or area attack fires with: the first able of its firer rows, if he has not fired
+    """The firer row a planned link or area attack fires with (CW-ROF-01, CW-CREW-01): the first able of its firer rows, if he has not fired
     this turn and the rules let it go ahead (a candidate); he is then marked as firing. -1: it is cancelled."""
     cdef int fr = first_able(st, c_hits, fir, ep[ENT_FIR_LO], ep[ENT_FIR_HI])
     if fr < 0:
@@ -1714,20 +1694,983 @@ cdef inline int group_firer(int32_t* st, int32_t* c_hits, int32_t* fir, int32_t*
     return fr
 
 
-cdef inline int sustained(int32_t* rec_t, int32_t* rec_s, int32_t* rec_turn, int wk, int tu, int turn, int sf2, int sf3) noexcept nogil:
-    """CW-HIT-09: the modifier of this weapon's shot at unit tu this turn (the streak it would make)."""
-    cdef int n = 1
-    if rec_t[wk] == tu and rec_turn[wk] == turn - 1:
-        n = rec_s[wk] + 1
-    if n < 2:
+# --- run_fight: whole fights, many turns, standing orders, out of action (FIGHT-01..05) -----------------------------
+# Must agree bit for bit with `hardpoint.carwars.turn.run_turns(..., fight=...)`: each turn's phases (the
+# collisions of the movement, the standing orders' attacks chosen as `carwars.fight.order_attacks` chooses them,
+# to hit, damage at the phase's end, the driver's consequences), the end of the turn's fire checks, who is out
+# of action after the turn (`carwars.fight.out_of_action`), and the end when decided. The packer
+# (`hardpoint.carwars.batch._pack_fight`) precomputes what does not depend on the dice: every counter's place at
+# every phase (movement goes straight and stops where counters collide), so each order's candidate shots are rows
+# of numbers, ordered by range then unit; the kernel walks them, skipping what the dice have put out.
+# A trial: fight_fresh or fight_resume, then fight_turns (fight_phase for each phase of each turn), then
+# fight_outcome or fight_save. The mechanics below compile into fight_turns, which run_fight calls once a trial
+# (the rare links and area attacks may stay calls); the trial's start and end compile into run_fight's loop.
+
+cdef int fight_call_ok(Arrays* pk, Py_ssize_t N, Py_ssize_t W, Py_ssize_t NA, Py_ssize_t* saved_shape, Py_ssize_t n_redo,
+                       Py_ssize_t* hit_shape, Py_ssize_t* damage_shape) noexcept nogil:
+    """run_fight's checks before it sizes its scratch (ARCH-04): the fight within the kernel's sizes (vehicles,
+    weapons, units, characters, turns, phases of a turn, sides, the fire ring, grenade kinds); every array sized
+    to the turns and phases; the `saved` rows wide enough for what a trial carries on; the phases' entries and
+    collisions in order (the scratch is sized to the most entries of a phase). 1 if they hold."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t V = pk.n_v_armour, NP = pk.n_p_hits, U = pk.n_u_side, NC = pk.n_c_hits, NW = pk.n_w_slot
+    cdef int T = fc[F_T], P = fc[F_P], ring = fc[F_FIRE_RING], H = fc[F_HANDS]
+    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
+    if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
+            or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
+            or saved_shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
+            or saved_shape[1] < 2 * V + NW + 3 * W + U + ring * V + NH + fc[F_COUNTERS] \
+            or H < 0 or pk.n_hand0 != NH or pk.n_hand_eq != H or not -1 <= fc[F_FETCH_HAND] < (H if H > 0 else 0) \
+            or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or n_redo != N \
+            or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
+            or hit_shape[0] != N or damage_shape[0] != N or hit_shape[1] != damage_shape[1] \
+            or pk.n_rec0 != 3 * W or ring < 2 or ring > MAX_FIRE_RING or pk.n_fring0 != (ring + 3) * V or pk.n_crash0 != V \
+            or pk.consts[K_AREA_DIVISOR] < 1:
         return 0
-    return sf2 if n == 2 else sf3
+    return lo_ok(pk.tp_lo, T * P, pk.n_ent) and lo_ok(pk.col_lo, T * P, pk.n_fcol)
 
 
-cdef inline int streak_of(int32_t* rec_t, int32_t* rec_s, int32_t* rec_turn, int wk, int tu, int turn) noexcept nogil:
-    if rec_t[wk] == tu and rec_turn[wk] == turn - 1:
-        return rec_s[wk] + 1
-    return 1
+cdef inline Py_ssize_t fight_most_entries(Arrays* pk) noexcept nogil:
+    """ARCH-03: one more than the most entries of a phase (the shots one phase accepts: at most one an entry), at least 1."""
+    cdef Py_ssize_t i, As_ = 1
+    for i in range(pk.fc[F_T] * pk.fc[F_P]):
+        if pk.tp_lo[i + 1] - pk.tp_lo[i] >= As_:
+            As_ = pk.tp_lo[i + 1] - pk.tp_lo[i] + 1
+    return As_
+
+
+cdef inline Py_ssize_t fight_scratch_len(Arrays* pk, Py_ssize_t W) noexcept nogil:
+    """ARCH-03: the int32 scratch fight_bind carves, sized to this fight: per vehicle, per weapon key and mounted weapon, per
+    character, per unit and side, per shot accepted in one phase, per counter."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t V = pk.n_v_armour, NW = pk.n_w_slot, U = pk.n_u_side
+    cdef Py_ssize_t Vs = V if V > 0 else 1, Ws = (NW if NW > W else W) + 1, Cs = pk.n_c_hits + pk.n_p_hits + 1
+    cdef Py_ssize_t Us = (U if U > fc[F_SIDES] else fc[F_SIDES]) + 1
+    return (7 + fc[F_FIRE_RING] + 6) * Vs + 5 * Ws + Cs + 2 * Us + 11 * fight_most_entries(pk) + fc[F_COUNTERS] + 1
+
+
+cdef void fight_bind(FightRun* F, Arrays* pk, Py_ssize_t W, Py_ssize_t NA, int32_t* scratch, int32_t* ch_hits,
+                     int32_t* held) noexcept nogil:
+    """run_fight's run from its arrays (the preamble, ARCH-03): the rows and figures the trials read, the sizes,
+    and the scratch carved from `scratch` (fight_scratch_len ints, zeroed); `ch_hits` gets each character's hits
+    slot (NC + NP + 1 ints), `held` holds the grenades (NH + 1)."""
+    cdef int32_t* fc = pk.fc
+    cdef Py_ssize_t i, V = pk.n_v_armour, NW = pk.n_w_slot, U = pk.n_u_side, NC = pk.n_c_hits, NP = pk.n_p_hits
+    cdef Py_ssize_t Vs = V if V > 0 else 1, Ws = (NW if NW > W else W) + 1, Cs = NC + NP + 1
+    cdef Py_ssize_t Us = (U if U > fc[F_SIDES] else fc[F_SIDES]) + 1, As_ = fight_most_entries(pk)
+    cdef int ring = fc[F_FIRE_RING]
+    F.init, F.fc, F.consts = pk.init, fc, pk.consts
+    F.ent, F.tp_lo, F.fir, F.cand, F.fcol, F.col_lo = pk.ent, pk.tp_lo, pk.fir, pk.cand, pk.fcol, pk.col_lo
+    F.drop, F.drop_lo, F.ocon, F.ocon_lo, F.offr, F.offr_lo = pk.drop, pk.drop_lo, pk.ocon, pk.ocon_lo, pk.offr, pk.offr_lo
+    F.brst, F.prob36, F.crash_out, F.u_side, F.moving_end, F.known_unc = pk.brst, pk.prob36, pk.crash_out, pk.u_side, pk.moving_end, pk.known_unc
+    F.near_v, F.near_p, F.w_near_v, F.w_near_p = pk.near_v, pk.near_p, pk.w_near_v, pk.w_near_p
+    F.rec0, F.fring0, F.crash0, F.hand0, F.hand_eq = pk.rec0, pk.fring0, pk.crash0, pk.hand0, pk.hand_eq
+    F.v_off = pk.v_off
+    F.w_slot, F.w_shots, F.w_ammo0, F.w_usable = pk.w_slot, pk.w_shots, pk.w_ammo0, pk.w_usable
+    F.c_hits, F.c_takeover, F.c_hand, F.t_slot, F.t_immune = pk.c_hits, pk.c_takeover, pk.c_hand, pk.t_slot, pk.t_immune
+    F.p_hits, F.p_ba = pk.p_hits, pk.p_ba
+    F.S, F.V, F.NP, F.U, F.W, F.NC, F.NW, F.NA, F.NK = pk.n_init, V, NP, U, W, NC, NW, NA, fc[F_COUNTERS]
+    F.T, F.P, F.H, F.ring = fc[F_T], fc[F_P], fc[F_HANDS], ring
+    F.NH = (NC + NP) * F.H if F.H > 0 else 0
+    F.nm, F.maxn, F.wpen, F.sf2, F.sf3 = fc[F_NM], fc[F_MAXN], fc[F_WPEN], fc[F_SF2], fc[F_SF3]
+    F.area_hits, F.tslot = 0, 0
+    F.ch_hits, F.held = ch_hits, held
+    for i in range(NC):
+        ch_hits[i] = pk.c_hits[i]
+    for i in range(NP):
+        ch_hits[NC + i] = pk.p_hits[i]
+    F.crash = carve_vehicles(&F.veh, scratch, Vs)
+    F.fire_future = F.crash + Vs
+    F.metal_before = F.fire_future + ring * Vs
+    F.ammo = F.metal_before + 6 * Vs
+    F.fired_w = F.ammo + Ws
+    F.rec_t = F.fired_w + Ws
+    F.rec_s = F.rec_t + Ws
+    F.rec_turn = F.rec_s + Ws
+    F.fired_ch = F.rec_turn + Ws
+    F.outu = F.fired_ch + Cs
+    F.alive_side = F.outu + Us
+    F.acc_k = F.alive_side + Us
+    F.acc_need = F.acc_k + As_
+    F.acc_fs = F.acc_need + As_
+    F.acc_wk = F.acc_fs + As_
+    F.acc_w = F.acc_wk + As_
+    F.acc_dmg = F.acc_w + As_
+    F.acc_ok = F.acc_dmg + As_
+    F.acc_atk = F.acc_ok + As_
+    F.acc_e = F.acc_atk + As_
+    F.acc_ch = F.acc_e + As_
+    F.acc_off = F.acc_ch + As_
+    F.gone = F.acc_off + As_
+
+
+cdef int fight_outputs_ok(Py_ssize_t N, Py_ssize_t S, Py_ssize_t V, Py_ssize_t U, Py_ssize_t W, Py_ssize_t* state_shape,
+                          Py_ssize_t* flags_shape, Py_ssize_t* turn_shape, Py_ssize_t n_result, Py_ssize_t n_turns,
+                          Py_ssize_t n_diverged, Py_ssize_t n_saved_k, Py_ssize_t* shots_shape, Py_ssize_t* hits_shape,
+                          Py_ssize_t* dmg_shape, Py_ssize_t n_start, Py_ssize_t n_ids) noexcept nogil:
+    """ARCH-04: the outputs of the fight's widths, with a row for every trial (never written out of bounds). 1 if so."""
+    return not (state_shape[1] != S or flags_shape[0] != N or flags_shape[1] < V or turn_shape[0] != N
+                or turn_shape[1] < U or n_result != N or n_turns != N or n_diverged != N
+                or n_saved_k != N or shots_shape[0] != N or hits_shape[0] != N or dmg_shape[0] != N
+                or hits_shape[1] != W or dmg_shape[1] != W or (n_start != 0 and n_start != N)
+                or (n_ids != 0 and n_ids != N))
+
+
+cdef inline void fight_fresh(FightRun* F, Ctx* ctx) noexcept nogil:
+    """A trial from the fight's start (turn.run_turns on the scenario as loaded): the state, the dice from the
+    first, vehicles exploded before (CW-FIRE-04), burning, a Crash Table result before the start (FIGHT-03),
+    ammunition, grenades (CW-HAND-01), the sustained-fire history (CW-HIT-09), the fire modifiers carried in
+    (CW-FIRE-01); no shot, no unit out, no counter gone."""
+    cdef Py_ssize_t i, v, V = F.V
+    memcpy(ctx.st, F.init, F.S * sizeof(int32_t))
+    ctx.k = 0
+    for v in range(V):
+        F.flags[v] = 2 if F.fring0[(F.ring + 2) * V + v] else 0    # exploded before (CW-FIRE-04)
+    memcpy(F.veh.burning, ctx.v_burning, V * sizeof(int32_t))
+    for v in range(V):
+        F.crash[v] = F.crash0[v]           # a Crash Table result before the start (FIGHT-03)
+    for i in range(F.NW):
+        F.ammo[i] = F.w_ammo0[i]
+    for i in range(F.NH):
+        F.held[i] = F.hand0[i]
+    for i in range(F.W):
+        F.rec_t[i] = F.rec0[i]            # the scenario's sustained-fire history (CW-HIT-09)
+        F.rec_s[i] = F.rec0[F.W + i]
+        F.rec_turn[i] = F.rec0[2 * F.W + i]
+        F.shots[i] = 0
+        F.hits[i] = 0
+        F.dmg[i] = 0
+    for i in range(F.U):
+        F.outu[i] = 0
+    for i in range(F.NA):
+        F.hit[i] = 0
+        F.damage[i] = 0
+    for i in range(F.ring * V):
+        F.fire_future[i] = F.fring0[i]     # the fire modifiers carried in (CW-FIRE-01)
+    for i in range(F.NK):
+        F.gone[i] = 0
+
+
+cdef inline void fight_resume(FightRun* F, Ctx* ctx, uint64_t k) noexcept nogil:
+    """FIGHT-04: a trial resumed after a turn (the wrapper's packing of the movement with a vehicle slowing): the outputs hold
+    its state, its `saved` row the rest (fight_save), `k` the dice drawn."""
+    cdef Py_ssize_t i, v, V = F.V, NW = F.NW, W = F.W, U = F.U
+    cdef int32_t* sv = F.sv
+    ctx.k = k
+    for v in range(V):
+        F.veh.burning[v] = sv[v]
+        F.crash[v] = sv[V + v]
+    for i in range(NW):
+        F.ammo[i] = sv[2 * V + i]
+    for i in range(W):
+        F.rec_t[i] = sv[2 * V + NW + i]
+        F.rec_s[i] = sv[2 * V + NW + W + i]
+        F.rec_turn[i] = sv[2 * V + NW + 2 * W + i]
+    for i in range(U):
+        F.outu[i] = sv[2 * V + NW + 3 * W + i]
+    for i in range(F.ring * V):
+        F.fire_future[i] = sv[2 * V + NW + 3 * W + U + i]
+    for i in range(F.NH):
+        F.held[i] = sv[2 * V + NW + 3 * W + U + F.ring * V + i]
+    for i in range(F.NK):
+        F.gone[i] = sv[2 * V + NW + 3 * W + U + F.ring * V + F.NH + i]
+
+
+cdef inline void fight_save(FightRun* F) noexcept nogil:
+    """FIGHT-04: a trial stopped where it diverged (fight_turns): what the outputs do not hold to its `saved` row (burning,
+    crash, ammunition, sustained fire, who is out, the fire rings, grenades, counters gone), as fight_resume reads
+    it."""
+    cdef Py_ssize_t i, v, V = F.V, NW = F.NW, W = F.W, U = F.U
+    cdef int32_t* sv = F.sv
+    for v in range(V):
+        sv[v] = F.veh.burning[v]
+        sv[V + v] = F.crash[v]
+    for i in range(NW):
+        sv[2 * V + i] = F.ammo[i]
+    for i in range(W):
+        sv[2 * V + NW + i] = F.rec_t[i]
+        sv[2 * V + NW + W + i] = F.rec_s[i]
+        sv[2 * V + NW + 2 * W + i] = F.rec_turn[i]
+    for i in range(U):
+        sv[2 * V + NW + 3 * W + i] = F.outu[i]
+    for i in range(F.ring * V):
+        sv[2 * V + NW + 3 * W + U + i] = F.fire_future[i]
+    for i in range(F.NH):
+        sv[2 * V + NW + 3 * W + U + F.ring * V + i] = F.held[i]
+    for i in range(F.NK):
+        sv[2 * V + NW + 3 * W + U + F.ring * V + F.NH + i] = F.gone[i]
+
+
+cdef inline void fight_turn_start(FightRun* F, int turn) noexcept nogil:
+    """The turn's start: its place in the fire rings (CW-FIRE-01), no component hit yet (CW-FIRE-02; in the first
+    turn, those earlier in it), no weapon and no character fired this turn (CW-ROF-01)."""
+    cdef Py_ssize_t i, v, V = F.V
+    F.tslot = turn % F.ring
+    memset(F.veh.fire_hits, 0, V * sizeof(int32_t))
+    memset(F.veh.fire_hit_fiery, 0, V * sizeof(int32_t))
+    if turn == 1:
+        for v in range(V):
+            F.veh.fire_hits[v] = F.fring0[F.ring * V + v]          # component hits earlier in the first turn
+            F.veh.fire_hit_fiery[v] = F.fring0[F.ring * V + V + v]
+    for i in range(F.W):
+        F.fired_w[i] = 0
+    for i in range(F.NC + F.NP):
+        F.fired_ch[i] = 0
+
+
+cdef inline void offroad_damage(FightRun* F, Ctx* ctx, int turn) noexcept nogil:
+    """Off-road damage at the start of the turn (turn._start_of_turn, terrain.offroad_damage, CW-OFF-02): each roll
+    on the underbody's band hits it (not at high clearance; what armour cannot stop is lost), on the tires' band a
+    tire picked at random (not an immune one, nor one gone)."""
+    cdef Py_ssize_t i, v, j
+    cdef int r, k
+    cdef int32_t* fc = F.fc
+    cdef int32_t* op
+    for i in range(F.offr_lo[turn - 1], F.offr_lo[turn]):
+        op = F.offr + i * OFFR_NCOLS
+        v = op[OFFR_VEHICLE]
+        for j in range(op[OFFR_ROLLS]):
+            r = roll(ctx, fc[F_OFF_COUNT], fc[F_OFF_BONUS], fc[F_OFF_FLOOR])
+            if fc[F_OFF_UB_LO] <= r <= fc[F_OFF_UB_HI]:
+                if not op[OFFR_HIGH]:
+                    dmg_slot(ctx, ctx.v_armour[v] + UNDERBODY, fc[F_OFF_POINTS])
+            elif fc[F_OFF_T_LO] <= r <= fc[F_OFF_T_HI] and ctx.v_t1[v] > ctx.v_t0[v]:
+                k = ctx.v_t0[v] + pick(ctx, ctx.v_t1[v] - ctx.v_t0[v])
+                if not F.t_immune[k] and ctx.st[F.t_slot[k]] > 0:
+                    dmg_slot(ctx, F.t_slot[k], fc[F_OFF_POINTS])
+
+
+cdef inline int weapon_out(FightRun* F, Ctx* ctx, int w) noexcept nogil:
+    """Mounted weapon w cannot fire: destroyed (CW-VEH-03) or out of ammunition."""
+    return ctx.st[F.w_slot[w]] <= 0 or (F.w_shots[w] and F.ammo[w] <= 0)
+
+
+cdef inline int drop_detonates(FightRun* F, int32_t* dp) noexcept nogil:
+    """turn._do_action, a detonation of mines by remote control (CW-DROP-03): it goes ahead unless the driver has
+    fired this turn (CW-ROF-01) or the mines are gone; it is then his firing action and the counter is gone."""
+    cdef int happened = not (dp[DROP_DRIVER] >= 0 and F.fired_ch[dp[DROP_DRIVER]]) and not F.gone[dp[DROP_COUNTER]]
+    if happened:
+        if dp[DROP_DRIVER] >= 0:
+            F.fired_ch[dp[DROP_DRIVER]] = 1
+        F.gone[dp[DROP_COUNTER]] = 1
+    return happened
+
+
+cdef inline int substitute_takes_over(FightRun* F, Ctx* ctx, int32_t* dp) noexcept nogil:
+    """crew.substitute_driver (CW-CREW-04): a crew member takes over only from a driver who is incapacitated (or
+    none), and only if he can act himself; the rest is the packing's."""
+    return (dp[DROP_DRIVER] < 0 or ctx.st[F.c_hits[dp[DROP_DRIVER]]] >= 2) and ctx.st[F.c_hits[dp[DROP_CREW]]] < 2
+
+
+cdef inline int grenade_fetched(FightRun* F, Ctx* ctx, Py_ssize_t i, Py_ssize_t end) noexcept nogil:
+    """turn._do_action, a grenade out of the cargo (CW-HAND-01): fetched if a box of them (the BOX rows after row i)
+    is not destroyed and he may carry one more: his counted grenades within the row's ROOM."""
+    cdef int32_t* dp = F.drop + i * DROP_NCOLS
+    cdef int happened = 0, hk
+    cdef Py_ssize_t j = i + 1
+    cdef int64_t room               # (64 bits: the counts times their grenade-equivalents)
+    while j < end and F.drop[j * DROP_NCOLS + DROP_KIND] == DR_BOX:
+        if ctx.st[F.drop[j * DROP_NCOLS + DROP_SLOT]] > 0:
+            happened = 1
+        j += 1
+    if happened:
+        room = dp[DROP_ROOM]
+        for hk in range(F.H):
+            room -= <int64_t>F.held[dp[DROP_CREW] * F.H + hk] * F.hand_eq[hk]
+        happened = room >= 0
+    return happened
+
+
+cdef inline int action_goes_ahead(FightRun* F, Ctx* ctx, Py_ssize_t i, Py_ssize_t end, int kind) noexcept nogil:
+    """turn._do_action, a declared drop (its MEMBER rows follow) or an automatic switch: cancelled if the driver
+    has fired this turn (CW-ROF-01, CW-AUTO-01); a drop cancelled whole if one of its weapons has fired this turn,
+    is destroyed or is empty (validate.check_drop, asked of every weapon before anything is dropped)."""
+    cdef int32_t* dp = F.drop + i * DROP_NCOLS
+    cdef int happened = 0 if dp[DROP_DRIVER] >= 0 and F.fired_ch[dp[DROP_DRIVER]] else 1
+    cdef Py_ssize_t j = i + 1
+    cdef int w
+    if kind == DR_ACTION:
+        while happened and j < end and F.drop[j * DROP_NCOLS + DROP_KIND] == DR_MEMBER:
+            w = F.drop[j * DROP_NCOLS + DROP_WEAPON]
+            if F.fired_w[F.drop[j * DROP_NCOLS + DROP_WKEY]] or weapon_out(F, ctx, w):
+                happened = 0
+            j += 1
+    return happened
+
+
+cdef inline int weapon_drops(FightRun* F, Ctx* ctx, int32_t* dp, int kind, int acting) noexcept nogil:
+    """dropped.drop_weapon for a weapon of a declared drop (MEMBER: if its action went ahead) or a dropped weapon on
+    automatic (turn._automatic_drops, CW-DROP-01/05: if not destroyed nor empty): one shot of ammunition and, fired
+    in water (CW-DROP-06), on 1d in the band water backs up into the weapon (damage to it alone; what it cannot
+    take goes nowhere). 1 if it dropped."""
+    cdef int w = dp[DROP_WEAPON], happened, r
+    cdef int32_t* fc = F.fc
+    if kind == DR_MEMBER:
+        happened = acting          # its action went ahead (every weapon of it can drop)
+        if happened:
+            F.fired_w[dp[DROP_WKEY]] = 1
+    else:
+        happened = not weapon_out(F, ctx, w)
+    if happened and F.w_shots[w]:
+        F.ammo[w] -= 1
+    if happened and dp[DROP_WATER]:
+        r = die(ctx)
+        if fc[F_WATER_LO] <= r <= fc[F_WATER_HI]:
+            dmg_slot(ctx, F.w_slot[w], roll(ctx, fc[F_WATER_COUNT], fc[F_WATER_BONUS], fc[F_WATER_FLOOR]))
+    return happened
+
+
+cdef inline int fight_drops(FightRun* F, Ctx* ctx, int tp) noexcept nogil:
+    """Phase tp's declared drops, switches, detonations, substitutions and grenade fetches (before the movement),
+    then dropped weapons on automatic (after it): turn._do_action and turn._automatic_drops, each against what the
+    packing assumed (DROP_ASSUMED). A drop of mines, spikes or junk the packing has happen and the dice prevent
+    is followed here: what it would have laid is gone. Any other difference stops the trial: returns its row + 1
+    (the wrapper packs the fight again with it), else 0."""
+    cdef Py_ssize_t i, end = F.drop_lo[tp + 1]
+    cdef int kind, happened, acting = 0
+    cdef int32_t* dp
+    for i in range(F.drop_lo[tp], end):
+        dp = F.drop + i * DROP_NCOLS
+        kind = dp[DROP_KIND]
+        if kind == DR_DETONATE:
+            if drop_detonates(F, dp) and not dp[DROP_ASSUMED]:
+                return i + 1
+            continue                       # cancelled: nothing changes, as the packing has it
+        if kind == DR_SUBSTITUTE:
+            if substitute_takes_over(F, ctx, dp) != dp[DROP_ASSUMED]:
+                return i + 1
+            continue
+        if kind == DR_FETCH:
+            happened = grenade_fetched(F, ctx, i, end)
+            if happened != dp[DROP_ASSUMED]:
+                return i + 1
+            if happened:                   # the character's turn (he has fired); his grenade the packing's (c_hand)
+                F.fired_ch[dp[DROP_CREW]] = 1
+                if F.fc[F_FETCH_HAND] >= 0:
+                    F.held[dp[DROP_CREW] * F.H + F.fc[F_FETCH_HAND]] += 1    # a grenade in his hand
+            continue
+        if kind == DR_BOX:
+            continue                       # read by its FETCH row
+        if kind == DR_ACTION or kind == DR_SWITCH:
+            happened = action_goes_ahead(F, ctx, i, end, kind)
+            if kind == DR_ACTION:
+                acting = happened
+            if happened and dp[DROP_DRIVER] >= 0:
+                F.fired_ch[dp[DROP_DRIVER]] = 1    # the driver's firing action (CW-AUTO-01, CW-ROF-01)
+        else:
+            happened = weapon_drops(F, ctx, dp, kind, acting)
+        if happened != dp[DROP_ASSUMED]:
+            if happened or dp[DROP_COUNTER] < 0:
+                return i + 1
+            if kind == DR_MEMBER or kind == DR_AUTO:
+                F.gone[dp[DROP_COUNTER]] = 1     # not laid: its contact rows are skipped
+    return 0
+
+
+cdef inline void fight_contacts(FightRun* F, Ctx* ctx, int tp) noexcept nogil:
+    """Counters and slicks driven over in phase tp's movement (turn._contacts, CW-DROP-02..04), before the orders
+    look for shots: a trigger's roll (mines that go off are gone), then the damage rows it arms (or a counter's
+    own: spikes, CW-DROP-02) to the underbody and tires (damage.apply_shot), and fire sources (a flaming oil slick,
+    CW-FIRE-01). Rows of a counter gone (gone off, or a drop that did not happen) are skipped."""
+    cdef Py_ssize_t i
+    cdef int vi, kind, k, r, hits, armed = 0
+    cdef int32_t* oc
+    for i in range(F.ocon_lo[tp], F.ocon_lo[tp + 1]):
+        oc = F.ocon + i * OCON_NCOLS
+        vi = oc[OCON_VEHICLE]
+        kind = oc[OCON_KIND]
+        k = oc[OCON_COUNTER]
+        if kind == CONTACT_TRIGGER:
+            armed = 0
+            if k >= 0 and F.gone[k]:
+                continue                   # mines gone off earlier, or a drop that did not happen
+            r = die(ctx)
+            armed = oc[OCON_A] <= r <= oc[OCON_B]
+            if armed and oc[OCON_C]:
+                F.gone[k] = 1
+        elif kind == CONTACT_DAMAGE:
+            if oc[OCON_ARMED]:
+                if not armed:
+                    continue               # its trigger did not go off (or its counter is gone)
+            elif k >= 0 and F.gone[k]:
+                continue
+            hits = roll(ctx, oc[OCON_A], oc[OCON_B], oc[OCON_C])
+            if oc[OCON_HALF]:
+                hits = (hits + 1) // 2
+            ctx.cur_fiery = -1
+            apply_shot(ctx, vi, oc[OCON_PART], oc[OCON_SIDE], oc[OCON_TIRE], hits)
+        elif not (k >= 0 and F.gone[k]):
+            add_fire(F.fire_future + vi * F.ring, F.ring, F.tslot, oc[OCON_B], oc[OCON_A])
+
+
+cdef inline int shot_needed(FightRun* F, int k, int wk, int turn) noexcept nogil:
+    """The roll candidate shot k needs with weapon key wk this turn: its packed number less the sustained-fire
+    modifier of the streak it makes (CW-HIT-09)."""
+    return F.cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(F.rec_t, F.rec_s, F.rec_turn, wk, F.cand[k * CAND_NCOLS + CAND_UNIT],
+                                                            turn, F.sf2, F.sf3)
+
+
+cdef inline int accept(FightRun* F, int n_acc, int k, int wk, int w, int fs, int need, int atk, int e, int ch) noexcept nogil:
+    """A shot accepted this phase (fight.order_attacks' `accepted`, FIGHT-02): candidate k, weapon key wk and weapon w (-1: a hand
+    weapon), the firer's hits slot fs (-1: none, no wounded skill), the roll it needs, the planned attack's column
+    (-1: an order's), its entry and the character marked as firing it. Returns the shots."""
+    F.acc_k[n_acc] = k
+    F.acc_wk[n_acc] = wk
+    F.acc_w[n_acc] = w
+    F.acc_fs[n_acc] = fs
+    F.acc_need[n_acc] = need
+    F.acc_ok[n_acc] = 1
+    F.acc_atk[n_acc] = atk
+    F.acc_e[n_acc] = e
+    F.acc_ch[n_acc] = ch
+    return n_acc + 1
+
+
+cdef inline int accept_automatic(FightRun* F, Ctx* ctx, int e, int32_t* ep, int n_acc) noexcept nogil:
+    """A weapon on automatic (special.automatic_attacks, CW-AUTO-01): fires by itself, if not destroyed or empty and
+    something crosses its line with a line of fire (its one candidate); or a planned attack with it (ENT_ATK its
+    column); once a turn (CW-ROF-01). No firer: no wounded skill, no sustained fire."""
+    cdef int wk = ep[ENT_WKEY], w = ep[ENT_WEAPON], fr, k
+    if F.fired_w[wk] or weapon_out(F, ctx, w):
+        return n_acc
+    fr = ep[ENT_FIR_LO]
+    if F.fir[fr * FIR_NCOLS + FIR_CAND_HI] == F.fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+        return n_acc
+    k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO]
+    F.fired_w[wk] = 1
+    return accept(F, n_acc, k, wk, w, -1, F.cand[k * CAND_NCOLS + CAND_NEEDED], ep[ENT_ATK], e, -1)
+
+
+cdef inline int accept_area(FightRun* F, Ctx* ctx, int e, int32_t* ep, int turn, int n_acc) noexcept nogil:
+    """A planned area-effect attack (turn._still_legal, phase._roll_area, CW-DMG-07): cancelled if its weapon has
+    fired this turn, is destroyed or empty, or the firer cannot fire (group_firer; a thrown one: his last of these
+    thrown, CW-HAND-01); else a shot per intended victim (its MEMBER rows). A pedestrian's hand weapon (w -1) has no
+    damage points and no ammunition to count; its character is NC + the pedestrian (ch_hits reads either kind)."""
+    cdef int wk = ep[ENT_WKEY], w = ep[ENT_WEAPON], fr, ch, k
+    cdef Py_ssize_t j
+    cdef int32_t* mp
+    if w >= 0 and (F.fired_w[wk] or weapon_out(F, ctx, w)):
+        return n_acc                       # (a hand weapon: only its firer's shot counts, CW-ROF-01)
+    fr = group_firer(ctx.st, F.ch_hits, F.fir, ep, F.fired_ch)
+    if fr < 0:
+        return n_acc
+    ch = F.fir[fr * FIR_NCOLS + FIR_CHARACTER]
+    if ep[ENT_HAND] >= 0 and F.held[ch * F.H + ep[ENT_HAND]] <= 0:
+        F.fired_ch[ch] = 0                 # his last one of these is thrown (CW-HAND-01): cancelled, so not his
+        return n_acc                       # firing action (group_firer marked him; he had not fired)
+    F.fired_w[wk] = 1
+    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+        mp = F.ent + j * ENT_NCOLS
+        k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
+        F.acc_off[n_acc] = mp[ENT_SHOT]
+        n_acc = accept(F, n_acc, k, wk, w, F.ch_hits[ch], shot_needed(F, k, wk, turn), mp[ENT_ATK], e, ch)
+    return n_acc
+
+
+cdef inline int accept_link(FightRun* F, Ctx* ctx, int e, int32_t* ep, int turn, int n_acc) noexcept nogil:
+    """A planned link (turn._still_legal, special.expand_link, CW-LINK-01): cancelled whole if one of its weapons
+    has fired this turn, one that shoots now is destroyed or empty, or its firer cannot fire; else every weapon that
+    shoots rolls, the aimed ones (ENT_SHOT 0) with the firer and the first weapon's streak (CW-HIT-09), the others
+    as if on automatic: no firer, no sustained fire."""
+    cdef int link_ok = 1, fr, ch, wk0, k
+    cdef Py_ssize_t j
+    cdef int32_t* mp
+    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+        mp = F.ent + j * ENT_NCOLS
+        if F.fired_w[mp[ENT_WKEY]]:
+            link_ok = 0
+        elif mp[ENT_SHOT] >= 0 and weapon_out(F, ctx, mp[ENT_WEAPON]):
+            link_ok = 0
+    if not link_ok:
+        return n_acc
+    fr = group_firer(ctx.st, F.c_hits, F.fir, ep, F.fired_ch)
+    if fr < 0:
+        return n_acc
+    ch = F.fir[fr * FIR_NCOLS + FIR_CHARACTER]
+    wk0 = F.ent[(e + 1) * ENT_NCOLS + ENT_WKEY]       # the first weapon's streak counts for the group
+    for j in range(e + 1, e + 1 + ep[ENT_LINK]):
+        mp = F.ent + j * ENT_NCOLS
+        F.fired_w[mp[ENT_WKEY]] = 1
+        if mp[ENT_SHOT] < 0:
+            continue
+        k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
+        F.acc_off[n_acc] = mp[ENT_SHOT]
+        if mp[ENT_SHOT] == 0:
+            n_acc = accept(F, n_acc, k, mp[ENT_WKEY], mp[ENT_WEAPON], F.c_hits[ch], shot_needed(F, k, wk0, turn),
+                           mp[ENT_ATK], e, ch)
+        else:
+            n_acc = accept(F, n_acc, k, mp[ENT_WKEY], mp[ENT_WEAPON], -1, F.cand[k * CAND_NCOLS + CAND_NEEDED],
+                           mp[ENT_ATK], e, -1)
+    return n_acc
+
+
+cdef inline int accept_planned(FightRun* F, Ctx* ctx, int e, int32_t* ep, int turn, int n_acc) noexcept nogil:
+    """A planned attack (turn._still_legal): cancelled when the rules forbid it now: its mounted weapon fired this
+    turn (CW-ROF-01), destroyed or empty (CW-VEH-03; a hand weapon: no check), its pedestrian down or no crew
+    member able (CW-CREW-01; the named firer, or attack._default_firer's first able), the firer has fired, no line
+    of fire whatever the dice, his last grenade of the kind thrown (CW-HAND-01)."""
+    cdef int wk = ep[ENT_WKEY], w = ep[ENT_WEAPON], ped = ep[ENT_PED], fr, ch, k
+    if w >= 0 and F.fired_w[wk]:
+        return n_acc
+    if ped >= 0:
+        if ctx.st[F.p_hits[ped]] >= 2:
+            return n_acc
+        fr = ep[ENT_FIR_LO]
+        ch = F.NC + ped
+    else:
+        if w >= 0 and weapon_out(F, ctx, w):
+            return n_acc
+        fr = first_able(ctx.st, F.c_hits, F.fir, ep[ENT_FIR_LO], ep[ENT_FIR_HI])
+        if fr < 0:
+            return n_acc
+        ch = F.fir[fr * FIR_NCOLS + FIR_CHARACTER]
+    if F.fired_ch[ch] or F.fir[fr * FIR_NCOLS + FIR_CAND_HI] == F.fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+        return n_acc
+    if ep[ENT_HAND] >= 0 and F.held[ch * F.H + ep[ENT_HAND]] <= 0:
+        return n_acc
+    k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO]
+    F.fired_ch[ch] = 1
+    F.fired_w[wk] = 1
+    return accept(F, n_acc, k, wk, w, F.p_hits[ped] if ped >= 0 else F.c_hits[ch], shot_needed(F, k, wk, turn),
+                  ep[ENT_ATK], e, ch)
+
+
+cdef inline int best_shot(FightRun* F, int32_t* ep, int fr, int wk, int wounded, int turn) noexcept nogil:
+    """fight.order_attacks' choice (fight._choose, FIGHT-02) among firer row fr's candidates, by range then unit:
+    a unit not out of action that a hit is possible on (the roll needed, with sustained fire, CW-HIT-09, and a
+    wounded firer's penalty, CW-HIT-08, at most the most needed); the nearest enemy: the first; best odds: the
+    best chance (prob36), the first of equals. -1: none."""
+    cdef int best = -1, bestp = -1, k, tu, needed, f
+    cdef int32_t* cp
+    for k in range(F.fir[fr * FIR_NCOLS + FIR_CAND_LO], F.fir[fr * FIR_NCOLS + FIR_CAND_HI]):
+        cp = F.cand + k * CAND_NCOLS
+        tu = cp[CAND_UNIT]
+        if F.outu[tu]:
+            continue
+        needed = cp[CAND_NEEDED] - sustained(F.rec_t, F.rec_s, F.rec_turn, wk, tu, turn, F.sf2, F.sf3)
+        if wounded == 1:
+            needed += F.wpen
+        if needed > F.maxn:
+            continue                       # no hit possible: not a candidate (FIGHT-02)
+        if ep[ENT_CHOOSE] == CHOOSE_NEAREST:
+            return k
+        f = F.prob36[needed if needed > F.nm else F.nm + 1]
+        if f > bestp:
+            bestp = f
+            best = k
+    return best
+
+
+cdef inline int accept_order(FightRun* F, Ctx* ctx, int e, int32_t* ep, int turn, int n_acc) noexcept nogil:
+    """A standing order's weapon (fight.order_attacks, FIGHT-02): none if its unit is out of action (FIGHT-03), it
+    has fired this turn (CW-ROF-01), it is destroyed or empty, or a pedestrian's has fired or thrown his last
+    grenade (CW-HAND-01); else its firers in order (firer_candidates: one able, CW-CREW-01, who has not fired), the
+    first with a shot (best_shot) fires it. A pedestrian down cannot fire."""
+    cdef int u = ep[ENT_UNIT], wk = ep[ENT_WKEY], w = ep[ENT_WEAPON], ped = ep[ENT_PED], fr, ci, ch, wounded, best
+    if F.outu[u] or F.fired_w[wk]:
+        return n_acc
+    if ped >= 0:
+        if F.fired_ch[F.NC + ped] or (ep[ENT_HAND] >= 0 and F.held[(F.NC + ped) * F.H + ep[ENT_HAND]] <= 0):
+            return n_acc
+    elif weapon_out(F, ctx, w):
+        return n_acc
+    for fr in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
+        ci = F.fir[fr * FIR_NCOLS + FIR_CHARACTER]
+        if ped >= 0:
+            wounded = ctx.st[F.p_hits[ped]]
+            if wounded >= 2:
+                return n_acc               # a pedestrian down cannot fire (CW-CREW-01)
+            ch = F.NC + ped
+        else:
+            wounded = ctx.st[F.c_hits[ci]]
+            if wounded >= 2:
+                continue                   # not able: the next firer (firer_candidates)
+            ch = ci
+        best = best_shot(F, ep, fr, wk, wounded, turn)
+        if best < 0:
+            return n_acc                   # no shot this phase for this weapon, whoever fires it
+        if F.fired_ch[ch]:
+            continue                       # this firer has fired this turn: the next may
+        F.fired_ch[ch] = 1
+        F.fired_w[wk] = 1
+        return accept(F, n_acc, best, wk, w, F.p_hits[ped] if ped >= 0 else F.c_hits[ci], shot_needed(F, best, wk, turn),
+                      -1, e, ch)
+    return n_acc
+
+
+cdef inline int order_attacks(FightRun* F, Ctx* ctx, int tp, int turn) noexcept nogil:
+    """The phase's attacks, chosen after the movement (fight.order_attacks, FIGHT-02, after the planned ones and
+    within their rate of fire): its entries in order, each by how it chooses. Returns the shots accepted."""
+    cdef int e, choose, n_acc = 0
+    cdef int32_t* ep
+    for e in range(F.tp_lo[tp], F.tp_lo[tp + 1]):
+        ep = F.ent + e * ENT_NCOLS
+        choose = ep[ENT_CHOOSE]
+        if choose <= CHOOSE_BEST_ODDS:
+            n_acc = accept_order(F, ctx, e, ep, turn, n_acc)
+        elif choose == CHOOSE_AUTOMATIC:
+            n_acc = accept_automatic(F, ctx, e, ep, n_acc)
+        elif choose == CHOOSE_MEMBER:
+            continue                       # its link's entry fires it
+        elif choose == CHOOSE_AREA:
+            n_acc = accept_area(F, ctx, e, ep, turn, n_acc)
+        elif choose == CHOOSE_LINK:
+            n_acc = accept_link(F, ctx, e, ep, turn, n_acc)
+        else:
+            n_acc = accept_planned(F, ctx, e, ep, turn, n_acc)
+    return n_acc
+
+
+cdef inline void combat_start(FightRun* F, Ctx* ctx) noexcept nogil:
+    """The state at the start of the phase's combat (CW-ROF-02): no hits taken, each driver's state and each metal
+    armour side as they are (for phase._vehicle_consequences)."""
+    cdef Py_ssize_t v, j
+    memset(F.veh.taken, 0, F.V * sizeof(int32_t))
+    for v in range(F.V):
+        F.veh.driver_before[v] = crew_state(ctx, ctx.v_driver[v]) if ctx.v_driver[v] >= 0 else -1
+        if ctx.v_metal[v]:
+            for j in range(6):
+                F.metal_before[v * 6 + j] = ctx.st[ctx.v_armour[v] + j]
+
+
+cdef inline void fight_collisions(FightRun* F, Ctx* ctx, int tp) noexcept nogil:
+    """The collisions of phase tp's movement (phase._apply_collisions): each one's hits (collision_hits, CW-COL-04)
+    on a pedestrian (crew.damage_pedestrian) or a vehicle's side (collision_damage, CW-COL-01..03)."""
+    cdef Py_ssize_t i
+    cdef int vi, hits
+    cdef int32_t* cp
+    cdef int32_t* consts = F.consts
+    for i in range(F.col_lo[tp], F.col_lo[tp + 1]):
+        cp = F.fcol + i * FCOL_NCOLS
+        vi = cp[FCOL_INDEX]
+        hits = collision_hits(ctx, cp[FCOL_COUNT], cp[FCOL_BONUS], cp[FCOL_FLOOR], cp[FCOL_NUM], cp[FCOL_DEN])
+        if cp[FCOL_IS_PED]:
+            dmg_ped(ctx, F.p_hits[vi], F.p_ba[vi], hits)
+        else:
+            collision_damage(ctx, vi, cp[FCOL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
+
+
+cdef inline void explain_planned(FightRun* F, Ctx* ctx, int a, int turn) noexcept nogil:
+    """phase._after_collisions for planned vehicle attack a: explained again, its default firer the first able now
+    (attack._default_firer), who is the one who fires it (CW-ROF-01); cancelled if none is, its weapon is destroyed
+    or it has no line of fire."""
+    cdef int e = F.acc_e[a], ch, fr, k
+    fr = repick_firer(ctx.st, F.c_hits, F.fir, F.ent + e * ENT_NCOLS, F.fired_ch, F.acc_ch[a], &ch)
+    F.acc_ch[a] = ch
+    if fr < 0 or (F.acc_w[a] >= 0 and ctx.st[F.w_slot[F.acc_w[a]]] <= 0) or F.fir[fr * FIR_NCOLS + FIR_CAND_HI] == F.fir[fr * FIR_NCOLS + FIR_CAND_LO]:
+        F.acc_ok[a] = 0
+        return
+    k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO]
+    F.acc_k[a] = k
+    F.acc_fs[a] = F.c_hits[ch]
+    F.acc_need[a] = shot_needed(F, k, F.acc_wk[a], turn)
+
+
+cdef inline void explain_group(FightRun* F, Ctx* ctx, int a, int n_acc, int turn) noexcept nogil:
+    """phase._after_collisions (CW-ROF-02, CW-LINK-01, CW-DMG-07) for a link or area attack, its shots a .. (one entry): its default firer the first
+    able now; cancelled whole if he cannot fire or a weapon that shoots is destroyed; else each shot from his row,
+    as accept_link and accept_area have them."""
+    cdef int e = F.acc_e[a], ch, fr, k, j, link_ok, wk0
+    fr = repick_firer(ctx.st, F.ch_hits, F.fir, F.ent + e * ENT_NCOLS, F.fired_ch, F.acc_ch[a], &ch)
+    link_ok = fr >= 0 and F.fir[fr * FIR_NCOLS + FIR_CAND_HI] > F.fir[fr * FIR_NCOLS + FIR_CAND_LO]
+    j = a
+    while j < n_acc and F.acc_e[j] == e:
+        if F.acc_w[j] >= 0 and ctx.st[F.w_slot[F.acc_w[j]]] <= 0:
+            link_ok = 0
+        j += 1
+    wk0 = F.ent[(e + 1) * ENT_NCOLS + ENT_WKEY]
+    j = a
+    while j < n_acc and F.acc_e[j] == e:
+        if not link_ok:
+            F.acc_ok[j] = 0
+        else:
+            k = F.fir[fr * FIR_NCOLS + FIR_CAND_LO] + F.acc_off[j]
+            F.acc_k[j] = k
+            if F.ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
+                F.acc_fs[j] = F.ch_hits[ch]
+                F.acc_ch[j] = ch
+                F.acc_need[j] = shot_needed(F, k, F.acc_wk[j], turn)
+            elif F.acc_off[j] == 0:
+                F.acc_fs[j] = F.c_hits[ch]
+                F.acc_ch[j] = ch
+                F.acc_need[j] = shot_needed(F, k, wk0, turn)
+            else:
+                F.acc_need[j] = F.cand[k * CAND_NCOLS + CAND_NEEDED]
+        j += 1
+
+
+cdef inline void explain_again(FightRun* F, Ctx* ctx, int n_acc, int turn) noexcept nogil:
+    """After the phase's collisions, each accepted attack explained again (phase._after_collisions, CW-ROF-02):
+    a planned vehicle attack (explain_planned), a link or area attack (explain_group, from its first shot); any
+    other cancelled if its firer is now out (CW-CREW-01) or its weapon destroyed (CW-VEH-03)."""
+    cdef int a, e, choose
+    for a in range(n_acc):
+        e = F.acc_e[a]
+        choose = F.ent[e * ENT_NCOLS + ENT_CHOOSE]
+        if choose == CHOOSE_PLANNED and F.ent[e * ENT_NCOLS + ENT_PED] < 0:
+            explain_planned(F, ctx, a, turn)
+        elif choose == CHOOSE_LINK or choose == CHOOSE_AREA:
+            if a > 0 and F.acc_e[a - 1] == e:
+                continue                   # done with its link's (or area attack's) first shot
+            explain_group(F, ctx, a, n_acc, turn)
+        elif (F.acc_fs[a] >= 0 and ctx.st[F.acc_fs[a]] >= 2) or (F.acc_w[a] >= 0 and ctx.st[F.w_slot[F.acc_w[a]]] <= 0):
+            F.acc_ok[a] = 0
+
+
+cdef inline void use_up(FightRun* F, int a, int e) noexcept nogil:
+    """One firing of shot a's weapon (phase._use_ammo): a shot of ammunition, or a thrown hand weapon used up
+    (CW-HAND-01)."""
+    cdef int w = F.acc_w[a]
+    if w >= 0 and F.w_shots[w]:
+        F.ammo[w] -= 1
+    elif F.ent[e * ENT_NCOLS + ENT_HAND] >= 0:
+        F.held[F.acc_ch[a] * F.H + F.ent[e * ENT_NCOLS + ENT_HAND]] -= 1
+
+
+cdef inline void area_shot(FightRun* F, Ctx* ctx, int a, int e, int32_t* cp, int hit, int n_acc) noexcept nogil:
+    """phase._roll_area (CW-DMG-07), an area-effect attack's victim rolled: counted; after the last, one shot of
+    ammunition, then one damage roll if any hit, and the first `hits` in the defender's order (ENT_RANK) take
+    area_each each."""
+    cdef int wk = F.acc_wk[a], each, j
+    if F.acc_off[a] == 0:
+        F.area_hits = 0
+    F.area_hits += hit
+    F.hit[F.acc_atk[a]] = hit
+    F.damage[F.acc_atk[a]] = 0
+    F.shots[wk] += 1
+    F.hits[wk] += hit
+    if a + 1 == n_acc or F.acc_e[a + 1] != e:
+        use_up(F, a, e)
+        if F.area_hits:
+            each = area_each(ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], cp[CAND_DMG_HITS],
+                             F.ent[e * ENT_NCOLS + ENT_RANK], F.consts[K_AREA_DIVISOR])
+            for j in range(a - F.ent[e * ENT_NCOLS + ENT_LINK] + 1, a + 1):
+                if F.ent[(e + 1 + F.acc_off[j]) * ENT_NCOLS + ENT_RANK] < F.area_hits:
+                    F.acc_dmg[j] = each
+
+
+cdef inline void roll_shots(FightRun* F, Ctx* ctx, int n_acc) noexcept nogil:
+    """To hit, then damage, in the order the attacks were given (phase._fire_one, attack.roll_attack): 2d6 against
+    the roll needed (a wounded firer's skills -2, CW-HIT-08; CW-HIT-01), the damage on a hit (CW-DMG-01), one
+    firing's ammunition (use_up), the planned attack's and the weapon's counts (FIGHT-05); an area-effect
+    attack's victims by area_shot."""
+    cdef int a, e, needed, hit, dmg, wk
+    cdef int32_t* cp
+    for a in range(n_acc):
+        F.acc_dmg[a] = 0
+        if not F.acc_ok[a]:
+            continue
+        cp = F.cand + F.acc_k[a] * CAND_NCOLS
+        needed = F.acc_need[a]
+        if F.acc_fs[a] >= 0 and ctx.st[F.acc_fs[a]] == 1:
+            needed += F.wpen
+        hit = to_hit(ctx, needed, F.nm)
+        hit = cp[CAND_POSSIBLE] and needed <= F.maxn and hit
+        e = F.acc_e[a]
+        if F.ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
+            area_shot(F, ctx, a, e, cp, hit, n_acc)
+            continue
+        dmg = 0
+        if hit:
+            dmg = damage_roll(ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], cp[CAND_DMG_HITS])
+        F.acc_dmg[a] = dmg
+        use_up(F, a, e)
+        if F.acc_atk[a] >= 0:
+            F.hit[F.acc_atk[a]] = hit
+            F.damage[F.acc_atk[a]] = dmg
+        wk = F.acc_wk[a]
+        F.shots[wk] += 1
+        if hit:
+            F.hits[wk] += 1
+            F.dmg[wk] += dmg
+
+
+cdef inline void record_sustained(FightRun* F, int n_acc, int turn) noexcept nogil:
+    """phase.update_history (CW-HIT-09): every attack rolled this phase recorded against its weapon key: its target
+    and the streak it makes (on automatic, no firer: none); of an area attack, its last victim's."""
+    cdef int a, wk, tu, s
+    for a in range(n_acc):
+        if F.acc_ok[a]:
+            if F.ent[F.acc_e[a] * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA and a + 1 < n_acc and F.acc_e[a + 1] == F.acc_e[a]:
+                continue
+            wk = F.acc_wk[a]
+            tu = F.cand[F.acc_k[a] * CAND_NCOLS + CAND_UNIT]
+            s = streak_of(F.rec_t, F.rec_s, F.rec_turn, wk, tu, turn) if F.acc_fs[a] >= 0 else 0
+            F.rec_t[wk] = tu
+            F.rec_s[wk] = s
+            F.rec_turn[wk] = turn
+
+
+cdef inline void land_shots(FightRun* F, Ctx* ctx, int n_acc) noexcept nogil:
+    """All the phase's damage at its end, in order (phase._apply_hit): a pedestrian's (crew.damage_pedestrian), none
+    on a building, a vehicle's (its share for a hand weapon, CW-HAND-01; a fire source, its modifier this turn and
+    the next CAND_BURN, CW-FIRE-01; shot_lands); then each hit's burst on the pedestrians near (CW-DMG-06)."""
+    cdef int a, dmg, kind, vi
+    cdef int32_t* cp
+    for a in range(n_acc):
+        dmg = F.acc_dmg[a]
+        if not F.acc_ok[a] or dmg == 0:
+            continue
+        cp = F.cand + F.acc_k[a] * CAND_NCOLS
+        kind = cp[CAND_KIND]
+        vi = cp[CAND_INDEX]
+        if kind != TGT_VEHICLE:
+            if kind == TGT_PEDESTRIAN:
+                dmg_ped(ctx, F.p_hits[vi], F.p_ba[vi], dmg)
+            burst_on(ctx, F.brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], F.p_hits, F.p_ba)
+            continue
+        if cp[CAND_FIRE_MOD] >= 0:
+            add_fire(F.fire_future + vi * F.ring, F.ring, F.tslot, cp[CAND_BURN], cp[CAND_FIRE_MOD])
+        shot_lands(ctx, vi, cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], hand_hits(cp[CAND_MODE], dmg), cp[CAND_FIERY])
+        burst_on(ctx, F.brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], F.p_hits, F.p_ba)
+
+
+cdef inline void fight_consequences(FightRun* F, Ctx* ctx) noexcept nogil:
+    """phase._vehicle_consequences for each vehicle hit this phase: the obstacle (obstacle_drops, CW-DMG-08) and its
+    driver put out (CW-CREW-02/03): out of control, and a solo cycle's Crash Table 1 roll at +4, off-road -3
+    (CW-CREW-03, CW-OFF-01), its result kept (FIGHT-03)."""
+    cdef Py_ssize_t v
+    cdef int r
+    for v in range(F.V):
+        if F.veh.taken[v] == 0:
+            continue
+        if ctx.v_is_car[v] and obstacle_drops(ctx, v, F.metal_before, 0, F.consts[K_OBSTACLE_HITS]):
+            F.flags[v] |= 8
+        if ctx.v_driver[v] >= 0 and put_out(F.veh.driver_before[v], crew_state(ctx, ctx.v_driver[v])):
+            if ctx.v_kind[v] == KIND_CYCLE and ctx.v_sc_side[v] < 0:
+                r = roll(ctx, 2, 0, 0)
+                F.crash[v] = F.crash_out[13 * F.v_off[v] + r]
+            F.flags[v] |= 4
+
+
+cdef inline int fight_phase(FightRun* F, Ctx* ctx, int turn, int ph) noexcept nogil:
+    """One phase of a turn (turn.run_turns, CW-ROF-02): the declared drops and switches (fight_drops), the counters
+    driven over in the movement (fight_contacts), the orders' attacks (order_attacks); then, if anything fires or
+    collides, the combat: the movement's collisions, the attacks explained again after them, to hit and damage
+    rolls, the sustained-fire records, all damage at the phase's end, each vehicle's consequences. Returns a drop
+    row + 1 when the trial must run again under another packing (fight_drops), else 0."""
+    cdef int tp = (turn - 1) * F.P + ph, n_acc, redo
+    redo = fight_drops(F, ctx, tp)
+    if redo:
+        return redo
+    fight_contacts(F, ctx, tp)
+    n_acc = order_attacks(F, ctx, tp, turn)
+    if n_acc == 0 and F.col_lo[tp + 1] == F.col_lo[tp]:
+        return 0                           # no shot and no collision: the phase's combat changes nothing
+    combat_start(F, ctx)
+    fight_collisions(F, ctx, tp)
+    if F.col_lo[tp + 1] > F.col_lo[tp]:
+        explain_again(F, ctx, n_acc, turn)
+    roll_shots(F, ctx, n_acc)
+    record_sustained(F, n_acc, turn)
+    land_shots(F, ctx, n_acc)
+    fight_consequences(F, ctx)
+    return 0
+
+
+cdef inline void fight_fire(FightRun* F, Ctx* ctx, int turn) noexcept nogil:
+    """The end of the turn: fire (fire.end_of_turn_fire, CW-FIRE-01..04) for every vehicle not exploded, with the
+    fire modifiers active this turn (taken from the ring), an explosion reaching who is near it this turn."""
+    cdef Py_ssize_t v, mv, V = F.V
+    for v in range(V):
+        F.veh.fire_total[v] = F.fire_future[v * F.ring + F.tslot]
+        F.fire_future[v * F.ring + F.tslot] = 0
+    for v in range(V):
+        if F.flags[v] & 2:
+            continue
+        if not F.veh.burning[v]:
+            fire_starts(ctx, v, F.veh.fire_total[v], F.veh.burning, F.consts, ctx.v_fireproof[v])
+        mv = (turn - 1) * V + v
+        if F.veh.burning[v] and fire_burns(ctx, v, F.veh.burning, F.consts, ctx.v_extinguisher[v], ctx.v_can_explode[v],
+                                       F.near_v + mv * F.w_near_v, F.w_near_v, F.near_p + mv * F.w_near_p, F.w_near_p,
+                                       F.p_hits, F.p_ba):
+            F.flags[v] |= 2
+
+
+cdef inline void update_out(FightRun* F, Ctx* ctx, int turn) noexcept nogil:
+    """Who is out of action after the turn (fight.update_out, FIGHT-03): a unit out stays out; a pedestrian down
+    (when the fight says so), a vehicle by vehicle_out; the turn counted from the fight's first."""
+    cdef Py_ssize_t u
+    cdef int32_t* fc = F.fc
+    for u in range(F.U):
+        if F.outu[u]:
+            continue
+        if u >= F.V:
+            if fc[F_PEDDOWN] and ctx.st[F.p_hits[u - F.V]] >= 2:
+                F.outu[u] = turn + fc[F_FIRST] - 1
+            continue
+        if vehicle_out(ctx, u, fc, F.crash, F.flags[u], F.w_usable, F.w_shots, F.ammo, F.c_takeover, F.c_hand, F.held,
+                       F.H, turn):
+            F.outu[u] = turn + fc[F_FIRST] - 1
+
+
+cdef inline int sides_in_action(FightRun* F) noexcept nogil:
+    """fight.sides_in_action (FIGHT-03): marks each side with a unit not out of action (alive_side); returns how
+    many."""
+    cdef Py_ssize_t u
+    cdef int s, sides_left = 0
+    for s in range(F.fc[F_SIDES]):
+        F.alive_side[s] = 0
+    for u in range(F.U):
+        if not F.outu[u] and not F.alive_side[F.u_side[u]]:
+            F.alive_side[F.u_side[u]] = 1
+            sides_left += 1
+    return sides_left
+
+
+cdef inline int slowed(FightRun* F, int turn) noexcept nogil:
+    """A vehicle out of control slows down at the end of the turn (CW-CREW-03): if one still moving, and not slowed
+    by the packing, went out of control this turn, every later place changes: the trial stops here (the wrapper
+    packs the movement with it slowing). 1 if so."""
+    cdef Py_ssize_t v
+    cdef int diverged = 0
+    for v in range(F.V):
+        if (F.flags[v] & 4) and F.moving_end[(turn - 1) * F.V + v] and not F.known_unc[v]:
+            diverged = 1
+    return diverged
+
+
+cdef inline int fight_turns(FightRun* F, Ctx* ctx, int start) noexcept nogil:
+    """turn.run_turns for turns start + 1 .. T, each: its start (fight_turn_start), off-road damage (CW-OFF-02), its
+    phases (fight_phase), the end of the turn's fire, who is out of action (FIGHT-03). It stops when a drop stops a
+    phase (its row + 1 in F.redo[0]), when the fight is decided (FIGHT-01: until one side is left, if so ordered),
+    or when a moving vehicle went out of control (the turn in F.diverged[0]). Returns the last turn run to its end."""
+    cdef int turn, ph, redo, ran = start
+    for turn in range(start + 1, F.T + 1):
+        fight_turn_start(F, turn)
+        offroad_damage(F, ctx, turn)
+        for ph in range(F.P):
+            redo = fight_phase(F, ctx, turn, ph)
+            if redo:
+                F.redo[0] = redo
+                return ran                 # run again from the start under another packing
+        fight_fire(F, ctx, turn)
+        ran = turn
+        update_out(F, ctx, turn)
+        if F.fc[F_UNTIL] and sides_in_action(F) <= 1:
+            return ran
+        if turn < F.T and slowed(F, turn):
+            F.diverged[0] = turn
+            return ran
+    return ran
+
+
+cdef inline int16_t fight_outcome(FightRun* F) noexcept nogil:
+    """fight.finish (FIGHT-05): the burning flags, the turn each unit went out; the result: the one side left, a
+    draw (-1, none left) or undecided (-2)."""
+    cdef Py_ssize_t v, u
+    cdef int s, left = -1, sides_left
+    for v in range(F.V):
+        if F.veh.burning[v]:
+            F.flags[v] |= 1
+    for u in range(F.U):
+        F.out_turn[u] = F.outu[u]
+    sides_left = sides_in_action(F)
+    for s in range(F.fc[F_SIDES]):
+        if F.alive_side[s]:
+            left = s
+            break
+    return left if sides_left == 1 else (-1 if sides_left == 0 else -2)
 
 
 def run_fight(
@@ -1737,7 +2680,8 @@ def run_fight(
     int16_t[::1] diverged, int32_t[:, ::1] saved, uint64_t[::1] saved_k, int16_t[::1] start_turn, uint64_t[::1] trial_ids,
     uint8_t[:, ::1] out_hit, int32_t[:, ::1] out_damage, int32_t[::1] redo,
 ):
-    """Run trials first_trial .. first_trial + N - 1 of a fight (N = out_state's rows), each to its end.
+    """Run trials first_trial .. first_trial + N - 1 of a fight (N = out_state's rows), each to its end: FIGHT-01..05,
+    turn.run_turns(..., fight=...) (fight_turns), bit for bit.
 
     Writes per trial the final state (the slots), the vehicle flags (as `run_phase`), the turn each unit went out
     of action (0: never), the result (the winning side's index, -1 a draw, -2 undecided), the turns run, and per
@@ -1759,848 +2703,55 @@ def run_fight(
     Returns -1 (nothing run) if the arrays exceed the kernel's fixed sizes. Releases the GIL.
     """
     cdef Arrays pk
+    cdef FightRun F
+    cdef Ctx ctx
+    cdef Py_ssize_t t, N = out_state.shape[0], W = out_shots.shape[1], NA = out_hit.shape[1]
+    cdef int start, ran
     if unpack_fight(&pk, arrays) != 0:
         return -1
-    cdef int32_t* init = pk.init
-    cdef int32_t* v_armour = pk.v_armour
-    cdef int32_t* v_kind = pk.v_kind
-    cdef int32_t* v_sc_side = pk.v_sc_side
-    cdef int32_t* v_driver = pk.v_driver
-    cdef int32_t* v_fireproof = pk.v_fireproof
-    cdef int32_t* v_extinguisher = pk.v_extinguisher
-    cdef int32_t* v_can_explode = pk.v_can_explode
-    cdef int32_t* v_burning = pk.v_burning
-    cdef int32_t* v_is_car = pk.v_is_car
-    cdef int32_t* w_slot = pk.w_slot
-    cdef int32_t* c_hits = pk.c_hits
-    cdef int32_t* t_slot = pk.t_slot
-    cdef int32_t* p_hits = pk.p_hits
-    cdef int32_t* p_ba = pk.p_ba
-    cdef int32_t* cyc = pk.cyc
-    cdef int32_t* consts = pk.consts
-    cdef int32_t* fc = pk.fc
-    cdef int32_t* crash_out = pk.crash_out
-    cdef int32_t* prob36 = pk.prob36
-    cdef int32_t* u_side = pk.u_side
-    cdef int32_t* w_shots = pk.w_shots
-    cdef int32_t* w_ammo0 = pk.w_ammo0
-    cdef int32_t* w_usable = pk.w_usable
-    cdef int32_t* c_takeover = pk.c_takeover
-    cdef int32_t* c_hand = pk.c_hand
-    cdef int32_t* ent = pk.ent
-    cdef int32_t* tp_lo = pk.tp_lo
-    cdef int32_t* fir = pk.fir
-    cdef int32_t* cand = pk.cand
-    cdef int32_t* fcol = pk.fcol
-    cdef int32_t* col_lo = pk.col_lo
-    cdef int32_t* near_v = pk.near_v
-    cdef int32_t* near_p = pk.near_p
-    cdef int32_t* moving_end = pk.moving_end
-    cdef int32_t* ocon = pk.ocon
-    cdef int32_t* known_unc = pk.known_unc
-    cdef int32_t* ocon_lo = pk.ocon_lo
-    cdef int32_t* drp = pk.drop
-    cdef int32_t* drop_lo = pk.drop_lo
-    cdef int32_t* v_off = pk.v_off
-    cdef int32_t* t_immune = pk.t_immune
-    cdef int32_t* offr = pk.offr
-    cdef int32_t* offr_lo = pk.offr_lo
-    cdef int32_t* op
-    cdef int32_t* mp
-    cdef int32_t* brst = pk.brst
-    cdef int32_t* dp
-    cdef int32_t* gone
-    cdef int32_t* held              # per character, the thrown hand weapons (grenades) of each kind he holds (hand0)
-    cdef int armed, acting, happened, stop, hk
-    cdef int64_t room               # a FETCH's room left (64 bits: the counts times their grenade-equivalents)
-    cdef Py_ssize_t S = pk.n_init, V = pk.n_v_armour, NP = pk.n_p_hits, N = out_state.shape[0]
-    cdef Py_ssize_t U = pk.n_u_side, W = out_shots.shape[1], NC = pk.n_c_hits, NW = pk.n_w_slot
-    cdef int T = fc[F_T], P = fc[F_P]
-    cdef Py_ssize_t t, i, v, j
-    cdef Ctx ctx
-    cdef int r, hit, dmg, hits, vi, side, kind, before_state, after_state, f, turn, ph, tp, e, fr, k
-    cdef int u, wk, w, ped, ci, best, bestp, needed, tu, ch, n_acc, a, ran, left, s, sides_left, wounded, mv
-    cdef int32_t* fire_hits
-    cdef int32_t* fire_hit_fiery
-    cdef int32_t* taken
-    cdef int32_t* fire_total
-    cdef int32_t* fire_future
-    cdef int32_t* burning
-    cdef int32_t* driver_before
-    cdef int32_t* metal_before
-    cdef int32_t* crash
-    cdef int32_t* ammo
-    cdef int32_t* fired_w
-    cdef int32_t* rec_t
-    cdef int32_t* rec_s
-    cdef int32_t* rec_turn
-    cdef int32_t* fired_ch
-    cdef int32_t* outu
-    cdef int32_t* alive_side
-    cdef int32_t* acc_k
-    cdef int32_t* acc_need
-    cdef int32_t* acc_fs
-    cdef int32_t* acc_wk
-    cdef int32_t* acc_w
-    cdef int32_t* acc_dmg
-    cdef int32_t* acc_ok
-    cdef int32_t* cp
-    cdef int32_t* ep
-    cdef int32_t* varm = v_armour
-    cdef int32_t* vdrv = v_driver
-    cdef int nm = fc[F_NM], maxn = fc[F_MAXN], wpen = fc[F_WPEN], sf2 = fc[F_SF2], sf3 = fc[F_SF3]
-    cdef int ring = fc[F_FIRE_RING]     # a vehicle's fire modifiers of turn t are kept at t % ring (CW-FIRE-01)
-    cdef int tslot = 0
-    cdef int H = fc[F_HANDS]
-    cdef Py_ssize_t NH = (NC + NP) * H if H > 0 else 0
-    cdef int32_t* hand0 = pk.hand0
-    if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
-            or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
-            or saved.shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
-            or saved.shape[1] < 2 * V + NW + 3 * W + U + ring * V + NH + fc[F_COUNTERS] \
-            or H < 0 or pk.n_hand0 != NH or pk.n_hand_eq != H or not -1 <= fc[F_FETCH_HAND] < (H if H > 0 else 0) \
-            or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or redo.shape[0] != N \
-            or pk.n_offr_lo != T + 1 or pk.n_v_off != V or pk.n_t_immune != pk.n_t_slot or pk.n_crash_out != 26 \
-            or out_hit.shape[0] != N or out_damage.shape[0] != N or out_hit.shape[1] != out_damage.shape[1] \
-            or pk.n_rec0 != 3 * W or ring < 2 or ring > MAX_FIRE_RING or pk.n_fring0 != (ring + 3) * V or pk.n_crash0 != V \
-            or consts[K_AREA_DIVISOR] < 1:
+    if not fight_call_ok(&pk, N, W, NA, saved.shape, redo.shape[0], out_hit.shape, out_damage.shape):
         return -1
-    # the phases' entries and collisions in order (the scratch below is sized to the most entries of a phase)
-    if not lo_ok(tp_lo, T * P, pk.n_ent) or not lo_ok(col_lo, T * P, pk.n_fcol):
+    # the scratch, sized to this fight (kept alive until the return), and the damage code's context
+    cdef int32_t[::1] scratch = np.zeros(fight_scratch_len(&pk, W), dtype=np.int32)
+    cdef int32_t[::1] ch_hits = np.zeros(pk.n_c_hits + pk.n_p_hits + 1, dtype=np.int32)
+    cdef int32_t[::1] held = np.zeros((pk.n_c_hits + pk.n_p_hits) * pk.fc[F_HANDS] + 1 if pk.fc[F_HANDS] > 0 else 1,
+                                      dtype=np.int32)
+    fight_bind(&F, &pk, W, NA, &scratch[0], &ch_hits[0], &held[0])
+    lists = ctx_bind(&ctx, &pk, &F.veh)
+    if lists is None or not fight_rows_ok(&pk, W, NA, F.U):
         return -1
-    cdef int32_t* rec0 = pk.rec0
-    cdef int32_t* fring0 = pk.fring0
-    cdef int32_t* crash0 = pk.crash0
-    cdef Py_ssize_t NA = out_hit.shape[1]
-    cdef int32_t* acc_atk
-    cdef int32_t* acc_e             # the entry it came from
-    cdef int32_t* acc_ch            # the character marked as firing it
-    cdef int32_t* acc_off           # a link's shot: its candidate in the firer row's range (ENT_SHOT)
-    cdef int link_ok, wk0, area_hits = 0, each
-    # scratch sized to this fight (kept alive by `scratch` until the return): per vehicle, per weapon key and
-    # mounted weapon, per character, per unit and side, and per shot accepted in one phase (at most one an entry)
-    cdef Py_ssize_t Vs = V if V > 0 else 1, Ws = (NW if NW > W else W) + 1, Cs = NC + NP + 1
-    cdef Py_ssize_t Us = (U if U > fc[F_SIDES] else fc[F_SIDES]) + 1, As_ = 1
-    for i in range(T * P):
-        if tp_lo[i + 1] - tp_lo[i] >= As_:
-            As_ = tp_lo[i + 1] - tp_lo[i] + 1
-    cdef Py_ssize_t NK = fc[F_COUNTERS]
-    cdef int32_t[::1] scratch = np.zeros((7 + ring + 6) * Vs + 5 * Ws + Cs + 2 * Us + 11 * As_ + NK + 1, dtype=np.int32)
-    # each character's hits slot: crew members 0 .. NC - 1, then the pedestrians (the numbering fired_ch uses)
-    cdef int32_t[::1] ch_hits_ = np.zeros(Cs, dtype=np.int32)
-    cdef int32_t[::1] held_ = np.zeros(NH + 1, dtype=np.int32)
-    held = &held_[0]
-    cdef int32_t* ch_hits = &ch_hits_[0]
-    for i in range(NC):
-        ch_hits[i] = c_hits[i]
-    for i in range(NP):
-        ch_hits[NC + i] = p_hits[i]
-    fire_hits = &scratch[0]
-    fire_hit_fiery = fire_hits + Vs
-    taken = fire_hit_fiery + Vs
-    fire_total = taken + Vs
-    burning = fire_total + Vs
-    driver_before = burning + Vs
-    crash = driver_before + Vs
-    fire_future = crash + Vs            # per vehicle, the fire modifiers that count at turn % ring
-    metal_before = fire_future + ring * Vs
-    ammo = metal_before + 6 * Vs
-    fired_w = ammo + Ws
-    rec_t = fired_w + Ws
-    rec_s = rec_t + Ws
-    rec_turn = rec_s + Ws
-    fired_ch = rec_turn + Ws
-    outu = fired_ch + Cs
-    alive_side = outu + Us
-    acc_k = alive_side + Us
-    acc_need = acc_k + As_
-    acc_fs = acc_need + As_             # the firer's hits slot
-    acc_wk = acc_fs + As_
-    acc_w = acc_wk + As_
-    acc_dmg = acc_w + As_
-    acc_ok = acc_dmg + As_
-    acc_atk = acc_ok + As_
-    acc_e = acc_atk + As_
-    acc_ch = acc_e + As_
-    acc_off = acc_ch + As_
-    gone = acc_off + As_                # per counter: mines gone off, or a drop that did not happen
-    cdef int32_t* sv
-    cdef int start
-    ctx_arrays(&ctx, &pk)
-    cdef int32_t[::1] lists = np.zeros(lists_len(&pk), dtype=np.int32)
-    if ctx_lists(&ctx, &pk, &lists[0]) != 0 or not fight_rows_ok(&pk, W, NA, U):
-        return -1
-    # the outputs, of the fight's widths, with a row for every trial (never written out of bounds)
-    if out_state.shape[1] != S or out_flags.shape[0] != N or out_flags.shape[1] < V or out_turn.shape[0] != N \
-            or out_turn.shape[1] < U or out_result.shape[0] != N or out_turns.shape[0] != N or diverged.shape[0] != N \
-            or saved_k.shape[0] != N or out_shots.shape[0] != N or out_hits.shape[0] != N or out_dmg.shape[0] != N \
-            or out_hits.shape[1] != W or out_dmg.shape[1] != W or (start_turn.shape[0] != 0 and start_turn.shape[0] != N) \
-            or (trial_ids.shape[0] != 0 and trial_ids.shape[0] != N):
+    if not fight_outputs_ok(N, F.S, F.V, F.U, W, out_state.shape, out_flags.shape, out_turn.shape, out_result.shape[0],
+                            out_turns.shape[0], diverged.shape[0], saved_k.shape[0], out_shots.shape, out_hits.shape,
+                            out_dmg.shape, start_turn.shape[0], trial_ids.shape[0]):
         return -1
     for t in range(start_turn.shape[0]):
-        if not 0 <= start_turn[t] <= T:
+        if not 0 <= start_turn[t] <= F.T:
             return -1
-    ctx.cyc = cyc
-    ctx.fire_hits = fire_hits
-    ctx.fire_hit_fiery = fire_hit_fiery
-    ctx.taken = taken
     with nogil:
         for t in range(N):
             ctx.st = &out_state[t, 0]
             ctx.key = hp_stream_key(seed, trial_ids[t] if trial_ids.shape[0] else first_trial + <uint64_t>t)
             ctx.cur_fiery = -1
             ctx.cur_vehicle = -1
+            F.flags, F.out_turn, F.hit, F.damage = &out_flags[t, 0], &out_turn[t, 0], &out_hit[t, 0], &out_damage[t, 0]
+            F.shots, F.hits, F.dmg, F.sv = &out_shots[t, 0], &out_hits[t, 0], &out_dmg[t, 0], &saved[t, 0]
+            F.diverged, F.redo = &diverged[t], &redo[t]
             start = start_turn[t] if start_turn.shape[0] else 0
-            sv = &saved[t, 0]
             if start > 0:
-                # resume after turn `start`: the outputs hold the state, `saved` the rest (see the docstring)
-                ctx.k = saved_k[t]
-                for v in range(V):
-                    burning[v] = sv[v]
-                    crash[v] = sv[V + v]
-                for i in range(NW):
-                    ammo[i] = sv[2 * V + i]
-                for i in range(W):
-                    rec_t[i] = sv[2 * V + NW + i]
-                    rec_s[i] = sv[2 * V + NW + W + i]
-                    rec_turn[i] = sv[2 * V + NW + 2 * W + i]
-                for i in range(U):
-                    outu[i] = sv[2 * V + NW + 3 * W + i]
-                for i in range(ring * V):
-                    fire_future[i] = sv[2 * V + NW + 3 * W + U + i]
-                for i in range(NH):
-                    held[i] = sv[2 * V + NW + 3 * W + U + ring * V + i]
-                for i in range(NK):
-                    gone[i] = sv[2 * V + NW + 3 * W + U + ring * V + NH + i]
+                fight_resume(&F, &ctx, saved_k[t])     # after turn `start`: the outputs hold the state, `saved` the rest
             else:
-                memcpy(ctx.st, init, S * sizeof(int32_t))
-                ctx.k = 0
-                for v in range(V):
-                    out_flags[t, v] = 2 if fring0[(ring + 2) * V + v] else 0    # exploded before (CW-FIRE-04)
-                memcpy(burning, v_burning, V * sizeof(int32_t))
-                for v in range(V):
-                    crash[v] = crash0[v]           # a Crash Table result before the start (FIGHT-03)
-                for i in range(NW):
-                    ammo[i] = w_ammo0[i]
-                for i in range(NH):
-                    held[i] = hand0[i]
-                for i in range(W):
-                    rec_t[i] = rec0[i]            # the scenario's sustained-fire history (CW-HIT-09)
-                    rec_s[i] = rec0[W + i]
-                    rec_turn[i] = rec0[2 * W + i]
-                    out_shots[t, i] = 0
-                    out_hits[t, i] = 0
-                    out_dmg[t, i] = 0
-                for i in range(U):
-                    outu[i] = 0
-                for i in range(NA):
-                    out_hit[t, i] = 0
-                    out_damage[t, i] = 0
-                for i in range(ring * V):
-                    fire_future[i] = fring0[i]     # the fire modifiers carried in (CW-FIRE-01)
-                for i in range(NK):
-                    gone[i] = 0
+                fight_fresh(&F, &ctx)
             diverged[t] = 0
             redo[t] = 0
-            ran = start
-            for turn in range(start + 1, T + 1):
-                tslot = turn % ring                # this turn's place in the fire rings
-                memset(fire_hits, 0, V * sizeof(int32_t))
-                memset(fire_hit_fiery, 0, V * sizeof(int32_t))
-                if turn == 1:
-                    for v in range(V):
-                        fire_hits[v] = fring0[ring * V + v]          # component hits earlier in the first turn
-                        fire_hit_fiery[v] = fring0[ring * V + V + v]
-                for i in range(W):
-                    fired_w[i] = 0
-                for i in range(NC + NP):
-                    fired_ch[i] = 0
-                # off-road damage at the start of the turn (turn._start_of_turn, terrain.offroad_damage, CW-OFF-02)
-                for i in range(offr_lo[turn - 1], offr_lo[turn]):
-                    op = offr + i * OFFR_NCOLS
-                    v = op[OFFR_VEHICLE]
-                    for j in range(op[OFFR_ROLLS]):
-                        r = roll(&ctx, fc[F_OFF_COUNT], fc[F_OFF_BONUS], fc[F_OFF_FLOOR])
-                        if fc[F_OFF_UB_LO] <= r <= fc[F_OFF_UB_HI]:
-                            if not op[OFFR_HIGH]:
-                                dmg_slot(&ctx, varm[v] + UNDERBODY, fc[F_OFF_POINTS])   # what armour cannot stop is lost
-                        elif fc[F_OFF_T_LO] <= r <= fc[F_OFF_T_HI] and ctx.v_t1[v] > ctx.v_t0[v]:
-                            k = ctx.v_t0[v] + pick(&ctx, ctx.v_t1[v] - ctx.v_t0[v])
-                            if not t_immune[k] and ctx.st[t_slot[k]] > 0:
-                                dmg_slot(&ctx, t_slot[k], fc[F_OFF_POINTS])
-                for ph in range(P):
-                    tp = (turn - 1) * P + ph
-                    # declared drops and automatic switches (before the movement), then dropped weapons on automatic
-                    # (after it): turn._do_action and turn._automatic_drops
-                    acting = 0
-                    for i in range(drop_lo[tp], drop_lo[tp + 1]):
-                        dp = drp + i * DROP_NCOLS
-                        kind = dp[DROP_KIND]
-                        if kind == DR_DETONATE:
-                            happened = not (dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]]) and not gone[dp[DROP_COUNTER]]
-                            if happened:
-                                if dp[DROP_DRIVER] >= 0:
-                                    fired_ch[dp[DROP_DRIVER]] = 1
-                                gone[dp[DROP_COUNTER]] = 1
-                            if happened and not dp[DROP_ASSUMED]:
-                                redo[t] = i + 1
-                                break
-                            continue                       # cancelled: nothing changes, as the packing has it
-                        if kind == DR_SUBSTITUTE:
-                            # a crew member takes over (crew.substitute_driver, CW-CREW-04): only from a driver who is
-                            # incapacitated (or none), and only if he can act himself; the rest is the packing's
-                            happened = (dp[DROP_DRIVER] < 0 or ctx.st[c_hits[dp[DROP_DRIVER]]] >= 2) \
-                                and ctx.st[c_hits[dp[DROP_CREW]]] < 2
-                            if happened != dp[DROP_ASSUMED]:
-                                redo[t] = i + 1
-                                break
-                            continue
-                        if kind == DR_FETCH:
-                            # a grenade out of the cargo (turn._do_action, CW-HAND-01): if a box of them is not
-                            # destroyed, the character's turn (he has fired); his grenade is the packing's (c_hand)
-                            happened = 0
-                            j = i + 1
-                            while j < drop_lo[tp + 1] and drp[j * DROP_NCOLS + DROP_KIND] == DR_BOX:
-                                if ctx.st[drp[j * DROP_NCOLS + DROP_SLOT]] > 0:
-                                    happened = 1
-                                j += 1
-                            if happened:
-                                # and he may carry one more (CW-HAND-01): his counted grenades within the row's ROOM
-                                room = dp[DROP_ROOM]
-                                for hk in range(H):
-                                    room -= <int64_t>held[dp[DROP_CREW] * H + hk] * pk.hand_eq[hk]
-                                happened = room >= 0
-                            if happened != dp[DROP_ASSUMED]:
-                                redo[t] = i + 1
-                                break
-                            if happened:
-                                fired_ch[dp[DROP_CREW]] = 1
-                                if fc[F_FETCH_HAND] >= 0:
-                                    held[dp[DROP_CREW] * H + fc[F_FETCH_HAND]] += 1    # a grenade in his hand
-                            continue
-                        if kind == DR_BOX:
-                            continue                       # read by its FETCH row
-                        if kind == DR_ACTION or kind == DR_SWITCH:
-                            happened = 0 if dp[DROP_DRIVER] >= 0 and fired_ch[dp[DROP_DRIVER]] else 1
-                            if kind == DR_ACTION:
-                                # cancelled whole if one of its weapons has fired this turn (CW-ROF-01), is destroyed
-                                # or is empty (validate.check_drop, asked of every weapon before anything is dropped)
-                                j = i + 1
-                                while happened and j < drop_lo[tp + 1] and drp[j * DROP_NCOLS + DROP_KIND] == DR_MEMBER:
-                                    w = drp[j * DROP_NCOLS + DROP_WEAPON]
-                                    if fired_w[drp[j * DROP_NCOLS + DROP_WKEY]] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
-                                        happened = 0
-                                    j += 1
-                                acting = happened
-                            if happened and dp[DROP_DRIVER] >= 0:
-                                fired_ch[dp[DROP_DRIVER]] = 1    # the driver's firing action (CW-AUTO-01, CW-ROF-01)
-                        else:
-                            w = dp[DROP_WEAPON]
-                            if kind == DR_MEMBER:
-                                happened = acting          # its action went ahead (every weapon of it can drop)
-                                if happened:
-                                    fired_w[dp[DROP_WKEY]] = 1
-                            else:
-                                happened = ctx.st[w_slot[w]] > 0 and not (w_shots[w] and ammo[w] <= 0)
-                            if happened and w_shots[w]:
-                                ammo[w] -= 1
-                            if happened and dp[DROP_WATER]:
-                                # fired in water (dropped.drop_weapon, CW-DROP-06): on 1d in the band, water backs up
-                                # into the weapon (damage to it alone; what it cannot take goes nowhere)
-                                r = die(&ctx)
-                                if fc[F_WATER_LO] <= r <= fc[F_WATER_HI]:
-                                    dmg_slot(&ctx, w_slot[w], roll(&ctx, fc[F_WATER_COUNT], fc[F_WATER_BONUS], fc[F_WATER_FLOOR]))
-                        if happened != dp[DROP_ASSUMED]:
-                            if happened or dp[DROP_COUNTER] < 0:
-                                redo[t] = i + 1
-                                break
-                            if kind == DR_MEMBER or kind == DR_AUTO:
-                                gone[dp[DROP_COUNTER]] = 1     # not laid: its contact rows are skipped
-                    if redo[t]:
-                        break
-                    # counters and slicks driven over in the movement (turn._contacts, CW-DROP-02..04): damage to
-                    # the underbody and tires, fire sources; before the orders look for shots
-                    armed = 0
-                    for i in range(ocon_lo[tp], ocon_lo[tp + 1]):
-                        vi = ocon[i * OCON_NCOLS + OCON_VEHICLE]
-                        kind = ocon[i * OCON_NCOLS + OCON_KIND]
-                        k = ocon[i * OCON_NCOLS + OCON_COUNTER]
-                        if kind == CONTACT_TRIGGER:
-                            armed = 0
-                            if k >= 0 and gone[k]:
-                                continue                   # mines gone off earlier, or a drop that did not happen
-                            r = die(&ctx)
-                            armed = ocon[i * OCON_NCOLS + OCON_A] <= r <= ocon[i * OCON_NCOLS + OCON_B]
-                            if armed and ocon[i * OCON_NCOLS + OCON_C]:
-                                gone[k] = 1
-                        elif kind == CONTACT_DAMAGE:
-                            if ocon[i * OCON_NCOLS + OCON_ARMED]:
-                                if not armed:
-                                    continue               # its trigger did not go off (or its counter is gone)
-                            elif k >= 0 and gone[k]:
-                                continue
-                            hits = roll(&ctx, ocon[i * OCON_NCOLS + OCON_A], ocon[i * OCON_NCOLS + OCON_B], ocon[i * OCON_NCOLS + OCON_C])
-                            if ocon[i * OCON_NCOLS + OCON_HALF]:
-                                hits = (hits + 1) // 2
-                            ctx.cur_fiery = -1
-                            apply_shot(&ctx, vi, ocon[i * OCON_NCOLS + OCON_PART], ocon[i * OCON_NCOLS + OCON_SIDE], ocon[i * OCON_NCOLS + OCON_TIRE], hits)
-                        elif not (k >= 0 and gone[k]):
-                            add_fire(fire_future + vi * ring, ring, tslot, ocon[i * OCON_NCOLS + OCON_B], ocon[i * OCON_NCOLS + OCON_A])
-                    # the standing orders' attacks (carwars.fight.order_attacks), chosen after the movement
-                    n_acc = 0
-                    for e in range(tp_lo[tp], tp_lo[tp + 1]):
-                        ep = ent + e * ENT_NCOLS
-                        u = ep[ENT_UNIT]
-                        wk = ep[ENT_WKEY]
-                        w = ep[ENT_WEAPON]
-                        ped = ep[ENT_PED]
-                        if ep[ENT_CHOOSE] == CHOOSE_AUTOMATIC:
-                            # a weapon on automatic (special.automatic_attacks): fires by itself, if not destroyed
-                            # or empty and something crosses its line with a line of fire; or a planned attack with
-                            # it (ENT_ATK its column); once a turn (CW-ROF-01)
-                            if fired_w[wk] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
-                                continue
-                            fr = ep[ENT_FIR_LO]
-                            if fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
-                                continue
-                            k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
-                            fired_w[wk] = 1
-                            acc_k[n_acc] = k
-                            acc_wk[n_acc] = wk
-                            acc_w[n_acc] = w
-                            acc_fs[n_acc] = -1             # no firer: no wounded skill, no sustained fire
-                            acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED]
-                            acc_ok[n_acc] = 1
-                            acc_atk[n_acc] = ep[ENT_ATK]
-                            acc_e[n_acc] = e
-                            acc_ch[n_acc] = -1
-                            n_acc += 1
-                            continue
-                        if ep[ENT_CHOOSE] == CHOOSE_MEMBER:
-                            continue                       # its link's entry fires it
-                        if ep[ENT_CHOOSE] == CHOOSE_AREA:
-                            # a planned area-effect attack (turn._still_legal, phase._roll_area): cancelled if its weapon
-                            # has fired this turn, is destroyed or empty, or the firer cannot fire; else one to-hit roll
-                            # per intended victim
-                            # (a pedestrian's hand weapon, w -1: no damage points, no ammunition to count; its
-                            # character is NC + the pedestrian, and ch_hits reads either kind's hits)
-                            if w >= 0 and (fired_w[wk] or ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0)):
-                                continue                   # (a hand weapon: only its firer's shot counts, CW-ROF-01)
-                            fr = group_firer(ctx.st, ch_hits, fir, ep, fired_ch)
-                            if fr < 0:
-                                continue
-                            ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            if ep[ENT_HAND] >= 0 and held[ch * H + ep[ENT_HAND]] <= 0:
-                                fired_ch[ch] = 0           # his last one of these is thrown (CW-HAND-01): cancelled, so
-                                continue                   # not his firing action (group_firer marked him; he had not fired)
-                            fired_w[wk] = 1
-                            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-                                mp = ent + j * ENT_NCOLS
-                                k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
-                                acc_k[n_acc] = k
-                                acc_wk[n_acc] = wk
-                                acc_w[n_acc] = w
-                                acc_fs[n_acc] = ch_hits[ch]
-                                acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                                acc_ok[n_acc] = 1
-                                acc_atk[n_acc] = mp[ENT_ATK]
-                                acc_e[n_acc] = e
-                                acc_ch[n_acc] = ch
-                                acc_off[n_acc] = mp[ENT_SHOT]
-                                n_acc += 1
-                            continue
-                        if ep[ENT_CHOOSE] == CHOOSE_LINK:
-                            # a planned link (turn._still_legal, special.expand_link): cancelled whole if one of its
-                            # weapons has fired this turn, one that shoots now is destroyed or empty, or its firer
-                            # cannot fire; else every weapon that shoots rolls, the aimed ones with the first's modifiers
-                            link_ok = 1
-                            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-                                mp = ent + j * ENT_NCOLS
-                                if fired_w[mp[ENT_WKEY]]:
-                                    link_ok = 0
-                                elif mp[ENT_SHOT] >= 0 and (ctx.st[w_slot[mp[ENT_WEAPON]]] <= 0
-                                                            or (w_shots[mp[ENT_WEAPON]] and ammo[mp[ENT_WEAPON]] <= 0)):
-                                    link_ok = 0
-                            if not link_ok:
-                                continue
-                            fr = group_firer(ctx.st, c_hits, fir, ep, fired_ch)
-                            if fr < 0:
-                                continue
-                            ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            wk0 = ent[(e + 1) * ENT_NCOLS + ENT_WKEY]       # the first weapon's streak counts for the group
-                            for j in range(e + 1, e + 1 + ep[ENT_LINK]):
-                                mp = ent + j * ENT_NCOLS
-                                fired_w[mp[ENT_WKEY]] = 1
-                                if mp[ENT_SHOT] < 0:
-                                    continue
-                                k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + mp[ENT_SHOT]
-                                acc_k[n_acc] = k
-                                acc_wk[n_acc] = mp[ENT_WKEY]
-                                acc_w[n_acc] = mp[ENT_WEAPON]
-                                if mp[ENT_SHOT] == 0:
-                                    acc_fs[n_acc] = c_hits[ch]
-                                    acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk0, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                                    acc_ch[n_acc] = ch
-                                else:                      # as if on automatic: no firer, no sustained fire
-                                    acc_fs[n_acc] = -1
-                                    acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED]
-                                    acc_ch[n_acc] = -1
-                                acc_ok[n_acc] = 1
-                                acc_atk[n_acc] = mp[ENT_ATK]
-                                acc_e[n_acc] = e
-                                acc_off[n_acc] = mp[ENT_SHOT]
-                                n_acc += 1
-                            continue
-                        if ep[ENT_CHOOSE] == CHOOSE_PLANNED:
-                            # a planned attack (turn._still_legal): cancelled when the rules forbid it now
-                            if w >= 0 and fired_w[wk]:
-                                continue                   # its mounted weapon fired this turn (CW-ROF-01)
-                            if ped >= 0:
-                                if ctx.st[p_hits[ped]] >= 2:
-                                    continue               # the pedestrian is down (CW-CREW-01)
-                                fr = ep[ENT_FIR_LO]
-                                ch = NC + ped
-                            else:
-                                if w >= 0 and (ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0)):
-                                    continue               # destroyed or empty (CW-VEH-03); a hand weapon: no check
-                                fr = first_able(ctx.st, c_hits, fir, ep[ENT_FIR_LO], ep[ENT_FIR_HI])   # the named firer, or the first able
-                                if fr < 0:
-                                    continue
-                                ch = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            if fired_ch[ch] or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
-                                continue                   # the firer has fired; or no line of fire, whatever the dice
-                            if ep[ENT_HAND] >= 0 and held[ch * H + ep[ENT_HAND]] <= 0:
-                                continue                   # he has thrown his last one of these (CW-HAND-01)
-                            k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
-                            fired_ch[ch] = 1
-                            fired_w[wk] = 1
-                            acc_k[n_acc] = k
-                            acc_wk[n_acc] = wk
-                            acc_w[n_acc] = w
-                            acc_fs[n_acc] = p_hits[ped] if ped >= 0 else c_hits[ch]
-                            acc_need[n_acc] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                            acc_ok[n_acc] = 1
-                            acc_atk[n_acc] = ep[ENT_ATK]
-                            acc_e[n_acc] = e
-                            acc_ch[n_acc] = ch
-                            n_acc += 1
-                            continue
-                        if outu[u] or fired_w[wk]:
-                            continue
-                        if ped >= 0:
-                            if fired_ch[NC + ped] or (ep[ENT_HAND] >= 0 and held[(NC + ped) * H + ep[ENT_HAND]] <= 0):
-                                continue                   # (a grenade: he has thrown his last one, CW-HAND-01)
-                        elif ctx.st[w_slot[w]] <= 0 or (w_shots[w] and ammo[w] <= 0):
-                            continue
-                        for fr in range(ep[ENT_FIR_LO], ep[ENT_FIR_HI]):
-                            ci = fir[fr * FIR_NCOLS + FIR_CHARACTER]
-                            if ped >= 0:
-                                wounded = ctx.st[p_hits[ped]]
-                                if wounded >= 2:
-                                    break                  # a pedestrian down cannot fire (CW-CREW-01)
-                                ch = NC + ped
-                            else:
-                                wounded = ctx.st[c_hits[ci]]
-                                if wounded >= 2:
-                                    continue               # not able: the next firer (firer_candidates)
-                                ch = ci
-                            best = -1
-                            bestp = -1
-                            for k in range(fir[fr * FIR_NCOLS + FIR_CAND_LO], fir[fr * FIR_NCOLS + FIR_CAND_HI]):
-                                cp = cand + k * CAND_NCOLS
-                                tu = cp[CAND_UNIT]
-                                if outu[tu]:
-                                    continue
-                                needed = cp[CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, tu, turn, sf2, sf3)
-                                if wounded == 1:
-                                    needed += wpen
-                                if needed > maxn:
-                                    continue               # no hit possible: not a candidate (FIGHT-02)
-                                if ep[ENT_CHOOSE] == CHOOSE_NEAREST:             # nearest enemy: the first, by range then unit order
-                                    best = k
-                                    break
-                                f = prob36[needed if needed > nm else nm + 1]
-                                if f > bestp:
-                                    bestp = f
-                                    best = k
-                            if best < 0:
-                                break                      # no shot this phase for this weapon, whoever fires it
-                            if fired_ch[ch]:
-                                continue                   # this firer has fired this turn: the next may
-                            fired_ch[ch] = 1
-                            fired_w[wk] = 1
-                            acc_k[n_acc] = best
-                            acc_wk[n_acc] = wk
-                            acc_w[n_acc] = w
-                            acc_fs[n_acc] = p_hits[ped] if ped >= 0 else c_hits[ci]
-                            acc_need[n_acc] = cand[best * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk, cand[best * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                            acc_ok[n_acc] = 1
-                            acc_atk[n_acc] = -1
-                            acc_e[n_acc] = e
-                            acc_ch[n_acc] = ch
-                            n_acc += 1
-                            break
-                    if n_acc == 0 and col_lo[tp + 1] == col_lo[tp]:
-                        continue                           # no shot and no collision: the phase's combat changes nothing
-                    # the state at the start of the phase's combat: drivers and metal armour before (CW-ROF-02)
-                    memset(taken, 0, V * sizeof(int32_t))
-                    for v in range(V):
-                        driver_before[v] = crew_state(&ctx, vdrv[v]) if vdrv[v] >= 0 else -1
-                        if ctx.v_metal[v]:
-                            for j in range(6):
-                                metal_before[v * 6 + j] = ctx.st[varm[v] + j]
-                    # collisions of the movement, then each attack explained again: one made impossible is cancelled
-                    for i in range(col_lo[tp], col_lo[tp + 1]):
-                        vi = fcol[i * FCOL_NCOLS + FCOL_INDEX]
-                        hits = roll(&ctx, fcol[i * FCOL_NCOLS + FCOL_COUNT], fcol[i * FCOL_NCOLS + FCOL_BONUS], fcol[i * FCOL_NCOLS + FCOL_FLOOR]) if fcol[i * FCOL_NCOLS + FCOL_COUNT] > 0 else 0
-                        hits = (hits * fcol[i * FCOL_NCOLS + FCOL_NUM] + fcol[i * FCOL_NCOLS + FCOL_DEN] - 1) // fcol[i * FCOL_NCOLS + FCOL_DEN]
-                        if fcol[i * FCOL_NCOLS + FCOL_IS_PED]:
-                            dmg_ped(&ctx, p_hits[vi], p_ba[vi], hits)
-                        else:
-                            collision_damage(&ctx, vi, fcol[i * FCOL_NCOLS + FCOL_SIDE], hits, consts[K_METAL_FACTOR], consts[K_CAP_NUM], consts[K_CAP_DEN])
-                    if col_lo[tp + 1] > col_lo[tp]:
-                        for a in range(n_acc):
-                            e = acc_e[a]
-                            if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_PLANNED and ent[e * ENT_NCOLS + ENT_PED] < 0:
-                                # a planned vehicle attack: explained again, its default firer the first able now
-                                # (attack._default_firer), who is the one who fires it (CW-ROF-01)
-                                fr = repick_firer(ctx.st, c_hits, fir, ent + e * ENT_NCOLS, fired_ch, acc_ch[a], &ch)
-                                acc_ch[a] = ch
-                                if fr < 0 or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0) or fir[fr * FIR_NCOLS + FIR_CAND_HI] == fir[fr * FIR_NCOLS + FIR_CAND_LO]:
-                                    acc_ok[a] = 0
-                                    continue
-                                k = fir[fr * FIR_NCOLS + FIR_CAND_LO]
-                                acc_k[a] = k
-                                acc_fs[a] = c_hits[ch]
-                                acc_need[a] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[a], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                            elif ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_LINK or ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
-                                if a > 0 and acc_e[a - 1] == e:
-                                    continue               # done with its link's (or area attack's) first shot
-                                # the link explained again: its default firer the first able now; cancelled whole
-                                # if he cannot fire or a weapon that shoots is destroyed (phase._after_collisions)
-                                fr = repick_firer(ctx.st, ch_hits, fir, ent + e * ENT_NCOLS, fired_ch, acc_ch[a], &ch)
-                                link_ok = fr >= 0 and fir[fr * FIR_NCOLS + FIR_CAND_HI] > fir[fr * FIR_NCOLS + FIR_CAND_LO]
-                                j = a
-                                while j < n_acc and acc_e[j] == e:
-                                    if acc_w[j] >= 0 and ctx.st[w_slot[acc_w[j]]] <= 0:
-                                        link_ok = 0
-                                    j += 1
-                                wk0 = ent[(e + 1) * ENT_NCOLS + ENT_WKEY]
-                                j = a
-                                while j < n_acc and acc_e[j] == e:
-                                    if not link_ok:
-                                        acc_ok[j] = 0
-                                    else:
-                                        k = fir[fr * FIR_NCOLS + FIR_CAND_LO] + acc_off[j]
-                                        acc_k[j] = k
-                                        if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
-                                            acc_fs[j] = ch_hits[ch]
-                                            acc_ch[j] = ch
-                                            acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, acc_wk[j], cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                                        elif acc_off[j] == 0:
-                                            acc_fs[j] = c_hits[ch]
-                                            acc_ch[j] = ch
-                                            acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED] - sustained(rec_t, rec_s, rec_turn, wk0, cand[k * CAND_NCOLS + CAND_UNIT], turn, sf2, sf3)
-                                        else:
-                                            acc_need[j] = cand[k * CAND_NCOLS + CAND_NEEDED]
-                                    j += 1
-                            elif (acc_fs[a] >= 0 and ctx.st[acc_fs[a]] >= 2) or (acc_w[a] >= 0 and ctx.st[w_slot[acc_w[a]]] <= 0):
-                                acc_ok[a] = 0
-                    # to hit, then damage, in the order the attacks were given
-                    for a in range(n_acc):
-                        acc_dmg[a] = 0
-                        if not acc_ok[a]:
-                            continue
-                        cp = cand + acc_k[a] * CAND_NCOLS
-                        needed = acc_need[a]
-                        if acc_fs[a] >= 0 and ctx.st[acc_fs[a]] == 1:
-                            needed += wpen                 # a wounded firer's skills -2 (CW-HIT-08)
-                        r = die(&ctx) + die(&ctx)
-                        hit = cp[CAND_POSSIBLE] and r != nm and needed <= maxn and r >= needed
-                        e = acc_e[a]
-                        if ent[e * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA:
-                            # an area-effect attack (phase._roll_area): the victims' to-hit rolls, then one shot of
-                            # ammunition, then one damage roll if any hit; the first `hits` in the defender's order
-                            # take half of it each, rounded up (all of it from a flamethrower)
-                            if acc_off[a] == 0:
-                                area_hits = 0
-                            area_hits += hit
-                            out_hit[t, acc_atk[a]] = hit
-                            out_damage[t, acc_atk[a]] = 0
-                            wk = acc_wk[a]
-                            out_shots[t, wk] += 1
-                            out_hits[t, wk] += hit
-                            if a + 1 == n_acc or acc_e[a + 1] != e:
-                                w = acc_w[a]
-                                if w >= 0 and w_shots[w]:
-                                    ammo[w] -= 1
-                                elif ent[e * ENT_NCOLS + ENT_HAND] >= 0:
-                                    held[acc_ch[a] * H + ent[e * ENT_NCOLS + ENT_HAND]] -= 1     # thrown (CW-HAND-01)
-                                if area_hits:
-                                    each = area_each(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], cp[CAND_DMG_HITS],
-                                                     ent[e * ENT_NCOLS + ENT_RANK], consts[K_AREA_DIVISOR])
-                                    for j in range(a - ent[e * ENT_NCOLS + ENT_LINK] + 1, a + 1):
-                                        if ent[(e + 1 + acc_off[j]) * ENT_NCOLS + ENT_RANK] < area_hits:
-                                            acc_dmg[j] = each
-                            continue
-                        dmg = 0
-                        if hit:
-                            if cp[CAND_DMG_COUNT] > 0:
-                                dmg = roll(&ctx, cp[CAND_DMG_COUNT], cp[CAND_DMG_BONUS], 0)
-                            else:
-                                dmg = cp[CAND_DMG_HITS]
-                        acc_dmg[a] = dmg
-                        w = acc_w[a]
-                        if w >= 0 and w_shots[w]:
-                            ammo[w] -= 1
-                        elif ent[e * ENT_NCOLS + ENT_HAND] >= 0:
-                            held[acc_ch[a] * H + ent[e * ENT_NCOLS + ENT_HAND]] -= 1     # a grenade thrown is used up (CW-HAND-01)
-                        if acc_atk[a] >= 0:
-                            out_hit[t, acc_atk[a]] = hit
-                            out_damage[t, acc_atk[a]] = dmg
-                        wk = acc_wk[a]
-                        out_shots[t, wk] += 1
-                        if hit:
-                            out_hits[t, wk] += 1
-                            out_dmg[t, wk] += dmg
-                    # sustained fire records (update_history): every attack rolled this phase
-                    for a in range(n_acc):
-                        if acc_ok[a]:
-                            if ent[acc_e[a] * ENT_NCOLS + ENT_CHOOSE] == CHOOSE_AREA and a + 1 < n_acc and acc_e[a + 1] == acc_e[a]:
-                                continue                   # an area attack's last victim's record is the one kept
-                            wk = acc_wk[a]
-                            tu = cand[acc_k[a] * CAND_NCOLS + CAND_UNIT]
-                            s = streak_of(rec_t, rec_s, rec_turn, wk, tu, turn) if acc_fs[a] >= 0 else 0   # automatic: no streak
-                            rec_t[wk] = tu
-                            rec_s[wk] = s
-                            rec_turn[wk] = turn
-                    # all damage at the end of the phase, in order
-                    for a in range(n_acc):
-                        dmg = acc_dmg[a]
-                        if not acc_ok[a] or dmg == 0:
-                            continue
-                        cp = cand + acc_k[a] * CAND_NCOLS
-                        kind = cp[CAND_KIND]
-                        vi = cp[CAND_INDEX]
-                        if kind != TGT_VEHICLE:
-                            if kind == TGT_PEDESTRIAN:
-                                dmg_ped(&ctx, p_hits[vi], p_ba[vi], dmg)
-                            # (a building: its damage is not modelled)
-                            burst_on(&ctx, brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], p_hits, p_ba)   # (CW-DMG-06)
-                            continue
-                        hits = hand_hits(cp[CAND_MODE], dmg)
-                        if cp[CAND_FIRE_MOD] >= 0:
-                            # a fire source: its modifier counts this turn and the next cp[CAND_BURN] (FireSource.active)
-                            add_fire(fire_future + vi * ring, ring, tslot, cp[CAND_BURN], cp[CAND_FIRE_MOD])
-                        ctx.cur_vehicle = vi
-                        ctx.cur_fiery = cp[CAND_FIERY]
-                        apply_shot(&ctx, vi, cp[CAND_PART], cp[CAND_SIDE], cp[CAND_TIRE], hits)
-                        ctx.cur_fiery = -1
-                        burst_on(&ctx, brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], p_hits, p_ba)   # pedestrians near (CW-DMG-06)
-                    # each vehicle: obstacle (CW-DMG-08), driver consequences (CW-CREW-02/03)
-                    for v in range(V):
-                        if taken[v] == 0:
-                            continue
-                        if v_is_car[v]:
-                            f = 0
-                            if ctx.v_metal[v]:
-                                for j in range(6):
-                                    if ctx.st[varm[v] + j] < metal_before[v * 6 + j]:
-                                        f = 1
-                            if taken[v] >= consts[K_OBSTACLE_HITS] or f:
-                                out_flags[t, v] |= 8
-                        if vdrv[v] >= 0:
-                            before_state = driver_before[v]
-                            after_state = crew_state(&ctx, vdrv[v])
-                            if after_state != before_state and after_state >= 2 and before_state < 2:
-                                if v_kind[v] == KIND_CYCLE and v_sc_side[v] < 0:
-                                    r = roll(&ctx, 2, 0, 0)      # Crash Table 1 at +4, off-road -3 (CW-CREW-03, CW-OFF-01)
-                                    crash[v] = crash_out[13 * v_off[v] + r]
-                                out_flags[t, v] |= 4
-                if redo[t]:
-                    break                          # run again from the start under another packing
-                # the end of the turn: fire (carwars.fire.end_of_turn_fire); the modifiers active this turn
-                for v in range(V):
-                    fire_total[v] = fire_future[v * ring + tslot]
-                    fire_future[v * ring + tslot] = 0
-                for v in range(V):
-                    if out_flags[t, v] & 2:
-                        continue
-                    if not burning[v]:
-                        fire_starts(&ctx, v, fire_total[v], burning, consts, v_fireproof[v])
-                    mv = (turn - 1) * V + v
-                    if burning[v] and fire_burns(&ctx, v, burning, consts, v_extinguisher[v], v_can_explode[v], near_v + mv * pk.w_near_v,
-                                                 pk.w_near_v, near_p + mv * pk.w_near_p, pk.w_near_p, p_hits, p_ba):
-                        out_flags[t, v] |= 2
-                ran = turn
-                # who is out of action after the turn (carwars.fight.update_out): a unit out stays out
-                for u in range(U):
-                    if outu[u]:
-                        continue
-                    if u >= V:
-                        if fc[F_PEDDOWN] and ctx.st[p_hits[u - V]] >= 2:
-                            outu[u] = turn + fc[F_FIRST] - 1
-                        continue
-                    if vehicle_out(&ctx, u, fc, crash, out_flags[t, u], w_usable, w_shots, ammo, c_takeover, c_hand, held, H, turn):
-                        outu[u] = turn + fc[F_FIRST] - 1
-                sides_left = 0
-                for s in range(fc[F_SIDES]):
-                    alive_side[s] = 0
-                for u in range(U):
-                    if not outu[u] and not alive_side[u_side[u]]:
-                        alive_side[u_side[u]] = 1
-                        sides_left += 1
-                if fc[F_UNTIL] and sides_left <= 1:
-                    break
-                if turn < T:
-                    # a vehicle out of control slows down at the end of the turn (CW-CREW-03): every later place
-                    # changes; the reference runs this trial
-                    for v in range(V):
-                        if (out_flags[t, v] & 4) and moving_end[(turn - 1) * V + v] and not known_unc[v]:
-                            diverged[t] = turn
-                    if diverged[t]:
-                        break
+            ran = fight_turns(&F, &ctx, start)
             if redo[t]:
                 continue
             if diverged[t]:
-                for v in range(V):
-                    sv[v] = burning[v]
-                    sv[V + v] = crash[v]
-                for i in range(NW):
-                    sv[2 * V + i] = ammo[i]
-                for i in range(W):
-                    sv[2 * V + NW + i] = rec_t[i]
-                    sv[2 * V + NW + W + i] = rec_s[i]
-                    sv[2 * V + NW + 2 * W + i] = rec_turn[i]
-                for i in range(U):
-                    sv[2 * V + NW + 3 * W + i] = outu[i]
-                for i in range(ring * V):
-                    sv[2 * V + NW + 3 * W + U + i] = fire_future[i]
-                for i in range(NH):
-                    sv[2 * V + NW + 3 * W + U + ring * V + i] = held[i]
-                for i in range(NK):
-                    sv[2 * V + NW + 3 * W + U + ring * V + NH + i] = gone[i]
+                fight_save(&F)
                 saved_k[t] = ctx.k
                 continue
-            for v in range(V):
-                if burning[v]:
-                    out_flags[t, v] |= 1
-            for u in range(U):
-                out_turn[t, u] = outu[u]
             out_turns[t] = ran
-            sides_left = 0
-            left = -1
-            for s in range(fc[F_SIDES]):
-                alive_side[s] = 0
-            for u in range(U):
-                if not outu[u] and not alive_side[u_side[u]]:
-                    alive_side[u_side[u]] = 1
-                    sides_left += 1
-            for s in range(fc[F_SIDES]):
-                if alive_side[s]:
-                    left = s
-                    break
-            out_result[t] = left if sides_left == 1 else (-1 if sides_left == 0 else -2)
+            out_result[t] = fight_outcome(&F)
     return 0
 
 
