@@ -2238,8 +2238,8 @@ cdef inline int accept_planned(FightRun* F, Ctx* ctx, int e, int32_t* ep, int tu
 cdef inline int best_shot(FightRun* F, int32_t* ep, int fr, int wk, int wounded, int turn) noexcept nogil:
     """fight.order_attacks' choice (fight._choose, FIGHT-02) among firer row fr's candidates, by range then unit:
     a unit not out of action that a hit is possible on (the roll needed, with sustained fire, CW-HIT-09, and a
-    wounded firer's penalty, CW-HIT-08, at most the most needed); the nearest enemy: the first; best odds: the
-    best chance (prob36), the first of equals. -1: none."""
+    wounded firer's penalty, CW-HIT-08, at most the most needed) at odds of at least the order's min_odds (ENT_MIN36,
+    FIGHT-10); the nearest enemy: the first; best odds: the best chance (prob36), the first of equals. -1: none."""
     cdef int best = -1, bestp = -1, k, tu, needed, f
     cdef int32_t* cp
     for k in range(F.fir[fr * FIR_NCOLS + FIR_CAND_LO], F.fir[fr * FIR_NCOLS + FIR_CAND_HI]):
@@ -2252,9 +2252,11 @@ cdef inline int best_shot(FightRun* F, int32_t* ep, int fr, int wk, int wounded,
             needed += F.wpen
         if needed > F.maxn:
             continue                       # no hit possible: not a candidate (FIGHT-02)
+        f = F.prob36[needed if needed > F.nm else F.nm + 1]
+        if f < ep[ENT_MIN36]:
+            continue                       # below the order's min_odds: holds fire at it (FIGHT-10)
         if ep[ENT_CHOOSE] == CHOOSE_NEAREST:
             return k
-        f = F.prob36[needed if needed > F.nm else F.nm + 1]
         if f > bestp:
             bestp = f
             best = k

@@ -185,7 +185,8 @@ cdef enum:
     ENT_SHOT = 10
     ENT_RANK = 11
     ENT_HAND = 12
-    ENT_NCOLS = 13
+    ENT_MIN36 = 13
+    ENT_NCOLS = 14
 
 # rows.fir
 cdef enum:

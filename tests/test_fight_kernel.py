@@ -462,9 +462,14 @@ def test_cw_crew_04_a_substitute_driver_at_the_start_runs_in_the_fight_kernel():
         assert r.backend == "compiled"
         assert _compare(s, 150, 3) == [], (vid, crew_id, delay, hits)
         if vid == "van" and hits == 3:
+            # the first two turns only: a substitute who may act from turn 3 or 6 fires nothing in them (over a whole
+            # fight the van's shots need not fall as he waits longer: while it holds fire the fight lasts longer)
+            early = _with_substitute(hardpoint.parse_scenario(copy.deepcopy(base) | {"scenario": base["scenario"] | {"turns": 2}}),
+                                     vid, crew_id, delay, hits)
+            r = run_batch(early, 300, 3, threads=1)
             van = [i for i, (unit, _) in enumerate(r.fight_layout.weapons) if unit == "van"]
             shots[delay] = int(r.fight["shots"][:, van].sum())
-    assert shots[0] > shots[2] > shots[5], shots
+    assert shots[0] > 0 and shots[2] == shots[5] == 0, shots
     rng = random.Random(20261204)
     ran = 0
     while ran < 40:
@@ -1738,12 +1743,13 @@ def test_fight_03_cw_crew_03_vehicles_out_of_control_or_crashed_before_the_start
     crash before the start counts for out of action (`crash0`): with the house rule that only a crash or
     destruction puts a vehicle out, the crashed bike is out after the first turn in every trial. Every value of
     200 trials of each agrees with the reference."""
-    moving = _committed_fight(0)                    # car2's driver is down: out of control at 10 mph
+    every_shot = {"orders": {"min_odds": 0}}       # (the turns committed as they were found: every shot taken)
+    moving = _committed_fight(0, {"carwars": {"fight": every_shot}})   # car2's driver is down: out of control at 10 mph
     assert moving.arena.vehicles["car2"].uncontrolled and moving.arena.vehicles["car2"].speed == 10
     packed = pack(moving)
     assert isinstance(packed, Packed), packed
     assert packed.arrays["moving_end"].reshape(-1, 5)[:, 4].tolist() == [1, 1, 0, 0]
-    crashed = _committed_fight(229, {"carwars": {"fight": {"out_of_action": {"no_driver": False, "no_weapon": False}}}})
+    crashed = _committed_fight(229, {"carwars": {"fight": {"out_of_action": {"no_driver": False, "no_weapon": False}} | every_shot}})
     assert crashed.arena.vehicles["bike"].crash == "roll"
     assert isinstance(pack(crashed), Packed)
     for s in (moving, crashed):

@@ -168,7 +168,8 @@ ENT_LINK = 9
 ENT_SHOT = 10
 ENT_RANK = 11
 ENT_HAND = 12
-ENT_NCOLS = 13
+ENT_MIN36 = 13
+ENT_NCOLS = 14
 
 # rows.fir
 FIR_CHARACTER = 0
@@ -309,7 +310,7 @@ AFIR_COLUMNS = ("slot", "needed", "needed_wounded", "ok",)
 COL_COLUMNS = ("vehicle", "count", "bonus", "floor", "num", "den", "side", "phase",)
 CAND_COLUMNS = ("unit", "needed", "dmg_count", "dmg_bonus", "dmg_hits", "kind", "index", "part", "side", "tire", "mode", "fire_mod", "fiery", "possible", "burn", "burst_lo", "burst_hi",)
 BRST_COLUMNS = ("ped", "count", "bonus", "floor",)
-ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk", "link", "shot", "rank", "hand",)
+ENT_COLUMNS = ("tp", "unit", "wkey", "weapon", "ped", "fir_lo", "fir_hi", "choose", "atk", "link", "shot", "rank", "hand", "min36",)
 FIR_COLUMNS = ("character", "cand_lo", "cand_hi",)
 FCOL_COLUMNS = ("index", "count", "bonus", "floor", "num", "den", "side", "tp", "is_ped",)
 OCON_COLUMNS = ("tp", "vehicle", "kind", "a", "b", "c", "part", "side", "tire", "armed", "half", "counter",)

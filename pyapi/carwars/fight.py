@@ -20,7 +20,7 @@ from .enums import CrewRole, CrewState, Mount
 from .model import Arena, CrewMember, Pedestrian, Vehicle
 
 __all__ = ["Order", "Fight", "FightRecord", "TARGET_POLICIES", "parse_orders", "out_of_action", "order_attacks",
-           "sides_in_action", "firer_candidates"]
+           "sides_in_action", "firer_candidates", "order_min36"]
 
 TARGET_POLICIES = ("nearest_enemy", "best_odds")
 
@@ -276,20 +276,31 @@ def order_min_odds(rules: Rules, order: Order) -> float:
     return order.min_odds if order.min_odds is not None else rules["carwars.fight"]["orders"]["min_odds"]
 
 
+def _order_spec(rules: Rules, unit: Vehicle | Pedestrian, wid: str):
+    from .tables import weapon_spec
+
+    return weapon_spec(rules, wid, hand=True) if isinstance(unit, Pedestrian) else unit.weapon(wid).spec
+
+
 def _worth_it(rules: Rules, order: Order, unit: Vehicle | Pedestrian, wid: str, b: ToHit) -> bool:
     """FIGHT-10: a shot at these odds is worth taking: the weapon uses no ammunition, or its chance to hit is at
     least the order's min_odds (compared exactly: P(hit) is a whole number of 36ths)."""
     from fractions import Fraction
 
-    from .tables import weapon_spec
-
-    if isinstance(unit, Pedestrian):
-        spec = weapon_spec(rules, wid, hand=True)
-    else:
-        spec = unit.weapon(wid).spec
-    if spec.shots <= 0:
+    if _order_spec(rules, unit, wid).shots <= 0:
         return True
     return b.probability >= Fraction(order_min_odds(rules, order))
+
+
+def order_min36(rules: Rules, order: Order, unit: Vehicle | Pedestrian, wid: str) -> int:
+    """FIGHT-10, as `_worth_it` decides it for the kernels: the fewest 36ths a shot's chance to hit must be for the
+    order's weapon to take it (0: any, a weapon that uses no ammunition)."""
+    import math
+    from fractions import Fraction
+
+    if _order_spec(rules, unit, wid).shots <= 0:
+        return 0
+    return math.ceil(Fraction(order_min_odds(rules, order)) * 36)
 
 
 def order_drops(rules: Rules, fight: Fight, arena: Arena, fired, out: dict[str, int]) -> list:

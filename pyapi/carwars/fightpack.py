@@ -26,7 +26,7 @@ from .crew import crash_table_band, substitute_barred, take_controls
 from .dropped import (OIL_KINDS, contact, counter_id, drop_weapon, dropped_kind, expire_counters, intersects, oil_maneuver,
                       paint_contact, spiked_tires, swept_polygon)
 from .enums import CrewRole, Mount, Side
-from .fight import TARGET_POLICIES, Fight, FightLayout, counts_for_orders, ordered_weapons, weapons_of
+from .fight import TARGET_POLICIES, Fight, FightLayout, counts_for_orders, order_min36, ordered_weapons, weapons_of
 from .model import Pedestrian
 from .motion import move_with_contacts
 from .phase import burst_dice, explain_phase
@@ -410,11 +410,11 @@ class FightPacker:
         self.cand.extend(rows)
 
     def _entry(self, tp: int, unit, wkey: int, weapon: int, ped: int, fir_lo: int, choose: int, *, atk: int = -1, link: int = 0,
-               shot: int = -1, rank: int = 0, hand: int = -1, fir_hi: int | None = None) -> None:
+               shot: int = -1, rank: int = 0, hand: int = -1, fir_hi: int | None = None, min36: int = 0) -> None:
         """An entry of phase `tp` (fastcore/layout.toml, rows.ent): what fires, its firer rows, how it chooses."""
         self.ent.append(kernel_row(_layout.ENT_COLUMNS, tp=tp, unit=self.uidx[unit.id], wkey=wkey, weapon=weapon, ped=ped, fir_lo=fir_lo,
                                    fir_hi=len(self.fir) if fir_hi is None else fir_hi, choose=choose, atk=atk, link=link, shot=shot,
-                                   rank=rank, hand=hand))
+                                   rank=rank, hand=hand, min36=min36))
 
     # --- movement and contacts ------------------------------------------------------------------------------
 
@@ -973,7 +973,7 @@ class FightPacker:
             self._firer_rows(-1 if firer is None else self.crew_index[(unit.id, firer)], rows)
         self._entry(tp, unit, self.wkey[(unit.id, wid)], w_global, ped, f0,
                     _layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
-                    hand=self.hand_of.get(wid, -1) if w_global < 0 else -1)
+                    hand=self.hand_of.get(wid, -1) if w_global < 0 else -1, min36=order_min36(self.rules, order, unit, wid))
 
     # --- the per-turn and per-phase loop, and the end of turn ------------------------------------------------
 
