@@ -63,7 +63,8 @@ def _turn_fields(t: dict) -> dict:
     for key, row in t["chart"].items():
         has[int(key)] = 1
         chart[int(key) * PHASES: int(key) * PHASES + PHASES] = [float(x) for x in row]
-    return {"chart_has": has, "chart": chart, "spread_order": list(t["spread_order"])}
+    return {"chart_has": has, "chart": chart, "spread_order": list(t["spread_order"]),
+            "pedestrian_step": float(t["pedestrian_step"])}
 
 
 def pack_unit(fight, u, out) -> dict:
