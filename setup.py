@@ -165,6 +165,16 @@ extensions = cythonize(
             extra_compile_args=["-O2", "-fno-wrapv", "-g0", "-ffp-contract=off"],
         ),
         Extension(
+            "hardpoint.fastcore._cwmotioncheck",
+            ["fastcore/_cwmotioncheck.pyx"],
+            depends=["fastcore/_cwgeom.pxd", "fastcore/_cwdrive.pxd", "fastcore/_cwmotion.pxd"],
+            include_dirs=[numpy.get_include()],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            # the test wrappers of the compiled movement of a phase (tests/test_drive_kernel_motion.py): the fight
+            # kernel's flags, no fused multiply-adds (the .pxd must match motion.py bit for bit)
+            extra_compile_args=["-O2", "-fno-wrapv", "-g0", "-ffp-contract=off"],
+        ),
+        Extension(
             "hardpoint.fastcore._cwtohitcheck",
             ["fastcore/_cwtohitcheck.pyx"],
             depends=["fastcore/_cwgeom.pxd", "fastcore/_cwshape.pxd", "fastcore/_cwtohit.pxd"],
