@@ -179,10 +179,14 @@ def make_arena(rng):
     for v, spec in zip(arena.vehicles.values(), vehicles):       # facings as drawn, now and then off 0-360
         v.facing = spec["facing"] if rng.random() < 0.8 else spec["facing"] + rng.choice([0.0, 360.0, -360.0])
         v.speed = rng.choice(SPEEDS) if rng.random() < 0.9 else rng.choice([0.0, 100.0, 2.5, -0.0])
+        if rng.random() < 0.05:
+            v.x = -0.0                 # moved only by a non-zero shift: a -0.0 stays -0.0 unless it moves
     for i, j in twins.items():
         arena.vehicles[f"v{i}"].speed = arena.vehicles[f"v{j}"].speed
     for p in arena.pedestrians.values():
         p.speed = rng.choice(WALKS)
+        if rng.random() < 0.1:
+            p.y = -0.0                 # always moved: -0.0 + 0.0 is 0.0
     return arena
 
 
