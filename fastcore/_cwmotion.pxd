@@ -117,13 +117,12 @@ cdef inline void cw_pedestrian_displacement(const CwDriveRules* r, const CwUnit*
     """motion.straight_displacement for a pedestrian (FIGHT-04, CW-OBS-01): one step along his facing when he walks
     (speed > 0; math.radians, sin, cos, as the reference), else none. A vehicle's: cw_straight_displacement."""
     cdef double f
-    cdef double s, c
     if u.speed <= 0:
         dx[0], dy[0] = 0.0, 0.0
         return
-    cw_sincos_deg(u.counter.facing, &s, &c)
-    dx[0] = r.pedestrian_step * s
-    dy[0] = r.pedestrian_step * c
+    f = u.counter.facing * CW_DEG2RAD
+    dx[0] = r.pedestrian_step * sin(f)
+    dy[0] = r.pedestrian_step * cw_cos(f)
 
 
 # --- a counter moving through the phase (FIGHT-04: motion._Mover) -----------------------------------------------------
