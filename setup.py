@@ -147,7 +147,9 @@ extensions = cythonize(
             "hardpoint.fastcore._carwars",
             ["fastcore/_carwars.pyx"],
             # _cwcore.pxd: what both kernels share (cimported); _layout.pxi: generated from fastcore/layout.toml
-            depends=["fastcore/hp_dice.h", "fastcore/_cwcore.pxd", "fastcore/_layout.pxi"],
+            depends=["fastcore/hp_dice.h", "fastcore/_cwcore.pxd", "fastcore/_layout.pxi", "fastcore/_cwfightdrive.pxi",
+                     "fastcore/_cwgeom.pxd", "fastcore/_cwshape.pxd", "fastcore/_cwtohit.pxd", "fastcore/_cwdrive.pxd",
+                     "fastcore/_cwmotion.pxd"],
             include_dirs=["fastcore"],
             # -O2 and no -fwrapv (which CPython passes to extensions; the kernels never rely on signed overflow): on these
             # branchy kernels -O3 measured 3-10% slower and -fwrapv 3% slower (docs/performance.md); no contraction into
