@@ -73,7 +73,7 @@ cdef class Arena:
     def __init__(self, dict d):
         cdef int i, nv = len(d["vehicles"]), npd = len(d["pedestrians"])
         cdef int[::1] mounts, starts
-        cdef unsigned char[::1] usable
+        cdef unsigned char[::1] usable, sidecar
         cdef double[::1] bxy
         self.keep = []
         self.vehicles = <CwVehicle*>malloc(max(1, nv) * sizeof(CwVehicle))
@@ -83,10 +83,12 @@ cdef class Arena:
         for i, vd in enumerate(d["vehicles"]):
             mounts = np.array(list(vd["weapon_mount"]) + [0], dtype=np.intc)
             usable = np.array(list(vd["weapon_usable"]) + [0], dtype=np.uint8)
-            self.keep += [mounts, usable]
+            sidecar = np.array(list(vd["weapon_sidecar"]) + [0], dtype=np.uint8)
+            self.keep += [mounts, usable, sidecar]
             self.vehicles[i] = _vehicle(vd)
             self.vehicles[i].weapon_mount = &mounts[0]
             self.vehicles[i].weapon_usable = &usable[0]
+            self.vehicles[i].weapon_sidecar = &sidecar[0]
         for i, pd in enumerate(d["pedestrians"]):
             self.pedestrians[i] = _unit(pd)
         bxy = np.array(list(d["building_xy"]) + [0.0], dtype=np.float64)
@@ -122,6 +124,7 @@ cdef CwVehicle _vehicle(dict vd) except *:
     v.off_road, v.substitute, v.has_handling = vd["off_road"], vd["substitute"], vd["has_handling"]
     v.handling_status, v.oil_extra, v.armour = vd["handling_status"], vd["oil_extra"], vd["armour"]
     v.n_weapons = len(vd["weapon_mount"])
+    v.sidecar_offset, v.sidecar_width = vd["sidecar_offset"], vd["sidecar_width"]
     return v
 
 

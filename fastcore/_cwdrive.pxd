@@ -141,7 +141,11 @@ cdef struct CwVehicle:
     int n_weapons                     # len(list(v.all_weapons()))
     const int* weapon_mount           # int(w.mount) for w in v.all_weapons()
     const unsigned char* weapon_usable   # under its movement order: (order.weapons is None or w.id in order.weapons)
-                                         # and w.spec.aimed and fight.weapon_can_fire(w); 0 without an order
+                                         # and w.spec.aimed and fight.weapon_can_fire(w) and driving.manned(v, w);
+                                         # 0 without an order
+    const unsigned char* weapon_sidecar  # w in v.sidecar.weapons: its arcs are the sidecar counter's (CW-ARC-02)
+    double sidecar_offset             # driving.sidecar_pose: the sidecar's centre, local x (body.width / 2, + right)
+    double sidecar_width              # body.sidecar_width (0 without a sidecar)
 
 
 cdef struct CwArena:
@@ -513,18 +517,22 @@ cdef inline bint cw_on_collision_course(const CwDriveRules* r, const CwArena* a,
 
 
 cdef inline bint cw_pushing(const CwArena* a, int me) noexcept nogil:
-    """driving._pushing (FIGHT-07): whether going straight one inch keeps the vehicle in contact with a vehicle or
-    building it touches now."""
+    """driving._pushing (FIGHT-07): whether going straight one inch drives the vehicle into a vehicle or building it
+    touches now (its counter pared by LOOK_GRAIN a side)."""
     cdef double now[8]
     cdef double ahead[8]
     cdef double buf[8]
     cdef double s, c
     cdef const double* poly
+    cdef CwCounter pared = a.vehicles[me].unit.counter
     cdef int i, j, n
     cw_corners(&a.vehicles[me].unit.counter, now)
     cw_sincos_deg(a.vehicles[me].unit.counter.facing, &s, &c)
+    pared.length = pared.length + 2.0 * -1e-6       # driving._pared: into it, not along it
+    pared.width = pared.width + 2.0 * -1e-6
+    cw_corners(&pared, ahead)
     for i in range(4):
-        ahead[2 * i], ahead[2 * i + 1] = now[2 * i] + s, now[2 * i + 1] + c
+        ahead[2 * i], ahead[2 * i + 1] = ahead[2 * i] + s, ahead[2 * i + 1] + c
     for j in range(a.n_vehicles + a.n_buildings):
         if cw_obstacle(a, me, j, buf, &poly, &n) and cw_touching(now, 4, poly, n) and cw_touching(ahead, 4, poly, n):
             return True
@@ -566,10 +574,11 @@ cdef inline double cw_heading(const CwCounter* k, const CwUnit* target) noexcept
 
 cdef inline int cw_bearing(const CwDriveRules* r, const CwVehicle* v, const CwCounter* k, const CwUnit* target,
                            int* count, double* err) noexcept nogil:
-    """driving._bearing (CW-ARC-01/02): how many of the order's usable weapons have some of the target's counter in
-    their arc, and the least pointing error among them (0 for a turret or top mount)."""
+    """driving._bearing (CW-ARC-01/02): how many of the order's usable weapons (manned) have some of the target's
+    counter in their arc (a sidecar weapon's: the sidecar's), and the least pointing error among them (0 for a turret or top mount)."""
     cdef CwPolygon tp
-    cdef int i, mount, arcs
+    cdef CwCounter sc
+    cdef int i, mount, arcs, sc_arcs = -1
     cdef double lx, ly, rr, e, axx, axy
     if cw_counter_polygon(&target.counter, &tp) != CW_OK:
         return CW_UNSURE
@@ -588,7 +597,11 @@ cdef inline int cw_bearing(const CwDriveRules* r, const CwVehicle* v, const CwCo
             continue
         axx = 0.0 if mount < 2 else (1.0 if mount == CW_RIGHT else -1.0)      # driving._AXES
         axy = 0.0 if mount >= 2 else (1.0 if mount == CW_FRONT else -1.0)
-        if (arcs >> mount) & 1:
+        if v.weapon_sidecar[i] and sc_arcs < 0:      # driving.sidecar_pose: the sidecar's own arcs
+            cw_to_world(k, v.sidecar_offset, 0.0, &sc.cx, &sc.cy)
+            sc.length, sc.width, sc.facing = k.length, v.sidecar_width, k.facing
+            sc_arcs = cw_polygon_arcs(&sc, &tp, r.arc_angle)
+        if ((sc_arcs if v.weapon_sidecar[i] else arcs) >> mount) & 1:
             count[0] += 1
         e = 1.0 - (axx * lx + axy * ly) / rr if rr > 0.0 else 0.0
         if e < err[0]:
@@ -697,7 +710,7 @@ cdef inline int cw_choose_maneuver(const CwDriveRules* r, const CwArena* a, int 
     cdef double score[CW_SCORE]
     cdef double best_score[CW_SCORE]
     cdef CwMove move
-    cdef CwCounter cnt
+    cdef CwCounter cnt, look
     cdef int i, best = CW_PICK_STRAIGHT
     n_menu[0] = 0
     if order.tactic == CW_HOLD_COURSE or target == NULL:
@@ -710,8 +723,11 @@ cdef inline int cw_choose_maneuver(const CwDriveRules* r, const CwArena* a, int 
             continue
         cw_maneuver_move(r, v, &menu[i], distance, &move)
         cw_end_counter(&v.unit.counter, &move, &cnt)
-        score[0] = cw_blocked(r, a, me, &cnt, a.phase)
-        score[1] = cw_on_collision_course(r, a, me, &cnt, a.phase)
+        look = cnt                          # driving._pared(cnt, LOOK_GRAIN): a graze within 1e-6" is a touch
+        look.length = cnt.length + 2.0 * 1e-6
+        look.width = cnt.width + 2.0 * 1e-6
+        score[0] = cw_blocked(r, a, me, &look, a.phase)
+        score[1] = cw_on_collision_course(r, a, me, &look, a.phase)
         if cw_score(r, v, order, &cnt, target, &score[2]) != CW_OK:
             return CW_PICK_UNSURE
         if best < 0 or cw_score_less(score, best_score):

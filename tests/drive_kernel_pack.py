@@ -3,7 +3,7 @@ field, for the test wrappers of fastcore/_cwcheck.pyx (tests/test_drive_kernel_p
 must fill the same fields from the same objects (FIGHT-07, FIGHT-08, FIGHT-09)."""
 from hardpoint.carwars.dropped import oil_extra_difficulty
 from hardpoint.carwars.drivepack import KINDS, driver_rules
-from hardpoint.carwars.driving import MANEUVER_KINDS, TACTICS
+from hardpoint.carwars.driving import MANEUVER_KINDS, TACTICS, manned
 from hardpoint.carwars.enums import Side
 from hardpoint.carwars.fight import weapon_can_fire
 
@@ -30,7 +30,8 @@ def pack_vehicle(rules, fight, arena, v, out) -> dict:
     order = fight.drive_of(v.id)
     weapons = list(v.all_weapons())
     usable = [order is not None and (order.weapons is None or w.id in order.weapons) and w.spec.aimed and weapon_can_fire(w)
-              for w in weapons]
+              and manned(v, w) for w in weapons]
+    sidecar = v.sidecar.weapons if v.sidecar else []
     return {"unit": pack_unit(fight, v, out), "kind": KINDS.index(v.kind),
             "has_acceleration": v.acceleration is not None, "acceleration": float(v.acceleration or 0),
             "has_top_speed": v.top_speed is not None, "top_speed": float(v.top_speed or 0),
@@ -38,7 +39,10 @@ def pack_vehicle(rules, fight, arena, v, out) -> dict:
             "has_handling": v.handling_status is not None, "handling_status": v.handling_status or 0,
             "oil_extra": oil_extra_difficulty(rules, arena, v),
             "armour": [v.armour.get(s, 0) for s in (Side.FRONT, Side.BACK, Side.LEFT, Side.RIGHT)],
-            "weapon_mount": [int(w.mount) for w in weapons], "weapon_usable": [int(u) for u in usable]}
+            "weapon_mount": [int(w.mount) for w in weapons], "weapon_usable": [int(u) for u in usable],
+            "weapon_sidecar": [int(w in sidecar) for w in weapons],
+            "sidecar_offset": v.body.width / 2 * (1 if v.sidecar.side is Side.RIGHT else -1) if v.sidecar else 0.0,
+            "sidecar_width": float(v.body.sidecar_width) if v.sidecar else 0.0}
 
 
 def pack_arena(rules, fight, arena, out=()) -> dict:

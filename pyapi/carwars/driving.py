@@ -208,10 +208,12 @@ def choose_speed(rules: Rules, arena: Arena, v: Vehicle, order: DriveOrder, targ
 
 
 def _pushing(rules: Rules, arena: Arena, v: Vehicle, speed: float) -> bool:
-    """Whether going straight one inch at `speed` keeps the vehicle in contact with a vehicle or building it touches now."""
+    """Whether going straight one inch at `speed` keeps the vehicle in contact with a vehicle or building it touches
+    now: drives into it, not along it (the counter pared by LOOK_GRAIN a side, so that two counters edge to edge,
+    side by side, may drive apart)."""
     now = v.counter.corners()
     s, c = geo._sincos_deg(v.facing)
-    ahead = [(x + s, y + c) for x, y in now]
+    ahead = [(x + s, y + c) for x, y in _pared(v.counter).corners()]
     for poly in _obstacles(arena, v):
         if touching(now, poly) and touching(ahead, poly):
             return True
@@ -414,20 +416,38 @@ def drive_target(fight, arena: Arena, v: Vehicle, order: DriveOrder, out: dict[s
 _AXES = {Mount.FRONT: (0.0, 1.0), Mount.BACK: (0.0, -1.0), Mount.RIGHT: (1.0, 0.0), Mount.LEFT: (-1.0, 0.0)}
 
 
+def manned(v: Vehicle, w) -> bool:
+    """Whether someone aboard who can act may fire the weapon (CW-CREW-01; attack.default_firer_pool: a sidecar
+    weapon's riders, the gunners, the driver): a gun whose every firer is down does not bear."""
+    from .attack import default_firer_pool
+
+    return any(c.can_act for c in default_firer_pool(v, w))
+
+
+def sidecar_pose(v: Vehicle, cnt: geo.Counter) -> geo.Counter:
+    """The sidecar's own counter when the whole counter stands at `cnt` (model.Vehicle.sidecar_counter: as long as
+    the whole counter, beside the cycle on its side)."""
+    offset = v.body.width / 2 * (1 if v.sidecar.side is Side.RIGHT else -1)
+    cx, cy = cnt.to_world((offset, 0.0))
+    return geo.Counter(cx, cy, cnt.length, v.body.sidecar_width, cnt.facing)
+
+
 def _bearing(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, target) -> tuple[int, float]:
-    """How the order's weapons bear on the target from a counter: how many usable ones have some of its counter in
-    their arc (CW-ARC-01/02), and the least pointing error among them (1 - the cosine between the weapon's axis and
+    """How the order's weapons bear on the target from a counter: how many usable ones, manned, have some of its
+    counter in their arc (CW-ARC-01/02; a sidecar weapon's arc is the sidecar's), and the least pointing error among them (1 - the cosine between the weapon's axis and
     the line to the target's centre; 0 for a turret or top mount)."""
     from .fight import weapon_can_fire
 
     arc_angle = rules["carwars.bodies"]["arcs"]["angle"]
     tx, ty = target.x, target.y
     arcs = geo.polygon_arcs(cnt, target.counter, arc_angle)
+    sidecar_arcs = None
     lx, ly = cnt.to_local((tx, ty))
     r = math.sqrt(lx * lx + ly * ly)
     count, err = 0, 2.0
     for w in v.all_weapons():
-        if (order.weapons is not None and w.id not in order.weapons) or not w.spec.aimed or not weapon_can_fire(w):
+        if (order.weapons is not None and w.id not in order.weapons) or not w.spec.aimed or not weapon_can_fire(w) \
+                or not manned(v, w):
             continue
         if w.mount in (Mount.TURRET, Mount.TOP):
             count, err = count + 1, 0.0
@@ -435,7 +455,10 @@ def _bearing(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, targ
         axis = _AXES.get(w.mount)
         if axis is None:
             continue
-        if str(w.mount) in arcs:
+        on_sidecar = v.sidecar is not None and w in v.sidecar.weapons
+        if on_sidecar and sidecar_arcs is None:        # CW-ARC-02: a sidecar weapon's arcs are the sidecar's own
+            sidecar_arcs = geo.polygon_arcs(sidecar_pose(v, cnt), target.counter, arc_angle)
+        if str(w.mount) in (sidecar_arcs if on_sidecar else arcs):
             count += 1
         e = 1.0 - (axis[0] * lx + axis[1] * ly) / r if r > 0.0 else 0.0
         err = min(err, e)
@@ -443,6 +466,18 @@ def _bearing(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, targ
 
 
 SCORE_GRAIN = 1e-6     # scores are compared in millionths: two poses a rounding apart score alike (their order decides)
+
+
+LOOK_GRAIN = 1e-6      # inches the look ahead grows each end pose by a side: a graze, where exactly touching or not is a
+                       # rounding (two symmetric cars sliding edge to edge), counts as a touch for both
+
+
+def _pared(cnt: geo.Counter, grain: float = -LOOK_GRAIN) -> geo.Counter:
+    """The counter grown by `grain` on every side (pared when negative). The standing driver's look ahead
+    (`blocked`, `on_collision_course`) tests his end pose grown by LOOK_GRAIN, so that a graze (touching or not by a
+    rounding, as for two mirrored cars) counts as a touch for both; `_pushing` pares his counter, so that two
+    counters edge to edge, side by side, may drive apart."""
+    return geo.Counter(cnt.cx, cnt.cy, cnt.length + 2.0 * grain, cnt.width + 2.0 * grain, cnt.facing)
 
 
 def _grain(x: float) -> float:
@@ -498,7 +533,8 @@ def choose_maneuver(rules: Rules, arena: Arena, v: Vehicle, order: DriveOrder, t
     """FIGHT-07: the standing driver's maneuver for a phase in which the vehicle moves `distance` inches: straight
     for hold_course or with no target; else, of the menu's maneuvers whose chance of losing control (the Control
     Table at its speed, its status less the maneuver's D) is within the limit, one whose end pose makes no new
-    contact (with the others where they are, or where they may be at the phase's end: `blocked`) if there is one,
+    contact (with the others where they are, or where they may be at the phase's end: `blocked`; a graze within
+    LOOK_GRAIN is one) if there is one,
     then one that does not put it on a collision course (`on_collision_course`) if there is one, and of those the
     best for the tactic (the first of equals)."""
     from .dropped import oil_extra_difficulty
@@ -518,7 +554,8 @@ def choose_maneuver(rules: Rules, arena: Arena, v: Vehicle, order: DriveOrder, t
             if control_needed(rules, v.speed, v.handling_status - d) > drv["max_control_roll"]:
                 continue
         cnt = end_counter(v, maneuver_move(rules, v, m, distance))
-        score = (blocked(arena, v, cnt, rules, arena.phase), on_collision_course(rules, arena, v, cnt, arena.phase)) \
+        look = _pared(cnt, LOOK_GRAIN)
+        score = (blocked(arena, v, look, rules, arena.phase), on_collision_course(rules, arena, v, look, arena.phase)) \
             + _score(rules, v, order, cnt, target)
         if best_score is None or score < best_score:
             best, best_score = m, score
