@@ -66,7 +66,9 @@ cdef enum:
     DW_FIERY = 7
     DW_BURN = 8
     DW_DRIVE_USABLE = 9
-    DW_NCOLS = 10
+    DW_POOL = 10           # DW_POOL .. DW_POOL + DW_POOL_N - 1: who may fire it (attack.default_firer_pool), -1 after
+    DW_POOL_N = 4
+    DW_NCOLS = 14
 
 
 cdef struct CrashEffect:
@@ -191,6 +193,7 @@ cdef struct DriveRun:
     CwArena arena
     unsigned char* usable          # per mounted weapon, usable under its movement order now
     int* mounts
+    unsigned char* on_sidecar      # per mounted weapon, whether it is the sidecar's
     # handling and crashes (FIGHT-09)
     int cm_kind[DRV_MAXV]
     double cm_travel[DRV_MAXV]
@@ -372,6 +375,9 @@ cdef inline void drv_fresh(DriveRun* D, FightRun* F, Ctx* ctx) noexcept nogil:
         c.n_weapons = ctx.v_w1[v] - ctx.v_w0[v]
         c.weapon_mount = D.mounts + ctx.v_w0[v]
         c.weapon_usable = D.usable + ctx.v_w0[v]
+        c.weapon_sidecar = D.on_sidecar + ctx.v_w0[v]
+        c.sidecar_width = s.sc_width
+        c.sidecar_offset = s.body_width / 2.0 * (1.0 if s.sc_side == CW_RIGHT else -1.0) if s.sc_width > 0.0 else 0.0
         D.cm_kind[v], D.cm_travel[v], D.cm_spin[v], D.cm_way[v], D.cm_next[v] = CM_NONE, 0.0, 0, 1, 0
         D.n_skids[v] = 0
         D.crash_idx[v] = s.crash0
@@ -394,6 +400,16 @@ cdef inline void drv_fresh(DriveRun* D, FightRun* F, Ctx* ctx) noexcept nogil:
     D.status = DRV_OK
 
 
+cdef inline bint drv_manned(DriveRun* D, Ctx* ctx, int w) noexcept nogil:
+    """driving.manned (CW-CREW-01): someone of the weapon's firer pool can act (2 hits or more: he cannot)."""
+    cdef int j, ci
+    for j in range(DW_POOL_N):
+        ci = D.wd[w * DW_NCOLS + DW_POOL + j]
+        if ci >= 0 and ctx.st[ctx.c_hits[ci]] < 2:
+            return True
+    return False
+
+
 cdef inline void drv_sync(DriveRun* D, FightRun* F, Ctx* ctx) noexcept nogil:
     """What the standing driver reads of the state (FIGHT-07/08), brought up to date: who is out of action, each
     vehicle's armour, each weapon usable under its movement order (aimed, not destroyed, not empty)."""
@@ -408,7 +424,7 @@ cdef inline void drv_sync(DriveRun* D, FightRun* F, Ctx* ctx) noexcept nogil:
         c.armour[3] = ctx.st[ctx.v_armour[v] + 3]
         c.substitute = D.sub[v] >= 0
         for w in range(ctx.v_w0[v], ctx.v_w1[v]):
-            D.usable[w] = D.wd[w * DW_NCOLS + DW_DRIVE_USABLE] and not weapon_out(F, ctx, w)
+            D.usable[w] = D.wd[w * DW_NCOLS + DW_DRIVE_USABLE] and not weapon_out(F, ctx, w) and drv_manned(D, ctx, <int>w)
 
 
 cdef inline const CwUnit* drv_target(DriveRun* D, int v) noexcept nogil:
@@ -1167,6 +1183,10 @@ def run_drive(
     for i in range(13):
         if not 0 <= k.cycle_crash[i] < k.n_effects:
             return -1
+    for i in range(wd.shape[0]):
+        for t in range(DW_POOL_N):
+            if not -1 <= wd[i, DW_POOL + t] < pk.n_c_hits:
+                return -1
     for i in range(V):
         if not -1 <= specs[i].crash0 < k.n_effects or not -1 <= specs[i].sub0 < pk.n_c_hits or specs[i].kind < 0 \
                 or specs[i].kind > 2 or (specs[i].order.target >= V):
@@ -1192,6 +1212,7 @@ def run_drive(
     cdef int32_t[::1] stamp_of = np.zeros(most, dtype=np.int32)
     cdef uint8_t[::1] usable = np.zeros(pk.n_w_slot + 1, dtype=np.uint8)
     cdef int32_t[::1] mounts = np.ascontiguousarray(np.array(wd[:, DW_MOUNT] if pk.n_w_slot else [0], dtype=np.int32))
+    cdef uint8_t[::1] on_sidecar = np.ascontiguousarray(np.array(wd[:, DW_SIDECAR] if pk.n_w_slot else [0], dtype=np.uint8))
     fight_bind(&F, &pk, W, 0, &scratch[0], &ch_hits[0], &held[0])
     lists = ctx_bind(&ctx, &pk, &F.veh)
     if lists is None or not fight_rows_ok(&pk, W, 0, F.U):
@@ -1204,7 +1225,7 @@ def run_drive(
     D.wd, D.c_skill, D.ent_target, D.t_front = &wd[0, 0] if pk.n_w_slot else NULL, &c_skill[0], &ent_target[0], &t_front[0]
     D.fir, D.cand, D.stamp_of, D.stamp, D.most_fir = &fir[0], &cand[0], &stamp_of[0], 0, most
     D.V, D.NW = V, pk.n_w_slot
-    D.usable, D.mounts = &usable[0], <int*>&mounts[0]
+    D.usable, D.mounts, D.on_sidecar = &usable[0], <int*>&mounts[0], &on_sidecar[0]
     D.rolled0, D.burning = pk.v_rolled, F.veh.burning
     D.metal_factor, D.cap_num, D.cap_den = pk.consts[K_METAL_FACTOR], pk.consts[K_CAP_NUM], pk.consts[K_CAP_DEN]
     F.fir, F.cand, F.drive = D.fir, D.cand, &D

@@ -142,6 +142,7 @@ def _turn_fields(t: dict) -> dict:
 
 MAX_VEHICLES = 16        # fastcore/_cwfightdrive.pxi DRV_MAXV: the vehicles of a fight that drives
 MAX_EFFECTS = 64         # DRV_MAXEFF: crash results (handling.toml's effects, and any other name a vehicle starts with)
+MAX_POOL = 4             # DW_POOL_N: the most people who may fire one weapon (a sidecar's riders, the gunners, the driver)
 MAX_BANDS_CT = 32        # DRV_MAXBANDS: bands of a Crash Table, of the hazard table, rows of the ram table
 _EFFECT_KINDS = ("skid", "fishtail", "spinout", "roll", "vault")
 
@@ -150,6 +151,8 @@ def drive_unsupported(scenario) -> str | None:
     """What the kernel's fights that drive (run_drive) do not run yet, each the reference's (ARCH-04), or None: the
     kernel drives vehicles on open ground and resolves the standing orders' aimed fire, collisions, handling and
     crashes, fire and explosions; anything else on the map or in the plan is the reference's."""
+    from .attack import default_firer_pool
+
     arena, plan, fight, rules = scenario.arena, scenario.plan, scenario.fight, scenario.rules
     if len(arena.vehicles) > MAX_VEHICLES:
         return f"a fight that drives with more than {MAX_VEHICLES} vehicles"
@@ -178,6 +181,8 @@ def drive_unsupported(scenario) -> str | None:
             return f"vehicle {v.id!r} has a weapon on automatic in a fight that drives"
         if any(w.mount is Mount.UNDERBODY and w.spec.aimed for w in v.all_weapons()):
             return f"vehicle {v.id!r} has an aimed underbody weapon in a fight that drives"
+        if any(len(default_firer_pool(v, w)) > MAX_POOL for w in v.all_weapons()):
+            return f"vehicle {v.id!r} has a weapon more than {MAX_POOL} people aboard may fire"
     h = rules["carwars.handling"]
     names = set(h["effect"])
     bands = [n for _, n in rules["carwars.damage"]["crew"]["crash_table_1"]] + [n for _, n in h["crash_table_2"]["bands"]]
@@ -355,7 +360,7 @@ class DrivePacker(_fight_packer()):  # type: ignore[misc]
                                 spec.damage_hits or 0, spec.fire_modifier if spec.fire_modifier is not None else -1,
                                 int(spec.fiery), spec.burn_duration or 0,
                                 int(order is not None and (order.weapons is None or w.id in order.weapons) and spec.aimed
-                                    and not spec.refused)])
+                                    and not spec.refused)] + self._pool(v, w))
         skill = []
         for v in arena.vehicles.values():
             for c in v.all_crew():
@@ -364,6 +369,13 @@ class DrivePacker(_fight_packer()):  # type: ignore[misc]
         return {"rules": driver_rules(rules), "tohit": tohit_tables(rules), "consts": tables.consts(rules),
                 "effects": tables.effects, "vehicles": vehicles, "t_front": fronts, "c_skill": skill,
                 "weapons": weapons, "ent_target": list(self.ent_target), "max_needed": int(th["to_hit"]["max_needed"])}
+
+    def _pool(self, v: Vehicle, w) -> list[int]:
+        """Who may fire the weapon (attack.default_firer_pool), as crew indices, -1 after (driving.manned)."""
+        from .attack import default_firer_pool
+
+        pool = [self.crew_index[(v.id, c.id)] for c in default_firer_pool(v, w)]
+        return pool + [-1] * (MAX_POOL - len(pool))
 
     def _vehicle(self, arena: Arena, v: Vehicle, tables: DriveTables) -> dict[str, Any]:
         """DriveSpec: one vehicle's place, speed and fixed figures, its movement order and its handling and crash
