@@ -95,3 +95,22 @@ def test_perf_01_batch_against_its_floors(benchmark, report, name):
            floor_fights_per_s=n / t_floor, counted_over_floor=t_counted / t_floor, arrays_fights_per_s=n / t_arrays,
            bytes_per_fight=sum(int(np.prod(sh)) * np.dtype(dt).itemsize for sh, dt in shapes) / n,
            arrays_over_writing=t_arrays / t_write)
+
+
+@pytest.mark.parametrize("aspect,speed", [("head-on", 0.0), ("broadside", 40.0)])
+def test_perf_01_fights_that_drive_compiled_against_reference(benchmark, report, aspect, speed):
+    """PERF-01, FIGHT-07..09 (issue 34): `hardpoint duel hunter stinger`'s fight (default tactics: both driven,
+    up to 20 turns, until decided) in run_drive against the reference on the same trials, one thread; the share
+    of trials the kernel handed back (none expected of two vehicles)."""
+    from hardpoint.duel import build_duel
+
+    s = build_duel("hunter", "stinger", aspect=aspect, speed=speed)
+    p = pack(s)
+    assert not isinstance(p, Unpackable) and p.drive is not None, p
+    ref_n = max(2, scaled(2000) // 100)
+    n = scaled(20_000)
+    t_ref, t_com = interleaved(lambda: run_batch(s, ref_n, 1, backend="reference"),
+                               lambda: run_batch(s, n, 1, backend="compiled", threads=1, keep="summary"), rounds=2, reps=1)
+    benchmark.pedantic(lambda: run_batch(s, n, 1, backend="compiled", threads=1, keep="summary"), rounds=1, iterations=1)
+    report(f"duel that drives, {aspect} {speed:g} mph", speedup=(t_ref / ref_n) / (t_com / n),
+           reference_fights_per_s=ref_n / t_ref, compiled_fights_per_s=n / t_com)
