@@ -528,8 +528,8 @@ cdef inline bint cw_pushing(const CwArena* a, int me) noexcept nogil:
     cdef int i, j, n
     cw_corners(&a.vehicles[me].unit.counter, now)
     cw_sincos_deg(a.vehicles[me].unit.counter.facing, &s, &c)
-    pared.length = pared.length + 2.0 * -1e-6       # driving._pared: into it, not along it
-    pared.width = pared.width + 2.0 * -1e-6
+    pared.length = pared.length - 2.0 * 1e-6        # driving._pared: into it, not along it
+    pared.width = pared.width - 2.0 * 1e-6
     cw_corners(&pared, ahead)
     for i in range(4):
         ahead[2 * i], ahead[2 * i + 1] = ahead[2 * i] + s, ahead[2 * i + 1] + c
@@ -575,7 +575,8 @@ cdef inline double cw_heading(const CwCounter* k, const CwUnit* target) noexcept
 cdef inline int cw_bearing(const CwDriveRules* r, const CwVehicle* v, const CwCounter* k, const CwUnit* target,
                            int* count, double* err) noexcept nogil:
     """driving._bearing (CW-ARC-01/02): how many of the order's usable weapons (manned) have some of the target's
-    counter in their arc (a sidecar weapon's: the sidecar's), and the least pointing error among them (0 for a turret or top mount)."""
+    counter in their arc (a sidecar weapon's: the sidecar's), and the least pointing error among them (0 for a
+    turret or top mount)."""
     cdef CwPolygon tp
     cdef CwCounter sc
     cdef int i, mount, arcs, sc_arcs = -1
@@ -710,7 +711,7 @@ cdef inline int cw_choose_maneuver(const CwDriveRules* r, const CwArena* a, int 
     cdef double score[CW_SCORE]
     cdef double best_score[CW_SCORE]
     cdef CwMove move
-    cdef CwCounter cnt, look
+    cdef CwCounter cnt
     cdef int i, best = CW_PICK_STRAIGHT
     n_menu[0] = 0
     if order.tactic == CW_HOLD_COURSE or target == NULL:
@@ -723,11 +724,8 @@ cdef inline int cw_choose_maneuver(const CwDriveRules* r, const CwArena* a, int 
             continue
         cw_maneuver_move(r, v, &menu[i], distance, &move)
         cw_end_counter(&v.unit.counter, &move, &cnt)
-        look = cnt                          # driving._pared(cnt, LOOK_GRAIN): a graze within 1e-6" is a touch
-        look.length = cnt.length + 2.0 * 1e-6
-        look.width = cnt.width + 2.0 * 1e-6
-        score[0] = cw_blocked(r, a, me, &look, a.phase)
-        score[1] = cw_on_collision_course(r, a, me, &look, a.phase)
+        score[0] = cw_blocked(r, a, me, &cnt, a.phase)
+        score[1] = cw_on_collision_course(r, a, me, &cnt, a.phase)
         if cw_score(r, v, order, &cnt, target, &score[2]) != CW_OK:
             return CW_PICK_UNSURE
         if best < 0 or cw_score_less(score, best_score):

@@ -434,8 +434,9 @@ def sidecar_pose(v: Vehicle, cnt: geo.Counter) -> geo.Counter:
 
 def _bearing(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, target) -> tuple[int, float]:
     """How the order's weapons bear on the target from a counter: how many usable ones, manned, have some of its
-    counter in their arc (CW-ARC-01/02; a sidecar weapon's arc is the sidecar's), and the least pointing error among them (1 - the cosine between the weapon's axis and
-    the line to the target's centre; 0 for a turret or top mount)."""
+    counter in their arc (CW-ARC-01/02; a sidecar weapon's arc is the sidecar's), and the least pointing error among
+    them (1 - the cosine between the weapon's axis and the line to the target's centre; 0 for a turret or top
+    mount)."""
     from .fight import weapon_can_fire
 
     arc_angle = rules["carwars.bodies"]["arcs"]["angle"]
@@ -468,16 +469,13 @@ def _bearing(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, targ
 SCORE_GRAIN = 1e-6     # scores are compared in millionths: two poses a rounding apart score alike (their order decides)
 
 
-LOOK_GRAIN = 1e-6      # inches the look ahead grows each end pose by a side: a graze, where exactly touching or not is a
-                       # rounding (two symmetric cars sliding edge to edge), counts as a touch for both
+LOOK_GRAIN = 1e-6      # inches `_pushing` pares his counter by a side: two counters edge to edge may drive apart
 
 
-def _pared(cnt: geo.Counter, grain: float = -LOOK_GRAIN) -> geo.Counter:
-    """The counter grown by `grain` on every side (pared when negative). The standing driver's look ahead
-    (`blocked`, `on_collision_course`) tests his end pose grown by LOOK_GRAIN, so that a graze (touching or not by a
-    rounding, as for two mirrored cars) counts as a touch for both; `_pushing` pares his counter, so that two
-    counters edge to edge, side by side, may drive apart."""
-    return geo.Counter(cnt.cx, cnt.cy, cnt.length + 2.0 * grain, cnt.width + 2.0 * grain, cnt.facing)
+def _pared(cnt: geo.Counter) -> geo.Counter:
+    """The counter less LOOK_GRAIN on every side (`_pushing`: going straight drives him into what he touches, not
+    along it)."""
+    return geo.Counter(cnt.cx, cnt.cy, cnt.length - 2.0 * LOOK_GRAIN, cnt.width - 2.0 * LOOK_GRAIN, cnt.facing)
 
 
 def _grain(x: float) -> float:
@@ -533,8 +531,7 @@ def choose_maneuver(rules: Rules, arena: Arena, v: Vehicle, order: DriveOrder, t
     """FIGHT-07: the standing driver's maneuver for a phase in which the vehicle moves `distance` inches: straight
     for hold_course or with no target; else, of the menu's maneuvers whose chance of losing control (the Control
     Table at its speed, its status less the maneuver's D) is within the limit, one whose end pose makes no new
-    contact (with the others where they are, or where they may be at the phase's end: `blocked`; a graze within
-    LOOK_GRAIN is one) if there is one,
+    contact (with the others where they are, or where they may be at the phase's end: `blocked`) if there is one,
     then one that does not put it on a collision course (`on_collision_course`) if there is one, and of those the
     best for the tactic (the first of equals)."""
     from .dropped import oil_extra_difficulty
@@ -554,8 +551,7 @@ def choose_maneuver(rules: Rules, arena: Arena, v: Vehicle, order: DriveOrder, t
             if control_needed(rules, v.speed, v.handling_status - d) > drv["max_control_roll"]:
                 continue
         cnt = end_counter(v, maneuver_move(rules, v, m, distance))
-        look = _pared(cnt, LOOK_GRAIN)
-        score = (blocked(arena, v, look, rules, arena.phase), on_collision_course(rules, arena, v, look, arena.phase)) \
+        score = (blocked(arena, v, cnt, rules, arena.phase), on_collision_course(rules, arena, v, cnt, arena.phase)) \
             + _score(rules, v, order, cnt, target)
         if best_score is None or score < best_score:
             best, best_score = m, score
