@@ -109,6 +109,7 @@ class _NoDice:
 
 
 _NO_DICE = _NoDice()
+_UNSEEN = object()     # a shot not explained yet (None is a shot explained as no candidate)
 
 
 def _int32(x, cols=None) -> np.ndarray:
@@ -311,6 +312,7 @@ class FightPacker:
         self.units_now.clear()
         self.now.clear()
         self.now["grid"] = grid = BoxGrid()
+        self.now["pairs"] = {}
         self.now["counters"] = (tuple((c.id, c.polygon.vertices, c.inert, frozenset(c.still_on)) for c in arena.counters),
                                 tuple((c.id, c.kind, c.polygon.vertices) for c in arena.clouds.values()))
         for u in [*arena.vehicles.values(), *arena.pedestrians.values()]:
@@ -326,23 +328,36 @@ class FightPacker:
             self.now["scene"] = Scene(self.arena)
         return self.now["scene"]
 
+    def _situation(self, unit, target) -> dict:
+        """The explained shots of `unit` at `target` in this phase's situation, a dict of the cache (shared by the
+        packings of the fight) keyed by the shot; found once a phase per pair. The situation is what a shot depends
+        on: the firer's and the target's places and speeds, the firer's handling, hazard, slick and paint, the places
+        of the units that could stand between them (a unit outside the box around both, widened by 2" for a
+        sidecar, cannot block the line of fire) and of the counters and clouds."""
+        now = self.now
+        pair = (unit.id, target)
+        shots = now["pairs"].get(pair)
+        if shots is None:
+            (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = self.where[unit.id], self.where[target]
+            box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
+            units_now = self.units_now
+            between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
+            paint = getattr(unit, "paint_until_turn", None)
+            key = (unit.id, fpose, tpose, getattr(unit, "handling", None), getattr(unit, "hazard_difficulty", 0),
+                   getattr(unit, "on_oil", False), paint is not None and self.arena.turn <= paint, between, now["counters"])
+            shots = now["pairs"][pair] = self.cache.setdefault(key, {})
+        return shots
+
     def explained(self, unit, wid, firer, target, aim, planned: bool = False):
-        """The shot's range and kernel row (None: not a candidate), cached by what it depends on: the firer's and the target's
-        places and speeds, the firer's handling, and the places of the counters that could stand between them
-        (a counter outside the box around both, widened by 2" for a sidecar, cannot block the line of fire)."""
-        arena, now = self.arena, self.now
-        (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = self.where[unit.id], self.where[target]
-        box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
-        between = tuple(p for uid, p in (self.units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
-        paint = getattr(unit, "paint_until_turn", None)
+        """The shot's range and kernel row (None: not a candidate), cached by what it depends on: its situation
+        (`_situation`), the weapon, firer and aim, and whether the firer is barred."""
         # a substitute driver may not fire before the turn he may act, nor in a turn he steered (CW-CREW-04)
-        barred = firer is not None and not isinstance(unit, Pedestrian) and substitute_barred(unit, firer, arena.turn) is not None
-        key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None),
-               getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), paint is not None and arena.turn <= paint, between,
-               now["counters"], barred)
-        if key not in self.cache:
-            self.cache[key] = self._explain_one(unit, wid, firer, target, aim, planned)
-        found = self.cache[key]
+        barred = firer is not None and not isinstance(unit, Pedestrian) and substitute_barred(unit, firer, self.arena.turn) is not None
+        shots = self._situation(unit, target)
+        key = (planned, wid, firer, aim, barred)
+        found = shots.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            found = shots[key] = self._explain_one(unit, wid, firer, target, aim, planned)
         if found is None or found[2] is None:
             return None if found is None else found[:2]
         return found[0], self.burst_of(found[1], *found[2], target)
