@@ -9,6 +9,7 @@ decide left to the kernel; `FightPacker` holds that copy and the rows, one metho
 from __future__ import annotations
 
 import dataclasses
+import pickle
 
 import numpy as np
 
@@ -38,10 +39,11 @@ from .tohit import hit_probability
 from .turn import FiredThisTurn, do_action, drops_now, end_handling, phase_distances
 from .validate import check_drop_static
 
-__all__ = ["FightPacker", "pack_fight", "layout_of"]
+__all__ = ["FightPacker", "TurnStates", "fact_turn", "layout_of", "pack_fight"]
 
 
-def pack_fight(scenario, base: Packed, facts: frozenset = frozenset(), cache: dict | None = None) -> Packed | Unpackable:
+def pack_fight(scenario, base: Packed, facts: frozenset = frozenset(), cache: dict | None = None,
+               states: dict | None = None) -> Packed | Unpackable:
     """Add to the packed arrays what the fight kernel needs: the orders' candidate shots at every phase of every
     turn (in the order `carwars.fight.order_attacks` weighs them), the collisions of the movement, where
     explosions reach at each turn's end, the out-of-action switches (FIGHT-03) and the sides (FIGHT-01).
@@ -55,16 +57,61 @@ def pack_fight(scenario, base: Packed, facts: frozenset = frozenset(), cache: di
     driver was still able or the substitute down); ("substitute", turn, phase, action index): that substitution
     went ahead. Otherwise every drop and switch happens, no mines go off (the kernel skips mines that did), and a
     substitution goes ahead as the state the packing knows allows. `cache` keeps the explained shots between
-    packings of one scenario."""
+    packings of one scenario. `states` keeps each packing's state at the start of its turns (`TurnStates`, by
+    set of facts): a packing whose facts agree with one's there up to a turn goes on from that turn instead of
+    packing the turns before it again (the same arrays, bit for bit)."""
     arena = scenario.arena.copy()
     layout = layout_of(scenario)
     reason = _unpackable(scenario, arena, layout)
     if reason is not None:
         return Unpackable(reason)
     packer = FightPacker(scenario, base, arena, layout, facts, cache)
-    for ti in range(packer.T):
+    first, source = _resume_point(states or {}, facts, packer.turn0, packer.T)
+    if source is not None:
+        packer.resume(source, first)
+    starts = source.starts[:first] if source is not None else []
+    for ti in range(first, packer.T):
+        if states is not None:
+            starts.append(packer.turn_state())
         packer.pack_turn(ti)
+    if states is not None:
+        starts.append(packer.turn_state())
+        states[facts] = TurnStates(packer.row_lists(), starts)
     return packer.packed()
+
+
+@dataclasses.dataclass
+class TurnStates:
+    """A packing's state at the start of each of its turns (and after the last), to go on from (`pack_fight`):
+    per turn the lengths of the packer's row lists (only ever appended to, so their first rows are the state's)
+    and the rest of its state pickled (`FightPacker.turn_state`); `lists` the row lists themselves."""
+
+    lists: dict[str, list]
+    starts: list[tuple[dict[str, int], bytes]]
+
+
+def fact_turn(f: tuple, turn0: int) -> int:
+    """The first of a fight's turns (from 0) whose packing a fact changes: a vehicle slowing down from the end of
+    turn d (CW-CREW-03) changes turn d - 1 (counted from 0); a weapon gone, an action cancelled or a substitution
+    made change their own turn (the arena's, `turn0` the fight's first)."""
+    if f[0] == "slow":
+        return max(0, f[2] - 1)
+    if f[0] == "gone":
+        return max(0, f[3] - turn0)
+    if f[0] in ("cancel", "substitute"):
+        return max(0, f[1] - turn0)
+    return 0
+
+
+def _resume_point(states: dict, facts: frozenset, turn0: int, T: int) -> tuple[int, TurnStates | None]:
+    """The latest turn (from 0) at which a packing of `states` has the state a packing of `facts` has there (the
+    facts the two do not share change no turn before it), and that packing's states; (0, None) if none."""
+    best, found = 0, None
+    for other, turns in states.items():
+        first = min([fact_turn(f, turn0) for f in other ^ facts] + [T])
+        if first > best:
+            best, found = first, turns
+    return best, found
 
 
 def layout_of(scenario) -> FightLayout:
@@ -989,6 +1036,34 @@ class FightPacker:
         self._entry(tp, unit, self.wkey[(unit.id, wid)], w_global, ped, f0,
                     _layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
                     hand=self.hand_of.get(wid, -1) if w_global < 0 else -1, min36=order_min36(self.rules, order, unit, wid))
+
+    # --- the state at the start of a turn, to go on from (`pack_fight`'s states) --------------------------------
+
+    # the rows, only ever appended to: a state holds their lengths
+    _ROW_LISTS = ("ent", "fir", "cand", "fcol", "tp_lo", "col_lo", "near_v", "near_p", "brst", "ocon", "ocon_lo", "drops",
+                  "drop_lo", "offr", "offr_lo")
+    # the rest of what the turns change: the arena, the counters with rows (the same objects as the arena's), what
+    # touches what, the facts numbered, drivers found out, who holds a hand weapon from when, who still moves
+    _TURN_STATE = ("arena", "counter_objs", "touching", "fact_list", "fact_at", "drivers_out", "c_hand", "moving_end")
+
+    def row_lists(self) -> dict[str, list]:
+        """The packer's row lists (`TurnStates.lists`)."""
+        return {name: getattr(self, name) for name in self._ROW_LISTS}
+
+    def turn_state(self) -> tuple[dict[str, int], bytes]:
+        """The packer's state now, between two turns: the row lists' lengths, the rest pickled in one piece (the
+        counters it has rows for are the arena's own objects)."""
+        lengths = {name: len(getattr(self, name)) for name in self._ROW_LISTS}
+        return lengths, pickle.dumps(tuple(getattr(self, name) for name in self._TURN_STATE), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def resume(self, states: TurnStates, ti: int) -> None:
+        """Take another packing's state at the start of turn `ti` (`turn_state`), to pack the turns from there."""
+        lengths, blob = states.starts[ti]
+        for name in self._ROW_LISTS:
+            setattr(self, name, states.lists[name][:lengths[name]])
+        for name, value in zip(self._TURN_STATE, pickle.loads(blob)):
+            setattr(self, name, value)
+        self.counter_of = {id(c): i for i, c in enumerate(self.counter_objs)}
 
     # --- the per-turn and per-phase loop, and the end of turn ------------------------------------------------
 
