@@ -353,21 +353,39 @@ class FightPacker:
 
     def _place(self) -> None:
         """Where every unit stands this phase (its pose and box, in a grid) and the counters' and clouds' places:
-        what an explained shot depends on."""
+        what an explained shot depends on. The same places (every unit's where it was, in this phase or another, in
+        this packing or another of the fight: a unit's counter never changes size) share one placing, and the same
+        situation (the places, the units' handling, hazards, slicks and paint, the counters) one dict of pairs."""
         arena = self.arena
-        self.where.clear()
-        self.units_now.clear()
-        self.now.clear()
-        self.now["grid"] = grid = BoxGrid()
-        self.now["pairs"] = {}
-        self.now["counters"] = (tuple((c.id, c.polygon.vertices, c.inert, frozenset(c.still_on)) for c in arena.counters),
-                                tuple((c.id, c.kind, c.polygon.vertices) for c in arena.clouds.values()))
-        for u in [*arena.vehicles.values(), *arena.pedestrians.values()]:
-            self.where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), bounds(u.counter.corners()))
-            self.units_now.append((u.id, self.where[u.id][0]))
-            grid.add(self.where[u.id][1])
-        for b in arena.buildings.values():     # targets of planned attacks; fixed, and never between (blockers are)
-            self.where[b.id] = ((b.id,), bounds(b.polygon.vertices))
+        units = [*arena.vehicles.values(), *arena.pedestrians.values()]
+        poses = tuple((u.id, u.x, u.y, u.facing, u.speed) for u in units)
+        placed = self.cache.get(("placed", poses))
+        if placed is None:
+            placed = self.cache[("placed", poses)] = self._placing(units)
+        self.where, self.units_now, grid = placed
+        counters = (tuple((c.id, c.polygon.vertices, c.inert, frozenset(c.still_on)) for c in arena.counters),
+                    tuple((c.id, c.kind, c.polygon.vertices) for c in arena.clouds.values()))
+        states = tuple((getattr(u, "handling", None), getattr(u, "hazard_difficulty", 0), getattr(u, "on_oil", False), self._painted(u))
+                       for u in units)
+        self.now = {"grid": grid, "counters": counters, "pairs": self.cache.setdefault(("situation", poses, states, counters), {})}
+
+    def _placing(self, units: list) -> tuple[dict, list, BoxGrid]:
+        """Each unit's (pose, box) and each building's, the units' (id, pose) in file order, their boxes in a grid."""
+        where: dict = {}
+        units_now: list = []
+        grid = BoxGrid()
+        for u in units:
+            where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), bounds(u.counter.corners()))
+            units_now.append((u.id, where[u.id][0]))
+            grid.add(where[u.id][1])
+        for b in self.arena.buildings.values():     # targets of planned attacks; fixed, and never between (blockers are)
+            where[b.id] = ((b.id,), bounds(b.polygon.vertices))
+        return where, units_now, grid
+
+    def _painted(self, unit) -> bool:
+        """Whether paint covers the unit's windows this turn (CW-HIT-07)."""
+        paint = getattr(unit, "paint_until_turn", None)
+        return paint is not None and self.arena.turn <= paint
 
     def _scene(self) -> Scene:
         """The arena's Scene for this phase's explains, made once a phase when first needed."""
@@ -389,9 +407,8 @@ class FightPacker:
             box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
             units_now = self.units_now
             between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
-            paint = getattr(unit, "paint_until_turn", None)
             key = (unit.id, fpose, tpose, getattr(unit, "handling", None), getattr(unit, "hazard_difficulty", 0),
-                   getattr(unit, "on_oil", False), paint is not None and self.arena.turn <= paint, between, now["counters"])
+                   getattr(unit, "on_oil", False), self._painted(unit), between, now["counters"])
             shots = now["pairs"][pair] = self.cache.setdefault(key, {})
         return shots
 
