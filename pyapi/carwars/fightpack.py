@@ -558,14 +558,18 @@ class FightPacker:
         tires, a fire source), spikes and mines (a die, then damage to tires and underbody if they go off);
         paint on the windows. Mines stay in the packing: the kernel skips rows of mines that went off."""
         arena = self.arena
+        paints = [cloud for cloud in arena.clouds.values() if cloud.kind == "paint"]
+        if not arena.counters and not paints:
+            self.touching.clear()          # nothing on the map to drive over (no swept areas to find)
+            return
         touched: set = set()
         vids_ = {v.id: i for i, v in enumerate(arena.vehicles.values())}
         for vi_, v in enumerate(arena.vehicles.values()):
             area = swept_polygon(before_move[v.id], v.counter)
             for counter in list(arena.counters):
                 self._counter_contact(vi_, v, area, counter, before_move, touched, vids_)
-            for cloud in arena.clouds.values():
-                if cloud.kind == "paint" and intersects(area, cloud.polygon):
+            for cloud in paints:
+                if intersects(area, cloud.polygon):
                     paint_contact(self.rules, v, cloud, arena.turn)
         self.touching.clear()
         self.touching.update(touched)
