@@ -472,9 +472,15 @@ def _default_firers(scenario, a, afir: list[list[int]], crew_index: dict, c_hits
     return lo, len(afir)
 
 
+_COLUMN_SETS: dict[tuple[str, ...], frozenset[str]] = {}     # a layout's columns as a set (the packers make rows by the million)
+
+
 def kernel_row(columns: tuple[str, ...], **values: int) -> list[int]:
     """A kernel row (or vector) by its column names (fastcore/layout.toml): every column given, and no other."""
-    if values.keys() != set(columns):
+    names = _COLUMN_SETS.get(columns)
+    if names is None:
+        names = _COLUMN_SETS[columns] = frozenset(columns)
+    if values.keys() != names:
         missing, extra = set(columns) - values.keys(), values.keys() - set(columns)
         raise AssertionError(f"kernel row: missing {sorted(missing)}, unknown {sorted(extra)}")
     return [int(values[c]) for c in columns]
