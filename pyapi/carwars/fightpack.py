@@ -198,6 +198,7 @@ class FightPacker:
         self.wkey = {k: i for i, k in enumerate(self.layout.weapons)}
         self.sides = list(self.layout.sides)
         self.u_side = [self.sides.index(fight.side(u) if fight is not None else u) for u in self.units]
+        self.enemies = {u: [e for e in self.units if e != u and fight.enemies(u, e)] for u in self.units} if fight is not None else {}
 
     def _usable(self, name: str) -> bool:
         """Whether a hand weapon of this name may fire (CW-HAND-01)."""
@@ -1028,7 +1029,7 @@ class FightPacker:
                 continue
             unit = arena.vehicles.get(order.unit) or arena.pedestrians[order.unit]
             if order.target in TARGET_POLICIES:
-                targets = [u for u in self.units if u != unit.id and fight.enemies(unit.id, u)]
+                targets = self.enemies[unit.id]
             else:
                 targets = [order.target]
             for wid in weapons_of(order, unit):
@@ -1123,7 +1124,10 @@ class FightPacker:
         smoke and flaming oil going, paint wearing off, handling recovered, and vehicles out of control slowing
         down (CW-CREW-03)."""
         arena = self.arena
-        reach_v, reach_p = blast_rows(arena, self.radius, self.ped_index)
+        places = tuple((u.id, u.x, u.y, u.facing) for u in [*arena.vehicles.values(), *arena.pedestrians.values()])
+        if ("blast", places) not in self.cache:     # the same places, the same reach (a unit's counter never changes size)
+            self.cache[("blast", places)] = blast_rows(arena, self.radius, self.ped_index)
+        reach_v, reach_p = self.cache[("blast", places)]
         self.near_v += reach_v or [[]]
         self.near_p += reach_p or [[]]
         for i, v in enumerate(arena.vehicles.values()):
