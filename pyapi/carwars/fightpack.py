@@ -165,6 +165,32 @@ def _int32(x, cols=None) -> np.ndarray:
     return a.reshape((len(x), cols)) if cols is not None else a
 
 
+class _Situation:
+    """The explained shots of one unit at one target in one situation (`FightPacker._situation`), each with the
+    lines of fire its explain traced, and `like`: the pair's situation before it that differed only in the units
+    between, whose shots it takes where those lines come out the same (`FightPacker._as_before`)."""
+
+    __slots__ = ("shots", "sights", "like")
+
+    def __init__(self, like: "_Situation | None") -> None:
+        self.shots: dict = {}
+        self.sights: dict = {}
+        self.like = like
+
+
+class _SightLog:
+    """A scene (`attack.Scene`) that keeps the lines of fire asked of it: (origin, part, laser, the Sight)."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        self.traced: list = []
+
+    def sight(self, origin, part, firer, target, laser: bool):
+        sight = self.scene.sight(origin, part, firer, target, laser)
+        self.traced.append((origin, part, laser, sight))
+        return sight
+
+
 class FightPacker:
     """One packing of a fight (`pack_fight`): the arena it plays the fight on, the kernel's indices of its units,
     weapons and characters, and the rows it adds turn by turn and phase by phase."""
@@ -368,7 +394,8 @@ class FightPacker:
                     tuple((c.id, c.kind, c.polygon.vertices) for c in arena.clouds.values()))
         states = tuple((getattr(u, "handling", None), getattr(u, "hazard_difficulty", 0), getattr(u, "on_oil", False), self._painted(u))
                        for u in units)
-        self.now = {"grid": grid, "counters": counters, "pairs": self.cache.setdefault(("situation", poses, states, counters), {})}
+        pairs, rows = self.cache.setdefault(("situation", poses, states, counters), ({}, {}))
+        self.now = {"grid": grid, "counters": counters, "pairs": pairs, "rows": rows}
 
     def _placing(self, units: list) -> tuple[dict, list, BoxGrid]:
         """Each unit's (pose, box) and each building's, the units' (id, pose) in file order, their boxes in a grid."""
@@ -394,42 +421,77 @@ class FightPacker:
             self.now["scene"] = Scene(self.arena)
         return self.now["scene"]
 
-    def _situation(self, unit, target) -> dict:
-        """The explained shots of `unit` at `target` in this phase's situation, a dict of the cache (shared by the
-        packings of the fight) keyed by the shot; found once a phase per pair. The situation is what a shot depends
-        on: the firer's and the target's places and speeds, the firer's handling, hazard, slick and paint, the places
-        of the units that could stand between them (a unit outside the box around both, widened by 2" for a
-        sidecar, cannot block the line of fire) and of the counters and clouds."""
+    def _situation(self, unit, target) -> "_Situation":
+        """The explained shots of `unit` at `target` in this phase's situation (`_Situation`, kept in the cache,
+        shared by the packings of the fight); found once a phase per pair. The situation is what a shot depends on:
+        the firer's and the target's places and speeds, the firer's handling, hazard, slick and paint, the places of
+        the units that could stand between them (a unit outside the box around both, widened by 2" for a sidecar,
+        cannot block the line of fire) and of the counters and clouds."""
         now = self.now
         pair = (unit.id, target)
-        shots = now["pairs"].get(pair)
-        if shots is None:
+        found = now["pairs"].get(pair)
+        if found is None:
             (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = self.where[unit.id], self.where[target]
             box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
             units_now = self.units_now
             between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
-            key = (unit.id, fpose, tpose, getattr(unit, "handling", None), getattr(unit, "hazard_difficulty", 0),
-                   getattr(unit, "on_oil", False), self._painted(unit), between, now["counters"])
-            shots = now["pairs"][pair] = self.cache.setdefault(key, {})
-        return shots
+            alike = (unit.id, fpose, tpose, getattr(unit, "handling", None), getattr(unit, "hazard_difficulty", 0),
+                     getattr(unit, "on_oil", False), self._painted(unit), now["counters"])
+            key = ("shots", alike, between)
+            found = self.cache.get(key)
+            if found is None:
+                # the last situation of the pair that differed only in the units between (`_Situation.like`)
+                found = self.cache[key] = self.cache[("alike", alike)] = _Situation(self.cache.get(("alike", alike)))
+            now["pairs"][pair] = found
+        return found
+
+    def _barred(self, unit, firer) -> bool:
+        """A substitute driver may not fire before the turn he may act, nor in a turn he steered (CW-CREW-04)."""
+        return firer is not None and not isinstance(unit, Pedestrian) and substitute_barred(unit, firer, self.arena.turn) is not None
+
+    def _shot(self, unit, wid, firer, target, aim, planned: bool, barred: bool):
+        """The shot as `_explain_one` found it, cached by what it depends on: its situation (`_situation`), the
+        weapon, firer and aim, and whether the firer is barred."""
+        situation = self._situation(unit, target)
+        key = (planned, wid, firer, aim, barred)
+        found = situation.shots.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._as_before(situation, key, unit, target)
+            if found is _UNSEEN:
+                sights = _SightLog(self._scene())
+                found = self._explain_one(unit, wid, firer, target, aim, planned, sights)
+                situation.sights[key] = sights.traced
+            situation.shots[key] = found
+        return found
+
+    def _as_before(self, situation: "_Situation", key: tuple, unit, target):
+        """The shot as the pair's situation before found it, if only the units between differ and every line of fire
+        that explain traced comes out the same now (an explain reads the blockers only through its lines of fire,
+        `attack.Scene.sight`); else _UNSEEN."""
+        like = situation.like
+        if like is None or key not in like.sights:
+            return _UNSEEN
+        scene = self._scene()
+        tgt = self.arena.buildings.get(target) or self.arena.unit(target, "target")
+        traced = []
+        for origin, part, laser, seen in like.sights[key]:
+            sight = scene.sight(origin, part, unit, tgt, laser)
+            if sight != seen:
+                return _UNSEEN
+            traced.append((origin, part, laser, sight))
+        situation.sights[key] = traced
+        return like.shots[key]
 
     def explained(self, unit, wid, firer, target, aim, planned: bool = False):
-        """The shot's range and kernel row (None: not a candidate), cached by what it depends on: its situation
-        (`_situation`), the weapon, firer and aim, and whether the firer is barred."""
-        # a substitute driver may not fire before the turn he may act, nor in a turn he steered (CW-CREW-04)
-        barred = firer is not None and not isinstance(unit, Pedestrian) and substitute_barred(unit, firer, self.arena.turn) is not None
-        shots = self._situation(unit, target)
-        key = (planned, wid, firer, aim, barred)
-        found = shots.get(key, _UNSEEN)
-        if found is _UNSEEN:
-            found = shots[key] = self._explain_one(unit, wid, firer, target, aim, planned)
+        """The shot's range and kernel row (None: not a candidate), with the pedestrians its burst reaches now."""
+        found = self._shot(unit, wid, firer, target, aim, planned, self._barred(unit, firer))
         if found is None or found[2] is None:
             return None if found is None else found[:2]
         return found[0], self.burst_of(found[1], *found[2], target)
 
-    def _explain_one(self, unit, wid, firer, target, aim, planned: bool):
-        """`explained` once (`phase.explain_phase` of the one attack): (range, row, (aim point, burst radius, burst
-        dice) or None), or None."""
+    def _explain_one(self, unit, wid, firer, target, aim, planned: bool, scene):
+        """`explained` once (`phase.explain_phase` of the one attack, against `scene`'s blockers): (range, row, (aim
+        point, burst radius, burst dice) or None), or None."""
         arena, rules = self.arena, self.rules
         shooter = None if isinstance(unit, Pedestrian) else (unit.crew_member(firer) if firer else None)
         person = unit if isinstance(unit, Pedestrian) else shooter
@@ -437,7 +499,7 @@ class FightPacker:
         if person is not None:
             person.hits = 0       # the firer's own state is the kernel's: explained as able and unhurt
         try:
-            b = explain_phase(arena, [Attack("order", unit.id, wid, target, aim, firer)], rules, None, self._scene())[0]
+            b = explain_phase(arena, [Attack("order", unit.id, wid, target, aim, firer)], rules, None, scene)[0]
         except HardpointError:
             b = None
         finally:
@@ -475,14 +537,28 @@ class FightPacker:
 
     def rows_for(self, unit, wid, firer, targets, aim):
         """The candidate rows of one firer's weapon, in the order `carwars.fight._choose` weighs them: by range, then
-        by the unit's place in the file."""
-        scored = []
+        by the unit's place in the file. The same in every phase of one situation, so kept with it; but rows with a
+        burst, whose reach is added to the packing's rows each time."""
+        barred = self._barred(unit, firer)
+        memo = (unit.id, wid, firer, aim, tuple(targets), barred)
+        rows = self.now["rows"].get(memo)
+        if rows is not None:
+            return rows
+        scored, burst = [], False
         for target in targets:
-            found = self.explained(unit, wid, firer, target, aim)
-            if found is not None and found[1][_layout.CAND_NEEDED] - self.best_bonus <= self.max_needed:
-                scored.append((found[0], self.uidx[target], found[1]))
+            found = self._shot(unit, wid, firer, target, aim, False, barred)
+            if found is None:
+                continue
+            row = found[1]
+            if found[2] is not None:
+                row, burst = self.burst_of(row, *found[2], target), True
+            if row[_layout.CAND_NEEDED] - self.best_bonus <= self.max_needed:
+                scored.append((found[0], self.uidx[target], row))
         scored.sort(key=lambda s: (s[0], s[1]))
-        return [row for _, _, row in scored]
+        rows = [row for _, _, row in scored]
+        if not burst:
+            self.now["rows"][memo] = rows
+        return rows
 
     def _firer_rows(self, character: int, rows: list[list[int]]) -> None:
         """A firer row holding its candidate rows (fastcore/layout.toml, rows.fir)."""
