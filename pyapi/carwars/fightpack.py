@@ -60,13 +60,15 @@ def pack_fight(scenario, base: Packed, facts: frozenset = frozenset(), cache: di
     packings of one scenario. `states` keeps each packing's state at the start of its turns (`TurnStates`, by
     set of facts): a packing whose facts agree with one's there up to a turn goes on from that turn instead of
     packing the turns before it again (the same arrays, bit for bit)."""
-    arena = scenario.arena.copy()
+    first, source = _resume_point(states or {}, facts, scenario.arena.turn, int(scenario.turns))
+    # the arena to play the fight on: a copy of the scenario's, or the same unpickled from the start of a packing
+    # this one goes on from (ten times cheaper)
+    arena = scenario.arena.copy() if source is None else pickle.loads(source.starts[0][1])[0]
     layout = layout_of(scenario)
     reason = _unpackable(scenario, arena, layout)
     if reason is not None:
         return Unpackable(reason)
     packer = FightPacker(scenario, base, arena, layout, facts, cache)
-    first, source = _resume_point(states or {}, facts, packer.turn0, packer.T)
     if source is not None:
         packer.resume(source, first)
     starts = source.starts[:first] if source is not None else []
