@@ -589,10 +589,15 @@ class FightPacker:
         """The phase's movement (`motion.move_with_contacts`, FIGHT-04), the automatic drops it makes, the counters
         it drives over and the slicks it crosses (`turn._contacts`, `dropped.oil_maneuver`); the collisions found."""
         arena = self.arena
-        before_move = {v.id: v.counter for v in arena.vehicles.values()}
-        moved = {v.id: phase_distances(self.rules, v.speed)[phase - 1] for v in arena.vehicles.values()}
+        # where each vehicle was, for the counters and clouds it may drive over (none on the map, and nothing to
+        # lay one: no swept areas, `contacts_of`)
+        laying = any(w.automatic and w.spec.dropped for v in arena.vehicles.values() for w in v.all_weapons())
+        touch = laying or arena.counters or any(c.kind == "paint" for c in arena.clouds.values())
+        before_move = {v.id: v.counter for v in arena.vehicles.values()} if touch else {}
+        moved = {v.id: phase_distances(self.rules, v.speed)[phase - 1] for v in arena.vehicles.values()} if laying else {}
         _, found = move_with_contacts(self.rules, arena, phase)
-        self.automatic_drops(moved, phase)
+        if laying:                  # (no dropped weapon on automatic: no automatic drop)
+            self.automatic_drops(moved, phase)
         self.drop_lo.append(len(self.drops))
         self.contacts_of(before_move)
         self.ocon_lo.append(len(self.ocon))
