@@ -180,10 +180,26 @@ class _Situation:
         self.like = like
 
 
+class _PhaseScene:
+    """A phase's scene (`attack.Scene`), each line of fire traced once: the same origin, part and laser from the
+    same firer at the same target have the same answer (two firers of one weapon trace the same lines)."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        self.seen: dict = {}
+
+    def sight(self, origin, part, firer, target, laser: bool):
+        key = (origin, part.vertices, laser, id(firer), id(target))
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = self.scene.sight(origin, part, firer, target, laser)
+        return found
+
+
 class _SightLog:
     """A scene (`attack.Scene`) that keeps the lines of fire asked of it: (origin, part, laser, the Sight)."""
 
-    def __init__(self, scene: Scene) -> None:
+    def __init__(self, scene: _PhaseScene) -> None:
         self.scene = scene
         self.traced: list = []
 
@@ -417,10 +433,10 @@ class FightPacker:
         paint = getattr(unit, "paint_until_turn", None)
         return paint is not None and self.arena.turn <= paint
 
-    def _scene(self) -> Scene:
+    def _scene(self) -> "_PhaseScene":
         """The arena's Scene for this phase's explains, made once a phase when first needed."""
         if "scene" not in self.now:
-            self.now["scene"] = Scene(self.arena)
+            self.now["scene"] = _PhaseScene(Scene(self.arena))
         return self.now["scene"]
 
     def _situation(self, unit, target) -> "_Situation":
