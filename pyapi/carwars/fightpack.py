@@ -159,6 +159,7 @@ class _NoDice:
 
 _NO_DICE = _NoDice()
 _UNSEEN = object()     # a shot not explained yet (None is a shot explained as no candidate)
+_FIR_ROW = kernel_row(_layout.FIR_COLUMNS, character=0, cand_lo=0, cand_hi=0)    # every column of a firer row (filled in)
 
 
 def _int32(x, cols=None) -> np.ndarray:
@@ -553,15 +554,15 @@ class FightPacker:
                           fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1,
                           fiery=int(spec.fiery), burn=spec.burn_duration or 0, burst_lo=0, burst_hi=0)
 
-    def rows_for(self, unit, wid, firer, targets, aim):
+    def rows_for(self, unit, wid, firer, targets, aim) -> tuple[list, bool]:
         """The candidate rows of one firer's weapon, in the order `carwars.fight._choose` weighs them: by range, then
-        by the unit's place in the file. The same in every phase of one situation, so kept with it; but rows with a
-        burst, whose reach is added to the packing's rows each time."""
+        by the unit's place in the file; and whether they are kept. The same in every phase of one situation, so
+        kept with it; but rows with a burst, whose reach is added to the packing's rows each time."""
         barred = self._barred(unit, firer)
         memo = (unit.id, wid, firer, aim, tuple(targets), barred)
         rows = self.now["rows"].get(memo)
         if rows is not None:
-            return rows
+            return rows, True
         scored, burst = [], False
         for target in targets:
             found = self._shot(unit, wid, firer, target, aim, False, barred)
@@ -576,11 +577,13 @@ class FightPacker:
         rows = [row for _, _, row in scored]
         if not burst:
             self.now["rows"][memo] = rows
-        return rows
+        return rows, not burst
 
     def _firer_rows(self, character: int, rows: list[list[int]]) -> None:
         """A firer row holding its candidate rows (fastcore/layout.toml, rows.fir)."""
-        self.fir.append(kernel_row(_layout.FIR_COLUMNS, character=character, cand_lo=len(self.cand), cand_hi=len(self.cand) + len(rows)))
+        row = list(_FIR_ROW)
+        row[_layout.FIR_CHARACTER], row[_layout.FIR_CAND_LO], row[_layout.FIR_CAND_HI] = character, len(self.cand), len(self.cand) + len(rows)
+        self.fir.append(row)
         self.cand.extend(rows)
 
     def _entry(self, tp: int, unit, wkey: int, weapon: int, ped: int, fir_lo: int, choose: int, *, atk: int = -1, link: int = 0,
@@ -1121,42 +1124,62 @@ class FightPacker:
 
     def orders(self, turn: int, phase: int, tp: int) -> None:
         """The standing orders that hold this phase (FIGHT-02, `fight.order_attacks`): per order and weapon, an
-        entry whose firer rows hold the candidate shots the order chooses from."""
+        entry whose firer rows hold the candidate shots the order chooses from. The same as in an earlier phase of
+        the same situation where the same orders hold and the same weapons and firers may fire (kept with the
+        situation), but for bursts, whose reach is added to the rows each time."""
         fight, arena = self.fight, self.arena
-        for order in (fight.orders if fight is not None else []):
-            if not order.holds(turn, phase):
-                continue
-            unit = arena.vehicles.get(order.unit) or arena.pedestrians[order.unit]
-            if order.target in TARGET_POLICIES:
-                targets = self.enemies[unit.id]
-            else:
-                targets = [order.target]
-            for wid in weapons_of(order, unit):
-                self._order_weapon(order, unit, wid, targets, tp)
+        if fight is None:
+            return
+        key = ("orders", tuple(order.holds(turn, phase) for order in fight.orders),
+               tuple(w.automatic for v in arena.vehicles.values() for w in v.all_weapons()),
+               tuple(self._barred(v, c.id) for v in arena.vehicles.values() for c in v.all_crew()))
+        entries = self.now["rows"].get(key)
+        if entries is None:
+            entries, kept = [], True
+            for order, hold in zip(fight.orders, key[1]):
+                if not hold:
+                    continue
+                unit = arena.vehicles.get(order.unit) or arena.pedestrians[order.unit]
+                targets = self.enemies[unit.id] if order.target in TARGET_POLICIES else [order.target]
+                for wid in weapons_of(order, unit):
+                    entry, kept_ = self._order_weapon(order, unit, wid, targets)
+                    kept = kept and kept_
+                    if entry is not None:
+                        entries.append(entry)
+            if kept:
+                self.now["rows"][key] = entries
+        for entry, firers in entries:
+            row = list(entry)
+            row[_layout.ENT_TP], row[_layout.ENT_FIR_LO] = tp, len(self.fir)
+            for character, rows in firers:
+                self._firer_rows(character, rows)
+            row[_layout.ENT_FIR_HI] = len(self.fir)
+            self.ent.append(row)
 
-    def _order_weapon(self, order, unit, wid: str, targets: list, tp: int) -> None:
-        """One weapon of an order: an entry (nearest or best odds, `fight._choose`) with each firer's candidate rows;
-        none if it holds fire in every trial or has no shot for any firer in this phase."""
+    def _order_weapon(self, order, unit, wid: str, targets: list) -> tuple[tuple | None, bool]:
+        """One weapon of an order: its entry (nearest or best odds, `fight._choose`) as its row but for the phase and
+        the firer rows, and each firer's (character, candidate rows); None if it holds fire in every trial or has no
+        shot for any firer in this phase. And whether it may be kept (no burst)."""
         if isinstance(unit, Pedestrian):
             firers, w_global, ped = [None], -1, self.pids.index(unit.id)
         else:
             w = next((x for x in unit.all_weapons() if x.id == wid), None)
             if w is None or w.automatic or w.spec.refused:
-                return              # holds fire in every trial (carwars.fight._holds_fire)
+                return None, True       # holds fire in every trial (carwars.fight._holds_fire)
             w_global, ped = self.weapon_index[(unit.id, wid)], -1
             if order.firer is not None:
                 firers = [order.firer]
             else:
                 firers = [c.id for c in default_firer_pool(unit, w)]
-        shots = [(firer, self.rows_for(unit, wid, firer, targets, order.aim)) for firer in firers]
-        if not any(rows for _, rows in shots):
-            return                  # no shot for any firer in this phase: the order chooses nothing here
-        f0 = len(self.fir)
-        for firer, rows in shots:
-            self._firer_rows(-1 if firer is None else self.crew_index[(unit.id, firer)], rows)
-        self._entry(tp, unit, self.wkey[(unit.id, wid)], w_global, ped, f0,
-                    _layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
-                    hand=self.hand_of.get(wid, -1) if w_global < 0 else -1, min36=order_min36(self.rules, order, unit, wid))
+        shots = [(firer, *self.rows_for(unit, wid, firer, targets, order.aim)) for firer in firers]
+        kept = all(kept_ for _, _, kept_ in shots)
+        if not any(rows for _, rows, _ in shots):
+            return None, kept           # no shot for any firer in this phase: the order chooses nothing here
+        entry = kernel_row(_layout.ENT_COLUMNS, tp=0, unit=self.uidx[unit.id], wkey=self.wkey[(unit.id, wid)], weapon=w_global, ped=ped,
+                           fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
+                           atk=-1, link=0, shot=-1, rank=0, hand=self.hand_of.get(wid, -1) if w_global < 0 else -1,
+                           min36=order_min36(self.rules, order, unit, wid))
+        return (entry, [(-1 if firer is None else self.crew_index[(unit.id, firer)], rows) for firer, rows, _ in shots]), kept
 
     # --- the state at the start of a turn, to go on from (`pack_fight`'s states) --------------------------------
 
