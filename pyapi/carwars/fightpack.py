@@ -614,7 +614,7 @@ class FightPacker:
         touch = laying or arena.counters or any(c.kind == "paint" for c in arena.clouds.values())
         before_move = {v.id: v.counter for v in arena.vehicles.values()} if touch else {}
         moved = {v.id: phase_distances(self.rules, v.speed)[phase - 1] for v in arena.vehicles.values()} if laying else {}
-        _, found = move_with_contacts(self.rules, arena, phase)
+        found = self._movement(phase)
         if laying:                  # (no dropped weapon on automatic: no automatic drop)
             self.automatic_drops(moved, phase)
         self.drop_lo.append(len(self.drops))
@@ -623,6 +623,26 @@ class FightPacker:
         for v in arena.vehicles.values():
             oil_maneuver(self.rules, arena, v)
         return found
+
+    def _movement(self, phase: int) -> list:
+        """`motion.move_with_contacts` (FIGHT-04): the collisions found. It reads only where the units are, which
+        way they face and how fast they go (their counters never change size), and the turn for the collisions'
+        ids: the same places and speeds in a phase move the same way in any turn, so its outcome is kept and set
+        again (in a turn of its own only if it found a collision)."""
+        arena = self.arena
+        vehicles, people = list(arena.vehicles.values()), list(arena.pedestrians.values())
+        key = ("movement", phase, tuple((v.id, v.x, v.y, v.facing, v.speed) for v in vehicles),
+               tuple((p.id, p.x, p.y, p.facing, p.speed) for p in people))
+        done = self.cache.get(key)
+        if done is None or (done[3] and done[2] != arena.turn):
+            _, found = move_with_contacts(self.rules, arena, phase)
+            self.cache[key] = ([(v.x, v.y, v.facing, v.speed) for v in vehicles], [(p.x, p.y) for p in people], arena.turn, found)
+            return found
+        for v, (x, y, facing, speed) in zip(vehicles, done[0]):
+            v.x, v.y, v.facing, v.speed = x, y, facing, speed
+        for p, (x, y) in zip(people, done[1]):
+            p.x, p.y = x, y
+        return done[3]
 
     def _collision_rows(self, ti: int, turn: int, phase: int, found: list) -> None:
         """The phase's collisions, declared and found in the movement (FIGHT-04, `phase._apply_collisions`): the
