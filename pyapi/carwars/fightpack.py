@@ -1150,9 +1150,10 @@ class FightPacker:
         fight, arena = self.fight, self.arena
         if fight is None:
             return
+        # (only a vehicle's substitute driver may be barred from firing, `crew.substitute_barred`)
         key = ("orders", tuple(order.holds(turn, phase) for order in fight.orders),
                tuple(w.automatic for v in arena.vehicles.values() for w in v.all_weapons()),
-               tuple(self._barred(v, c.id) for v in arena.vehicles.values() for c in v.all_crew()))
+               tuple((v.id, v.substitute, self._barred(v, v.substitute)) for v in arena.vehicles.values() if v.substitute is not None))
         entries = self.now["rows"].get(key)
         if entries is None:
             entries, kept = [], True
