@@ -71,25 +71,24 @@ def pack_fight(scenario, base: Packed, facts: frozenset = frozenset(), cache: di
     packer = FightPacker(scenario, base, arena, layout, facts, cache)
     if source is not None:
         packer.resume(source, first)
-    starts = source.starts[:first] if source is not None else []
+    starts = {ti: state for ti, state in source.starts.items() if ti <= first} if source is not None else {}
     for ti in range(first, packer.T):
-        if states is not None:
-            starts.append(packer.turn_state())
+        if states is not None and ti not in starts and (ti == 0 or packer.may_go_on()):
+            starts[ti] = packer.turn_state()
         packer.pack_turn(ti)
     if states is not None:
-        starts.append(packer.turn_state())
         states[facts] = TurnStates(packer.row_lists(), starts)
     return packer.packed()
 
 
 @dataclasses.dataclass
 class TurnStates:
-    """A packing's state at the start of each of its turns (and after the last), to go on from (`pack_fight`):
-    per turn the lengths of the packer's row lists (only ever appended to, so their first rows are the state's)
-    and the rest of its state pickled (`FightPacker.turn_state`); `lists` the row lists themselves."""
+    """A packing's state at the start of some of its turns (the first always), to go on from (`pack_fight`): per
+    turn the lengths of the packer's row lists (only ever appended to, so their first rows are the state's) and
+    the rest of its state pickled (`FightPacker.turn_state`); `lists` the row lists themselves."""
 
     lists: dict[str, list]
-    starts: list[tuple[dict[str, int], bytes]]
+    starts: dict[int, tuple[dict[str, int], bytes]]
 
 
 def fact_turn(f: tuple, turn0: int) -> int:
@@ -106,13 +105,14 @@ def fact_turn(f: tuple, turn0: int) -> int:
 
 
 def _resume_point(states: dict, facts: frozenset, turn0: int, T: int) -> tuple[int, TurnStates | None]:
-    """The latest turn (from 0) at which a packing of `states` has the state a packing of `facts` has there (the
-    facts the two do not share change no turn before it), and that packing's states; (0, None) if none."""
+    """The latest turn (from 0) at which a packing of `states` has kept the state a packing of `facts` has there
+    (the facts the two do not share change no turn before it), and that packing's states; (0, None) if none."""
     best, found = 0, None
     for other, turns in states.items():
         first = min([fact_turn(f, turn0) for f in other ^ facts] + [T])
-        if first > best:
-            best, found = first, turns
+        kept = max((ti for ti in turns.starts if ti <= first), default=0)
+        if kept > best:
+            best, found = kept, turns
     return best, found
 
 
@@ -1220,6 +1220,16 @@ class FightPacker:
         counters it has rows for are the arena's own objects)."""
         lengths = {name: len(getattr(self, name)) for name in self._ROW_LISTS}
         return lengths, pickle.dumps(tuple(getattr(self, name) for name in self._TURN_STATE), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def may_go_on(self) -> bool:
+        """Whether a variant may go on from this turn's start, so that its state is worth keeping: something moves (a
+        vehicle out of control slows down from a turn it moves in), an action is declared this turn or a dropped
+        weapon is on automatic (either may go otherwise than packed). Any other turn's variant goes on from an
+        earlier one."""
+        arena = self.arena
+        return (any(u.speed for u in [*arena.vehicles.values(), *arena.pedestrians.values()])
+                or any(turn == arena.turn for turn, _ in self.plan.actions)
+                or any(w.automatic and w.spec.dropped for v in arena.vehicles.values() for w in v.all_weapons()))
 
     def resume(self, states: TurnStates, ti: int) -> None:
         """Take another packing's state at the start of turn `ti` (`turn_state`), to pack the turns from there."""
