@@ -244,6 +244,14 @@ class FightPacker:
         self.sides = list(self.layout.sides)
         self.u_side = [self.sides.index(fight.side(u) if fight is not None else u) for u in self.units]
         self.enemies = {u: [e for e in self.units if e != u and fight.enemies(u, e)] for u in self.units} if fight is not None else {}
+        self.mounted: tuple | None = None    # (arena, its vehicles' mounted weapons), `_mounted`
+
+    def _mounted(self) -> list:
+        """Every vehicle's mounted weapons as (vehicle, weapon), in file order (kept for the packer's arena: no weapon
+        comes or goes in a fight)."""
+        if self.mounted is None or self.mounted[0] is not self.arena:
+            self.mounted = (self.arena, [(v, w) for v in self.arena.vehicles.values() for w in v.all_weapons()])
+        return self.mounted[1]
 
     def _usable(self, name: str) -> bool:
         """Whether a hand weapon of this name may fire (CW-HAND-01)."""
@@ -411,8 +419,8 @@ class FightPacker:
         self.where, self.units_now, grid = placed
         counters = (tuple((c.id, c.polygon.vertices, c.inert, frozenset(c.still_on)) for c in arena.counters),
                     tuple((c.id, c.kind, c.polygon.vertices) for c in arena.clouds.values()))
-        states = tuple((getattr(u, "handling", None), getattr(u, "hazard_difficulty", 0), getattr(u, "on_oil", False), self._painted(u))
-                       for u in units)
+        # (a pedestrian has no handling, hazard, slick or paint)
+        states = tuple((v.handling, v.hazard_difficulty, v.on_oil, self._painted(v)) for v in arena.vehicles.values())
         pairs, rows = self.cache.setdefault(("situation", poses, states, counters), ({}, {}))
         self.now = {"grid": grid, "counters": counters, "pairs": pairs, "rows": rows}
 
@@ -610,7 +618,7 @@ class FightPacker:
         arena = self.arena
         # where each vehicle was, for the counters and clouds it may drive over (none on the map, and nothing to
         # lay one: no swept areas, `contacts_of`)
-        laying = any(w.automatic and w.spec.dropped for v in arena.vehicles.values() for w in v.all_weapons())
+        laying = any(w.automatic and w.spec.dropped for _, w in self._mounted())
         touch = laying or arena.counters or any(c.kind == "paint" for c in arena.clouds.values())
         before_move = {v.id: v.counter for v in arena.vehicles.values()} if touch else {}
         moved = {v.id: phase_distances(self.rules, v.speed)[phase - 1] for v in arena.vehicles.values()} if laying else {}
@@ -1152,7 +1160,7 @@ class FightPacker:
             return
         # (only a vehicle's substitute driver may be barred from firing, `crew.substitute_barred`)
         key = ("orders", tuple(order.holds(turn, phase) for order in fight.orders),
-               tuple(w.automatic for v in arena.vehicles.values() for w in v.all_weapons()),
+               tuple(w.automatic for _, w in self._mounted()),
                tuple((v.id, v.substitute, self._barred(v, v.substitute)) for v in arena.vehicles.values() if v.substitute is not None))
         entries = self.now["rows"].get(key)
         if entries is None:
@@ -1229,7 +1237,7 @@ class FightPacker:
         arena = self.arena
         return (any(u.speed for u in [*arena.vehicles.values(), *arena.pedestrians.values()])
                 or any(turn == arena.turn for turn, _ in self.plan.actions)
-                or any(w.automatic and w.spec.dropped for v in arena.vehicles.values() for w in v.all_weapons()))
+                or any(w.automatic and w.spec.dropped for _, w in self._mounted()))
 
     def resume(self, states: TurnStates, ti: int) -> None:
         """Take another packing's state at the start of turn `ti` (`turn_state`), to pack the turns from there."""
