@@ -1,14 +1,19 @@
 """Fight benchmarks (PERF-01, issue 14): whole fights in the compiled core against the reference.
 
 Targets (issue 14): the 10-turn fight of the default scenario's units at least 200,000 fights/s on one core;
-`builtin:cw_chase` compiled at least 5,000x its reference. docs/performance.md keeps the measured table.
+`builtin:cw_chase` compiled at least 5,000x its reference. Issue 34: the first batch of every built-in fight in a
+process costs at most 2x its second. docs/performance.md keeps the measured table.
 """
+import time
+
 import numpy as np
 import pytest
 
 import hardpoint
 from hardpoint.carwars.batch import _fight_arrays, pack, run_batch, saved_width
+from hardpoint.carwars.scenario import CarWarsScenario
 from hardpoint.ruleset import Unpackable
+from hardpoint.scenario import builtin_scenarios
 
 from .conftest import SCALE, interleaved, scaled
 from .scenarios import default_fight, dice_per_trial
@@ -95,3 +100,31 @@ def test_perf_01_batch_against_its_floors(benchmark, report, name):
            floor_fights_per_s=n / t_floor, counted_over_floor=t_counted / t_floor, arrays_fights_per_s=n / t_arrays,
            bytes_per_fight=sum(int(np.prod(sh)) * np.dtype(dt).itemsize for sh, dt in shapes) / n,
            arrays_over_writing=t_arrays / t_write)
+
+
+def _carwars_builtins() -> list[str]:
+    return [n for n in builtin_scenarios() if isinstance(hardpoint.load_scenario(f"builtin:{n}"), CarWarsScenario)]
+
+
+def _cpu(fn) -> float:
+    t = time.process_time()
+    fn()
+    return time.process_time() - t
+
+
+@pytest.mark.parametrize("keep", ["summary", "arrays"])
+@pytest.mark.parametrize("name", _carwars_builtins())
+def test_perf_01_first_batch_against_the_second(benchmark, report, name, keep):
+    """Issue 34: a built-in's first `run_batch` in a process (a fresh scenario: its packing and its variants' made
+    then) against its second (everything kept on the scenario), default chunk and threads, 100,000 trials. CPU
+    seconds (every thread's), the best of three alternating rounds of a fresh scenario's first and second batch;
+    imports and the rules' tables are warmed first by a small fight. Target: at most 2x."""
+    run_batch(hardpoint.load_scenario("builtin:cw_duel"), 10, 1)
+    n = scaled(100_000)
+    first = second = float("inf")
+    for _ in range(3):
+        s = hardpoint.load_scenario(f"builtin:{name}")
+        first = min(first, _cpu(lambda: run_batch(s, n, 1, keep=keep)))
+        second = min(second, _cpu(lambda: run_batch(s, n, 1, keep=keep)))
+    benchmark.pedantic(lambda: run_batch(s, n, 1, keep=keep), rounds=1, iterations=1)
+    report(f"{name} first batch ({keep})", first_cpu_s=first, second_cpu_s=second, first_over_second=first / second)
