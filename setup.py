@@ -147,7 +147,9 @@ extensions = cythonize(
             "hardpoint.fastcore._carwars",
             ["fastcore/_carwars.pyx"],
             # _cwcore.pxd: what both kernels share (cimported); _layout.pxi: generated from fastcore/layout.toml
-            depends=["fastcore/hp_dice.h", "fastcore/_cwcore.pxd", "fastcore/_layout.pxi"],
+            depends=["fastcore/hp_dice.h", "fastcore/_cwcore.pxd", "fastcore/_layout.pxi", "fastcore/_cwfightdrive.pxi",
+                     "fastcore/_cwgeom.pxd", "fastcore/_cwshape.pxd", "fastcore/_cwtohit.pxd", "fastcore/_cwdrive.pxd",
+                     "fastcore/_cwmotion.pxd"],
             include_dirs=["fastcore"],
             # -O2 and no -fwrapv (which CPython passes to extensions; the kernels never rely on signed overflow): on these
             # branchy kernels -O3 measured 3-10% slower and -fwrapv 3% slower (docs/performance.md); no contraction into
@@ -162,6 +164,16 @@ extensions = cythonize(
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             # the test wrappers of the driver's parts (tests/test_drive_kernel_parts.py): the fight kernel's flags, and
             # no contraction into fused multiply-adds (the .pxd must match geometry.py and driving.py bit for bit)
+            extra_compile_args=["-O2", "-fno-wrapv", "-g0", "-ffp-contract=off"],
+        ),
+        Extension(
+            "hardpoint.fastcore._cwmotioncheck",
+            ["fastcore/_cwmotioncheck.pyx"],
+            depends=["fastcore/_cwgeom.pxd", "fastcore/_cwdrive.pxd", "fastcore/_cwmotion.pxd"],
+            include_dirs=[numpy.get_include()],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            # the test wrappers of the compiled movement of a phase (tests/test_drive_kernel_motion.py): the fight
+            # kernel's flags, no fused multiply-adds (the .pxd must match motion.py bit for bit)
             extra_compile_args=["-O2", "-fno-wrapv", "-g0", "-ffp-contract=off"],
         ),
         Extension(

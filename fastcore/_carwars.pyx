@@ -1774,6 +1774,7 @@ cdef void fight_bind(FightRun* F, Arrays* pk, Py_ssize_t W, Py_ssize_t NA, int32
     F.NH = (NC + NP) * F.H if F.H > 0 else 0
     F.nm, F.maxn, F.wpen, F.sf2, F.sf3 = fc[F_NM], fc[F_MAXN], fc[F_WPEN], fc[F_SF2], fc[F_SF3]
     F.area_hits, F.tslot = 0, 0
+    F.drive = NULL
     F.ch_hits, F.held = ch_hits, held
     for i in range(NC):
         ch_hits[i] = pk.c_hits[i]
@@ -2288,6 +2289,8 @@ cdef inline int accept_order(FightRun* F, Ctx* ctx, int e, int32_t* ep, int turn
             if wounded >= 2:
                 continue                   # not able: the next firer (firer_candidates)
             ch = ci
+        if F.drive != NULL:
+            drv_fir_ready(F, ctx, e, fr)   # a fight that drives: this row's candidates, where the counters stand now
         best = best_shot(F, ep, fr, wk, wounded, turn)
         if best < 0:
             return n_acc                   # no shot this phase for this weapon, whoever fires it
@@ -2793,3 +2796,6 @@ cdef int vehicle_out(Ctx* c, int v, int32_t* fc, int32_t* crash, int flags, int3
                     return 0
         return 1
     return 0
+
+
+include "_cwfightdrive.pxi"

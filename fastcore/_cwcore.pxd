@@ -464,3 +464,4 @@ cdef struct FightRun:
     int16_t* diverged
     int32_t* redo
     int tslot
+    void* drive              # a fight that drives: its DriveRun (the orders' candidates worked out as each phase comes), else NULL

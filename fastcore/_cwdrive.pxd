@@ -112,6 +112,7 @@ cdef struct CwDriveRules:
     int chart_has[CW_CHART_SPEEDS]    # 1 where str(speed) is a key of chart
     double chart[CW_CHART_SPEEDS * CW_PHASES]   # chart[str(speed)][p] at speed * CW_PHASES + p
     int spread_order[CW_PHASES]       # spread_order (1-based phases)
+    double pedestrian_step            # pedestrian_step (inches a walking pedestrian moves a phase)
 
 
 cdef struct CwUnit:

@@ -160,6 +160,7 @@ class Packed:
     base: Any = None                  # a fight: the packing its variants (vehicles out of control) start from
     facts: list | None = None         # a fight: the `_Fact` each drop row stands for (its FACT column)
     variants: dict | None = None      # a fight: its packings per set of facts, made as trials need them (not pickled)
+    drive: dict | None = None         # a fight that drives: what run_drive reads besides the arrays (drivepack.pack_drive)
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "variants": None}
@@ -614,7 +615,11 @@ def pack(scenario) -> "Packed | Unpackable":
             packed: Packed | Unpackable = Unpackable(reason)
         else:
             base = _pack(scenario)
-            if _runs_as_fight(scenario):
+            if _runs_as_fight(scenario) and _drives(scenario):
+                from .drivepack import pack_drive     # (it packs on `_pack`'s arrays: a cycle at import)
+
+                packed = pack_drive(scenario, base)
+            elif _runs_as_fight(scenario):
                 from .fightpack import pack_fight     # (it packs on `_pack`'s arrays: a cycle at import)
 
                 variants = _fight_variants()
@@ -1249,8 +1254,10 @@ def _fight_unsupported(scenario) -> str | None:
     from .model import Vehicle as _Vehicle
 
     arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
-    if scenario.fight is not None and scenario.fight.drives:
-        return "movement orders (FIGHT-07): the fight kernel does not steer yet"
+    if _drives(scenario):
+        from .drivepack import drive_unsupported
+
+        return drive_unsupported(scenario) or _fight_limits(scenario)
     if scenario.fight is not None and any(o.weapons and any(not arena.vehicles[o.unit].weapon(w).spec.aimed for w in o.weapons)
                                           for o in scenario.fight.orders if o.unit in arena.vehicles):
         return "standing orders that drop weapons (FIGHT-10): the fight kernel does not drop on orders yet"
@@ -1289,6 +1296,18 @@ def _fight_unsupported(scenario) -> str | None:
     for v in arena.vehicles.values():
         if v.substitute is not None and v.steered_turn is not None and v.steered_turn >= arena.turn:
             return "a substitute driver who has steered in the fight's first turn"
+    return _fight_limits(scenario)
+
+
+def _drives(scenario) -> bool:
+    """A fight with movement orders (FIGHT-07): the kernel's `run_drive` runs it (drivepack.pack_drive)."""
+    f = getattr(scenario, "fight", None)
+    return f is not None and bool(f.drives)
+
+
+def _fight_limits(scenario) -> str | None:
+    """What the fight kernels' sizes cannot hold: units, characters, phases a turn, the fire ring."""
+    arena, rules = scenario.arena, scenario.rules
     units = len(arena.vehicles) + len(arena.pedestrians)
     if len(arena.vehicles) > _KERNEL_VEHICLES:
         return f"more than {_KERNEL_VEHICLES} vehicles"
@@ -1354,7 +1373,7 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
     packed runs again from its start under a packing with that outcome (`fightpack.pack_fight`'s facts). One packing per
     set of facts, made when first needed and kept for the batch; if that packing fails, or a trial asks for a
     fact its packing already has, the trial runs on the reference."""
-    run = _FightRun(kernel, scenario, packed, seed, first, progress, keep)
+    run = (_DriveRun if packed.drive is not None else _FightRun)(kernel, scenario, packed, seed, first, progress, keep)
     result = run_chunks(run.chunk, trials, chunk, threads, cancel)
     for reason in dict.fromkeys(run.fallbacks):     # a performance bug to report, never a wrong result
         _warn_once(f"some trials of the fight: {reason}")
@@ -1583,6 +1602,46 @@ class _FightTrials:
 
 
 _VARIANTS_LOCK = threading.RLock()
+
+
+class _DriveRun(_FightRun):
+    """One batch of a fight that drives (FIGHT-07..12) in the kernel (`run_drive`): one packing, the vehicles' places
+    worked out trial by trial; a trial the kernel hands back (a geometry call it is unsure of) runs on the reference."""
+
+    REASONS = {1: "a geometry call the compiled driver was unsure of (a polygon the reference might refuse)",
+               2: "more contacts in a phase than the compiled driver keeps",
+               3: "a third vehicle near a line of fire (the compiled driver traces no line past a blocker)"}
+
+    def kernel_run(self, p: "Packed", n: int, state, flags, fight, saved, saved_k, start, ids, hit, dmg):
+        """`run_drive` on n trials: none diverges; `redo` marks those the reference must run (its reason, from 1)."""
+        redo = np.zeros(n, np.int32)
+        rc = self.kernel.run_drive(self.seed, self.first, p.arrays, p.drive, state, flags, fight["out_turn"], fight["result"],
+                                   fight["turns"], fight["shots"], fight["hits"], fight["damage"], ids, redo)
+        if rc != 0:
+            raise RuntimeError("compiled kernel refused the scenario")
+        return np.zeros(n, np.int16), redo
+
+    def chunk(self, lo: int, hi: int):
+        trials = _DriveTrials(self, lo, hi)
+        trials.run_all()
+        if self.progress is not None:
+            self.progress(hi - lo)
+        return trials.output()
+
+
+class _DriveTrials(_FightTrials):
+    """A chunk of a fight that drives: every trial in the kernel, those it hands back on the reference."""
+
+    def run_all(self) -> None:
+        run, lo = self.run, self.lo
+        ids = np.arange(run.first + lo, run.first + lo + self.n, dtype=np.uint64)
+        _, self.redo = run.kernel_run(run.packed, self.n, self.state, self.flags, self.fight, None, None, None, ids, self.hit,
+                                      self.dmg)
+        back = np.flatnonzero(self.redo)
+        if len(back):
+            for code in sorted(set(int(c) for c in self.redo[back])):
+                run.fallbacks.append(_DriveRun.REASONS.get(code, f"the compiled driver handed a trial back ({code})"))
+            self._on_reference(back)
 
 
 def _pairs(a: np.ndarray, b: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray]:
