@@ -1095,11 +1095,11 @@ def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypa
     original = fightpack.pack_fight
     calls = []
 
-    def failing(scenario, base, losses=frozenset(), cache=None):
+    def failing(scenario, base, losses=frozenset(), **kw):
         if losses:
             calls.append(losses)
             raise RuntimeError("no packing for this variant")
-        return original(scenario, base, losses, cache)
+        return original(scenario, base, losses, **kw)
 
     monkeypatch.setattr(fightpack, "pack_fight", failing)
     monkeypatch.setattr(batch, "_warned", set())
