@@ -1,14 +1,19 @@
 """Fight benchmarks (PERF-01, issue 14): whole fights in the compiled core against the reference.
 
 Targets (issue 14): the 10-turn fight of the default scenario's units at least 200,000 fights/s on one core;
-`builtin:cw_chase` compiled at least 5,000x its reference. docs/performance.md keeps the measured table.
+`builtin:cw_chase` compiled at least 5,000x its reference. Issue 34: the first batch of every built-in fight in a
+process costs at most 2x its second. docs/performance.md keeps the measured table.
 """
+import time
+
 import numpy as np
 import pytest
 
 import hardpoint
 from hardpoint.carwars.batch import _fight_arrays, pack, run_batch, saved_width
+from hardpoint.carwars.scenario import CarWarsScenario
 from hardpoint.ruleset import Unpackable
+from hardpoint.scenario import builtin_scenarios
 
 from .conftest import SCALE, interleaved, scaled
 from .scenarios import default_fight, dice_per_trial
@@ -100,8 +105,8 @@ def test_perf_01_batch_against_its_floors(benchmark, report, name):
 @pytest.mark.parametrize("aspect,speed", [("head-on", 0.0), ("broadside", 40.0)])
 def test_perf_01_fights_that_drive_compiled_against_reference(benchmark, report, aspect, speed):
     """PERF-01, FIGHT-07..09 (issue 34): `hardpoint duel hunter stinger`'s fight (default tactics: both driven,
-    up to 20 turns, until decided) in run_drive against the reference on the same trials, one thread; the share
-    of trials the kernel handed back (none expected of two vehicles)."""
+    up to 20 turns, until decided) in run_drive against the reference on the same trials, one thread (a duel has
+    no third vehicle to block a line of fire: the kernel runs every trial)."""
     from hardpoint.duel import build_duel
 
     s = build_duel("hunter", "stinger", aspect=aspect, speed=speed)
@@ -114,3 +119,31 @@ def test_perf_01_fights_that_drive_compiled_against_reference(benchmark, report,
     benchmark.pedantic(lambda: run_batch(s, n, 1, backend="compiled", threads=1, keep="summary"), rounds=1, iterations=1)
     report(f"duel that drives, {aspect} {speed:g} mph", speedup=(t_ref / ref_n) / (t_com / n),
            reference_fights_per_s=ref_n / t_ref, compiled_fights_per_s=n / t_com)
+
+
+def _carwars_builtins() -> list[str]:
+    return [n for n in builtin_scenarios() if isinstance(hardpoint.load_scenario(f"builtin:{n}"), CarWarsScenario)]
+
+
+def _cpu(fn) -> float:
+    t = time.process_time()
+    fn()
+    return time.process_time() - t
+
+
+@pytest.mark.parametrize("keep", ["summary", "arrays"])
+@pytest.mark.parametrize("name", _carwars_builtins())
+def test_perf_01_first_batch_against_the_second(benchmark, report, name, keep):
+    """Issue 34: a built-in's first `run_batch` in a process (a fresh scenario: its packing and its variants' made
+    then) against its second (everything kept on the scenario), default chunk and threads, 100,000 trials. CPU
+    seconds (every thread's), the best of three alternating rounds of a fresh scenario's first and second batch;
+    imports and the rules' tables are warmed first by a small fight. Target: at most 2x."""
+    run_batch(hardpoint.load_scenario("builtin:cw_duel"), 10, 1)
+    n = scaled(100_000)
+    first = second = float("inf")
+    for _ in range(3):
+        s = hardpoint.load_scenario(f"builtin:{name}")
+        first = min(first, _cpu(lambda: run_batch(s, n, 1, keep=keep)))
+        second = min(second, _cpu(lambda: run_batch(s, n, 1, keep=keep)))
+    benchmark.pedantic(lambda: run_batch(s, n, 1, keep=keep), rounds=1, iterations=1)
+    report(f"{name} first batch ({keep})", first_cpu_s=first, second_cpu_s=second, first_over_second=first / second)

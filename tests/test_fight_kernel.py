@@ -1095,11 +1095,11 @@ def test_fast_01_a_trial_the_kernel_cannot_resume_runs_on_the_reference(monkeypa
     original = fightpack.pack_fight
     calls = []
 
-    def failing(scenario, base, losses=frozenset(), cache=None):
+    def failing(scenario, base, losses=frozenset(), *rest, **kw):
         if losses:
             calls.append(losses)
             raise RuntimeError("no packing for this variant")
-        return original(scenario, base, losses, cache)
+        return original(scenario, base, losses, *rest, **kw)
 
     monkeypatch.setattr(fightpack, "pack_fight", failing)
     monkeypatch.setattr(batch, "_warned", set())
@@ -1329,11 +1329,11 @@ def _counting_packings(monkeypatch, fail_on=()) -> list:
 
     original, made = fightpack.pack_fight, []
 
-    def packing(scenario, base, facts=frozenset(), cache=None):
+    def packing(scenario, base, facts=frozenset(), *rest, **kw):
         made.append(facts)
         if any(f[0] in fail_on for f in facts):
             raise RuntimeError("no packing for this variant")
-        return original(scenario, base, facts, cache)
+        return original(scenario, base, facts, *rest, **kw)
 
     monkeypatch.setattr(fightpack, "pack_fight", packing)
     return made

@@ -473,9 +473,15 @@ def _default_firers(scenario, a, afir: list[list[int]], crew_index: dict, c_hits
     return lo, len(afir)
 
 
+_COLUMN_SETS: dict[tuple[str, ...], frozenset[str]] = {}     # a layout's columns as a set (the packers make rows by the million)
+
+
 def kernel_row(columns: tuple[str, ...], **values: int) -> list[int]:
     """A kernel row (or vector) by its column names (fastcore/layout.toml): every column given, and no other."""
-    if values.keys() != set(columns):
+    names = _COLUMN_SETS.get(columns)
+    if names is None:
+        names = _COLUMN_SETS[columns] = frozenset(columns)
+    if values.keys() != names:
         missing, extra = set(columns) - values.keys(), values.keys() - set(columns)
         raise AssertionError(f"kernel row: missing {sorted(missing)}, unknown {sorted(extra)}")
     return [int(values[c]) for c in columns]
@@ -616,7 +622,11 @@ def pack(scenario) -> "Packed | Unpackable":
             elif _runs_as_fight(scenario):
                 from .fightpack import pack_fight     # (it packs on `_pack`'s arrays: a cycle at import)
 
-                packed = pack_fight(scenario, base)
+                variants = _fight_variants()
+                packed = pack_fight(scenario, base, cache=variants["explained"], states=variants["states"])
+                if isinstance(packed, Packed):     # its variants go on from its turns, with its explained shots
+                    variants["packings"][frozenset()] = packed
+                    packed.variants = variants
             else:
                 packed = base
     except HardpointError as exc:
@@ -1370,6 +1380,12 @@ def _run_fight_compiled(kernel, scenario, packed: "Packed", trials: int, seed: i
     return run.outputs(result)
 
 
+def _fight_variants() -> dict:
+    """A fight's packings per set of facts (`fightpack.pack_fight`), the shots they explained and the states at the
+    start of their turns they go on from, kept with its default packing (`Packed.variants`)."""
+    return {"packings": {}, "explained": {}, "states": {}}
+
+
 def _counter_flags(p: "Packed") -> int:
     """How many counters a packing has rows for: the flags (mines gone off, drops not made) after `saved`'s width."""
     return int(p.arrays["fc"][_layout.F_COUNTERS])
@@ -1391,8 +1407,9 @@ class _FightRun:
         self.fight_on = scenario.fight is not None and _is_fight(scenario)
         with _VARIANTS_LOCK:
             if packed.variants is None:           # kept with the packing (cached on the scenario) for the next batch
-                packed.variants = {"packings": {frozenset(): packed}, "explained": {}}
-        self.variants, self.cache = packed.variants["packings"], packed.variants["explained"]
+                packed.variants = _fight_variants()
+                packed.variants["packings"][frozenset()] = packed
+        self.variants, self.cache, self.states = packed.variants["packings"], packed.variants["explained"], packed.variants["states"]
         self.fallbacks: list[str] = []       # why some trials ran on the reference (a warning each, once the batch is done)
         self.A = len(packed.attacks)
 
@@ -1404,7 +1421,7 @@ class _FightRun:
         with _VARIANTS_LOCK:
             if key not in self.variants:
                 try:
-                    self.variants[key] = pack_fight(self.scenario, self.packed.base, key, self.cache)
+                    self.variants[key] = pack_fight(self.scenario, self.packed.base, key, self.cache, self.states)
                 except Exception as exc:   # never a wrong result: the reference runs those trials
                     self.variants[key] = Unpackable(f"the packer refused a variant: {exc}")
             return self.variants[key]

@@ -319,7 +319,18 @@ class DrivePacker(_fight_packer()):  # type: ignore[misc]
         self.arena.turn += 1
         self.arena.phase = 1
 
-    def _order_weapon(self, order, unit, wid: str, targets: list, tp: int) -> None:
+    def orders(self, turn: int, phase: int, tp: int) -> None:
+        """The standing orders that hold this phase (FIGHT-02, `fight.order_attacks`): per order and weapon an entry,
+        in the orders' order (drive_unsupported leaves only vehicles' orders)."""
+        from .fight import weapons_of
+
+        for order in self.fight.orders:
+            if order.holds(turn, phase):
+                unit = self.arena.vehicles[order.unit]
+                for wid in weapons_of(order, unit):
+                    self._drive_weapon(order, unit, wid, tp)
+
+    def _drive_weapon(self, order, unit, wid: str, tp: int) -> None:
         """One weapon of an order: an entry with a firer row per firer who may fire it, their candidates left to the
         kernel; its target: -1 for any enemy (nearest or best odds), else the named unit's index."""
         from .attack import default_firer_pool

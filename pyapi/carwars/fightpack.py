@@ -9,6 +9,7 @@ decide left to the kernel; `FightPacker` holds that copy and the rows, one metho
 from __future__ import annotations
 
 import dataclasses
+import pickle
 
 import numpy as np
 
@@ -38,10 +39,11 @@ from .tohit import hit_probability
 from .turn import FiredThisTurn, do_action, drops_now, end_handling, phase_distances
 from .validate import check_drop_static
 
-__all__ = ["FightPacker", "pack_fight", "layout_of"]
+__all__ = ["FightPacker", "TurnStates", "fact_turn", "layout_of", "pack_fight"]
 
 
-def pack_fight(scenario, base: Packed, facts: frozenset = frozenset(), cache: dict | None = None) -> Packed | Unpackable:
+def pack_fight(scenario, base: Packed, facts: frozenset = frozenset(), cache: dict | None = None,
+               states: dict | None = None) -> Packed | Unpackable:
     """Add to the packed arrays what the fight kernel needs: the orders' candidate shots at every phase of every
     turn (in the order `carwars.fight.order_attacks` weighs them), the collisions of the movement, where
     explosions reach at each turn's end, the out-of-action switches (FIGHT-03) and the sides (FIGHT-01).
@@ -55,16 +57,63 @@ def pack_fight(scenario, base: Packed, facts: frozenset = frozenset(), cache: di
     driver was still able or the substitute down); ("substitute", turn, phase, action index): that substitution
     went ahead. Otherwise every drop and switch happens, no mines go off (the kernel skips mines that did), and a
     substitution goes ahead as the state the packing knows allows. `cache` keeps the explained shots between
-    packings of one scenario."""
-    arena = scenario.arena.copy()
+    packings of one scenario. `states` keeps each packing's state at the start of its turns (`TurnStates`, by
+    set of facts): a packing whose facts agree with one's there up to a turn goes on from that turn instead of
+    packing the turns before it again (the same arrays, bit for bit)."""
+    first, source = _resume_point(states or {}, facts, scenario.arena.turn, int(scenario.turns))
+    # the arena to play the fight on: a copy of the scenario's, or the same unpickled from the start of a packing
+    # this one goes on from (ten times cheaper)
+    arena = scenario.arena.copy() if source is None else pickle.loads(source.starts[0][1])[0]
     layout = layout_of(scenario)
     reason = _unpackable(scenario, arena, layout)
     if reason is not None:
         return Unpackable(reason)
     packer = FightPacker(scenario, base, arena, layout, facts, cache)
-    for ti in range(packer.T):
+    if source is not None:
+        packer.resume(source, first)
+    starts = {ti: state for ti, state in source.starts.items() if ti <= first} if source is not None else {}
+    for ti in range(first, packer.T):
+        if states is not None and ti not in starts and (ti == 0 or packer.may_go_on()):
+            starts[ti] = packer.turn_state()
         packer.pack_turn(ti)
+    if states is not None:
+        states[facts] = TurnStates(packer.row_lists(), starts)
     return packer.packed()
+
+
+@dataclasses.dataclass
+class TurnStates:
+    """A packing's state at the start of some of its turns (the first always), to go on from (`pack_fight`): per
+    turn the lengths of the packer's row lists (only ever appended to, so their first rows are the state's) and
+    the rest of its state pickled (`FightPacker.turn_state`); `lists` the row lists themselves."""
+
+    lists: dict[str, list]
+    starts: dict[int, tuple[dict[str, int], bytes]]
+
+
+def fact_turn(f: tuple, turn0: int) -> int:
+    """The first of a fight's turns (from 0) whose packing a fact changes: a vehicle slowing down from the end of
+    turn d (CW-CREW-03) changes turn d - 1 (counted from 0); a weapon gone, an action cancelled or a substitution
+    made change their own turn (the arena's, `turn0` the fight's first)."""
+    if f[0] == "slow":
+        return max(0, f[2] - 1)
+    if f[0] == "gone":
+        return max(0, f[3] - turn0)
+    if f[0] in ("cancel", "substitute"):
+        return max(0, f[1] - turn0)
+    return 0
+
+
+def _resume_point(states: dict, facts: frozenset, turn0: int, T: int) -> tuple[int, TurnStates | None]:
+    """The latest turn (from 0) at which a packing of `states` has kept the state a packing of `facts` has there
+    (the facts the two do not share change no turn before it), and that packing's states; (0, None) if none."""
+    best, found = 0, None
+    for other, turns in states.items():
+        first = min([fact_turn(f, turn0) for f in other ^ facts] + [T])
+        kept = max((ti for ti in turns.starts if ti <= first), default=0)
+        if kept > best:
+            best, found = kept, turns
+    return best, found
 
 
 def layout_of(scenario) -> FightLayout:
@@ -109,12 +158,56 @@ class _NoDice:
 
 
 _NO_DICE = _NoDice()
+_UNSEEN = object()     # a shot not explained yet (None is a shot explained as no candidate)
+_FIR_ROW = kernel_row(_layout.FIR_COLUMNS, character=0, cand_lo=0, cand_hi=0)    # every column of a firer row (filled in)
 
 
 def _int32(x, cols=None) -> np.ndarray:
     """Rows (or a vector) as the kernel reads them: contiguous int32, `cols` wide."""
     a = np.ascontiguousarray(np.array(x, dtype=np.int32))
     return a.reshape((len(x), cols)) if cols is not None else a
+
+
+class _Situation:
+    """The explained shots of one unit at one target in one situation (`FightPacker._situation`), each with the
+    lines of fire its explain traced, and `like`: the pair's situation before it that differed only in the units
+    between, whose shots it takes where those lines come out the same (`FightPacker._as_before`)."""
+
+    __slots__ = ("shots", "sights", "like")
+
+    def __init__(self, like: "_Situation | None") -> None:
+        self.shots: dict = {}
+        self.sights: dict = {}
+        self.like = like
+
+
+class _PhaseScene:
+    """A phase's scene (`attack.Scene`), each line of fire traced once: the same origin, part and laser from the
+    same firer at the same target have the same answer (two firers of one weapon trace the same lines)."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        self.seen: dict = {}
+
+    def sight(self, origin, part, firer, target, laser: bool):
+        key = (origin, part.vertices, laser, id(firer), id(target))
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = self.scene.sight(origin, part, firer, target, laser)
+        return found
+
+
+class _SightLog:
+    """A scene (`attack.Scene`) that keeps the lines of fire asked of it: (origin, part, laser, the Sight)."""
+
+    def __init__(self, scene: _PhaseScene) -> None:
+        self.scene = scene
+        self.traced: list = []
+
+    def sight(self, origin, part, firer, target, laser: bool):
+        sight = self.scene.sight(origin, part, firer, target, laser)
+        self.traced.append((origin, part, laser, sight))
+        return sight
 
 
 class FightPacker:
@@ -150,6 +243,15 @@ class FightPacker:
         self.wkey = {k: i for i, k in enumerate(self.layout.weapons)}
         self.sides = list(self.layout.sides)
         self.u_side = [self.sides.index(fight.side(u) if fight is not None else u) for u in self.units]
+        self.enemies = {u: [e for e in self.units if e != u and fight.enemies(u, e)] for u in self.units} if fight is not None else {}
+        self.mounted: tuple | None = None    # (arena, its vehicles' mounted weapons), `_mounted`
+
+    def _mounted(self) -> list:
+        """Every vehicle's mounted weapons as (vehicle, weapon), in file order (kept for the packer's arena: no weapon
+        comes or goes in a fight)."""
+        if self.mounted is None or self.mounted[0] is not self.arena:
+            self.mounted = (self.arena, [(v, w) for v in self.arena.vehicles.values() for w in v.all_weapons()])
+        return self.mounted[1]
 
     def _usable(self, name: str) -> bool:
         """Whether a hand weapon of this name may fire (CW-HAND-01)."""
@@ -305,51 +407,118 @@ class FightPacker:
 
     def _place(self) -> None:
         """Where every unit stands this phase (its pose and box, in a grid) and the counters' and clouds' places:
-        what an explained shot depends on."""
+        what an explained shot depends on. The same places (every unit's where it was, in this phase or another, in
+        this packing or another of the fight: a unit's counter never changes size) share one placing, and the same
+        situation (the places, the units' handling, hazards, slicks and paint, the counters) one dict of pairs."""
         arena = self.arena
-        self.where.clear()
-        self.units_now.clear()
-        self.now.clear()
-        self.now["grid"] = grid = BoxGrid()
-        self.now["counters"] = (tuple((c.id, c.polygon.vertices, c.inert, frozenset(c.still_on)) for c in arena.counters),
-                                tuple((c.id, c.kind, c.polygon.vertices) for c in arena.clouds.values()))
-        for u in [*arena.vehicles.values(), *arena.pedestrians.values()]:
-            self.where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), bounds(u.counter.corners()))
-            self.units_now.append((u.id, self.where[u.id][0]))
-            grid.add(self.where[u.id][1])
-        for b in arena.buildings.values():     # targets of planned attacks; fixed, and never between (blockers are)
-            self.where[b.id] = ((b.id,), bounds(b.polygon.vertices))
+        units = [*arena.vehicles.values(), *arena.pedestrians.values()]
+        poses = tuple((u.id, u.x, u.y, u.facing, u.speed) for u in units)
+        placed = self.cache.get(("placed", poses))
+        if placed is None:
+            placed = self.cache[("placed", poses)] = self._placing(units)
+        self.where, self.units_now, grid = placed
+        counters = (tuple((c.id, c.polygon.vertices, c.inert, frozenset(c.still_on)) for c in arena.counters),
+                    tuple((c.id, c.kind, c.polygon.vertices) for c in arena.clouds.values()))
+        # (a pedestrian has no handling, hazard, slick or paint)
+        states = tuple((v.handling, v.hazard_difficulty, v.on_oil, self._painted(v)) for v in arena.vehicles.values())
+        pairs, rows = self.cache.setdefault(("situation", poses, states, counters), ({}, {}))
+        self.now = {"grid": grid, "counters": counters, "pairs": pairs, "rows": rows}
 
-    def _scene(self) -> Scene:
+    def _placing(self, units: list) -> tuple[dict, list, BoxGrid]:
+        """Each unit's (pose, box) and each building's, the units' (id, pose) in file order, their boxes in a grid."""
+        where: dict = {}
+        units_now: list = []
+        grid = BoxGrid()
+        for u in units:
+            where[u.id] = ((u.id, round(u.x, 9), round(u.y, 9), u.facing, u.speed), bounds(u.counter.corners()))
+            units_now.append((u.id, where[u.id][0]))
+            grid.add(where[u.id][1])
+        for b in self.arena.buildings.values():     # targets of planned attacks; fixed, and never between (blockers are)
+            where[b.id] = ((b.id,), bounds(b.polygon.vertices))
+        return where, units_now, grid
+
+    def _painted(self, unit) -> bool:
+        """Whether paint covers the unit's windows this turn (CW-HIT-07)."""
+        paint = getattr(unit, "paint_until_turn", None)
+        return paint is not None and self.arena.turn <= paint
+
+    def _scene(self) -> "_PhaseScene":
         """The arena's Scene for this phase's explains, made once a phase when first needed."""
         if "scene" not in self.now:
-            self.now["scene"] = Scene(self.arena)
+            self.now["scene"] = _PhaseScene(Scene(self.arena))
         return self.now["scene"]
 
+    def _situation(self, unit, target) -> "_Situation":
+        """The explained shots of `unit` at `target` in this phase's situation (`_Situation`, kept in the cache,
+        shared by the packings of the fight); found once a phase per pair. The situation is what a shot depends on:
+        the firer's and the target's places and speeds, the firer's handling, hazard, slick and paint, the places of
+        the units that could stand between them (a unit outside the box around both, widened by 2" for a sidecar,
+        cannot block the line of fire) and of the counters and clouds."""
+        now = self.now
+        pair = (unit.id, target)
+        found = now["pairs"].get(pair)
+        if found is None:
+            (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = self.where[unit.id], self.where[target]
+            box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
+            units_now = self.units_now
+            between = tuple(p for uid, p in (units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
+            alike = (unit.id, fpose, tpose, getattr(unit, "handling", None), getattr(unit, "hazard_difficulty", 0),
+                     getattr(unit, "on_oil", False), self._painted(unit), now["counters"])
+            key = ("shots", alike, between)
+            found = self.cache.get(key)
+            if found is None:
+                # the last situation of the pair that differed only in the units between (`_Situation.like`)
+                found = self.cache[key] = self.cache[("alike", alike)] = _Situation(self.cache.get(("alike", alike)))
+            now["pairs"][pair] = found
+        return found
+
+    def _barred(self, unit, firer) -> bool:
+        """A substitute driver may not fire before the turn he may act, nor in a turn he steered (CW-CREW-04)."""
+        return firer is not None and not isinstance(unit, Pedestrian) and substitute_barred(unit, firer, self.arena.turn) is not None
+
+    def _shot(self, unit, wid, firer, target, aim, planned: bool, barred: bool):
+        """The shot as `_explain_one` found it, cached by what it depends on: its situation (`_situation`), the
+        weapon, firer and aim, and whether the firer is barred."""
+        situation = self._situation(unit, target)
+        key = (planned, wid, firer, aim, barred)
+        found = situation.shots.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._as_before(situation, key, unit, target)
+            if found is _UNSEEN:
+                sights = _SightLog(self._scene())
+                found = self._explain_one(unit, wid, firer, target, aim, planned, sights)
+                situation.sights[key] = sights.traced
+            situation.shots[key] = found
+        return found
+
+    def _as_before(self, situation: "_Situation", key: tuple, unit, target):
+        """The shot as the pair's situation before found it, if only the units between differ and every line of fire
+        that explain traced comes out the same now (an explain reads the blockers only through its lines of fire,
+        `attack.Scene.sight`); else _UNSEEN."""
+        like = situation.like
+        if like is None or key not in like.sights:
+            return _UNSEEN
+        scene = self._scene()
+        tgt = self.arena.buildings.get(target) or self.arena.unit(target, "target")
+        traced = []
+        for origin, part, laser, seen in like.sights[key]:
+            sight = scene.sight(origin, part, unit, tgt, laser)
+            if sight != seen:
+                return _UNSEEN
+            traced.append((origin, part, laser, sight))
+        situation.sights[key] = traced
+        return like.shots[key]
+
     def explained(self, unit, wid, firer, target, aim, planned: bool = False):
-        """The shot's range and kernel row (None: not a candidate), cached by what it depends on: the firer's and the target's
-        places and speeds, the firer's handling, and the places of the counters that could stand between them
-        (a counter outside the box around both, widened by 2" for a sidecar, cannot block the line of fire)."""
-        arena, now = self.arena, self.now
-        (fpose, (fx0, fy0, fx1, fy1)), (tpose, (tx0, ty0, tx1, ty1)) = self.where[unit.id], self.where[target]
-        box = (min(fx0, tx0) - 2.0, min(fy0, ty0) - 2.0, max(fx1, tx1) + 2.0, max(fy1, ty1) + 2.0)
-        between = tuple(p for uid, p in (self.units_now[i] for i in now["grid"].near(box)) if uid != unit.id and uid != target)
-        paint = getattr(unit, "paint_until_turn", None)
-        # a substitute driver may not fire before the turn he may act, nor in a turn he steered (CW-CREW-04)
-        barred = firer is not None and not isinstance(unit, Pedestrian) and substitute_barred(unit, firer, arena.turn) is not None
-        key = (planned, unit.id, wid, firer, aim, fpose, tpose, getattr(unit, "handling", None),
-               getattr(unit, "hazard_difficulty", 0), getattr(unit, "on_oil", False), paint is not None and arena.turn <= paint, between,
-               now["counters"], barred)
-        if key not in self.cache:
-            self.cache[key] = self._explain_one(unit, wid, firer, target, aim, planned)
-        found = self.cache[key]
+        """The shot's range and kernel row (None: not a candidate), with the pedestrians its burst reaches now."""
+        found = self._shot(unit, wid, firer, target, aim, planned, self._barred(unit, firer))
         if found is None or found[2] is None:
             return None if found is None else found[:2]
         return found[0], self.burst_of(found[1], *found[2], target)
 
-    def _explain_one(self, unit, wid, firer, target, aim, planned: bool):
-        """`explained` once (`phase.explain_phase` of the one attack): (range, row, (aim point, burst radius, burst
-        dice) or None), or None."""
+    def _explain_one(self, unit, wid, firer, target, aim, planned: bool, scene):
+        """`explained` once (`phase.explain_phase` of the one attack, against `scene`'s blockers): (range, row, (aim
+        point, burst radius, burst dice) or None), or None."""
         arena, rules = self.arena, self.rules
         shooter = None if isinstance(unit, Pedestrian) else (unit.crew_member(firer) if firer else None)
         person = unit if isinstance(unit, Pedestrian) else shooter
@@ -357,7 +526,7 @@ class FightPacker:
         if person is not None:
             person.hits = 0       # the firer's own state is the kernel's: explained as able and unhurt
         try:
-            b = explain_phase(arena, [Attack("order", unit.id, wid, target, aim, firer)], rules, None, self._scene())[0]
+            b = explain_phase(arena, [Attack("order", unit.id, wid, target, aim, firer)], rules, None, scene)[0]
         except HardpointError:
             b = None
         finally:
@@ -393,20 +562,36 @@ class FightPacker:
                           fire_mod=spec.fire_modifier if spec.fire_modifier is not None else -1,
                           fiery=int(spec.fiery), burn=spec.burn_duration or 0, burst_lo=0, burst_hi=0)
 
-    def rows_for(self, unit, wid, firer, targets, aim):
+    def rows_for(self, unit, wid, firer, targets, aim) -> tuple[list, bool]:
         """The candidate rows of one firer's weapon, in the order `carwars.fight._choose` weighs them: by range, then
-        by the unit's place in the file."""
-        scored = []
+        by the unit's place in the file; and whether they are kept. The same in every phase of one situation, so
+        kept with it; but rows with a burst, whose reach is added to the packing's rows each time."""
+        barred = self._barred(unit, firer)
+        memo = (unit.id, wid, firer, aim, tuple(targets), barred)
+        rows = self.now["rows"].get(memo)
+        if rows is not None:
+            return rows, True
+        scored, burst = [], False
         for target in targets:
-            found = self.explained(unit, wid, firer, target, aim)
-            if found is not None and found[1][_layout.CAND_NEEDED] - self.best_bonus <= self.max_needed:
-                scored.append((found[0], self.uidx[target], found[1]))
+            found = self._shot(unit, wid, firer, target, aim, False, barred)
+            if found is None:
+                continue
+            row = found[1]
+            if found[2] is not None:
+                row, burst = self.burst_of(row, *found[2], target), True
+            if row[_layout.CAND_NEEDED] - self.best_bonus <= self.max_needed:
+                scored.append((found[0], self.uidx[target], row))
         scored.sort(key=lambda s: (s[0], s[1]))
-        return [row for _, _, row in scored]
+        rows = [row for _, _, row in scored]
+        if not burst:
+            self.now["rows"][memo] = rows
+        return rows, not burst
 
     def _firer_rows(self, character: int, rows: list[list[int]]) -> None:
         """A firer row holding its candidate rows (fastcore/layout.toml, rows.fir)."""
-        self.fir.append(kernel_row(_layout.FIR_COLUMNS, character=character, cand_lo=len(self.cand), cand_hi=len(self.cand) + len(rows)))
+        row = list(_FIR_ROW)
+        row[_layout.FIR_CHARACTER], row[_layout.FIR_CAND_LO], row[_layout.FIR_CAND_HI] = character, len(self.cand), len(self.cand) + len(rows)
+        self.fir.append(row)
         self.cand.extend(rows)
 
     def _entry(self, tp: int, unit, wkey: int, weapon: int, ped: int, fir_lo: int, choose: int, *, atk: int = -1, link: int = 0,
@@ -431,16 +616,41 @@ class FightPacker:
         """The phase's movement (`motion.move_with_contacts`, FIGHT-04), the automatic drops it makes, the counters
         it drives over and the slicks it crosses (`turn._contacts`, `dropped.oil_maneuver`); the collisions found."""
         arena = self.arena
-        before_move = {v.id: v.counter for v in arena.vehicles.values()}
-        moved = {v.id: phase_distances(self.rules, v.speed)[phase - 1] for v in arena.vehicles.values()}
-        _, found = move_with_contacts(self.rules, arena, phase)
-        self.automatic_drops(moved, phase)
+        # where each vehicle was, for the counters and clouds it may drive over (none on the map, and nothing to
+        # lay one: no swept areas, `contacts_of`)
+        laying = any(w.automatic and w.spec.dropped for _, w in self._mounted())
+        touch = laying or arena.counters or any(c.kind == "paint" for c in arena.clouds.values())
+        before_move = {v.id: v.counter for v in arena.vehicles.values()} if touch else {}
+        moved = {v.id: phase_distances(self.rules, v.speed)[phase - 1] for v in arena.vehicles.values()} if laying else {}
+        found = self._movement(phase)
+        if laying:                  # (no dropped weapon on automatic: no automatic drop)
+            self.automatic_drops(moved, phase)
         self.drop_lo.append(len(self.drops))
         self.contacts_of(before_move)
         self.ocon_lo.append(len(self.ocon))
         for v in arena.vehicles.values():
             oil_maneuver(self.rules, arena, v)
         return found
+
+    def _movement(self, phase: int) -> list:
+        """`motion.move_with_contacts` (FIGHT-04): the collisions found. It reads only where the units are, which
+        way they face and how fast they go (their counters never change size), and the turn for the collisions'
+        ids: the same places and speeds in a phase move the same way in any turn, so its outcome is kept and set
+        again (in a turn of its own only if it found a collision)."""
+        arena = self.arena
+        vehicles, people = list(arena.vehicles.values()), list(arena.pedestrians.values())
+        key = ("movement", phase, tuple((v.id, v.x, v.y, v.facing, v.speed) for v in vehicles),
+               tuple((p.id, p.x, p.y, p.facing, p.speed) for p in people))
+        done = self.cache.get(key)
+        if done is None or (done[3] and done[2] != arena.turn):
+            _, found = move_with_contacts(self.rules, arena, phase)
+            self.cache[key] = ([(v.x, v.y, v.facing, v.speed) for v in vehicles], [(p.x, p.y) for p in people], arena.turn, found)
+            return found
+        for v, (x, y, facing, speed) in zip(vehicles, done[0]):
+            v.x, v.y, v.facing, v.speed = x, y, facing, speed
+        for p, (x, y) in zip(people, done[1]):
+            p.x, p.y = x, y
+        return done[3]
 
     def _collision_rows(self, ti: int, turn: int, phase: int, found: list) -> None:
         """The phase's collisions, declared and found in the movement (FIGHT-04, `phase._apply_collisions`): the
@@ -479,14 +689,18 @@ class FightPacker:
         tires, a fire source), spikes and mines (a die, then damage to tires and underbody if they go off);
         paint on the windows. Mines stay in the packing: the kernel skips rows of mines that went off."""
         arena = self.arena
+        paints = [cloud for cloud in arena.clouds.values() if cloud.kind == "paint"]
+        if not arena.counters and not paints:
+            self.touching.clear()          # nothing on the map to drive over (no swept areas to find)
+            return
         touched: set = set()
         vids_ = {v.id: i for i, v in enumerate(arena.vehicles.values())}
         for vi_, v in enumerate(arena.vehicles.values()):
             area = swept_polygon(before_move[v.id], v.counter)
             for counter in list(arena.counters):
                 self._counter_contact(vi_, v, area, counter, before_move, touched, vids_)
-            for cloud in arena.clouds.values():
-                if cloud.kind == "paint" and intersects(area, cloud.polygon):
+            for cloud in paints:
+                if intersects(area, cloud.polygon):
                     paint_contact(self.rules, v, cloud, arena.turn)
         self.touching.clear()
         self.touching.update(touched)
@@ -938,42 +1152,101 @@ class FightPacker:
 
     def orders(self, turn: int, phase: int, tp: int) -> None:
         """The standing orders that hold this phase (FIGHT-02, `fight.order_attacks`): per order and weapon, an
-        entry whose firer rows hold the candidate shots the order chooses from."""
+        entry whose firer rows hold the candidate shots the order chooses from. The same as in an earlier phase of
+        the same situation where the same orders hold and the same weapons and firers may fire (kept with the
+        situation), but for bursts, whose reach is added to the rows each time."""
         fight, arena = self.fight, self.arena
-        for order in (fight.orders if fight is not None else []):
-            if not order.holds(turn, phase):
-                continue
-            unit = arena.vehicles.get(order.unit) or arena.pedestrians[order.unit]
-            if order.target in TARGET_POLICIES:
-                targets = [u for u in self.units if u != unit.id and fight.enemies(unit.id, u)]
-            else:
-                targets = [order.target]
-            for wid in weapons_of(order, unit):
-                self._order_weapon(order, unit, wid, targets, tp)
+        if fight is None:
+            return
+        # (only a vehicle's substitute driver may be barred from firing, `crew.substitute_barred`)
+        key = ("orders", tuple(order.holds(turn, phase) for order in fight.orders),
+               tuple(w.automatic for _, w in self._mounted()),
+               tuple((v.id, v.substitute, self._barred(v, v.substitute)) for v in arena.vehicles.values() if v.substitute is not None))
+        entries = self.now["rows"].get(key)
+        if entries is None:
+            entries, kept = [], True
+            for order, hold in zip(fight.orders, key[1]):
+                if not hold:
+                    continue
+                unit = arena.vehicles.get(order.unit) or arena.pedestrians[order.unit]
+                targets = self.enemies[unit.id] if order.target in TARGET_POLICIES else [order.target]
+                for wid in weapons_of(order, unit):
+                    entry, kept_ = self._order_weapon(order, unit, wid, targets)
+                    kept = kept and kept_
+                    if entry is not None:
+                        entries.append(entry)
+            if kept:
+                self.now["rows"][key] = entries
+        for entry, firers in entries:
+            row = list(entry)
+            row[_layout.ENT_TP], row[_layout.ENT_FIR_LO] = tp, len(self.fir)
+            for character, rows in firers:
+                self._firer_rows(character, rows)
+            row[_layout.ENT_FIR_HI] = len(self.fir)
+            self.ent.append(row)
 
-    def _order_weapon(self, order, unit, wid: str, targets: list, tp: int) -> None:
-        """One weapon of an order: an entry (nearest or best odds, `fight._choose`) with each firer's candidate rows;
-        none if it holds fire in every trial or has no shot for any firer in this phase."""
+    def _order_weapon(self, order, unit, wid: str, targets: list) -> tuple[tuple | None, bool]:
+        """One weapon of an order: its entry (nearest or best odds, `fight._choose`) as its row but for the phase and
+        the firer rows, and each firer's (character, candidate rows); None if it holds fire in every trial or has no
+        shot for any firer in this phase. And whether it may be kept (no burst)."""
         if isinstance(unit, Pedestrian):
             firers, w_global, ped = [None], -1, self.pids.index(unit.id)
         else:
             w = next((x for x in unit.all_weapons() if x.id == wid), None)
             if w is None or w.automatic or w.spec.refused:
-                return              # holds fire in every trial (carwars.fight._holds_fire)
+                return None, True       # holds fire in every trial (carwars.fight._holds_fire)
             w_global, ped = self.weapon_index[(unit.id, wid)], -1
             if order.firer is not None:
                 firers = [order.firer]
             else:
                 firers = [c.id for c in default_firer_pool(unit, w)]
-        shots = [(firer, self.rows_for(unit, wid, firer, targets, order.aim)) for firer in firers]
-        if not any(rows for _, rows in shots):
-            return                  # no shot for any firer in this phase: the order chooses nothing here
-        f0 = len(self.fir)
-        for firer, rows in shots:
-            self._firer_rows(-1 if firer is None else self.crew_index[(unit.id, firer)], rows)
-        self._entry(tp, unit, self.wkey[(unit.id, wid)], w_global, ped, f0,
-                    _layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
-                    hand=self.hand_of.get(wid, -1) if w_global < 0 else -1, min36=order_min36(self.rules, order, unit, wid))
+        shots = [(firer, *self.rows_for(unit, wid, firer, targets, order.aim)) for firer in firers]
+        kept = all(kept_ for _, _, kept_ in shots)
+        if not any(rows for _, rows, _ in shots):
+            return None, kept           # no shot for any firer in this phase: the order chooses nothing here
+        entry = kernel_row(_layout.ENT_COLUMNS, tp=0, unit=self.uidx[unit.id], wkey=self.wkey[(unit.id, wid)], weapon=w_global, ped=ped,
+                           fir_lo=0, fir_hi=0, choose=_layout.CHOOSE_BEST_ODDS if order.target == "best_odds" else _layout.CHOOSE_NEAREST,
+                           atk=-1, link=0, shot=-1, rank=0, hand=self.hand_of.get(wid, -1) if w_global < 0 else -1,
+                           min36=order_min36(self.rules, order, unit, wid))
+        return (entry, [(-1 if firer is None else self.crew_index[(unit.id, firer)], rows) for firer, rows, _ in shots]), kept
+
+    # --- the state at the start of a turn, to go on from (`pack_fight`'s states) --------------------------------
+
+    # the rows, only ever appended to: a state holds their lengths
+    _ROW_LISTS = ("ent", "fir", "cand", "fcol", "tp_lo", "col_lo", "near_v", "near_p", "brst", "ocon", "ocon_lo", "drops",
+                  "drop_lo", "offr", "offr_lo")
+    # the rest of what the turns change: the arena, the counters with rows (the same objects as the arena's), what
+    # touches what, the facts numbered, drivers found out, who holds a hand weapon from when, who still moves
+    _TURN_STATE = ("arena", "counter_objs", "touching", "fact_list", "fact_at", "drivers_out", "c_hand", "moving_end")
+
+    def row_lists(self) -> dict[str, list]:
+        """The packer's row lists (`TurnStates.lists`)."""
+        return {name: getattr(self, name) for name in self._ROW_LISTS}
+
+    def turn_state(self) -> tuple[dict[str, int], bytes]:
+        """The packer's state now, between two turns: the row lists' lengths, the rest pickled in one piece (the
+        counters it has rows for are the arena's own objects)."""
+        lengths = {name: len(getattr(self, name)) for name in self._ROW_LISTS}
+        return lengths, pickle.dumps(tuple(getattr(self, name) for name in self._TURN_STATE), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def may_go_on(self) -> bool:
+        """Whether a variant may go on from this turn's start, so that its state is worth keeping: something moves (a
+        vehicle out of control slows down from a turn it moves in), an action is declared this turn or a dropped
+        weapon is on automatic (either may go otherwise than packed). Any other turn's variant goes on from an
+        earlier one."""
+        arena = self.arena
+        return (any(u.speed for u in [*arena.vehicles.values(), *arena.pedestrians.values()])
+                or any(turn == arena.turn for turn, _ in self.plan.actions)
+                or any(w.automatic and w.spec.dropped for _, w in self._mounted()))
+
+    def resume(self, states: TurnStates, ti: int) -> None:
+        """Take another packing's state at the start of turn `ti` (`turn_state`), to pack the turns from there."""
+        lengths, blob = states.starts[ti]
+        for name in self._ROW_LISTS:
+            setattr(self, name, states.lists[name][:lengths[name]])
+        for name, value in zip(self._TURN_STATE, pickle.loads(blob)):
+            setattr(self, name, value)
+        self.counter_of = {id(c): i for i, c in enumerate(self.counter_objs)}
 
     # --- the per-turn and per-phase loop, and the end of turn ------------------------------------------------
 
@@ -1012,7 +1285,10 @@ class FightPacker:
         smoke and flaming oil going, paint wearing off, handling recovered, and vehicles out of control slowing
         down (CW-CREW-03)."""
         arena = self.arena
-        reach_v, reach_p = blast_rows(arena, self.radius, self.ped_index)
+        places = tuple((u.id, u.x, u.y, u.facing) for u in [*arena.vehicles.values(), *arena.pedestrians.values()])
+        if ("blast", places) not in self.cache:     # the same places, the same reach (a unit's counter never changes size)
+            self.cache[("blast", places)] = blast_rows(arena, self.radius, self.ped_index)
+        reach_v, reach_p = self.cache[("blast", places)]
         self.near_v += reach_v or [[]]
         self.near_p += reach_p or [[]]
         for i, v in enumerate(arena.vehicles.values()):

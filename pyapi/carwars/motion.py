@@ -103,16 +103,17 @@ def move_with_contacts(rules: Rules, arena: Arena, phase: int, moves: dict | Non
     the end of the phase if no collision stopped it (`_turn_at_end`)."""
     events: list[Event] = []
     collisions: list[Collision] = []
-    movers: dict[str, _Mover] = {}
     moves = moves or {}
-    for v in arena.vehicles.values():
-        m = moves.get(v.id)
-        movers[v.id] = _Mover(v.id, list(v.counter.corners()), (m.dx, m.dy) if m is not None else straight_displacement(rules, v, phase))
-    for p in arena.pedestrians.values():
-        movers[p.id] = _Mover(p.id, list(p.counter.corners()), straight_displacement(rules, p, phase))
+    velocity = {v.id: (m.dx, m.dy) if (m := moves.get(v.id)) is not None else straight_displacement(rules, v, phase)
+                for v in arena.vehicles.values()}
+    velocity.update((p.id, straight_displacement(rules, p, phase)) for p in arena.pedestrians.values())
+    # nothing moves (the stopped vehicles of a long fight): no contact can start, so no pair is looked at
+    still = not moves and all(d == (0.0, 0.0) for d in velocity.values())
+    movers = {u.id: _Mover(u.id, [] if still else list(u.counter.corners()), velocity[u.id])
+              for u in [*arena.vehicles.values(), *arena.pedestrians.values()]}
     buildings = [(b.id, list(b.polygon.vertices)) for b in arena.buildings.values()]
     vids, pids = list(arena.vehicles), list(arena.pedestrians)
-    pairs = _pairs(movers, vids, buildings, pids)
+    pairs = [] if still else _pairs(movers, vids, buildings, pids)
     static = dict(buildings)
     done: set[tuple[str, str]] = set()
 
