@@ -11,8 +11,8 @@
 from libc.math cimport floor, ceil, fmod, fabs, sqrt, sin, copysign, trunc, INFINITY
 
 from _cwgeom cimport (CwCounter, CwPolygon, CW_OK, CW_UNSURE, CW_DEG2RAD, cw_cos, CW_FRONT, CW_RIGHT, cw_sincos_deg,
-                       cw_to_local, cw_to_world, cw_corners, cw_counter_polygon, cw_polygon_arcs, cw_facing_sides,
-                       cw_nearest_point, cw_distance, cw_touching, cw_first_contact)
+                       cw_to_local, cw_to_world, cw_corners, cw_counter_polygon, cw_facing_sides,
+                       cw_nearest_point, cw_distance, cw_touching, cw_first_contact, cw_clip_to_arc)
 
 cdef enum:
     CW_MAXKINDS = 16       # kinds in the driver's menu (carwars.fight [driver] menu)
@@ -574,16 +574,15 @@ cdef inline double cw_heading(const CwCounter* k, const CwUnit* target) noexcept
 
 cdef inline int cw_bearing(const CwDriveRules* r, const CwVehicle* v, const CwCounter* k, const CwUnit* target,
                            int* count, double* err) noexcept nogil:
-    """driving._bearing (CW-ARC-01/02): how many of the order's usable weapons (manned) have some of the target's
-    counter in their arc (a sidecar weapon's: the sidecar's), and the least pointing error among them (0 for a
+    """driving._bearing (CW-ARC-02): how many of the order's usable weapons (manned) have some of the target's
+    counter in their arc as an attack judges it (cw_clip_to_arc; a sidecar weapon's: the sidecar's), and the least pointing error among them (0 for a
     turret or top mount)."""
-    cdef CwPolygon tp
+    cdef CwPolygon tp, clipped
     cdef CwCounter sc
-    cdef int i, mount, arcs, sc_arcs = -1
+    cdef int i, mount, st
     cdef double lx, ly, rr, e, axx, axy
     if cw_counter_polygon(&target.counter, &tp) != CW_OK:
         return CW_UNSURE
-    arcs = cw_polygon_arcs(k, &tp, r.arc_angle)
     cw_to_local(k, target.counter.cx, target.counter.cy, &lx, &ly)
     rr = sqrt(lx * lx + ly * ly)
     count[0], err[0] = 0, 2.0
@@ -598,11 +597,15 @@ cdef inline int cw_bearing(const CwDriveRules* r, const CwVehicle* v, const CwCo
             continue
         axx = 0.0 if mount < 2 else (1.0 if mount == CW_RIGHT else -1.0)      # driving._AXES
         axy = 0.0 if mount >= 2 else (1.0 if mount == CW_FRONT else -1.0)
-        if v.weapon_sidecar[i] and sc_arcs < 0:      # driving.sidecar_pose: the sidecar's own arcs
+        if v.weapon_sidecar[i]:                     # driving.sidecar_pose: the sidecar's own arcs
             cw_to_world(k, v.sidecar_offset, 0.0, &sc.cx, &sc.cy)
             sc.length, sc.width, sc.facing = k.length, v.sidecar_width, k.facing
-            sc_arcs = cw_polygon_arcs(&sc, &tp, r.arc_angle)
-        if ((sc_arcs if v.weapon_sidecar[i] else arcs) >> mount) & 1:
+            st = cw_clip_to_arc(&sc, mount, &tp, r.arc_angle, &clipped)
+        else:
+            st = cw_clip_to_arc(k, mount, &tp, r.arc_angle, &clipped)
+        if st == CW_UNSURE:
+            return CW_UNSURE
+        if st == CW_OK:                             # the attack's own test (CW-ARC-02): more than a touch
             count[0] += 1
         e = 1.0 - (axx * lx + axy * ly) / rr if rr > 0.0 else 0.0
         if e < err[0]:

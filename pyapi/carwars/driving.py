@@ -434,15 +434,13 @@ def sidecar_pose(v: Vehicle, cnt: geo.Counter) -> geo.Counter:
 
 def _bearing(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, target) -> tuple[int, float]:
     """How the order's weapons bear on the target from a counter: how many usable ones, manned, have some of its
-    counter in their arc (CW-ARC-01/02; a sidecar weapon's arc is the sidecar's), and the least pointing error among
-    them (1 - the cosine between the weapon's axis and the line to the target's centre; 0 for a turret or top
+    counter in their arc as an attack judges it (CW-ARC-02, `geometry.clip_to_arc`: more than a touch; a sidecar
+    weapon's arc is the sidecar's), and the least pointing error among them (1 - the cosine between the weapon's axis and the line to the target's centre; 0 for a turret or top
     mount)."""
     from .fight import weapon_can_fire
 
     arc_angle = rules["carwars.bodies"]["arcs"]["angle"]
     tx, ty = target.x, target.y
-    arcs = geo.polygon_arcs(cnt, target.counter, arc_angle)
-    sidecar_arcs = None
     lx, ly = cnt.to_local((tx, ty))
     r = math.sqrt(lx * lx + ly * ly)
     count, err = 0, 2.0
@@ -456,11 +454,9 @@ def _bearing(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, targ
         axis = _AXES.get(w.mount)
         if axis is None:
             continue
-        on_sidecar = v.sidecar is not None and w in v.sidecar.weapons
-        if on_sidecar and sidecar_arcs is None:        # CW-ARC-02: a sidecar weapon's arcs are the sidecar's own
-            sidecar_arcs = geo.polygon_arcs(sidecar_pose(v, cnt), target.counter, arc_angle)
-        if str(w.mount) in (sidecar_arcs if on_sidecar else arcs):
-            count += 1
+        body = sidecar_pose(v, cnt) if v.sidecar is not None and w in v.sidecar.weapons else cnt
+        if geo.clip_to_arc(body, str(w.mount), target.counter, arc_angle) is not None:
+            count += 1                                   # the attack's own test (CW-ARC-02): more than a touch
         e = 1.0 - (axis[0] * lx + axis[1] * ly) / r if r > 0.0 else 0.0
         err = min(err, e)
     return count, err
