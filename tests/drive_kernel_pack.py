@@ -1,6 +1,8 @@
 """What fills the compiled driver's structs (fastcore/_cwdrive.pxd) from the reference's objects: plain dicts, one key a
 field, for the test wrappers of fastcore/_cwcheck.pyx (tests/test_drive_kernel_parts.py). The fight kernel's packer
 must fill the same fields from the same objects (FIGHT-07, FIGHT-08, FIGHT-09)."""
+import struct
+
 from hardpoint.carwars.dropped import oil_extra_difficulty
 from hardpoint.carwars.drivepack import KINDS, driver_rules
 from hardpoint.carwars.driving import MANEUVER_KINDS, TACTICS, manned
@@ -67,3 +69,14 @@ def pack_order(arena, order) -> dict:
     return {"tactic": TACTICS.index(order.tactic),
             "target": -1 if order.target == "nearest_enemy" else unit_index(arena, order.target),
             "has_speed": order.speed is not None, "speed": float(order.speed or 0.0), "range_inches": order.range or 0.0}
+
+
+def same(a, b) -> bool:
+    """Bit for bit: floats by their bit pattern, ints, bools, strings and None by value, sequences item by item."""
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return struct.pack("<d", a) == struct.pack("<d", b)
+    if isinstance(a, float) or isinstance(b, float):
+        return False
+    return a == b

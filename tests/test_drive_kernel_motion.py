@@ -13,7 +13,6 @@ import collections
 import copy
 import math
 import random
-import struct
 from types import SimpleNamespace
 from unittest import mock
 
@@ -25,7 +24,7 @@ from hardpoint.carwars.driving import MANEUVER_KINDS
 from hardpoint.carwars.enums import Side
 from hardpoint.carwars.model import Building
 
-from .drive_kernel_pack import pack_counter, pack_rules
+from .drive_kernel_pack import pack_counter, pack_rules, same
 
 K = pytest.importorskip("hardpoint.fastcore._cwmotioncheck")
 
@@ -40,17 +39,6 @@ WALKS = [0.0, 0.0, 5.0, 3.0, -1.0]
 
 
 # --- comparing ----------------------------------------------------------------------------------------------------------
-
-def same(a, b) -> bool:
-    """Bit for bit: floats by their bit pattern, ints, bools, strings and None by value, sequences item by item."""
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and isinstance(b, float):
-        return struct.pack("<d", a) == struct.pack("<d", b)
-    if isinstance(a, float) or isinstance(b, float):
-        return False
-    return a == b
-
 
 def check(case, name, ref, got) -> None:
     assert same(ref, got), f"{name} {case!r}: reference {ref!r}, kernel {got!r}"

@@ -10,7 +10,6 @@ choose_speed) end to end, on random arenas and on the arenas of real fights the 
 import copy
 import math
 import random
-import struct
 
 import pytest
 
@@ -18,7 +17,7 @@ import hardpoint
 from hardpoint.carwars import contact, driving, geometry as geo, handling, motion, turn
 from hardpoint.carwars.driving import MANEUVER_KINDS, TACTICS
 
-from .drive_kernel_pack import pack_arena, pack_counter, pack_order, pack_rules, unit_index
+from .drive_kernel_pack import pack_arena, pack_counter, pack_order, pack_rules, same, unit_index
 
 K = pytest.importorskip("hardpoint.fastcore._cwcheck")
 
@@ -29,17 +28,6 @@ OK, NONE, UNSURE = 0, 1, 2
 
 
 # --- comparing ----------------------------------------------------------------------------------------------------------
-
-def same(a, b) -> bool:
-    """Bit for bit: floats by their bit pattern, ints, bools and None by value, sequences item by item."""
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and isinstance(b, float):
-        return struct.pack("<d", a) == struct.pack("<d", b)
-    if isinstance(a, float) or isinstance(b, float):
-        return False
-    return a == b
-
 
 def check(cases, name, ref, got) -> None:
     """Asserts a case agrees, naming the function and the input."""
