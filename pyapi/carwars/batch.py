@@ -264,7 +264,7 @@ def _unsupported(scenario) -> str | None:
 
 _KERNEL_VEHICLES = 16384    # fastcore/_carwars.pyx MAX_VEHICLES (its scratch is sized to the scenario)
 _KERNEL_ATTACKS = 65536     # fastcore/_carwars.pyx MAX_ATTACKS: attack rows of one turn
-_KERNEL_PHASES = 6          # fastcore/_carwars.pyx: a_lo[8] holds n_phases + 1 bounds
+_KERNEL_PHASES = 6          # fastcore/_cwcore.pxd: PhaseRun.a_lo[8] holds n_phases + 1 bounds
 _KERNEL_ITEMS = 128         # fastcore/_carwars.pyx MAXI: the candidates of one pick or collision layer
 
 
