@@ -12,20 +12,20 @@
 #   turn end      fire, handling penalties over, uncontrolled vehicles slowing, crash_end, statuses recovering
 #
 # Geometry comes from the header-only transcriptions (_cwgeom, _cwdrive, _cwtohit, _cwmotion); where one of them is
-# unsure (a polygon the reference might refuse), the trial is handed to the reference (`redo`: DRV_UNSURE), never
-# guessed. hardpoint.carwars.drivepack packs what this reads (DriveSpec, DriveConsts, CrashEffect, the weapons' rows).
+# unsure (a polygon the reference might refuse), where a phase has more contacts than the kernel keeps, or where a
+# third vehicle stands near a line of fire (no line is traced past a blocker), the trial is handed to the reference
+# (`redo`: DRV_UNSURE, DRV_FULL, DRV_BLOCKER), never guessed. hardpoint.carwars.drivepack packs what this reads (DriveSpec, DriveConsts, CrashEffect, the weapons' rows).
 from libc.math cimport fabs, ceil, sqrt
 from libc.stdio cimport snprintf
 from libc.stdlib cimport strtod
 
 from _cwgeom cimport (CwCounter, CwPolygon, CW_OK, CW_NONE, CW_UNSURE, CW_FRONT, CW_BACK, CW_LEFT, CW_RIGHT, cw_sincos_deg,
-                       cw_counter_polygon, cw_nearest_point, cw_distance, cw_facing_sides)
+                       cw_counter_polygon, cw_nearest_point, cw_distance, cw_facing_sides, cw_clip_to_arc)
 from _cwdrive cimport (CwDriveRules, CwUnit, CwVehicle, CwArena, CwOrder, CwManeuver, CwMove, CW_MAXMENU, CW_PHASES,
                        CW_STRAIGHT, CW_BOOTLEGGER, CW_T_STOP, CW_CYCLE, CW_PICK_UNSURE, cw_pymod, cw_pyfloordiv,
                        cw_phase_distances, cw_control_row, cw_control_needed, cw_maneuver_difficulty, cw_maneuver_move,
                        cw_turned, cw_blocked, cw_drive_target, cw_unit, cw_choose_maneuver, cw_choose_speed)
 from _cwtohit cimport ThVehicle, ThWeapon, ThTables, ThShot, th_explain, th_origin, th_sight, TH_SIDECAR_NONE, TH_MAX_BANDS
-from _cwgeom cimport cw_clip_to_arc
 from _cwshape cimport Shape, Span, make_shape, shape_angles, shape_span
 from _cwmotion cimport (CwContact, CwMover, CwPair, CW_HIT_VEHICLE, CW_MOTION_UNSURE, cw_move_phase)
 
