@@ -1,11 +1,13 @@
-"""What the compiled fight kernel reads to work out shots itself, in fights that drive (issue 34).
+"""Fights that drive, packed for the compiled kernel (`run_drive`, fastcore/_cwfightdrive.pxi; issue 34).
 
-In a fight that drives, where the vehicles stand at each phase depends on the dice, so the kernel explains each
-order's shots as the phase comes (fastcore/_cwtohit.pxd) instead of reading them from rows the packer worked out.
-This module gathers, from the rules and the arena, the figures that explanation reads and that do not change in a
-fight: the to-hit tables (`tohit_tables`), each vehicle's size modifiers and its firer's standing situation
-(`tohit_vehicle`), each weapon's mount and to-hit number (`tohit_weapon`). Each is a plain dict whose keys are the
-fields of the kernel's structs (ThTables, ThVehicle, ThWeapon), so the packer and the tests fill them alike.
+In a fight that drives, where the vehicles stand at each phase depends on the dice, so the kernel drives them and
+explains each order's shots as the phase comes (fastcore/_cwtohit.pxd) instead of reading rows the packer worked
+out. This module gathers, from the rules and the arena, what that reads and what does not change in a fight: the
+to-hit tables (`tohit_tables`), each vehicle's size modifiers and its firer's standing situation (`tohit_vehicle`),
+each weapon's mount and to-hit number (`tohit_weapon`), the standing driver's rules (`driver_rules`), the crash
+tables (`DriveTables`), and the fight's packing with each vehicle's drive spec (`DrivePacker`, `pack_drive`). What
+the kernel does not run is refused by name before anything runs (`drive_unsupported`). Each is a plain dict whose
+keys are the fields of the kernel's structs, so the packer and the tests fill them alike.
 """
 from __future__ import annotations
 
@@ -194,6 +196,10 @@ def drive_unsupported(scenario) -> str | None:
     if len(names) + len(arena.vehicles) + 1 > MAX_EFFECTS or max(len(bands), len(rules["carwars.collisions"]["ram"]),
                                                                  len(rules["carwars.damage"]["hazard"]["bands"])) > MAX_BANDS_CT:
         return "more crash results or table bands than the kernel holds"
+    drv, control, chart = rules["carwars.fight"]["driver"], rules["carwars.handling"]["control"], rules["carwars.turn"]["chart"]
+    if len(drv["menu"]) > MAXKINDS or len(control["rows"]) > MAXROWS or len(control["columns"]) > MAXCOLS \
+            or any(len(row) > MAXCOLS for row in control["rows"]) or any(not 0 <= int(k) < CHART_SPEEDS for k in chart):
+        return "a driver's menu, Control Table or movement chart larger than the compiled driver holds"
     return None
 
 
