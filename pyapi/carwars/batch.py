@@ -1606,7 +1606,7 @@ _VARIANTS_LOCK = threading.RLock()
 
 class _DriveRun(_FightRun):
     """One batch of a fight that drives (FIGHT-07..12) in the kernel (`run_drive`): one packing, the vehicles' places
-    worked out trial by trial; a trial the kernel hands back (a geometry call it is unsure of) runs on the reference."""
+    worked out trial by trial; a trial the kernel hands back (REASONS) runs on the reference."""
 
     REASONS = {1: "a geometry call the compiled driver was unsure of (a polygon the reference might refuse)",
                2: "more contacts in a phase than the compiled driver keeps",
