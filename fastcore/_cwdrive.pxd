@@ -144,7 +144,7 @@ cdef struct CwVehicle:
                                          # and w.spec.aimed and fight.weapon_can_fire(w) and driving.manned(v, w);
                                          # 0 without an order
     const unsigned char* weapon_sidecar  # w in v.sidecar.weapons: its arcs are the sidecar counter's (CW-ARC-02)
-    double sidecar_offset             # driving.sidecar_pose: the sidecar's centre, local x (body.width / 2, + right)
+    double sidecar_offset             # model.Vehicle.sidecar_counter: the sidecar's centre, local x (body.width / 2, + right)
     double sidecar_width              # body.sidecar_width (0 without a sidecar)
 
 
@@ -597,7 +597,7 @@ cdef inline int cw_bearing(const CwDriveRules* r, const CwVehicle* v, const CwCo
             continue
         axx = 0.0 if mount < 2 else (1.0 if mount == CW_RIGHT else -1.0)      # driving._AXES
         axy = 0.0 if mount >= 2 else (1.0 if mount == CW_FRONT else -1.0)
-        if v.weapon_sidecar[i]:                     # driving.sidecar_pose: the sidecar's own arcs
+        if v.weapon_sidecar[i]:                     # model.Vehicle.sidecar_counter(k): its own arcs
             cw_to_world(k, v.sidecar_offset, 0.0, &sc.cx, &sc.cy)
             sc.length, sc.width, sc.facing = k.length, v.sidecar_width, k.facing
             st = cw_clip_to_arc(&sc, mount, &tp, r.arc_angle, &clipped)

@@ -5,7 +5,7 @@ import struct
 
 from hardpoint.carwars.dropped import oil_extra_difficulty
 from hardpoint.carwars.drivepack import KINDS, driver_rules
-from hardpoint.carwars.driving import MANEUVER_KINDS, TACTICS, manned
+from hardpoint.carwars.driving import TACTICS, manned
 from hardpoint.carwars.enums import Side
 from hardpoint.carwars.fight import weapon_can_fire
 

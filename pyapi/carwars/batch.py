@@ -1253,7 +1253,7 @@ def _fight_unsupported(scenario) -> str | None:
     again for such a trial (`_Fact`), and runs it on from there."""
     from .model import Vehicle as _Vehicle
 
-    arena, plan, rules = scenario.arena, scenario.plan, scenario.rules
+    arena, plan = scenario.arena, scenario.plan
     if _drives(scenario):
         from .drivepack import drive_unsupported
 
@@ -1437,9 +1437,13 @@ class _FightRun:
             raise RuntimeError("compiled kernel refused the scenario")
         return diverged, redo
 
+    def trials(self, lo: int, hi: int) -> "_FightTrials":
+        """The chunk of trials lo..hi-1, as this run plays them."""
+        return _FightTrials(self, lo, hi)
+
     def chunk(self, lo: int, hi: int):
         """Trials lo..hi-1 (`trials.run_chunks`): their arrays, or their counts in summary mode."""
-        trials = _FightTrials(self, lo, hi)
+        trials = self.trials(lo, hi)
         trials.run_all()
         if self.progress is not None:
             self.progress(hi - lo)
@@ -1621,12 +1625,8 @@ class _DriveRun(_FightRun):
             raise RuntimeError("compiled kernel refused the scenario")
         return np.zeros(n, np.int16), redo
 
-    def chunk(self, lo: int, hi: int):
-        trials = _DriveTrials(self, lo, hi)
-        trials.run_all()
-        if self.progress is not None:
-            self.progress(hi - lo)
-        return trials.output()
+    def trials(self, lo: int, hi: int) -> "_DriveTrials":
+        return _DriveTrials(self, lo, hi)
 
 
 class _DriveTrials(_FightTrials):

@@ -357,7 +357,6 @@ class DrivePacker(_fight_packer()):  # type: ignore[misc]
     def drive(self) -> dict[str, Any]:
         """What run_drive reads besides the fight's arrays (fastcore/_cwfightdrive.pxi)."""
         from .drive_phase import start_fight
-        from .tables import weapon_spec
 
         rules, fight = self.rules, self.fight
         arena = self.scenario.arena.copy()
@@ -399,7 +398,6 @@ class DrivePacker(_fight_packer()):  # type: ignore[misc]
         state as the fight starts."""
         from .collision import weight_factor
         from .driving import TACTICS
-        from .fight import TARGET_POLICIES
         from .motion import vehicle_weight
 
         rules, fight = self.rules, self.fight

@@ -424,14 +424,6 @@ def manned(v: Vehicle, w) -> bool:
     return any(c.can_act for c in default_firer_pool(v, w))
 
 
-def sidecar_pose(v: Vehicle, cnt: geo.Counter) -> geo.Counter:
-    """The sidecar's own counter when the whole counter stands at `cnt` (model.Vehicle.sidecar_counter: as long as
-    the whole counter, beside the cycle on its side)."""
-    offset = v.body.width / 2 * (1 if v.sidecar.side is Side.RIGHT else -1)
-    cx, cy = cnt.to_world((offset, 0.0))
-    return geo.Counter(cx, cy, cnt.length, v.body.sidecar_width, cnt.facing)
-
-
 def _bearing(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, target) -> tuple[int, float]:
     """How the order's weapons bear on the target from a counter: how many usable ones, manned, have some of its
     counter in their arc as an attack judges it (CW-ARC-02, `geometry.clip_to_arc`: more than a touch; a sidecar
@@ -454,7 +446,7 @@ def _bearing(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, targ
         axis = _AXES.get(w.mount)
         if axis is None:
             continue
-        body = sidecar_pose(v, cnt) if v.sidecar is not None and w in v.sidecar.weapons else cnt
+        body = v.sidecar_counter(cnt) if v.sidecar is not None and w in v.sidecar.weapons else cnt
         if geo.clip_to_arc(body, str(w.mount), target.counter, arc_angle) is not None:
             count += 1                                   # the attack's own test (CW-ARC-02): more than a touch
         e = 1.0 - (axis[0] * lx + axis[1] * ly) / r if r > 0.0 else 0.0

@@ -187,12 +187,15 @@ class Vehicle:
         cx, cy = self.counter.to_world((offset, 0.0))
         return Counter(cx, cy, self.body.length, self.body.width, self.facing)
 
-    def sidecar_counter(self) -> Counter:
+    def sidecar_counter(self, at: Counter | None = None) -> Counter:
+        """The sidecar's own counter, beside the cycle on its side: where the vehicle stands, or with its whole
+        counter at the pose `at` (the standing driver's look ahead, driving._bearing)."""
         if not self.sidecar:
             raise ScenarioError("has no sidecar", field=f"vehicle {self.id!r}", rule="CW-TGT-05")
+        whole = self.counter if at is None else at
         offset = self.body.width / 2 * (1 if self.sidecar.side is Side.RIGHT else -1)
-        cx, cy = self.counter.to_world((offset, 0.0))
-        return Counter(cx, cy, self.body.length, self.body.sidecar_width, self.facing)
+        cx, cy = whole.to_world((offset, 0.0))
+        return Counter(cx, cy, whole.length, self.body.sidecar_width, whole.facing)
 
     def all_weapons(self) -> Iterator[Weapon]:
         yield from self.weapons

@@ -445,3 +445,30 @@ def test_fight_10_a_substitute_drives_or_fires_never_both():
     drove = [str(e) for e in r.events if "drives s this turn" in str(e)]
     fired_turns = sorted({int(b.attack.split("/t")[1].split("p")[0]) for p in r.phases for b in p.breakdowns if b.attacker == "s"})
     assert len(drove) == 2 and fired_turns and min(fired_turns) == 3
+
+
+def test_fight_07_a_weapon_bears_only_as_an_attack_would_judge_it_and_only_manned():
+    """FIGHT-07 (CW-ARC-02, CW-CREW-01): two outriders beside each other, A facing north at (-0.5, 4), B facing south
+    at (0.5, 4.5), 0.5" apart: B's sidecar gun's front arc only touches A (no attack could be made), so nothing of
+    B's bears; A dead ahead of a hunter's machine gun bears while its driver can act, and not once he is down."""
+    s = fight([veh("a", "outrider", x=-0.5, y=4.0), veh("b", "outrider", x=0.5, y=4.5, facing=180.0)],
+              drive=[{"unit": "a", "tactic": "bring_to_bear"}, {"unit": "b", "tactic": "bring_to_bear"}])
+    a, b = s.arena.vehicles["a"], s.arena.vehicles["b"]
+    assert driving._bearing(RULES, b, s.fight.drive_of("b"), b.counter, a)[0] == 0
+    s2 = fight([veh("h"), veh("t", x=0.0, y=6.0, facing=180.0)], drive=[{"unit": "h", "tactic": "bring_to_bear"}])
+    h, t = s2.arena.vehicles["h"], s2.arena.vehicles["t"]
+    assert driving._bearing(RULES, h, s2.fight.drive_of("h"), h.counter, t)[0] == 1
+    h.driver.hits = 2
+    assert driving._bearing(RULES, h, s2.fight.drive_of("h"), h.counter, t)[0] == 0
+
+
+def test_fight_07_touching_stops_a_driver_only_when_going_straight_drives_him_into_it():
+    """FIGHT-07: a car touching another nose to tail would drive into it and stops; one side by side with it, edge
+    to edge and facing the same way, may drive on along it."""
+    nose = fight([veh("a"), veh("b", y=1.0)], drive=[{"unit": "a", "tactic": "pursue"}])
+    a = nose.arena.vehicles["a"]
+    assert driving._pushing(RULES, nose.arena, a, 20.0)
+    side = fight([veh("a"), veh("b", x=0.5)], drive=[{"unit": "a", "tactic": "pursue"}])
+    a = side.arena.vehicles["a"]
+    assert driving.touching(a.counter.corners(), side.arena.vehicles["b"].counter.corners())
+    assert not driving._pushing(RULES, side.arena, a, 20.0)
