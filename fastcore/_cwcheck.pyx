@@ -413,9 +413,9 @@ def grain(double x):
 def score(Rules rules, Arena arena, int me, dict order, counter, int target):
     cdef CwCounter k = _counter(counter)
     cdef CwOrder o = order
-    cdef double out[4]
+    cdef double out[5]
     status = cw_score(&rules.r, &arena.a.vehicles[me], &o, &k, cw_unit(&arena.a, target), out)
-    return status, (out[0], out[1], out[2], out[3])
+    return status, (out[0], out[1], out[2], out[3], out[4])
 
 
 def score_less(a, b):

@@ -8,9 +8,9 @@
 # The state comes in plain structs (below), each field saying what fills it from the Python objects. Python semantics
 # kept: float % and // as Python computes them (cw_pymod, cw_pyfloordiv), min/max keeping the first of equals, tuple
 # comparison (cw_score_less), the arena's insertion order, +0.0 where geometry._point makes it.
-from libc.math cimport floor, ceil, fmod, fabs, sqrt, sin, copysign, trunc, INFINITY
+from libc.math cimport floor, ceil, fmod, fabs, sqrt, copysign, trunc, INFINITY
 
-from _cwgeom cimport (CwCounter, CwPolygon, CW_OK, CW_UNSURE, CW_DEG2RAD, cw_cos, CW_FRONT, CW_RIGHT, cw_sincos_deg,
+from _cwgeom cimport (CwCounter, CwPolygon, CW_OK, CW_UNSURE, CW_FRONT, CW_RIGHT, cw_sincos_deg,
                        cw_to_local, cw_to_world, cw_corners, cw_counter_polygon, cw_facing_sides,
                        cw_nearest_point, cw_distance, cw_touching, cw_first_contact, cw_clip_to_arc)
 
@@ -18,10 +18,11 @@ cdef enum:
     CW_MAXKINDS = 16       # kinds in the driver's menu (carwars.fight [driver] menu)
     CW_MAXROWS = 64        # Control Table rows (handling.toml schema: at most 64)
     CW_MAXCOLS = 30        # Control Table columns (at most 30)
+    CW_MAXBRAKING = 32     # [speed] braking bands (handling.toml schema: at most 32)
     CW_CHART_SPEEDS = 301  # movement chart keys: whole mph 0..300 (turn.toml schema)
     CW_PHASES = 5          # phases a turn (carwars.turn phases, a constant of the schema)
     CW_MAXMENU = 128       # maneuvers a menu may hold (the stock menu makes 45 at most)
-    CW_SCORE = 6           # a maneuver's score: blocked, collision course, then the tactic's four
+    CW_SCORE = 7           # a maneuver's score: blocked, collision course, then the tactic's five
 
 cdef enum:
     # driving.MANEUVER_KINDS
@@ -68,6 +69,10 @@ cdef struct CwDriveRules:
     double acceleration[3]            # [speed] acceleration[car, trike, cycle]
     double top_speed[3]               # [speed] top_speed[car, trike, cycle]
     double safe_braking               # [speed] safe_braking
+    int n_braking                     # len([speed] braking)
+    double braking_mph[CW_MAXBRAKING] # [speed] braking[i][0]
+    int braking_d[CW_MAXBRAKING]      # [speed] braking[i][1]
+    double max_braking                # [speed] max_braking
     int straight_d                    # [maneuver.straight] d
     int drift_d                       # [maneuver.drift] d
     double drift_lateral              # [maneuver.drift] lateral
@@ -101,6 +106,7 @@ cdef struct CwDriveRules:
     double tactic_speed[5]            # speed[tactic], by TACTICS order
     double turning_speed              # turning_speed
     double standoff                   # standoff
+    double turning_room[3]            # turning_room[car, trike, cycle]
     # carwars.handling [control] (seeds/carwars/handling.toml)
     int n_rows                        # len(rows)
     int n_cols                        # len(columns)
@@ -241,18 +247,18 @@ cdef inline void cw_phase_distances(const CwDriveRules* r, double speed, double*
 cdef inline void cw_straight_displacement(const CwDriveRules* r, const CwUnit* u, int phase, double* dx,
                                           double* dy) noexcept nogil:
     """motion.straight_displacement for a vehicle (FIGHT-04): the phase's move along its facing, as
-    turn.move_vehicle makes it (math.radians, sin, cos)."""
+    turn.move_vehicle makes it (cw_sincos_deg: exact at multiples of 90)."""
     cdef double dist[CW_PHASES]
-    cdef double d, sign, f
+    cdef double d, sign, s, c
     cw_phase_distances(r, u.speed, dist)
     d = dist[phase - 1]
     if d == 0:
         dx[0], dy[0] = 0.0, 0.0
         return
     sign = -1.0 if u.speed < 0 else 1.0
-    f = u.counter.facing * CW_DEG2RAD
-    dx[0] = sign * d * sin(f)
-    dy[0] = sign * d * cw_cos(f)
+    cw_sincos_deg(u.counter.facing, &s, &c)
+    dx[0] = sign * d * s
+    dy[0] = sign * d * c
 
 
 # --- handling (FIGHT-09) ------------------------------------------------------------------------------------------------
@@ -484,11 +490,17 @@ cdef inline bint cw_blocked(const CwDriveRules* r, const CwArena* a, int me, con
     return False
 
 
+cdef inline double cw_braked(double speed, double mph) noexcept nogil:
+    """driving._braked: the speed `mph` slower, not past a stop, its sign kept."""
+    cdef double m = fabs(speed) - mph
+    return (m if m > 0.0 else 0.0) * (1.0 if speed > 0 else -1.0)
+
+
 cdef inline bint cw_on_collision_course(const CwDriveRules* r, const CwArena* a, int me, const CwCounter* cnt,
                                         int phase) noexcept nogil:
     """driving.on_collision_course (FIGHT-07): whether from `cnt` he and another vehicle (from where it will be at
-    the phase's end), both going straight on at their speeds, would touch within the next turn; pairs already
-    touching do not count."""
+    the phase's end), both going straight on, each at the speed it can brake to safely by then (cw_braked), would
+    touch within the next turn; pairs already touching do not count."""
     cdef double mine[8]
     cdef double theirs[8]
     cdef double s, c, go, vax, vay, dx, dy, os_, oc, vbx, vby, t, nx, ny
@@ -496,7 +508,7 @@ cdef inline bint cw_on_collision_course(const CwDriveRules* r, const CwArena* a,
     cdef int j, i
     cw_corners(cnt, mine)
     cw_sincos_deg(cnt.facing, &s, &c)
-    go = a.vehicles[me].unit.speed / 10.0
+    go = cw_braked(a.vehicles[me].unit.speed, r.safe_braking) / 10.0
     vax, vay = go * s, go * c
     for j in range(a.n_vehicles):
         if j == me:
@@ -509,7 +521,8 @@ cdef inline bint cw_on_collision_course(const CwDriveRules* r, const CwArena* a,
         if cw_touching(mine, 4, theirs, 4):
             continue
         cw_sincos_deg(o.counter.facing, &os_, &oc)
-        vbx, vby = o.speed / 10.0 * os_, o.speed / 10.0 * oc
+        go = cw_braked(o.speed, r.safe_braking) / 10.0
+        vbx, vby = go * os_, go * oc
         if (vax != 0.0 or vay != 0.0 or vbx != 0.0 or vby != 0.0) and \
                 cw_first_contact(mine, 4, vax, vay, theirs, 4, vbx, vby, 0.0, 1.0, &t, &nx, &ny):
             return True
@@ -630,12 +643,14 @@ cdef inline int cw_shown(const CwVehicle* v, const CwCounter* k, const CwUnit* t
 
 cdef inline int cw_score(const CwDriveRules* r, const CwVehicle* v, const CwOrder* order, const CwCounter* k,
                          const CwUnit* target, double* out) noexcept nogil:
-    """driving._score (FIGHT-07): the tactic's score of an end pose, lower better, into out[0:4] (evade's three and a
-    0); every entry a whole number, as the reference's ints (negated as 0.0 - x: an int has no -0)."""
+    """driving._score (FIGHT-07): the tactic's score of an end pose, lower better, into out[0:5] (evade's three, the
+    others' four, and 0s; bring_to_bear's five); every entry a whole number, as the reference's ints (negated as
+    0.0 - x: an int has no -0)."""
     cdef double dist = cw_grain(cw_distance(k.cx, k.cy, target.counter.cx, target.counter.cy))
-    cdef double heading = cw_grain(cw_heading(k, target)), want, standoff, apart, g
+    cdef double heading = cw_grain(cw_heading(k, target)), want, standoff, apart, g, room
     cdef int count
     cdef double err
+    out[4] = 0.0
     if order.tactic == CW_EVADE:
         out[0], out[1], out[2], out[3] = 0.0 - heading, 0.0 - dist, -cw_shown(v, k, target), 0.0
         return CW_OK
@@ -653,7 +668,9 @@ cdef inline int cw_score(const CwDriveRules* r, const CwVehicle* v, const CwOrde
         if cw_gap(k, &target.counter, &g) != CW_OK:
             return CW_UNSURE
         apart = cw_grain(g)
-        out[0], out[1], out[2], out[3] = -count, err, heading if apart > standoff else 0.0, fabs(apart - standoff)
+        room = cw_grain(r.turning_room[v.kind])
+        out[0], out[1], out[2] = -count, (0.0 - (apart if apart < room else room)) if count == 0 else 0.0, err
+        out[3], out[4] = heading if apart > standoff else 0.0, fabs(apart - standoff)
     return CW_OK
 
 
@@ -758,7 +775,8 @@ cdef inline int cw_stopping_speed(const CwDriveRules* r, double room, double* ou
 cdef inline int cw_desired_speed(const CwDriveRules* r, const CwVehicle* v, const CwOrder* order,
                                  const CwUnit* target, double* out) noexcept nogil:
     """driving._desired_speed (FIGHT-07): the speed the tactic wants this turn (bring_to_bear: no faster than he can
-    stop from within the room to the standoff while a weapon bears, the turning speed while none does)."""
+    stop from within the room to the standoff while a weapon bears; while none does, its own speed within the turning
+    room, else the turning speed)."""
     cdef double cruise = order.speed if order.has_speed else r.tactic_speed[order.tactic], dist, room, stop
     cdef int count
     cdef double err
@@ -775,10 +793,10 @@ cdef inline int cw_desired_speed(const CwDriveRules* r, const CwVehicle* v, cons
     if cw_bearing(r, v, &v.unit.counter, target, &count, &err) != CW_OK:
         return CW_UNSURE
     if count == 0:
-        out[0] = cruise if near else r.turning_speed
+        out[0] = cruise if dist < r.turning_room[v.kind] else r.turning_speed
         return CW_OK
     room = dist - r.standoff
-    if cw_stopping_speed(r, room if target.speed == 0 else 0.5 * room, &stop) != CW_OK:
+    if cw_stopping_speed(r, 0.5 * room, &stop) != CW_OK:
         return CW_UNSURE
     out[0] = stop if stop < cruise else cruise
     return CW_OK
@@ -788,6 +806,33 @@ cdef inline bint cw_nearer_speed(double cand, double best, double want, double s
     """choose_speed's test (FIGHT-08): cand is nearer the wanted speed than best, or as near and a smaller change."""
     return fabs(cand - want) < fabs(best - want) or \
         (fabs(cand - want) == fabs(best - want) and fabs(cand - speed) < fabs(best - speed))
+
+
+cdef inline int cw_braking_difficulty(const CwDriveRules* r, double lost) noexcept nogil:
+    """driving.braking_difficulty (FIGHT-08): the D of braking `lost` mph in a turn: 0 within safe braking, else the
+    first band's that covers it (the hardest band's beyond)."""
+    cdef int i
+    if lost <= r.safe_braking:
+        return 0
+    for i in range(r.n_braking):
+        if lost <= r.braking_mph[i]:
+            return r.braking_d[i]
+    return r.braking_d[r.n_braking - 1] if r.n_braking > 0 else 0
+
+
+cdef inline double cw_braking_limit(const CwDriveRules* r, const CwVehicle* v) noexcept nogil:
+    """driving.braking_limit (FIGHT-07/09): safe braking, or the hardest band up to max_braking whose D leaves the
+    control roll at his speed within max_control_roll."""
+    cdef double limit = r.safe_braking
+    cdef int i
+    if not v.has_handling:
+        return limit
+    for i in range(r.n_braking):
+        if r.braking_mph[i] > r.max_braking or \
+                cw_control_needed(r, v.unit.speed, v.handling_status - r.braking_d[i]) > r.max_control_roll:
+            break
+        limit = limit if limit > r.braking_mph[i] else r.braking_mph[i]
+    return limit
 
 
 cdef inline int cw_choose_speed(const CwDriveRules* r, const CwArena* a, int me, const CwOrder* order,
@@ -802,7 +847,7 @@ cdef inline int cw_choose_speed(const CwDriveRules* r, const CwArena* a, int me,
         return CW_OK
     if r.speed_step <= 0 or cw_desired_speed(r, v, order, target, &want) != CW_OK:
         return CW_UNSURE
-    lo = speed - r.safe_braking
+    lo = speed - cw_braking_limit(r, v)
     lo = lo if lo > 0.0 else 0.0
     hi = speed + (v.acceleration if v.has_acceleration else r.acceleration[v.kind])      # driving.acceleration
     hi = hi if hi < (v.top_speed if v.has_top_speed else r.top_speed[v.kind]) else \

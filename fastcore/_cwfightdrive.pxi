@@ -24,7 +24,8 @@ from _cwgeom cimport (CwCounter, CwPolygon, CW_OK, CW_NONE, CW_UNSURE, CW_FRONT,
 from _cwdrive cimport (CwDriveRules, CwUnit, CwVehicle, CwArena, CwOrder, CwManeuver, CwMove, CW_MAXMENU, CW_PHASES,
                        CW_STRAIGHT, CW_BOOTLEGGER, CW_T_STOP, CW_CYCLE, CW_PICK_UNSURE, cw_pymod, cw_pyfloordiv,
                        cw_phase_distances, cw_control_row, cw_control_needed, cw_maneuver_difficulty, cw_maneuver_move,
-                       cw_turned, cw_blocked, cw_drive_target, cw_unit, cw_choose_maneuver, cw_choose_speed)
+                       cw_turned, cw_blocked, cw_drive_target, cw_unit, cw_choose_maneuver, cw_choose_speed,
+                       cw_bearing, cw_braking_difficulty)
 from _cwtohit cimport ThVehicle, ThWeapon, ThTables, ThShot, th_explain, th_origin, th_sight, TH_SIDECAR_NONE, TH_MAX_BANDS
 from _cwshape cimport Shape, Span, make_shape, shape_angles, shape_span
 from _cwmotion cimport (CwContact, CwMover, CwPair, CW_HIT_VEHICLE, CW_MOTION_UNSURE, cw_move_phase)
@@ -455,34 +456,99 @@ cdef inline void drv_take_over(DriveRun* D, FightRun* F, Ctx* ctx, int v, int tu
             return
 
 
+cdef inline int drv_sub_fires(DriveRun* D, int v, bint* fires) noexcept nogil:
+    """drive_phase.substitute_fires (FIGHT-10, CW-CREW-04): the substitute fires this turn rather than drives when a
+    weapon the orders use bears on their target (cw_bearing), or when he could not move it (a stopped cycle)."""
+    cdef const CwUnit* t
+    cdef int count
+    cdef double err
+    if D.cv[v].unit.speed == 0 and D.cv[v].kind == CW_CYCLE:
+        fires[0] = 1
+        return CW_OK
+    t = drv_target(D, v)
+    if t == NULL:
+        fires[0] = 0
+        return CW_OK
+    if cw_bearing(D.r, &D.cv[v], &D.cv[v].unit.counter, t, &count, &err) != CW_OK:
+        return CW_UNSURE
+    fires[0] = count > 0
+    return CW_OK
+
+
+cdef inline bint drv_steered(DriveRun* D, Ctx* ctx, int v, int turn) noexcept nogil:
+    """drive_phase._steered: its driver, able, or the substitute who drives it this turn, steers it."""
+    cdef int who = drv_controlled_by(D, ctx, v)
+    return who == BY_DRIVER or (who == BY_SUBSTITUTE and D.steered[v] == turn)
+
+
+cdef inline void drv_braking(DriveRun* D, FightRun* F, Ctx* ctx, int v, double new) noexcept nogil:
+    """drive_phase.braking (FIGHT-08/09): slowing to `new` harder than safe braking is a hazard of the braking's D:
+    a control roll at the speed he brakes from; lost, Crash Table 2, its result acting at `new`."""
+    cdef double speed = D.cv[v].unit.speed
+    cdef int d
+    if speed <= 0 or new >= speed or not D.cv[v].has_handling or D.cm_kind[v] != CM_NONE:
+        return
+    d = cw_braking_difficulty(D.r, speed - new)
+    if d <= 0:
+        return
+    if drv_control_check(D, ctx, v, d):
+        D.cv[v].unit.speed = new
+        drv_lose_control(D, F, ctx, v, 2, d, drv_travel(D, v))
+
+
 cdef inline int drv_turn_start(DriveRun* D, FightRun* F, Ctx* ctx, int turn) noexcept nogil:
-    """drive_phase.start_of_turn (FIGHT-07/08/10): each driven vehicle in turn, in action and under its order: a
-    substitute takes over if he must; then its speed: a substitute brakes safely to a stop (a sidecar rider cannot),
-    one with no power plant coasts, slowing as if uncontrolled, else the standing driver's speed. DRV_OK, or why
-    the reference must run the trial."""
+    """drive_phase.start_of_turn (FIGHT-07/08/10): of the driven vehicles in action under their orders, each
+    substitute takes over if he must (in turn); then each decides its speed from the state as it then stands (all at
+    once): a substitute who fires (drv_sub_fires) lets it go straight, a car losing the uncontrolled slowdown; one
+    who drives takes the standing driver's speed (a sidecar rider keeps it); one with no power plant coasts, slowing
+    as if uncontrolled; else the standing driver's speed; then, in turn, each brakes (drv_braking, a driver's) or
+    changes speed. DRV_OK, or why the reference must run the trial."""
     cdef Py_ssize_t v
     cdef int who
-    cdef double new, speed
+    cdef bint fires
+    cdef double speed
+    cdef double new[DRV_MAXV]
+    cdef int act[DRV_MAXV]           # 0 no change, 1 a new speed, 2 a new speed a driver brakes to
     drv_sync(D, F, ctx)
     for v in range(D.V):
-        if not D.spec[v].driven or F.outu[v] or not drv_holds(D, v, turn):
+        act[v] = 0
+        if D.spec[v].driven and not F.outu[v] and drv_holds(D, v, turn):
+            act[v] = 1
+            drv_take_over(D, F, ctx, <int>v, turn)
+    for v in range(D.V):
+        if not act[v]:
             continue
-        drv_take_over(D, F, ctx, <int>v, turn)
         who = drv_controlled_by(D, ctx, v)
+        speed = D.cv[v].unit.speed
         if who == BY_NOBODY:
+            act[v] = 0
+        elif who == BY_SUBSTITUTE:
+            if drv_sub_fires(D, <int>v, &fires) != CW_OK:
+                return DRV_UNSURE
+            if fires:
+                new[v] = speed if D.cv[v].kind == CW_CYCLE else drv_slowed(speed, D.k.uncontrolled_slow)
+            else:
+                D.steered[v] = turn
+                if D.cv[v].kind == CW_CYCLE:
+                    new[v] = speed
+                elif cw_choose_speed(D.r, &D.arena, <int>v, &D.spec[v].order, drv_target(D, <int>v), &new[v]) != CW_OK:
+                    return DRV_UNSURE
+                else:
+                    act[v] = 2
+        elif ctx.v_pp[v] >= 0 and ctx.st[ctx.v_pp[v]] <= 0:
+            new[v] = drv_slowed(speed, D.k.uncontrolled_slow)
+        elif cw_choose_speed(D.r, &D.arena, <int>v, &D.spec[v].order, drv_target(D, <int>v), &new[v]) != CW_OK:
+            return DRV_UNSURE
+        else:
+            act[v] = 2
+    for v in range(D.V):
+        if not act[v]:
             continue
         speed = D.cv[v].unit.speed
-        if who == BY_SUBSTITUTE:
-            if speed == 0:
-                continue
-            D.steered[v] = turn
-            new = speed if D.cv[v].kind == CW_CYCLE else drv_slowed(speed, D.k.safe_braking)
-        elif ctx.v_pp[v] >= 0 and ctx.st[ctx.v_pp[v]] <= 0:
-            new = drv_slowed(speed, D.k.uncontrolled_slow)
-        elif cw_choose_speed(D.r, &D.arena, <int>v, &D.spec[v].order, drv_target(D, <int>v), &new) != CW_OK:
-            return DRV_UNSURE
-        if new != speed:
-            D.cv[v].unit.speed = new
+        if act[v] == 2:
+            drv_braking(D, F, ctx, <int>v, new[v])
+        if new[v] != D.cv[v].unit.speed and D.cv[v].unit.speed == speed:     # (control lost braking: the crash set it)
+            D.cv[v].unit.speed = new[v]
     return DRV_OK
 
 
@@ -673,8 +739,8 @@ cdef inline void drv_after_crash_move(DriveRun* D, Ctx* ctx, int v) noexcept nog
 
 cdef inline int drv_plan(DriveRun* D, FightRun* F, Ctx* ctx, int turn, int phase) noexcept nogil:
     """drive_phase.plan_moves (FIGHT-07/08/09): each driven vehicle's move for the phase, decided from the state at
-    its start: a crash's, else, while its driver (not a substitute) can act and its order holds, the standing
-    driver's maneuver (none: straight on), whose D is his hazard for the phase (CW-HIT-10)."""
+    its start: a crash's, else, while its driver can act (or a substitute drives it this turn) and its order holds,
+    the standing driver's maneuver (none: straight on), whose D is his hazard for the phase (CW-HIT-10)."""
     cdef Py_ssize_t v
     cdef double dist[CW_PHASES]
     cdef int pick, n_menu
@@ -690,7 +756,7 @@ cdef inline int drv_plan(DriveRun* D, FightRun* F, Ctx* ctx, int turn, int phase
         if drv_crash_move(D, <int>v, D.moved[v], &D.mv[v]):
             D.has_mv[v], D.crashing[v] = 1, 1
             continue
-        if D.moved[v] <= 0 or F.outu[v] or not drv_holds(D, <int>v, turn) or drv_controlled_by(D, ctx, <int>v) != BY_DRIVER:
+        if D.moved[v] <= 0 or F.outu[v] or not drv_holds(D, <int>v, turn) or not drv_steered(D, ctx, <int>v, turn):
             continue
         pick = cw_choose_maneuver(D.r, &D.arena, <int>v, &D.spec[v].order, drv_target(D, <int>v), D.moved[v], D.menu,
                                   CW_MAXMENU, &n_menu)

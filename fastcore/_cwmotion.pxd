@@ -17,9 +17,9 @@
 # CW_MOTION_UNSURE where the reference's BoxGrid could raise (a box not finite: math.floor; or one so wide that its
 # range of cells overflows len(): the kernel leaves any box beyond 1e15 inches to the reference), CW_MOTION_FULL when
 # the pairs or the contacts would overflow the caller's arrays.
-from libc.math cimport sin, fabs
+from libc.math cimport fabs
 
-from _cwgeom cimport (CwCounter, CW_DEG2RAD, cw_cos, CW_FRONT, CW_BACK, cw_corners, cw_touching, cw_first_contact,
+from _cwgeom cimport (CwCounter, cw_sincos_deg, CW_FRONT, CW_BACK, cw_corners, cw_touching, cw_first_contact,
                        cw_side_facing)
 from _cwdrive cimport (CwDriveRules, CwUnit, CwVehicle, CwArena, CwMove, cw_straight_displacement, cw_turned,
                        cw_blocked)
@@ -115,14 +115,14 @@ cdef inline double cw_collision_speed(int kind, double speed_a, double speed_b, 
 
 cdef inline void cw_pedestrian_displacement(const CwDriveRules* r, const CwUnit* u, double* dx, double* dy) noexcept nogil:
     """motion.straight_displacement for a pedestrian (FIGHT-04, CW-OBS-01): one step along his facing when he walks
-    (speed > 0; math.radians, sin, cos, as the reference), else none. A vehicle's: cw_straight_displacement."""
-    cdef double f
+    (speed > 0; cw_sincos_deg, as the reference), else none. A vehicle's: cw_straight_displacement."""
+    cdef double s, c
     if u.speed <= 0:
         dx[0], dy[0] = 0.0, 0.0
         return
-    f = u.counter.facing * CW_DEG2RAD
-    dx[0] = r.pedestrian_step * sin(f)
-    dy[0] = r.pedestrian_step * cw_cos(f)
+    cw_sincos_deg(u.counter.facing, &s, &c)
+    dx[0] = r.pedestrian_step * s
+    dy[0] = r.pedestrian_step * c
 
 
 # --- a counter moving through the phase (FIGHT-04: motion._Mover) -----------------------------------------------------

@@ -10,7 +10,7 @@
 # row), the range, the side hit and whether the shot comes from a sidecar's side.
 from _cwgeom cimport *
 from _cwshape cimport Shape, Span, make_shape, shape_angles, min_dist, shape_span, nearest_on_boundary, entry
-from libc.math cimport atan2, sqrt, floor, fabs, sin, INFINITY
+from libc.math cimport atan2, sqrt, floor, fabs, INFINITY
 
 cdef enum:
     TH_MAX_BANDS = 16      # speed bands (carwars.tohit [speed_bands] bands)
@@ -170,8 +170,10 @@ cdef inline double th_relative_speed(const ThTables* t, int firer_in_target, int
 cdef inline bint th_closing(const ThVehicle* a, const ThVehicle* b) noexcept nogil:
     """attack._closing (CW-HIT-03): each has a velocity component toward the other."""
     cdef double dx = b.cnt.cx - a.cnt.cx, dy = b.cnt.cy - a.cnt.cy
-    cdef double fa = a.cnt.facing * CW_DEG2RAD, fb = b.cnt.facing * CW_DEG2RAD
-    cdef double vax = a.speed * sin(fa), vay = a.speed * cw_cos(fa), vbx = b.speed * sin(fb), vby = b.speed * cw_cos(fb)
+    cdef double sa, ca, sb, cb, vax, vay, vbx, vby
+    cw_sincos_deg(a.cnt.facing, &sa, &ca)
+    cw_sincos_deg(b.cnt.facing, &sb, &cb)
+    vax, vay, vbx, vby = a.speed * sa, a.speed * ca, b.speed * sb, b.speed * cb
     return vax * dx + vay * dy > 0 and vbx * -dx + vby * -dy > 0
 
 

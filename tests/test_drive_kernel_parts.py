@@ -558,7 +558,7 @@ def test_gap_heading_bearing_grain_and_scores_agree():
             ref = driving._score(RULES, v, order, cnt, target)
             status, got = K.score(rules, a, i, o, c, t)
             assert status == OK and all(x.is_integer() for x in got), (c, order, got)
-            check((c, order), "_score", [float(x) for x in ref] + [0.0] * (4 - len(ref)), list(got))
+            check((c, order), "_score", [float(x) for x in ref] + [0.0] * (5 - len(ref)), list(got))
         x = rng.uniform(-3, 3) * 10 ** rng.randint(-8, 4)
         assert float(driving._grain(x)) == K.grain(x) and driving._grain(x) == K.grain(x)
 
@@ -567,7 +567,7 @@ def test_score_comparison_is_python_tuple_comparison():
     """choose_maneuver compares scores as Python tuples: 5,000 pairs of small whole numbers, ties and all."""
     rng = random.Random(16)
     for _ in range(5000):
-        a = tuple(rng.randint(-2, 2) for _ in range(6))
+        a = tuple(rng.randint(-2, 2) for _ in range(7))
         b = tuple(x if rng.random() < 0.6 else rng.randint(-2, 2) for x in a)
         assert (a < b) == K.score_less([float(x) for x in a], [float(x) for x in b]), (a, b)
 

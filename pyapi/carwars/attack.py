@@ -6,7 +6,6 @@ needed and the exact probability. `roll_attack` rolls it with a dice source.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -325,8 +324,8 @@ def _closing(a: Vehicle | Pedestrian, b: Vehicle | Pedestrian) -> bool:
     dx, dy = b.x - a.x, b.y - a.y
 
     def vel(u: Vehicle | Pedestrian) -> tuple[float, float]:
-        f = math.radians(u.facing)
-        return (u.speed * math.sin(f), u.speed * math.cos(f))
+        s, c = geo._sincos_deg(u.facing)
+        return (u.speed * s, u.speed * c)
 
     va, vb = vel(a), vel(b)
     return va[0] * dx + va[1] * dy > 0 and vb[0] * -dx + vb[1] * -dy > 0

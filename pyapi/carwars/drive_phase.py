@@ -33,6 +33,12 @@ def _driven(fight, arena: Arena) -> list[Vehicle]:
     return [v for v in arena.vehicles.values() if fight.drive_of(v.id) is not None]
 
 
+def _steered(v: Vehicle, turn: int) -> bool:
+    """Whether someone steers the vehicle this turn: its driver, able, or the substitute who drives it this turn."""
+    who = _controlled_by(v)
+    return who == "driver" or (who == "substitute" and v.steered_turn == turn)
+
+
 def start_fight(rules: Rules, fight, arena: Arena) -> None:
     """FIGHT-09: a vehicle under a movement order whose handling status is not yet kept starts at its HC."""
     for v in _driven(fight, arena):
@@ -82,36 +88,82 @@ def _controlled_by(v: Vehicle) -> str | None:
     return None
 
 
-def start_of_turn(rules: Rules, fight, arena: Arena, out: dict[str, int]) -> list[Event]:
-    """FIGHT-07/08/10: each driven vehicle in turn: a substitute takes over if he must; then its speed for the turn.
-    A substitute drives or fires in a turn, never both (CW-CREW-04), by this rule: while the vehicle moves he
-    drives, braking it safely to a stop on a straight course (a sidecar rider, with no brakes, lets it slow as an
-    uncontrolled cycle does); once it has stopped he fires. A vehicle whose power plant is gone coasts, losing the
-    uncontrolled slowdown each turn; the others take the standing driver's speed (`driving.choose_speed`)."""
+def substitute_fires(rules: Rules, fight, arena: Arena, v: Vehicle, order, out: dict[str, int]) -> bool:
+    """FIGHT-10 (CW-CREW-04): whether the substitute at the controls fires this turn rather than drives: when a
+    weapon the orders use bears on the target they choose (`driving._bearing`, the standing driver's own test),
+    or when he could not move it anyway (a stopped cycle: a sidecar rider has no throttle). Otherwise he drives."""
+    from .driving import _bearing
+
+    if v.speed == 0 and v.kind == "cycle":
+        return True
+    target = drive_target(fight, arena, v, order, out)
+    return target is not None and _bearing(rules, v, order, v.counter, target)[0] > 0
+
+
+def start_of_turn(rules: Rules, fight, arena: Arena, out: dict[str, int], dice: DiceSource) -> list[Event]:
+    """FIGHT-07/08/10: at the start of a turn, each driven vehicle in action under its order: a substitute takes over
+    if he must (each in turn); then each decides its speed for the turn from the state as it stands once they have
+    (all at once, as the phase's moves are planned: none sees another's new speed); then, in turn, each brakes
+    (harder than safe braking is a hazard: `braking`) or changes speed.
+    A substitute drives or fires in a turn, never both (CW-CREW-04), by this rule (`substitute_fires`): when a
+    weapon the orders use bears on the target, he fires and nobody steers: the vehicle goes straight, a car losing
+    the uncontrolled slowdown (a cycle, still uncontrolled, loses it at the turn's end); otherwise he drives as the
+    standing driver would, each maneuver +D2, a car at the standing driver's speed (a sidecar rider has no brakes
+    or throttle: the cycle keeps slowing as an uncontrolled one). A vehicle whose power plant is gone coasts, losing
+    the uncontrolled slowdown each turn; the others take the standing driver's speed (`driving.choose_speed`)."""
     events: list[Event] = []
-    for v in _driven(fight, arena):
-        order = fight.drive_of(v.id)
-        if v.id in out or not order.holds(arena.turn):
-            continue
+    slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
+    driven = [v for v in _driven(fight, arena) if v.id not in out and fight.drive_of(v.id).holds(arena.turn)]
+    for v in driven:
         events += _take_over(rules, v, arena.turn)
+    speeds: list[tuple[Vehicle, float, bool]] = []          # (vehicle, its new speed, braked by a driver)
+    for v in driven:
+        order = fight.drive_of(v.id)
         who = _controlled_by(v)
         if who is None:
             continue
-        if who == "substitute":
-            if v.speed == 0:
-                continue
+        if who == "substitute" and substitute_fires(rules, fight, arena, v, order, out):
+            events.append(Note(f"{v.substitute} fires from {v.id} this turn: nobody steers it", "FIGHT-10"))
+            speeds.append((v, v.speed if v.kind == "cycle" else max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1), False))
+        elif who == "substitute":
             v.steered_turn = arena.turn
             events.append(Note(f"{v.substitute} drives {v.id} this turn, so does not fire", "FIGHT-10"))
-            new = v.speed if v.kind == "cycle" else max(0.0, abs(v.speed) - rules["carwars.maneuvers"]["speed"]["safe_braking"]) * (1 if v.speed > 0 else -1)
+            if v.kind == "cycle":
+                speeds.append((v, v.speed, False))
+            else:
+                speeds.append((v, choose_speed(rules, arena, v, order, drive_target(fight, arena, v, order, out)), True))
         elif v.power_plant is not None and v.power_plant <= 0:
-            slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
-            new = max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1)
+            speeds.append((v, max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1), False))
         else:
-            new = choose_speed(rules, arena, v, order, drive_target(fight, arena, v, order, out))
-        if new != v.speed:
+            speeds.append((v, choose_speed(rules, arena, v, order, drive_target(fight, arena, v, order, out)), True))
+    for v, new, driver in speeds:
+        old = v.speed
+        if driver:
+            events += braking(rules, arena, v, new, dice)
+        if new != v.speed and v.speed == old:        # (control lost braking, the crash has set it)
             events.append(StateChanged(v.id, "speed", v.speed, new, "FIGHT-08"))
             v.speed = new
     return events
+
+
+def braking(rules: Rules, arena: Arena, v: Vehicle, new: float, dice: DiceSource) -> list[Event]:
+    """FIGHT-08/09: the driver slowing from its speed to `new` harder than safe braking meets a hazard of the
+    braking's D (`driving.braking_difficulty`): a control roll at the speed he brakes from; if control is lost,
+    Crash Table 2, its result acting once he has braked (at `new`: then the vehicle's speed is already set)."""
+    from .driving import braking_difficulty
+
+    if v.speed <= 0 or new >= v.speed or v.handling_status is None or v.crash_motion is not None:
+        return []
+    d = braking_difficulty(rules, v.speed - new)
+    if d <= 0:
+        return []
+    what = f"braking {v.speed - new:g} mph"
+    lost, events = control_check(rules, v, d, what, dice)
+    if not lost:
+        return events
+    before, v.speed = v.speed, new
+    events.append(StateChanged(v.id, "speed", before, new, "FIGHT-08"))
+    return events + lose_control(rules, arena, v, 2, d, travel_of(v), dice)
 
 
 class Planned:
@@ -126,9 +178,9 @@ class Planned:
 
 def plan_moves(rules: Rules, fight, arena: Arena, phase: int, out: dict[str, int]) -> tuple[Planned, list[Event]]:
     """FIGHT-07/08/09: each driven vehicle's move for the phase, decided from the state at the phase's start (all at
-    once): a skid, spinout or roll carries a crashing vehicle; otherwise, while its driver (not a substitute) can
-    act and its order holds, the standing driver's maneuver, whose D is the driver's hazard for the phase (-D to
-    fire, CW-HIT-10)."""
+    once): a skid, spinout or roll carries a crashing vehicle; otherwise, while its driver can act (or a substitute
+    drives it this turn, `start_of_turn`) and its order holds, the standing driver's maneuver, whose D is the
+    driver's hazard for the phase (-D to fire, CW-HIT-10)."""
     from .turn import phase_distances
 
     plan = Planned()
@@ -141,7 +193,7 @@ def plan_moves(rules: Rules, fight, arena: Arena, phase: int, out: dict[str, int
             plan.crashing.append(v.id)
             continue
         order = fight.drive_of(v.id)
-        if distance <= 0 or v.id in out or not order.holds(arena.turn) or _controlled_by(v) != "driver":
+        if distance <= 0 or v.id in out or not order.holds(arena.turn) or not _steered(v, arena.turn):
             continue
         target = drive_target(fight, arena, v, order, out)
         m = choose_maneuver(rules, arena, v, order, target, distance)

@@ -83,7 +83,7 @@ assert int(Side.LEFT) == 2 and int(Side.RIGHT) == 3 and int(Mount.TURRET) == 6
 # --- the rules the standing driver reads (fastcore/_cwdrive.pxd CwDriveRules) ------------------------------------------
 
 KINDS = ("car", "trike", "cycle")            # CwVehicle.kind: CW_CAR, CW_TRIKE, CW_CYCLE
-MAXKINDS, MAXROWS, MAXCOLS, CHART_SPEEDS, PHASES = 16, 64, 30, 301, 5      # _cwdrive.pxd's capacities
+MAXKINDS, MAXROWS, MAXCOLS, CHART_SPEEDS, PHASES, MAXBRAKING = 16, 64, 30, 301, 5, 32      # _cwdrive.pxd's capacities
 
 
 def driver_rules(rules: Rules) -> dict[str, Any]:
@@ -101,7 +101,7 @@ def _maneuver_fields(m: dict) -> dict:
     s, t = m["speed"], m["maneuver"]
     out = {"speed_step": float(s["step"]), "acceleration": [float(s["acceleration"][k]) for k in KINDS],
            "top_speed": [float(s["top_speed"][k]) for k in KINDS], "safe_braking": float(s["safe_braking"]),
-           "straight_d": t["straight"]["d"], "bend_d_per_step": t["bend"]["d_per_step"],
+           **_braking_fields(s), "straight_d": t["straight"]["d"], "bend_d_per_step": t["bend"]["d_per_step"],
            "swerve_d_extra": t["swerve"]["d_extra"], "pivot_d": t["pivot"]["d"], "bootlegger_d": t["bootlegger"]["d"],
            "bootlegger_not_for": sum(1 << KINDS.index(k) for k in t["bootlegger"]["not_for"]),
            "t_stop_d_per_10_mph": t["t_stop"]["d_per_10_mph"], "t_stop_angle": float(t["t_stop"]["angle"])}
@@ -114,13 +114,20 @@ def _maneuver_fields(m: dict) -> dict:
     return out
 
 
+def _braking_fields(s: dict) -> dict:
+    bands = s["braking"]
+    pad = MAXBRAKING - len(bands)
+    return {"n_braking": len(bands), "braking_mph": [float(m) for m, _ in bands] + [0.0] * pad,
+            "braking_d": [int(d) for _, d in bands] + [0] * pad, "max_braking": float(s["max_braking"])}
+
+
 def _driver_fields(drv: dict) -> dict:
     from .driving import MANEUVER_KINDS, TACTICS
 
     menu = [MANEUVER_KINDS.index(k) if k in MANEUVER_KINDS else -1 for k in drv["menu"]]
     return {"n_menu": len(menu), "menu": menu + [-1] * (MAXKINDS - len(menu)), "max_control_roll": drv["max_control_roll"],
             "tactic_speed": [float(drv["speed"][t]) for t in TACTICS], "turning_speed": float(drv["turning_speed"]),
-            "standoff": float(drv["standoff"])}
+            "standoff": float(drv["standoff"]), "turning_room": [float(drv["turning_room"][k]) for k in KINDS]}
 
 
 def _control_fields(c: dict) -> dict:

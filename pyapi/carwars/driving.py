@@ -30,7 +30,8 @@ from .enums import Mount, Side
 from .model import Arena, Pedestrian, Vehicle
 
 __all__ = ["TACTICS", "MANEUVER_KINDS", "DriveOrder", "Maneuver", "ManeuverMove", "parse_drive", "maneuver_menu", "maneuver_difficulty",
-           "maneuver_move", "end_counter", "turned", "blocked", "gap", "drive_target", "choose_speed", "choose_maneuver", "top_speed", "acceleration"]
+           "maneuver_move", "end_counter", "turned", "blocked", "gap", "drive_target", "choose_speed", "choose_maneuver", "top_speed", "acceleration",
+           "braking_difficulty", "braking_limit"]
 
 TACTICS = ("hold_course", "pursue", "keep_range", "bring_to_bear", "evade")
 MANEUVER_KINDS = ("straight", "drift", "steep_drift", "bend", "swerve", "pivot", "bootlegger", "t_stop")
@@ -149,10 +150,10 @@ def _desired_speed(rules: Rules, v: Vehicle, order: DriveOrder, target) -> float
     """FIGHT-07: the speed the tactic wants this turn: its own (the order's, else carwars.fight [driver] speed);
     pursuing, the target's speed within `standoff` of it (matching it rather than ramming). Bringing weapons to
     bear: while one bears, no faster than he can still stop by braking safely within the room left to the standoff
-    (counter to counter; half of it when the target moves, as it may close the other half), so a stop once there
-    (he stands and fires); while none bears,
-    the turning speed (slow enough to pivot) beyond the standoff, and its own speed within it (to open the range
-    and come round)."""
+    (counter to counter; half of it, as the target may close the other half, even one standing still now), so a
+    stop once there (he stands and fires); while none bears, its own speed within `turning_room` (his body kind's)
+    of the target (to open the range and come round: no turn brings a car's gun round on a car beside it), else the
+    turning speed (slow enough to pivot)."""
     drv = rules["carwars.fight"]["driver"]
     cruise = order.speed if order.speed is not None else float(drv["speed"][order.tactic])
     if target is None or order.tactic not in ("pursue", "bring_to_bear"):
@@ -161,9 +162,9 @@ def _desired_speed(rules: Rules, v: Vehicle, order: DriveOrder, target) -> float
     near = dist <= drv["standoff"]
     if order.tactic == "bring_to_bear":
         if _bearing(rules, v, order, v.counter, target)[0] == 0:
-            return cruise if near else float(drv["turning_speed"])
+            return cruise if dist < drv["turning_room"][v.kind] else float(drv["turning_speed"])
         room = dist - drv["standoff"]
-        return min(cruise, _stopping_speed(rules, room if target.speed == 0 else 0.5 * room))
+        return min(cruise, _stopping_speed(rules, 0.5 * room))
     return abs(target.speed) if near else cruise
 
 
@@ -183,17 +184,46 @@ def _stopping_speed(rules: Rules, room: float) -> float:
     return best
 
 
+def braking_difficulty(rules: Rules, lost: float) -> int:
+    """FIGHT-08: the D of braking `lost` mph in one turn: 0 within safe braking, else that of the first band of
+    [speed] braking that covers it (the hardest band's beyond it; nobody brakes past max_braking)."""
+    s = rules["carwars.maneuvers"]["speed"]
+    if lost <= s["safe_braking"]:
+        return 0
+    for mph, d in s["braking"]:
+        if lost <= mph:
+            return d
+    return s["braking"][-1][1] if s["braking"] else 0
+
+
+def braking_limit(rules: Rules, v: Vehicle) -> float:
+    """FIGHT-07/09: the most mph the standing driver sheds in a turn: safe braking, or a band of [speed] braking
+    (up to max_braking) whose D, a hazard, leaves the control roll at his speed within max_control_roll."""
+    from .handling import control_needed
+
+    s = rules["carwars.maneuvers"]["speed"]
+    limit = float(s["safe_braking"])
+    if v.handling_status is None:
+        return limit
+    most = rules["carwars.fight"]["driver"]["max_control_roll"]
+    for mph, d in s["braking"]:
+        if mph > s["max_braking"] or control_needed(rules, v.speed, v.handling_status - d) > most:
+            break
+        limit = max(limit, float(mph))
+    return limit
+
+
 def choose_speed(rules: Rules, arena: Arena, v: Vehicle, order: DriveOrder, target) -> float:
     """FIGHT-07/08: the speed the standing driver sets at the start of a turn: of the speeds a step apart from
-    the braking limit (safe braking only: he makes no braking hazard) to the acceleration limit, within 0 and the
-    top speed, the one nearest the tactic's (`_desired_speed`; a tie to the smaller change). hold_course keeps the
-    speed, and so does a driver with no target. In contact with a vehicle or building, if going straight at that
-    speed would keep it in contact, he stops."""
+    his braking limit (`braking_limit`: harder than safe braking only within his risk) to the acceleration limit,
+    within 0 and the top speed, the one nearest the tactic's (`_desired_speed`; a tie to the smaller change).
+    hold_course keeps the speed, and so does a driver with no target. In contact with a vehicle or building, if
+    going straight at that speed would keep it in contact, he stops."""
     s = rules["carwars.maneuvers"]["speed"]
     if order.tactic == "hold_course" or target is None:
         return v.speed
     want = _desired_speed(rules, v, order, target)
-    lo = max(0.0, v.speed - s["safe_braking"])
+    lo = max(0.0, v.speed - braking_limit(rules, v))
     hi = min(float(top_speed(rules, v)), v.speed + acceleration(rules, v))
     best = v.speed if lo <= v.speed <= hi else (lo if v.speed < lo else hi)
     k = math.ceil((lo - v.speed) / s["step"] - 1e-9)
@@ -252,16 +282,23 @@ def _straight_on(rules: Rules, arena: Arena, v: Vehicle, phase: int) -> list:
     return out
 
 
+def _braked(speed: float, mph: float) -> float:
+    """The speed `mph` slower, not past a stop (the sign kept, as the turn's slowdowns make it)."""
+    return max(0.0, abs(speed) - mph) * (1 if speed > 0 else -1)
+
+
 def on_collision_course(rules: Rules, arena: Arena, v: Vehicle, cnt: geo.Counter, phase: int) -> bool:
     """Whether the vehicle, from the end pose `cnt`, and another vehicle, from where it will be at the end of the
-    phase going straight on, would come to touch within the next turn if both went straight on at their speeds
-    (the standing driver's second look ahead: he does not line up a ram). Pairs already touching do not count."""
+    phase going straight on, would come to touch within the next turn if both went straight on, each at the
+    speed it can brake to safely by then (the standing driver's second look ahead: he does not line up a ram he
+    cannot brake out of; two cars closing at 10 mph stop face to face). Pairs already touching do not count."""
     from .contact import first_contact
     from .motion import straight_displacement
 
+    safe = rules["carwars.maneuvers"]["speed"]["safe_braking"]
     mine = cnt.corners()
     s, c = geo._sincos_deg(cnt.facing)
-    go = v.speed / 10.0
+    go = _braked(v.speed, safe) / 10.0
     va = (go * s, go * c)
     for o in arena.vehicles.values():
         if o.id == v.id:
@@ -271,7 +308,8 @@ def on_collision_course(rules: Rules, arena: Arena, v: Vehicle, cnt: geo.Counter
         if touching(mine, theirs):
             continue
         os_, oc = geo._sincos_deg(o.facing)
-        vb = (o.speed / 10.0 * os_, o.speed / 10.0 * oc)
+        ob = _braked(o.speed, safe) / 10.0
+        vb = (ob * os_, ob * oc)
         if (va != (0.0, 0.0) or vb != (0.0, 0.0)) and first_contact(mine, va, theirs, vb) is not None:
             return True
     return False
@@ -510,9 +548,11 @@ def _score(rules: Rules, v: Vehicle, order: DriveOrder, cnt: geo.Counter, target
         want = _grain(order.range or 0.0)
         way = heading if dist > want else (-heading if dist < want else 0)
         return (way, abs(dist - want), -count, err)
-    standoff = _grain(rules["carwars.fight"]["driver"]["standoff"])
+    drv = rules["carwars.fight"]["driver"]
+    standoff = _grain(drv["standoff"])
     apart = _grain(gap(cnt, target.counter))
-    return (-count, err, heading if apart > standoff else 0, abs(apart - standoff))      # bring_to_bear
+    room = -min(apart, _grain(drv["turning_room"][v.kind])) if count == 0 else 0.0    # nothing bears: room to turn in
+    return (-count, room, err, heading if apart > standoff else 0, abs(apart - standoff))      # bring_to_bear
 
 
 def choose_maneuver(rules: Rules, arena: Arena, v: Vehicle, order: DriveOrder, target, distance: float) -> Maneuver:

@@ -475,7 +475,7 @@ def _fight_schema() -> dict:
                        "properties": {"rule": {"type": "string"}, "min_odds": {"type": "number", "minimum": 0, "maximum": 1},
                                       "drop_within": {"type": "number", "minimum": 0, "maximum": 1000}}},
             "driver": {"type": "object", "additionalProperties": False,
-                       "required": ["menu", "max_control_roll", "speed", "turning_speed", "standoff"],
+                       "required": ["menu", "max_control_roll", "speed", "turning_speed", "standoff", "turning_room"],
                        "x-rule": "FIGHT-07", "properties": {
                            "rule": {"type": "string"},
                            "menu": {"type": "array", "items": {"enum": list(MANEUVER_KINDS)}, "uniqueItems": True, "minItems": 1,
@@ -483,6 +483,9 @@ def _fight_schema() -> dict:
                            "max_control_roll": {"type": "integer", "minimum": 0, "maximum": 7},
                            "turning_speed": {"type": "number", "minimum": 0, "maximum": 300},
                            "standoff": {"type": "number", "minimum": 0, "maximum": 1000},
+                           "turning_room": {"type": "object", "additionalProperties": False, "required": ["car", "trike", "cycle"],
+                                            "properties": {k: {"type": "number", "minimum": 0, "maximum": 1000}
+                                                           for k in ("car", "trike", "cycle")}},
                            "speed": {"type": "object", "additionalProperties": False, "required": list(TACTICS),
                                      "properties": {k: {"type": "number", "minimum": 0, "maximum": 300} for k in TACTICS}}}},
         },

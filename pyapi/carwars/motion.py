@@ -10,11 +10,11 @@ that touch, the kind and speed of the collision, what stops.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ..data import Rules
 from ..events import Event, Note, StateChanged
+from . import geometry as geo
 from .contact import first_contact, side_facing, touching
 from .enums import Side
 from .model import Arena, Pedestrian, Vehicle
@@ -85,15 +85,15 @@ def straight_displacement(rules: Rules, unit: Vehicle | Pedestrian, phase: int) 
     if isinstance(unit, Pedestrian):
         if unit.speed <= 0:
             return (0.0, 0.0)
-        f = math.radians(unit.facing)
+        s, c = geo._sincos_deg(unit.facing)
         step = rules["carwars.turn"]["pedestrian_step"]
-        return (step * math.sin(f), step * math.cos(f))
+        return (step * s, step * c)
     d = phase_distances(rules, unit.speed)[phase - 1]
     if d == 0:
         return (0.0, 0.0)
     sign = -1.0 if unit.speed < 0 else 1.0
-    f = math.radians(unit.facing)
-    return (sign * d * math.sin(f), sign * d * math.cos(f))
+    s, c = geo._sincos_deg(unit.facing)
+    return (sign * d * s, sign * d * c)
 
 
 def move_with_contacts(rules: Rules, arena: Arena, phase: int, moves: dict | None = None) -> tuple[list[Event], list[Collision]]:

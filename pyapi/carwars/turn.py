@@ -11,7 +11,6 @@ fishtails ending, uncontrolled vehicles slowing.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -84,9 +83,9 @@ def move_vehicle(vehicle: Vehicle, distance: float) -> None:
     if distance == 0:
         return
     sign = -1.0 if vehicle.speed < 0 else 1.0
-    f = math.radians(vehicle.facing)
-    vehicle.x += sign * distance * math.sin(f)
-    vehicle.y += sign * distance * math.cos(f)
+    s, c = geo._sincos_deg(vehicle.facing)       # exact at multiples of 90: a car facing 180 drifts nowhere
+    vehicle.x += sign * distance * s
+    vehicle.y += sign * distance * c
 
 
 @dataclass
@@ -394,10 +393,10 @@ def move_phase(rules: Rules, arena: Arena, phase: int) -> list[Event]:
             events.append(StateChanged(v.id, "position", before, (round(v.x, 4), round(v.y, 4)), "CW-ROF-02"))
     for p in arena.pedestrians.values():
         if p.speed > 0:
-            f = math.radians(p.facing)
+            s, c = geo._sincos_deg(p.facing)
             step = rules["carwars.turn"]["pedestrian_step"]
-            p.x += step * math.sin(f)
-            p.y += step * math.cos(f)
+            p.x += step * s
+            p.y += step * c
     return events
 
 
@@ -465,7 +464,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
     for _ in range(turns):
         fired = FiredThisTurn()
         events += _start_of_turn(rules, arena, dice)
-        events += drive_phase.start_of_turn(rules, fight, arena, out)        # FIGHT-07/08/10
+        events += drive_phase.start_of_turn(rules, fight, arena, out, dice)  # FIGHT-07/08/10
         for phase in range(1, n_phases + 1):
             arena.phase = phase
             key = (arena.turn, phase)

@@ -433,18 +433,71 @@ def test_fight_10_out_of_action_counts_only_what_the_orders_use():
     assert out_of_action(RULES, s.arena, "h") is None                   # no fight given: every weapon counts
 
 
-def test_fight_10_a_substitute_drives_or_fires_never_both():
-    """FIGHT-10 / CW-CREW-04: the shogun's driver is dead at the start; its front-seat gunner takes the controls; while
-    the car moves (20 mph) he drives, braking 10 a turn on a straight course, and fires nothing; once stopped (turn 3)
-    he fires."""
-    s = fight([veh("s", "shogun", speed=20, crew=[{"id": "driver", "role": "driver", "seat": "front_left", "hits": 3},
-                                                   {"id": "gunner", "role": "gunner", "seat": "front_right"}]),
-               veh("h", x=0, y=12, facing=180)],
-              orders=[{"unit": "s", "target": "h", "min_odds": 0}], drive=[{"unit": "s", "tactic": "bring_to_bear"}], turns=4)
+def _substitute_fight(y: float, facing: float):
+    """The shogun's driver dead at the start, its front-seat gunner at the controls, 20 mph, the hunter `y` inches
+    north; orders (fire and drive) use the shogun's front MG only."""
+    return fight([veh("s", "shogun", speed=20, crew=[{"id": "driver", "role": "driver", "seat": "front_left", "hits": 3},
+                                                     {"id": "gunner", "role": "gunner", "seat": "front_right"}]),
+                  veh("h", x=0, y=y, facing=facing)],
+                 orders=[{"unit": "s", "target": "h", "min_odds": 0, "weapons": ["mg"]}],
+                 drive=[{"unit": "s", "tactic": "bring_to_bear", "weapons": ["mg"]}], turns=3)
+
+
+def _substitute_turns(r) -> tuple[list[str], list[int]]:
+    notes = [str(e) for e in r.events if "FIGHT-10" in str(e) and (" drives s " in str(e) or " fires from s " in str(e))]
+    fired = sorted({int(b.attack.split("/t")[1].split("p")[0]) for p in r.phases for b in p.breakdowns if b.attacker == "s"})
+    return notes, fired
+
+
+def test_fight_10_a_substitute_fires_when_a_weapon_bears_and_nobody_steers():
+    """FIGHT-10 / CW-CREW-04: the hunter 12" dead ahead of the shogun's MG: each turn the gunner at the controls
+    fires (turn 1 on), and nobody steers: the car goes straight, losing the uncontrolled 5 mph a turn."""
+    s = _substitute_fight(12.0, 180.0)
     r = s.resolve(SeededDice(4))
-    drove = [str(e) for e in r.events if "drives s this turn" in str(e)]
-    fired_turns = sorted({int(b.attack.split("/t")[1].split("p")[0]) for p in r.phases for b in p.breakdowns if b.attacker == "s"})
-    assert len(drove) == 2 and fired_turns and min(fired_turns) == 3
+    notes, fired = _substitute_turns(r)
+    assert notes == ["gunner fires from s this turn: nobody steers it (FIGHT-10)"] * 3
+    assert fired and fired[0] == 1
+    speeds = [(e.before, e.after) for e in r.events if getattr(e, "subject", None) == "s" and getattr(e, "field", None) == "speed"]
+    assert speeds[:3] == [(20, 15), (15, 10), (10, 5)]
+    assert not any("s pivot" in str(e) or "s bend" in str(e) or "s swerve" in str(e) for e in r.events)
+
+
+def test_fight_10_a_substitute_drives_when_nothing_bears_and_then_does_not_fire():
+    """FIGHT-10 / CW-CREW-04: the hunter 12" behind the shogun's front MG: the gunner drives (turns 1 and 2) and
+    fires nothing then; he brakes as the standing driver would (20 to 5: 15 mph, a D1 hazard) and pivots, each
+    pivot D0 + the substitute's D2; once the MG bears (turn 3) he fires and steers no more."""
+    s = _substitute_fight(-12.0, 0.0)
+    r = s.resolve(SeededDice(4))
+    notes, fired = _substitute_turns(r)
+    assert notes == ["gunner drives s this turn, so does not fire (FIGHT-10)"] * 2 + \
+        ["gunner fires from s this turn: nobody steers it (FIGHT-10)"]
+    assert fired == [3]
+    text = [str(e) for e in r.events]
+    assert "s pivot left 90 (D2) (FIGHT-08)" in text
+    changes = [(e.field, e.before, e.after) for e in r.events if getattr(e, "subject", None) == "s" and hasattr(e, "field")]
+    at = changes.index(("speed", 20, 5))                       # safe at 20 mph: the D1 only lowers the status
+    assert changes[at - 1][0] == "handling status" and changes[at - 1][1] - changes[at - 1][2] == 1
+
+
+def test_fight_08_braking_harder_than_safe_is_a_hazard_within_the_drivers_risk():
+    """FIGHT-08/09: a hunter at 60 mph, its target 20" behind (it wants the turning speed, 5): at status 3 it may
+    brake 30 mph (D5: status -2, the Control Table's 55-60 row needs 2, within max_control_roll 2) but not 35 (D7:
+    status -4 needs 4). It brakes 60 to 30; the control roll at 60 needs 2: a 2 keeps control; a 1 loses it, Crash
+    Table 2 at +D5, the result acting at 30 mph."""
+    from hardpoint.carwars import drive_phase
+
+    for script, lost in (([2], False), ([1, 3, 3, 1], True)):
+        s = fight([veh("h", speed=60), veh("t", x=0, y=-20, facing=0)], drive=[{"unit": "h", "tactic": "bring_to_bear"}])
+        drive_phase.start_fight(s.rules, s.fight, s.arena)
+        h = s.arena.vehicles["h"]
+        assert driving.braking_limit(s.rules, h) == 30.0
+        assert [driving.braking_difficulty(s.rules, m) for m in (10, 15, 30, 35)] == [0, 1, 5, 7]
+        s.arena.turn = 1
+        text = [str(e) for e in drive_phase.start_of_turn(s.rules, s.fight, s.arena, {}, ScriptedDice(list(script)))]
+        assert "roll 1d for h: control roll after braking 30 mph (needs 2): " + f"[{script[0]}] = {script[0]} (FIGHT-09)" in text
+        assert h.speed == 30.0 and h.handling_status == -2
+        assert any("Crash Table 2" in t for t in text) is lost
+        assert (h.crash is not None) is lost
 
 
 def test_fight_07_a_weapon_bears_only_as_an_attack_would_judge_it_and_only_manned():
@@ -472,3 +525,17 @@ def test_fight_07_touching_stops_a_driver_only_when_going_straight_drives_him_in
     a = side.arena.vehicles["a"]
     assert driving.touching(a.counter.corners(), side.arena.vehicles["b"].counter.corners())
     assert not driving._pushing(RULES, side.arena, a, 20.0)
+
+
+def test_fight_07_speeds_are_decided_all_at_once():
+    """FIGHT-07: two cars pursuing each other, 0.25" apart (within the standoff), A at 20 mph and B at 10: each wants
+    the other's speed as the turn starts, so A slows to 10 and B speeds to 20; neither sees the other's new speed
+    (one after the other, B would keep A's new 10)."""
+    from hardpoint.carwars import drive_phase
+
+    s = fight([veh("a", speed=20), veh("b", x=0.0, y=1.25, speed=10)],
+              drive=[{"unit": "a", "tactic": "pursue"}, {"unit": "b", "tactic": "pursue"}])
+    drive_phase.start_fight(s.rules, s.fight, s.arena)
+    s.arena.turn = 1
+    drive_phase.start_of_turn(s.rules, s.fight, s.arena, {}, NoDice())
+    assert (s.arena.vehicles["a"].speed, s.arena.vehicles["b"].speed) == (10.0, 20.0)
