@@ -103,8 +103,6 @@ class FightRecord:
 def parse_orders(data: list[dict], arena: Arena, rules: Rules) -> list[Order]:
     """Standing orders from `[[orders]]`, every reference resolved now (SAFE-01): the unit, a named target, each
     weapon (an aimed weapon of the unit, or a hand weapon a pedestrian carries), the firer (a crew member)."""
-    from .tables import weapon_spec
-
     out: list[Order] = []
     seen: set[str] = set()
     for i, o in enumerate(data):

@@ -19,7 +19,7 @@ from ..data import Rules
 from ..dice import DiceSource, parse_dice
 from ..errors import DataError
 from ..events import Event, Note, StateChanged
-from .enums import CrewState, Side
+from .enums import CrewState
 from .model import Vehicle
 
 __all__ = ["handling_class", "control_needed", "control_lost_chance", "crash_modifier", "CrashMotion", "start_handling",
@@ -206,7 +206,6 @@ def _check_bands(bands: list, field: str) -> None:
 
 
 def _handling_schema() -> dict:
-    num = {"type": "number", "minimum": -1000, "maximum": 1000}
     small = {"type": "integer", "minimum": -20, "maximum": 20}
     mph = {"type": "integer", "minimum": 0, "maximum": 300}
     dice = {"type": "string", "minLength": 1, "maxLength": 16}
