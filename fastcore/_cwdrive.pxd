@@ -490,8 +490,9 @@ cdef inline bint cw_blocked(const CwDriveRules* r, const CwArena* a, int me, con
     return False
 
 
-cdef inline double cw_braked(double speed, double mph) noexcept nogil:
-    """driving._braked: the speed `mph` slower, not past a stop, its sign kept."""
+cdef inline double cw_slowed(double speed, double mph) noexcept nogil:
+    """model.slowed: a speed `mph` slower, not past a stop, its sign kept (as crashes._slow and the turn's slowdowns
+    make it)."""
     cdef double m = fabs(speed) - mph
     return (m if m > 0.0 else 0.0) * (1.0 if speed > 0 else -1.0)
 
@@ -499,7 +500,7 @@ cdef inline double cw_braked(double speed, double mph) noexcept nogil:
 cdef inline bint cw_on_collision_course(const CwDriveRules* r, const CwArena* a, int me, const CwCounter* cnt,
                                         int phase) noexcept nogil:
     """driving.on_collision_course (FIGHT-07): whether from `cnt` he and another vehicle (from where it will be at
-    the phase's end), both going straight on, each at the speed it can brake to safely by then (cw_braked), would
+    the phase's end), both going straight on, each at the speed it can brake to safely by then (cw_slowed), would
     touch within the next turn; pairs already touching do not count."""
     cdef double mine[8]
     cdef double theirs[8]
@@ -508,7 +509,7 @@ cdef inline bint cw_on_collision_course(const CwDriveRules* r, const CwArena* a,
     cdef int j, i
     cw_corners(cnt, mine)
     cw_sincos_deg(cnt.facing, &s, &c)
-    go = cw_braked(a.vehicles[me].unit.speed, r.safe_braking) / 10.0
+    go = cw_slowed(a.vehicles[me].unit.speed, r.safe_braking) / 10.0
     vax, vay = go * s, go * c
     for j in range(a.n_vehicles):
         if j == me:
@@ -521,7 +522,7 @@ cdef inline bint cw_on_collision_course(const CwDriveRules* r, const CwArena* a,
         if cw_touching(mine, 4, theirs, 4):
             continue
         cw_sincos_deg(o.counter.facing, &os_, &oc)
-        go = cw_braked(o.speed, r.safe_braking) / 10.0
+        go = cw_slowed(o.speed, r.safe_braking) / 10.0
         vbx, vby = go * os_, go * oc
         if (vax != 0.0 or vay != 0.0 or vbx != 0.0 or vby != 0.0) and \
                 cw_first_contact(mine, 4, vax, vay, theirs, 4, vbx, vby, 0.0, 1.0, &t, &nx, &ny):

@@ -25,7 +25,7 @@ from _cwdrive cimport (CwDriveRules, CwUnit, CwVehicle, CwArena, CwOrder, CwMane
                        CW_STRAIGHT, CW_BOOTLEGGER, CW_T_STOP, CW_CYCLE, CW_PICK_UNSURE, cw_pymod, cw_pyfloordiv,
                        cw_phase_distances, cw_control_row, cw_control_needed, cw_maneuver_difficulty, cw_maneuver_move,
                        cw_turned, cw_blocked, cw_drive_target, cw_unit, cw_choose_maneuver, cw_choose_speed,
-                       cw_bearing, cw_braking_difficulty)
+                       cw_bearing, cw_braking_difficulty, cw_slowed)
 from _cwtohit cimport ThVehicle, ThWeapon, ThTables, ThShot, th_explain, th_origin, th_sight, TH_SIDECAR_NONE, TH_MAX_BANDS
 from _cwshape cimport Shape, Span, make_shape, shape_angles, shape_span
 from _cwmotion cimport (CwContact, CwMover, CwPair, CW_HIT_VEHICLE, CW_MOTION_UNSURE, cw_move_phase)
@@ -280,18 +280,11 @@ cdef inline int drv_controlled_by(DriveRun* D, Ctx* ctx, int v) noexcept nogil:
     return BY_NOBODY
 
 
-cdef inline double drv_slowed(double speed, double mph) noexcept nogil:
-    """max(0.0, abs(speed) - mph) * (1 if speed > 0 else -1), as crashes._slow and the turn's slowdowns make it."""
-    cdef double m = fabs(speed) - mph
-    m = m if m > 0.0 else 0.0
-    return m * (1.0 if speed > 0 else -1.0)
-
-
 cdef inline void drv_slow(DriveRun* D, int v, double mph) noexcept nogil:
     """crashes._slow (FIGHT-09): nothing at no mph or standing still."""
     if mph == 0 or D.cv[v].unit.speed == 0:
         return
-    D.cv[v].unit.speed = drv_slowed(D.cv[v].unit.speed, mph)
+    D.cv[v].unit.speed = cw_slowed(D.cv[v].unit.speed, mph)
 
 
 cdef inline double drv_travel(DriveRun* D, int v) noexcept nogil:
@@ -526,7 +519,7 @@ cdef inline int drv_turn_start(DriveRun* D, FightRun* F, Ctx* ctx, int turn) noe
             if drv_sub_fires(D, <int>v, &fires) != CW_OK:
                 return DRV_UNSURE
             if fires:
-                new[v] = speed if D.cv[v].kind == CW_CYCLE else drv_slowed(speed, D.k.uncontrolled_slow)
+                new[v] = speed if D.cv[v].kind == CW_CYCLE else cw_slowed(speed, D.k.uncontrolled_slow)
             else:
                 D.steered[v] = turn
                 if D.cv[v].kind == CW_CYCLE:
@@ -536,7 +529,7 @@ cdef inline int drv_turn_start(DriveRun* D, FightRun* F, Ctx* ctx, int turn) noe
                 else:
                     act[v] = 2
         elif ctx.v_pp[v] >= 0 and ctx.st[ctx.v_pp[v]] <= 0:
-            new[v] = drv_slowed(speed, D.k.uncontrolled_slow)
+            new[v] = cw_slowed(speed, D.k.uncontrolled_slow)
         elif cw_choose_speed(D.r, &D.arena, <int>v, &D.spec[v].order, drv_target(D, <int>v), &new[v]) != CW_OK:
             return DRV_UNSURE
         else:
@@ -1133,7 +1126,7 @@ cdef inline void drv_turn_end(DriveRun* D, FightRun* F, Ctx* ctx, int turn) noex
         D.hv_has[v] = 0
     for v in range(D.V):
         if D.unc[v] and D.cv[v].unit.speed != 0:
-            D.cv[v].unit.speed = drv_slowed(D.cv[v].unit.speed, D.k.uncontrolled_slow)
+            D.cv[v].unit.speed = cw_slowed(D.cv[v].unit.speed, D.k.uncontrolled_slow)
     for v in range(D.V):
         if D.spec[v].driven and D.cm_kind[v] != CM_NONE:
             e = &D.eff[D.k.eff_spinout if D.cm_kind[v] == CM_SPINOUT else D.k.eff_roll]

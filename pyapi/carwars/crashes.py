@@ -16,7 +16,7 @@ from . import geometry as geo
 from .damage import Ledger, damage_component, damage_crew
 from .enums import Side
 from .handling import CrashMotion, crash_result
-from .model import Arena, Vehicle
+from .model import Arena, Vehicle, slowed
 
 __all__ = ["lose_control", "crash_move", "end_of_turn", "travel_of", "fishtail_swing", "ROLL_SIDES"]
 
@@ -89,7 +89,7 @@ def _fire_penalty(rules: Rules, arena: Arena, v: Vehicle, name: str, e: dict) ->
 def _slow(v: Vehicle, mph: float, why: str) -> list[Event]:
     if not mph or v.speed == 0:
         return []
-    new = max(0.0, abs(v.speed) - mph) * (1 if v.speed > 0 else -1)
+    new = slowed(v.speed, mph)
     before, v.speed = v.speed, new
     return [StateChanged(v.id, "speed", before, new, "FIGHT-09")]
 

@@ -21,7 +21,7 @@ from .crashes import after_crash_move, crash_move, lose_control, travel_of
 from .driving import (ManeuverMove, choose_maneuver, choose_speed, drive_target, maneuver_difficulty, maneuver_move)
 from .enums import CrewRole, CrewState
 from .handling import control_check, recover_status, start_handling
-from .model import Arena, Vehicle
+from .model import Arena, Vehicle, slowed
 
 __all__ = ["start_fight", "start_of_turn", "plan_moves", "after_moves", "hazards", "end_of_turn", "Planned"]
 
@@ -124,7 +124,7 @@ def start_of_turn(rules: Rules, fight, arena: Arena, out: dict[str, int], dice: 
             continue
         if who == "substitute" and substitute_fires(rules, fight, arena, v, order, out):
             events.append(Note(f"{v.substitute} fires from {v.id} this turn: nobody steers it", "FIGHT-10"))
-            speeds.append((v, v.speed if v.kind == "cycle" else max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1), False))
+            speeds.append((v, v.speed if v.kind == "cycle" else slowed(v.speed, slow), False))
         elif who == "substitute":
             v.steered_turn = arena.turn
             events.append(Note(f"{v.substitute} drives {v.id} this turn, so does not fire", "FIGHT-10"))
@@ -133,7 +133,7 @@ def start_of_turn(rules: Rules, fight, arena: Arena, out: dict[str, int], dice: 
             else:
                 speeds.append((v, choose_speed(rules, arena, v, order, drive_target(fight, arena, v, order, out)), True))
         elif v.power_plant is not None and v.power_plant <= 0:
-            speeds.append((v, max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1), False))
+            speeds.append((v, slowed(v.speed, slow), False))
         else:
             speeds.append((v, choose_speed(rules, arena, v, order, drive_target(fight, arena, v, order, out)), True))
     for v, new, driver in speeds:

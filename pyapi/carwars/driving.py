@@ -27,7 +27,7 @@ from ..errors import ScenarioError
 from . import geometry as geo
 from .contact import touching
 from .enums import Mount, Side
-from .model import Arena, Pedestrian, Vehicle
+from .model import Arena, Pedestrian, Vehicle, slowed
 
 __all__ = ["TACTICS", "MANEUVER_KINDS", "DriveOrder", "Maneuver", "ManeuverMove", "parse_drive", "maneuver_menu", "maneuver_difficulty",
            "maneuver_move", "end_counter", "turned", "blocked", "gap", "drive_target", "choose_speed", "choose_maneuver", "top_speed", "acceleration",
@@ -282,11 +282,6 @@ def _straight_on(rules: Rules, arena: Arena, v: Vehicle, phase: int) -> list:
     return out
 
 
-def _braked(speed: float, mph: float) -> float:
-    """The speed `mph` slower, not past a stop (the sign kept, as the turn's slowdowns make it)."""
-    return max(0.0, abs(speed) - mph) * (1 if speed > 0 else -1)
-
-
 def on_collision_course(rules: Rules, arena: Arena, v: Vehicle, cnt: geo.Counter, phase: int) -> bool:
     """Whether the vehicle, from the end pose `cnt`, and another vehicle, from where it will be at the end of the
     phase going straight on, would come to touch within the next turn if both went straight on, each at the
@@ -298,7 +293,7 @@ def on_collision_course(rules: Rules, arena: Arena, v: Vehicle, cnt: geo.Counter
     safe = rules["carwars.maneuvers"]["speed"]["safe_braking"]
     mine = cnt.corners()
     s, c = geo._sincos_deg(cnt.facing)
-    go = _braked(v.speed, safe) / 10.0
+    go = slowed(v.speed, safe) / 10.0
     va = (go * s, go * c)
     for o in arena.vehicles.values():
         if o.id == v.id:
@@ -308,7 +303,7 @@ def on_collision_course(rules: Rules, arena: Arena, v: Vehicle, cnt: geo.Counter
         if touching(mine, theirs):
             continue
         os_, oc = geo._sincos_deg(o.facing)
-        ob = _braked(o.speed, safe) / 10.0
+        ob = slowed(o.speed, safe) / 10.0
         vb = (ob * os_, ob * oc)
         if (va != (0.0, 0.0) or vb != (0.0, 0.0)) and first_contact(mine, va, theirs, vb) is not None:
             return True

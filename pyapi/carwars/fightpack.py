@@ -28,7 +28,7 @@ from .dropped import (OIL_KINDS, contact, counter_id, drop_weapon, dropped_kind,
                       paint_contact, spiked_tires, swept_polygon)
 from .enums import CrewRole, Mount, Side
 from .fight import TARGET_POLICIES, Fight, FightLayout, counts_for_orders, order_min36, ordered_weapons, weapons_of
-from .model import Pedestrian
+from .model import Pedestrian, slowed
 from .motion import move_with_contacts
 from .phase import burst_dice, explain_phase
 from .special import (automatic_target, expand_link, fetched_grenade, fires_on_automatic, flatten_link, grenade_boxes,
@@ -1301,7 +1301,7 @@ class FightPacker:
             end_handling(v)
         for i, v in enumerate(arena.vehicles.values()):
             if ("slow", i) in self.slow_from and ti + 1 >= self.slow_from[("slow", i)] and v.speed != 0:
-                v.speed = max(0.0, abs(v.speed) - self.slow) * (1 if v.speed > 0 else -1)
+                v.speed = slowed(v.speed, self.slow)
         arena.turn += 1
         arena.phase = 1
 

@@ -355,6 +355,12 @@ class Arena:
 
 # --- builders -------------------------------------------------------------------
 
+def slowed(speed: float, mph: float) -> float:
+    """A speed `mph` slower, not past a stop, its sign kept (CW-CREW-03's uncontrolled slowdown, a crash's, a
+    driver's braking); fastcore/_cwdrive.pxd cw_slowed is its twin."""
+    return max(0.0, abs(speed) - mph) * (1 if speed > 0 else -1)
+
+
 def _int(value: Any, field_name: str, rule: str, minimum: int = 0, maximum: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise ScenarioError(f"expected an integer >= {minimum}", field=field_name, value=value, rule=rule)

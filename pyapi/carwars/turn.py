@@ -25,7 +25,7 @@ from .dropped import (OIL_KINDS, DroppedCounter, contact, counter_id, drop_weapo
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
 from .fight import FightRecord
-from .model import Arena, Vehicle
+from .model import Arena, Vehicle, slowed
 from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
 from .special import attack_columns, automatic_attacks, flatten_link, set_automatic
 from .tables import check_usable, weapon_spec
@@ -324,7 +324,7 @@ def _end_of_turn(rules: Rules, arena: Arena, dice: DiceSource) -> list[Event]:
     for v in arena.vehicles.values():
         if v.uncontrolled and v.speed != 0:
             slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
-            new = max(0.0, abs(v.speed) - slow) * (1 if v.speed > 0 else -1)
+            new = slowed(v.speed, slow)
             out.append(StateChanged(v.id, "speed", v.speed, new, "CW-CREW-03"))
             v.speed = new
     return out

@@ -14,6 +14,7 @@ from hardpoint import RiggedDice, ScriptedDice, SeededDice
 from hardpoint.carwars import driving, handling
 from hardpoint.carwars.driving import Maneuver, choose_maneuver, choose_speed, end_counter, maneuver_difficulty, maneuver_menu, maneuver_move
 from hardpoint.carwars.fight import out_of_action
+from hardpoint.carwars.geometry import Counter
 
 RULES = hardpoint.default_rules()
 
@@ -539,3 +540,32 @@ def test_fight_07_speeds_are_decided_all_at_once():
     s.arena.turn = 1
     drive_phase.start_of_turn(s.rules, s.fight, s.arena, {}, NoDice())
     assert (s.arena.vehicles["a"].speed, s.arena.vehicles["b"].speed) == (10.0, 20.0)
+
+
+def test_fight_07_with_nothing_bearing_a_car_opens_the_range_first_a_cycle_does_not():
+    """FIGHT-07 (`turning_room`, by body kind): two of a kind side by side facing opposite ways, 0.1" apart, at 5
+    mph: nothing bears. A hunter wants its tactic's speed (30) to open the range, and scores an end pose by the gap
+    it opens, up to 2", before its pointing error; an outrider (a cycle's room is 0) wants the turning speed (5)
+    and scores no room at all."""
+    for design, speed, room in (("hunter", 30.0, 2.0), ("outrider", 5.0, 0.0)):
+        s = fight([veh("a", design, speed=5), veh("b", design, x=0.6, y=0.0, facing=180.0, speed=5)],
+                  drive=[{"unit": "a", "tactic": "bring_to_bear"}, {"unit": "b", "tactic": "bring_to_bear"}])
+        a, b = s.arena.vehicles["a"], s.arena.vehicles["b"]
+        order = s.fight.drive_of("a")
+        assert driving._bearing(RULES, a, order, a.counter, b)[0] == 0
+        assert driving._desired_speed(RULES, a, order, b) == speed
+        for dx in (-0.5, -3.0):                     # an end pose 0.6" or 3.1" off, nothing bearing from either
+            cnt = Counter(a.x + dx, a.y, a.counter.length, a.counter.width, a.facing)
+            apart = driving._grain(driving.gap(cnt, b.counter))
+            assert driving._score(RULES, a, order, cnt, b)[1] == -min(apart, driving._grain(room))
+
+
+def test_fight_07_the_ram_look_ahead_supposes_each_brakes_safely():
+    """FIGHT-07: two hunters face to face 2" apart. At 10 mph each can brake to a stop by next turn (safe braking
+    10): no collision course, so neither swerves short of the standoff. At 20 mph each still goes 10 (1" a turn):
+    they would meet within the turn, a collision course."""
+    for speed, course in ((10, False), (20, True)):
+        s = fight([veh("a", speed=speed), veh("b", x=0.0, y=3.0, facing=180.0, speed=speed)])
+        a = s.arena.vehicles["a"]
+        assert driving.gap(a.counter, s.arena.vehicles["b"].counter) == 2.0
+        assert driving.on_collision_course(RULES, s.arena, a, a.counter, 5) is course
