@@ -16,7 +16,7 @@ from .model import Arena, Cloud, Tire, Vehicle, Weapon
 from .tables import check_usable
 
 __all__ = ["DroppedCounter", "placement_counter", "drop_weapon", "counter_id", "contact", "spikes_effect", "mines_effect", "oil_effect",
-           "OIL_KINDS", "on_oil", "oil_extra_difficulty", "oil_maneuver", "paint_contact", "expire_counters", "swept_polygon"]
+           "liquid_damage", "damages_again", "OIL_KINDS", "on_oil", "oil_extra_difficulty", "oil_maneuver", "paint_contact", "expire_counters", "swept_polygon"]
 
 OIL_KINDS = ("oil", "flaming_oil")
 
@@ -328,7 +328,7 @@ def oil_maneuver(rules: Rules, arena: Arena, vehicle: Vehicle) -> list[Event]:
 def oil_effect(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, spec, dice: DiceSource) -> list[Event]:
     """CW-DROP-04: the phase a vehicle first runs over a slick: oil adds D2 to maneuvers and hazards while it is on
     it (`on_oil`; not a hazard itself); flaming oil is also a D1 hazard (its own, not raised by the D2) and damages
-    the underbody and tires. A slick gone inert in water does nothing."""
+    the underbody and tires (`liquid_damage`). A slick gone inert in water does nothing."""
     o = rules["carwars.dropped"]["oil"]
     if counter.inert:
         return [Note(f"{vehicle.id} crosses {counter.id}: dispersed in water, no effect", "CW-DROP-06")]
@@ -337,12 +337,30 @@ def oil_effect(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, spec, di
         out.append(Note(f"{vehicle.id} drives through flaming oil: a D{o['flaming_hazard']} hazard", "CW-DROP-04"))
         vehicle.hazard_difficulty += o["flaming_hazard"]
         vehicle.phase_hazards.append((o["flaming_hazard"], "flaming oil"))
-        if spec.damage is not None:
-            for label, shot in [("underbody", Shot(0, Side.UNDERBODY))] + [(f"tire {t.id}", Shot(0, None, "tire", t.id)) for t in vehicle.tires]:
-                d = dice.roll(spec.damage, f"flaming oil on {vehicle.id} {label}", "CW-DROP-04")
-                out.append(d)
-                out += apply_shot(rules, vehicle, Shot(d.total, shot.side, shot.part, shot.tire, counter.id), dice).events
+        out += liquid_damage(rules, vehicle, counter, spec, dice)
     return out
+
+
+def liquid_damage(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, spec, dice: DiceSource) -> list[Event]:
+    """CW-DROP-04, CW-SEED-01: a damaging liquid's damage roll, in the phase the vehicle first runs onto it and again
+    every `liquid_damage_every_phases` phases it stays on it (`damages_again`): flaming oil's dice to the underbody
+    and to each tire."""
+    out: list[Event] = []
+    if spec.damage is None:
+        return out
+    for label, shot in [("underbody", Shot(0, Side.UNDERBODY))] + [(f"tire {t.id}", Shot(0, None, "tire", t.id)) for t in vehicle.tires]:
+        d = dice.roll(spec.damage, f"flaming oil on {vehicle.id} {label}", "CW-DROP-04")
+        out.append(d)
+        out += apply_shot(rules, vehicle, Shot(d.total, shot.side, shot.part, shot.tire, counter.id), dice).events
+    return out
+
+
+def damages_again(rules: Rules, counter: DroppedCounter, phases_on: int) -> bool:
+    """CW-SEED-01: whether a vehicle on a damaging liquid for `phases_on` phases in a row (this one included) takes its
+    damage again this phase: in the 1 + k * `liquid_damage_every_phases`-th phase (k >= 1; the first is the phase it
+    ran onto it, `oil_effect`). Flaming oil is the one damaging liquid the engine lays; one gone inert does nothing."""
+    every = rules["carwars.dropped"]["oil"]["liquid_damage_every_phases"]
+    return counter.kind == "flaming_oil" and not counter.inert and phases_on > 1 and (phases_on - 1) % every == 0
 
 
 def paint_contact(rules: Rules, vehicle: Vehicle, cloud: Cloud, turn: int) -> list[Event]:

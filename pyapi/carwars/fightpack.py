@@ -24,7 +24,7 @@ from .batch import (KERNEL_WEAPON_KEYS, PARTS, Packed, blast_rows, burst_rows, c
 from .boxgrid import BoxGrid, bounds
 from .collision import ram_dice, weight_factor
 from .crew import crash_table_band, substitute_barred, take_controls
-from .dropped import (OIL_KINDS, contact, counter_id, drop_weapon, dropped_kind, expire_counters, intersects, oil_maneuver,
+from .dropped import (OIL_KINDS, contact, counter_id, damages_again, drop_weapon, dropped_kind, expire_counters, intersects, oil_maneuver,
                       paint_contact, spiked_tires, swept_polygon)
 from .enums import CrewRole, Mount, Side
 from .fight import TARGET_POLICIES, Fight, FightLayout, counts_for_orders, order_min36, ordered_weapons, weapons_of
@@ -355,7 +355,7 @@ class FightPacker:
         self.brst: list[list[int]] = []
         self.ocon: list[list[int]] = []        # counters driven over (turn._contacts, CW-DROP-02..04): dice, damage, fire
         self.ocon_lo = [0]
-        self.touching: set = set()
+        self.touching: dict = {}     # (vehicle, counter) in contact last phase: phases in a row (`turn._contacts`)
         self.o_t = rules["carwars.dropped"]["oil"]
         self.oil_spec = weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])
         self.d_t = rules["carwars.dropped"]
@@ -693,7 +693,7 @@ class FightPacker:
         if not arena.counters and not paints:
             self.touching.clear()          # nothing on the map to drive over (no swept areas to find)
             return
-        touched: set = set()
+        touched: dict = {}
         vids_ = {v.id: i for i, v in enumerate(arena.vehicles.values())}
         for vi_, v in enumerate(arena.vehicles.values()):
             area = swept_polygon(before_move[v.id], v.counter)
@@ -705,9 +705,10 @@ class FightPacker:
         self.touching.clear()
         self.touching.update(touched)
 
-    def _counter_contact(self, vi_: int, v, area, counter, before_move: dict, touched: set, vids_: dict) -> None:
+    def _counter_contact(self, vi_: int, v, area, counter, before_move: dict, touched: dict, vids_: dict) -> None:
         """One vehicle's swept area against one counter (`turn._contacts`): whether it is on or beside it (cached: the
-        same in every packing of the fight), and the rows of what that does the first phase it touches it."""
+        same in every packing of the fight), and the rows of what that does the first phase it touches it, and for
+        a damaging liquid every five phases it stays on it (CW-SEED-01)."""
         if counter.inert and counter.kind != "oil":
             return
         ck = ("contact", area.vertices, counter.polygon.vertices)     # the same in every packing of the fight
@@ -718,21 +719,24 @@ class FightPacker:
             if where_ is None:
                 counter.still_on.discard(v.id)   # it has left the counter it laid
             return
-        if where_ is None:
-            return
-        if counter.kind in OIL_KINDS and where_ == "on" and not counter.inert:
+        if where_ is None or (counter.kind in OIL_KINDS and where_ != "on"):
+            return                 # a slick ends at its counter's edge
+        if counter.kind in OIL_KINDS and not counter.inert:
             v.on_oil = True       # every phase it crosses a slick, not only the first: firing from it (CW-HIT-08)
         key = (v.id, counter.id)
-        touched.add(key)
-        if key in self.touching:
-            return
+        touched[key] = self.touching.get(key, 0) + 1
         spec = weapon_spec(self.rules, counter.weapon)
+        if key in self.touching:
+            if damages_again(self.rules, counter, touched[key]):
+                self._liquid_rows(vi_, v, counter, spec)
+            return
         if counter.kind == "spikes":
             self._spikes_rows(vi_, v, counter, spec, where_, before_move)
         elif counter.kind == "mines":
             self._mines_rows(vi_, counter, spec, where_, vids_)
-        elif counter.kind in OIL_KINDS and where_ == "on" and counter.kind == "flaming_oil" and not counter.inert:
-            self._flaming_oil_rows(vi_, v, counter, spec)
+        elif counter.kind == "flaming_oil" and not counter.inert:
+            v.hazard_difficulty += self.o_t["flaming_hazard"]     # driven onto: a hazard that phase (`dropped.oil_effect`)
+            self._liquid_rows(vi_, v, counter, spec)
 
     def _spikes_rows(self, vi_: int, v, counter, spec, where_: str, before_move: dict) -> None:
         """Spikes driven over (`dropped.spikes_effect`, CW-DROP-02): a die, then damage to the tires they reach."""
@@ -763,10 +767,9 @@ class FightPacker:
         if spec.underbody_damage is not None:
             self.ocon.append(self._damage_row(vi_, spec.underbody_damage, "side", int(Side.UNDERBODY), -1, ci, armed=1))
 
-    def _flaming_oil_rows(self, vi_: int, v, counter, spec) -> None:
-        """Flaming oil driven onto (`dropped.oil_effect`, CW-DROP-04): a hazard that phase, damage to the underbody
-        and tires, and a fire source (CW-FIRE-01)."""
-        v.hazard_difficulty += self.o_t["flaming_hazard"]
+    def _liquid_rows(self, vi_: int, v, counter, spec) -> None:
+        """Flaming oil's damage (`dropped.liquid_damage`, CW-DROP-04, CW-SEED-01): to the underbody and tires, and a
+        fire source (CW-FIRE-01)."""
         ci = self.index_of(counter)
         if spec.damage is not None:
             self.ocon.append(self._damage_row(vi_, spec.damage, "side", int(Side.UNDERBODY), -1, ci))

@@ -20,8 +20,8 @@ from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
 from .attack import Attack, AttackRoll, Scene, SustainedRecord
-from .dropped import (OIL_KINDS, DroppedCounter, contact, counter_id, drop_weapon, expire_counters, intersects, mines_effect, oil_effect,
-                      oil_maneuver, paint_contact, spikes_effect, swept_polygon)
+from .dropped import (OIL_KINDS, DroppedCounter, contact, counter_id, damages_again, drop_weapon, expire_counters, intersects, liquid_damage,
+                      mines_effect, oil_effect, oil_maneuver, paint_contact, spikes_effect, swept_polygon)
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
 from .fight import FightRecord
@@ -240,10 +240,12 @@ def _check_firing_action(v: Vehicle, fired: FiredThisTurn, where: str) -> None:
         raise RuleViolation(f"{who.id!r} of {v.id!r} already fired this turn", field=where, value=who.id, rule="CW-ROF-01")
 
 
-def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touching: set, dice: DiceSource) -> list[Event]:
-    """CW-DROP-02..05: each vehicle checks each counter once, the phase it first touches it (again if it comes back)."""
+def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touching: dict, dice: DiceSource) -> list[Event]:
+    """CW-DROP-02..05: each vehicle checks each counter once, the phase it first touches it (again if it comes back);
+    a slick only when it runs onto the counter itself. `touching` holds, per (vehicle, counter) in contact last
+    phase, the phases in a row it has been: a damaging liquid damages again every five of them (CW-SEED-01)."""
     out: list[Event] = []
-    now: set = set()
+    now: dict = {}
     for v in arena.vehicles.values():
         area = swept_polygon(before[v.id], v.counter)
         for counter in list(arena.counters):
@@ -254,15 +256,19 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
                 if where is None:
                     counter.still_on.discard(v.id)   # it has left the counter it laid: from now on it checks it
                 continue
-            if where is None:
-                continue
-            if counter.kind in OIL_KINDS and where == "on" and not counter.inert:
+            if where is None or (counter.kind in OIL_KINDS and where != "on"):
+                continue             # a slick ends at its counter's edge: its adjacent squares do nothing
+            if counter.kind in OIL_KINDS and not counter.inert:
                 v.on_oil = True      # CW-DROP-04: every phase it crosses the slick, not only the first
             key = (v.id, counter.id)
-            now.add(key)
-            if key in touching:
-                continue
+            now[key] = touching.get(key, 0) + 1
             spec = _counter_spec(rules, counter)
+            if key in touching:
+                if damages_again(rules, counter, now[key]):
+                    out.append(Note(f"{v.id} still on {counter.id}, {now[key] - 1} phases on: its damage again", "CW-SEED-01"))
+                    out += liquid_damage(rules, v, counter, spec, dice)
+                    out += _flaming_oil_fire(rules, arena, v)
+                continue
             if counter.kind == "spikes":
                 out += spikes_effect(rules, v, counter, where, spec, dice, before[v.id])
             elif counter.kind == "mines":
@@ -271,14 +277,9 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
                 if gone:
                     arena.counters.remove(counter)
             elif counter.kind in OIL_KINDS:
-                if where != "on":
-                    continue         # a slick ends at its counter's edge: its adjacent squares do nothing
                 out += oil_effect(rules, v, counter, spec, dice)
                 if counter.kind == "flaming_oil" and not counter.inert:
-                    state = arena.fires.setdefault(v.id, FireState())
-                    e = record_fire_hit(state, weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"]), arena.turn)
-                    if e is not None:
-                        out.append(e)
+                    out += _flaming_oil_fire(rules, arena, v)
             else:
                 out.append(Note(f"{v.id} crosses {counter.id} ({counter.kind}): its effect is not modelled", "CW-DROP-01"))
         for cloud in arena.clouds.values():
@@ -288,6 +289,12 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
     touching.update(now)
     return out
 
+
+def _flaming_oil_fire(rules: Rules, arena: Arena, v: Vehicle) -> list[Event]:
+    """CW-FIRE-01/02: flaming oil's damage counts as a flaming oil jet's hit for fire that turn."""
+    state = arena.fires.setdefault(v.id, FireState())
+    e = record_fire_hit(state, weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"]), arena.turn)
+    return [e] if e is not None else []
 
 
 def _automatic_drops(rules: Rules, arena: Arena, moved: dict[str, float], phase: int, dice: DiceSource) -> list[Event]:
@@ -455,7 +462,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
     first = arena.turn
     phases: list[PhaseResult] = []
     events: list[Event] = []
-    touching: set = set()
+    touching: dict = {}     # (vehicle, counter) in contact: phases in a row (`_contacts`)
     n_phases = rules["carwars.turn"]["phases"]
     record = FightRecord() if fight is not None else None
     out = record.out_turn if record is not None else {}

@@ -122,6 +122,56 @@ def test_cw_drop_04_flaming_oil_hazard_damage_and_checked_once():
     assert any(e.kind == "dice" and "flaming oil on v underbody" in e.why for e in r.events)
 
 
+def _liquid_phases(s, dice) -> list[tuple[int, int]]:
+    """The (turn, phase) of each flaming oil damage roll on v's underbody, and the hazard notes, in order."""
+    r = s.resolve(dice)
+    at, out = None, []
+    for e in r.events:
+        if e.kind == "note" and e.rule == "CW-ROF-02" and e.text.startswith("turn ") and "declared" not in e.text:
+            turn, phase = e.text.split(",")
+            at = (int(turn.split()[1]), int(phase.split()[1]))
+        if e.kind == "dice" and e.why == "flaming oil on v underbody":
+            out.append(at)
+    return out
+
+
+def test_cw_seed_01_a_damaging_liquid_damages_every_five_phases_of_contact():
+    """CW-SEED-01 (CW-DROP-04's "every five phases"): a hunter at 10 mph (1" a turn) stands on a flaming oil counter
+    3" long from the start of a three-turn scenario and stays on it: the flaming oil damages its underbody and tires
+    in the phase it first touches it (turn 1 phase 1) and again every five phases it stays on it: phases 6 and 11
+    (turns 2 and 3, phase 1). One D1 hazard, the phase it ran onto it. With liquid_damage_every_phases = 3 (a house
+    rule): phases 1, 4, 7, 10, 13. A second counter it never leaves for two phases only (a hunter at rest on a
+    1" counter for two turns, every = 5): once. Source: CW seed, Dropped Weapons ("every five phases that the vehicle
+    remains in contact with the damaging substance")."""
+    oil = {"id": "fo", "weapon": "Flaming Oil Jet", "x": 0.0, "y": 1.5, "width": 0.5, "length": 3.0}
+    doc = dict(meta={"turns": 3}, vehicle=[{"id": "v", "design": "hunter", "speed": 10}], counter=[oil])
+    assert _liquid_phases(scenario(**doc), SeededDice(3)) == [(1, 1), (2, 1), (3, 1)]
+    r = scenario(**doc).resolve(SeededDice(3))
+    assert sum(1 for e in r.events if e.kind == "note" and "drives through flaming oil" in e.text) == 1
+    assert [e.text for e in r.events if e.kind == "note" and e.rule == "CW-SEED-01"] == \
+        ["v still on fo, 5 phases on: its damage again", "v still on fo, 10 phases on: its damage again"]
+    house = {"carwars": {"dropped": {"oil": {"liquid_damage_every_phases": 3}}}}
+    assert _liquid_phases(scenario(rules=house, **doc), SeededDice(3)) == [(1, 1), (1, 4), (2, 2), (2, 5), (3, 3)]
+    still = dict(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 0}], counter=[oil])
+    assert _liquid_phases(scenario(**still), SeededDice(3)) == [(1, 1)]
+    both_backends(scenario(**doc))
+    both_backends(scenario(rules=house, **doc))
+
+
+def test_cw_seed_01_a_slick_is_met_when_run_onto_not_when_its_adjacent_squares_are():
+    """CW-DROP-04 / CW-SEED-01: a slick ends at its counter's edge: a hunter at 5 mph whose first phase of movement
+    ends within the slick's adjacent squares (1/4" all round) but off the slick, and whose next runs onto it, meets
+    the flaming oil the phase it runs onto it (before, touching the adjacent squares first used up its one check
+    and it never met the slick at all)."""
+    # hunter front at y = 1.0; 5 mph: 1/2" in one phase of each turn. The slick starts 1.2" ahead: turn 1's move ends
+    # 0.2" short of the slick's edge (within the adjacent 1/4"), turn 2's runs 0.3" onto it.
+    oil = {"id": "fo", "weapon": "Flaming Oil Jet", "x": 0.0, "y": 1.7, "width": 0.5, "length": 1.0}
+    doc = dict(meta={"turns": 2}, vehicle=[{"id": "v", "design": "hunter", "speed": 5}], counter=[oil])
+    got = _liquid_phases(scenario(**doc), SeededDice(3))
+    assert len(got) == 1 and got[0][0] == 2
+    both_backends(scenario(**doc))
+
+
 def test_cw_drop_04_oil_adds_d2_to_maneuvers_and_hazards_and_firing_on_it_is_minus_1():
     """CW-DROP-04 / CW-HIT-08 / CW-HIT-10 (issue 9, defect 4): a vehicle with any part on an oil slick makes every
     maneuver D2 harder and every hazard it meets (enemy fire's too) D2 worse; the slick alone is no hazard; firing
