@@ -136,7 +136,8 @@ cdef struct DriveSpec:
     int until_turn
     int has_until
     int hc_base                    # the body's HC and the suspension's bonus (FIGHT-09)
-    int reflexes                   # the driver's reflex bonus while he is conscious
+    int reflexes                   # the driver's reflex bonus while he is conscious and not stunned
+    int stun_until                 # the driver is stunned through this turn (CW-SEED-02; -1000 never)
     int has_hs0
     int hs0
     int unc0                       # out of control (CW-CREW-03)
@@ -260,9 +261,9 @@ cdef inline bint drv_holds(DriveRun* D, int v, int turn) noexcept nogil:
 
 cdef inline int drv_hc(DriveRun* D, Ctx* ctx, int v) noexcept nogil:
     """handling.handling_class (FIGHT-09): the body's and suspension's HC, the driver's reflexes while he is
-    conscious (CW-CREW-02), within the table's bounds (never off-road here)."""
+    conscious (CW-CREW-02) and not stunned this turn (CW-SEED-02), within the table's bounds (never off-road here)."""
     cdef int hc = D.spec[v].hc_base
-    if drv_able(ctx, ctx.v_driver[v]):
+    if drv_able(ctx, ctx.v_driver[v]) and D.turn > D.spec[v].stun_until:
         hc += D.spec[v].reflexes
     hc = hc if hc < D.k.hc_max else D.k.hc_max
     return D.k.hc_min if D.k.hc_min > hc else hc
@@ -1308,5 +1309,5 @@ def run_drive(
             out_turns[t] = ran
             out_result[t] = fight_outcome(&F)
             for i in range(V):
-                F.flags[i] = (F.flags[i] & ~4) | (4 if D.unc[i] else 0)
+                F.flags[i] = (F.flags[i] & ~4) | (4 if D.unc[i] and not D.spec[i].unc0 else 0)     # out of control since the start
     return 0

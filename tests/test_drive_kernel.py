@@ -33,7 +33,8 @@ def random_drive_fight(rng: random.Random, most: int = 5) -> dict:
     """A random fight that drives: 2-5 vehicles on 2-3 sides, close enough to meet, most under a movement order
     (every tactic, a named or the nearest target, its own speed or range or weapons, a window of turns), every one
     under a standing fire order (nearest, best odds or a named target; some weapons, a named firer, min_odds);
-    drivers and gunners hurt, a substitute at the wheel, paint on the windows; sometimes a house rule of the
+    drivers and gunners hurt (some out from the start, CW-SEED-01) or stunned (CW-SEED-02), a substitute at the
+    wheel, paint on the windows; sometimes a house rule of the
     handling model (switched off, a bolder driver, the whole menu, no collisions from movement)."""
     n_sides = rng.choice([2, 2, 3])
     turns = rng.randint(3, 12)
@@ -56,8 +57,10 @@ def random_drive_fight(rng: random.Random, most: int = 5) -> dict:
             v["crew"] = [{"id": "driver", "role": "driver", "seat": "front_left", "hits": hits},
                          {"id": "gunner", "role": "gunner", "seat": "front_right", "hits": rng.choice([0, 0, 1])}]
         elif rng.random() < 0.15:
-            v["crew"] = [{"id": "driver", "role": "driver", "seat": "front_left", "hits": rng.choice([0, 1]),
+            v["crew"] = [{"id": "driver", "role": "driver", "seat": "front_left", "hits": rng.choice([0, 1, 1, 2]),
                           "reflexes": rng.choice([0, 1, 2]), "gunner": rng.choice([0, 1, 2])}]
+            if rng.random() < 0.4:
+                v["crew"][0]["stunned_until_turn"] = rng.randint(1, 4)      # CW-SEED-02: his reflexes lost meanwhile
         vehicles.append(v)
         if rng.random() < 0.85:
             tactic = rng.choice(TACTICS)

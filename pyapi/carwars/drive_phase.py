@@ -43,7 +43,7 @@ def start_fight(rules: Rules, fight, arena: Arena) -> None:
     """FIGHT-09: a vehicle under a movement order whose handling status is not yet kept starts at its HC."""
     for v in _driven(fight, arena):
         if v.handling_status is None:
-            start_handling(rules, v)
+            start_handling(rules, v, arena.turn)
 
 
 def _able(c) -> bool:
@@ -276,5 +276,5 @@ def end_of_turn(rules: Rules, fight, arena: Arena) -> list[Event]:
     for v in _driven(fight, arena):
         events += crash_end(rules, v)
     for v in _driven(fight, arena):
-        events += recover_status(rules, v)
+        events += recover_status(rules, v, arena.turn)
     return events

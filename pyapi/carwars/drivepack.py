@@ -427,6 +427,7 @@ class DrivePacker(_fight_packer()):  # type: ignore[misc]
             "has_until": int(order is not None and order.until_turn is not None),
             "hc_base": hc["body"][v.body.name] + hc["suspension"]["off_road" if v.off_road_suspension else v.suspension],
             "reflexes": int(v.driver.reflexes) if v.driver is not None else 0,
+            "stun_until": v.driver.stunned_until_turn if v.driver is not None and v.driver.stunned_until_turn is not None else -1000,
             "has_hs0": int(v.handling_status is not None), "hs0": int(v.handling_status or 0),
             "unc0": int(v.uncontrolled), "sub0": c0 + sub if sub >= 0 else -1,
             "sub_from0": v.substitute_from_turn if v.substitute_from_turn is not None else -1000,

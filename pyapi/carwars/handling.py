@@ -35,19 +35,20 @@ def handling_on(rules: Rules) -> bool:
     return bool(rules["carwars.handling"]["enabled"])
 
 
-def _driver_able(v: Vehicle) -> bool:
+def _driver_able(v: Vehicle, turn: int) -> bool:
+    """Whether the driver keeps his bonuses this turn: conscious and not stunned (CW-CREW-02, CW-SEED-02)."""
     d = v.driver
-    return d is not None and d.state < CrewState.UNCONSCIOUS
+    return d is not None and d.state < CrewState.UNCONSCIOUS and not d.stunned(turn)
 
 
-def handling_class(rules: Rules, v: Vehicle) -> int:
+def handling_class(rules: Rules, v: Vehicle, turn: int) -> int:
     """FIGHT-09: the body's HC on light suspension, the suspension's bonus, the driver's reflex bonus while he is
-    conscious (CW-CREW-02), and off-road the seed's reduction without an off-road suspension (CW-OFF-01); within
-    the table's bounds."""
+    conscious and not stunned in this turn (CW-CREW-02, CW-SEED-02), and off-road the seed's reduction without an
+    off-road suspension (CW-OFF-01); within the table's bounds."""
     t = rules["carwars.handling"]["handling_class"]
     hc = t["body"][v.body.name]
     hc += t["suspension"]["off_road" if v.off_road_suspension else v.suspension]
-    if _driver_able(v):
+    if _driver_able(v, turn):
         hc += v.driver.reflexes
     if v.off_road and not v.off_road_suspension:
         hc += t["off_road"][v.kind]
@@ -106,16 +107,17 @@ class CrashMotion:
     next_side: int = 0
 
 
-def start_handling(rules: Rules, v: Vehicle) -> None:
-    """FIGHT-09: a vehicle under a movement order starts the fight with its status at its HC."""
-    v.handling_status = handling_class(rules, v)
+def start_handling(rules: Rules, v: Vehicle, turn: int) -> None:
+    """FIGHT-09: a vehicle under a movement order starts the fight (in this turn) with its status at its HC."""
+    v.handling_status = handling_class(rules, v, turn)
 
 
-def recover_status(rules: Rules, v: Vehicle) -> list[Event]:
-    """FIGHT-09: at the end of each turn the status rises by the HC (at least `recover_min`), never above the HC."""
+def recover_status(rules: Rules, v: Vehicle, turn: int) -> list[Event]:
+    """FIGHT-09: at the end of each turn the status rises by the HC (that turn's, at least `recover_min`), never
+    above the HC."""
     if v.handling_status is None:
         return []
-    hc = handling_class(rules, v)
+    hc = handling_class(rules, v, turn)
     t = rules["carwars.handling"]["status"]
     new = min(hc, v.handling_status + max(hc, t["recover_min"]))
     if new == v.handling_status:

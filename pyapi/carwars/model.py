@@ -63,6 +63,7 @@ class CrewMember:
     driver: int = 0
     hand_weapons: tuple[str, ...] = ()
     reflexes: int = 0                      # FIGHT-09: the driver's reflex bonus to his vehicle's handling class (0-2)
+    stunned_until_turn: int | None = None  # CW-SEED-02: stunned until the end of this turn (his bonuses lost meanwhile)
 
     @property
     def dp(self) -> int:
@@ -75,6 +76,10 @@ class CrewMember:
     @property
     def can_act(self) -> bool:
         return self.state in (CrewState.OK, CrewState.WOUNDED)
+
+    def stunned(self, turn: int) -> bool:
+        """CW-SEED-02: whether he is stunned in this turn."""
+        return self.stunned_until_turn is not None and turn <= self.stunned_until_turn
 
 
 @dataclass
@@ -434,7 +439,9 @@ def _crew(rules: Rules, data: Any, path: str, allowed_seats: tuple[str, ...]) ->
                               _int(c.get("gunner", 0), f"{p}.gunner", "CW-HIT-08", 0, MAX_SKILL),
                               _int(c.get("handgunner", 0), f"{p}.handgunner", "CW-HIT-08", 0, MAX_SKILL),
                               _int(c.get("driver", 0), f"{p}.driver", "CW-CREW-02", 0, MAX_SKILL), tuple(hw),
-                              _int(c.get("reflexes", 0), f"{p}.reflexes", "FIGHT-09", 0, MAX_REFLEXES)))
+                              _int(c.get("reflexes", 0), f"{p}.reflexes", "FIGHT-09", 0, MAX_REFLEXES),
+                              None if c.get("stunned_until_turn") is None
+                              else _int(c["stunned_until_turn"], f"{p}.stunned_until_turn", "CW-SEED-02", 0, MAX_TURN)))
     return out
 
 
@@ -621,6 +628,8 @@ def build_vehicle(rules: Rules, entry: dict, path: str = "vehicle", *, checked: 
         top_speed=None if design.get("top_speed") is None else _int(design["top_speed"], f"{path}.top_speed", "FIGHT-08", 5, MAX_TOP_SPEED),
     )
     check_vehicle_bounds(vehicle, path)
+    if vehicle.driver is not None and not vehicle.driver.can_act:
+        vehicle.uncontrolled = True     # CW-CREW-03, CW-SEED-01: a driver who starts incapacitated: from the start
     links = design.get("links", [])
     if not isinstance(links, list) or len(links) > MAX_LINKS:
         raise ScenarioError(f"expected a list of at most {MAX_LINKS} links", field=f"{path}.links",

@@ -127,7 +127,10 @@ _CREW = {"type": "object", "required": ["id"], "additionalProperties": False, "x
              "handgunner": _int(0, MAX_SKILL, "handgunner skill bonus to hit with hand weapons; default 0"),
              "driver": _int(0, MAX_SKILL, "driver skill bonus; default 0"),
              "reflexes": {**_int(0, MAX_REFLEXES, "the driver's reflex bonus to his vehicle's handling class, lost while "
-                                                  "he is unconscious or dead (FIGHT-09); default 0"), "x-rule": "FIGHT-09"},
+                                                  "he is unconscious, dead or stunned (FIGHT-09); default 0"), "x-rule": "FIGHT-09"},
+             "stunned_until_turn": {**_int(0, MAX_TURN, "stunned until the end of this turn: a driver loses his reflex "
+                                                        "bonus meanwhile (CW-SEED-02; nothing in the rules stuns anyone by "
+                                                        "itself); default none"), "x-rule": "CW-SEED-02"},
              "hand_weapons": _list({"type": "string", "minLength": 1, "maxLength": MAX_ID,
                                     "description": "a name or abbreviation of the hand weapon list"}, MAX_CARRIED,
                                    "hand weapons carried (seeds/carwars/hand_weapons.toml), at most six grenade-equivalents; "

@@ -175,7 +175,7 @@ def test_fight_09_status_falls_by_d_and_recovers_by_hc_each_turn():
     take it to -6, never lower (the floor), with a roll each (needs 4 at -6); at the turn's end it recovers by its
     HC: -6 + 3 = -3, then 0, then 3, never above."""
     v = vehicle(speed=40)
-    handling.start_handling(RULES, v)
+    handling.start_handling(RULES, v, 1)
     lost, events = handling.control_check(RULES, v, 4, "test", NoDice())
     assert not lost and v.handling_status == -1
     lost, events = handling.control_check(RULES, v, 5, "test", ScriptedDice([4]))
@@ -183,7 +183,7 @@ def test_fight_09_status_falls_by_d_and_recovers_by_hc_each_turn():
     lost, events = handling.control_check(RULES, v, 5, "test", ScriptedDice([3]))
     assert lost and v.handling_status == -6
     for expected in (-3, 0, 3, 3):
-        handling.recover_status(RULES, v)
+        handling.recover_status(RULES, v, 1)
         assert v.handling_status == expected
 
 
@@ -297,7 +297,7 @@ def test_fight_09_switched_off_nothing_is_rolled():
     control is never lost."""
     off = hardpoint.load_rules({"carwars": {"handling": {"enabled": False}}})
     v = vehicle(speed=100)
-    handling.start_handling(off, v)
+    handling.start_handling(off, v, 1)
     lost, _ = handling.control_check(off, v, 9, "test", NoDice())
     assert not lost and v.handling_status == -6
 
