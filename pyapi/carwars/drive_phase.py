@@ -91,10 +91,11 @@ def _controlled_by(v: Vehicle) -> str | None:
 def substitute_fires(rules: Rules, fight, arena: Arena, v: Vehicle, order, out: dict[str, int]) -> bool:
     """FIGHT-10 (CW-CREW-04): whether the substitute at the controls fires this turn rather than drives: when a
     weapon the orders use bears on the target they choose (`driving._bearing`, the standing driver's own test),
-    or when he could not move it anyway (a stopped cycle: a sidecar rider has no throttle). Otherwise he drives."""
+    or when he could not move it anyway (a stopped cycle: a sidecar rider has no throttle; a vehicle in a ditch it
+    fell into, CW-SEED-03). Otherwise he drives."""
     from .driving import _bearing
 
-    if v.speed == 0 and v.kind == "cycle":
+    if (v.speed == 0 and v.kind == "cycle") or v.in_ditch is not None:
         return True
     target = drive_target(fight, arena, v, order, out)
     return target is not None and _bearing(rules, v, order, v.counter, target)[0] > 0
@@ -110,7 +111,8 @@ def start_of_turn(rules: Rules, fight, arena: Arena, out: dict[str, int], dice: 
     the uncontrolled slowdown (a cycle, still uncontrolled, loses it at the turn's end); otherwise he drives as the
     standing driver would, each maneuver +D2, a car at the standing driver's speed (a sidecar rider has no brakes
     or throttle: the cycle keeps slowing as an uncontrolled one). A vehicle whose power plant is gone coasts, losing
-    the uncontrolled slowdown each turn; the others take the standing driver's speed (`driving.choose_speed`)."""
+    the uncontrolled slowdown each turn; one that fell into a ditch stays there, stopped (CW-SEED-03); the others
+    take the standing driver's speed (`driving.choose_speed`)."""
     events: list[Event] = []
     slow = rules["carwars.damage"]["crew"]["uncontrolled_slowdown_mph"]
     driven = [v for v in _driven(fight, arena) if v.id not in out and fight.drive_of(v.id).holds(arena.turn)]
@@ -132,6 +134,8 @@ def start_of_turn(rules: Rules, fight, arena: Arena, out: dict[str, int], dice: 
                 speeds.append((v, v.speed, False))
             else:
                 speeds.append((v, choose_speed(rules, arena, v, order, drive_target(fight, arena, v, order, out)), True))
+        elif v.in_ditch is not None:
+            continue                 # it fell into a ditch and stays there (CW-SEED-03)
         elif v.power_plant is not None and v.power_plant <= 0:
             speeds.append((v, slowed(v.speed, slow), False))
         else:

@@ -36,7 +36,7 @@ from .special import (automatic_target, expand_link, fetched_grenade, fires_on_a
 from .tables import check_usable, weapon_spec
 from .terrain import offroad_rolls
 from .tohit import hit_probability
-from .turn import FiredThisTurn, do_action, drops_now, end_handling, phase_distances
+from .turn import FiredThisTurn, ditch_hazards, do_action, drops_now, end_handling, on_ditches, phase_distances
 from .validate import check_drop_static
 
 __all__ = ["FightPacker", "TurnStates", "fact_turn", "layout_of", "pack_fight"]
@@ -356,6 +356,8 @@ class FightPacker:
         self.ocon: list[list[int]] = []        # counters driven over (turn._contacts, CW-DROP-02..04): dice, damage, fire
         self.ocon_lo = [0]
         self.touching: dict = {}     # (vehicle, counter) in contact last phase: phases in a row (`turn._contacts`)
+        # (vehicle, ditch) in contact last phase (`turn.ditch_hazards`); None: no ditch on the map
+        self.crossing: set | None = on_ditches(self.arena) if any(a.kind == "ditch" for a in self.arena.areas.values()) else None
         self.o_t = rules["carwars.dropped"]["oil"]
         self.oil_spec = weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])
         self.d_t = rules["carwars.dropped"]
@@ -619,7 +621,7 @@ class FightPacker:
         # where each vehicle was, for the counters and clouds it may drive over (none on the map, and nothing to
         # lay one: no swept areas, `contacts_of`)
         laying = any(w.automatic and w.spec.dropped for _, w in self._mounted())
-        touch = laying or arena.counters or any(c.kind == "paint" for c in arena.clouds.values())
+        touch = laying or arena.counters or any(c.kind == "paint" for c in arena.clouds.values()) or self.crossing is not None
         before_move = {v.id: v.counter for v in arena.vehicles.values()} if touch else {}
         moved = {v.id: phase_distances(self.rules, v.speed)[phase - 1] for v in arena.vehicles.values()} if laying else {}
         found = self._movement(phase)
@@ -627,6 +629,8 @@ class FightPacker:
             self.automatic_drops(moved, phase)
         self.drop_lo.append(len(self.drops))
         self.contacts_of(before_move)
+        if self.crossing is not None:
+            ditch_hazards(self.rules, arena, before_move, self.crossing)    # CW-SEED-03: the hazard of the phase (to hit)
         self.ocon_lo.append(len(self.ocon))
         for v in arena.vehicles.values():
             oil_maneuver(self.rules, arena, v)
@@ -1220,7 +1224,7 @@ class FightPacker:
                   "drop_lo", "offr", "offr_lo")
     # the rest of what the turns change: the arena, the counters with rows (the same objects as the arena's), what
     # touches what, the facts numbered, drivers found out, who holds a hand weapon from when, who still moves
-    _TURN_STATE = ("arena", "counter_objs", "touching", "fact_list", "fact_at", "drivers_out", "c_hand", "moving_end")
+    _TURN_STATE = ("arena", "counter_objs", "touching", "crossing", "fact_list", "fact_at", "drivers_out", "c_hand", "moving_end")
 
     def row_lists(self) -> dict[str, list]:
         """The packer's row lists (`TurnStates.lists`)."""

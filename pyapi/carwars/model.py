@@ -170,6 +170,7 @@ class Vehicle:
     top_speed: int | None = None           # mph (default: by body kind)
     handling_status: int | None = None     # None: not driven under the handling rules
     crash_motion: Any = None               # handling.CrashMotion: spinning, rolling, until it stops
+    in_ditch: str | None = None            # CW-SEED-03: the ditch it fell into (it stays there, stopped)
     skids: tuple = ()                      # crash results still to come: ((result name, travel degrees), ...)
     no_fire_turn: int | None = None        # a crash result this turn forbids aimed fire for its rest
     phase_hazards: list = field(default_factory=list)   # (D, what) of each hazard met this phase (FIGHT-09)
@@ -312,11 +313,12 @@ class Cloud:
 
 @dataclass
 class Area:
-    """A rubble area (CW-HIT-07) or any other marked ground."""
+    """A rubble area (CW-HIT-07), a ditch (CW-SEED-03) or any other marked ground."""
 
     id: str
     kind: str
     polygon: Polygon
+    across_ft: float | None = None      # a ditch's width across, in feet
 
 
 @dataclass

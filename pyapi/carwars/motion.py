@@ -19,6 +19,7 @@ from .contact import first_contact, side_facing, touching
 from .enums import Side
 from .model import Arena, Pedestrian, Vehicle
 from .phase import Collision
+from .terrain import ditch_effect
 
 __all__ = ["move_with_contacts", "straight_displacement", "vehicle_weight", "collision_kind", "collision_speed"]
 
@@ -112,8 +113,13 @@ def move_with_contacts(rules: Rules, arena: Arena, phase: int, moves: dict | Non
     movers = {u.id: _Mover(u.id, [] if still else list(u.counter.corners()), velocity[u.id])
               for u in [*arena.vehicles.values(), *arena.pedestrians.values()]}
     buildings = [(b.id, list(b.polygon.vertices)) for b in arena.buildings.values()]
+    # a ditch a vehicle falls into at its speed stops it as a wall would (CW-SEED-03); any other it drives over
+    ditches = {a.id: a for a in arena.areas.values() if a.kind == "ditch"}
+    buildings += [(d.id, list(d.polygon.vertices)) for d in ditches.values()]
     vids, pids = list(arena.vehicles), list(arena.pedestrians)
     pairs = [] if still else _pairs(movers, vids, buildings, pids)
+    if ditches:
+        pairs = [(a, b) for a, b in pairs if b not in ditches or ditch_effect(ditches[b].across_ft, arena.vehicles[a].speed, rules).falls_in]
     static = dict(buildings)
     done: set[tuple[str, str]] = set()
 
@@ -145,6 +151,8 @@ def move_with_contacts(rules: Rules, arena: Arena, phase: int, moves: dict | Non
         collisions += _collide(rules, arena, a, b, c.normal, t, phase, len(collisions), events)
         if b in arena.pedestrians:
             movers[b].stop(t)              # a pedestrian struck is knocked down where he stood; the vehicle goes on
+        elif b in ditches:
+            movers[a].stop(t)              # in the ditch: it stays there (CW-SEED-03)
         elif rules["carwars.fight"]["collisions"]["after"] == "stop":
             for uid in (a, b):
                 if uid in movers:
@@ -246,5 +254,11 @@ def _collide(rules: Rules, arena: Arena, a: str, b: str, normal, t: float, phase
                 Collision(f"{cid}/{a}", a, Side.parse(sa), speed, None, pedestrian=True)]
     sa = side_facing(va.facing, normal)
     speed = abs(va.speed)
+    ditch = arena.areas.get(b)
+    if ditch is not None and ditch.kind == "ditch":
+        events.append(Note(f"{va.id} falls into ditch {b} ({ditch.across_ft:g} ft across) at {speed:g} mph and hits its far wall "
+                           f"with its {sa}: stopped there", "CW-SEED-03"))
+        va.in_ditch = b
+        return [Collision(f"{cid}/{a}", a, Side.parse(sa), speed, None)] if speed > 0 else []
     events.append(Note(f"{va.id} drives into building {b} with its {sa} at {speed:g} mph", "FIGHT-04"))
     return [Collision(f"{cid}/{a}", a, Side.parse(sa), speed, None)] if speed > 0 else []

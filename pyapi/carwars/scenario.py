@@ -364,7 +364,12 @@ SCHEMA_PARTS: dict[str, Any] = {
                    MAX_SHAPES, "clouds"),
     "area": _list({"type": "object", "required": ["id", "kind"], "additionalProperties": False,
                    "description": "marked ground", "properties": {**_shape("area"), "kind": {
-                       "enum": ["rubble"], "description": "rubble: -4 to hit a target inside (CW-HIT-07)"}}},
+                       "enum": ["rubble", "ditch"], "description": "rubble: -4 to hit a target inside (CW-HIT-07); ditch: "
+                       "met by a vehicle driving onto it, a hazard or a fall by its width and the vehicle's speed "
+                       "(CW-SEED-03, CW-OFF-03)"},
+                       "across_ft": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000, "x-rule": "CW-SEED-03",
+                                     "description": "a ditch: feet across (under 2: small; 2 to 4; wider is refused: no "
+                                                    "jump without a ramp); required for a ditch"}}},
                   MAX_SHAPES, "areas"),
     "attack": _list(_ATTACK, MAX_ATTACKS, "declared attacks"),
     "orders": _list(_ORDER, MAX_ATTACKS, "standing orders (a multi-turn scenario only)"),
@@ -618,7 +623,7 @@ def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
         arena.clouds[c["id"]] = Cloud(c["id"], c["kind"], _polygon(c, f"cloud[{i}]"), c.get("placed_turn", 0))
     for i, a in enumerate(data.get("area", [])):
         unique(a["id"], f"area[{i}]")
-        arena.areas[a["id"]] = Area(a["id"], a["kind"], _polygon(a, f"area[{i}]"))
+        arena.areas[a["id"]] = Area(a["id"], a["kind"], _polygon(a, f"area[{i}]"), _ditch_across(rules, a, f"area[{i}]"))
     for i, c in enumerate(data.get("counter", [])):
         unique(c["id"], f"counter[{i}]")
         from .dropped import DroppedCounter
@@ -757,3 +762,20 @@ def _fight(data: dict, arena: Arena, rules: Rules, turns: int | None, meta: dict
 
 
 register_ruleset("carwars", load_carwars, SCHEMA_PARTS)
+
+
+def _ditch_across(rules, a: dict, path: str) -> float | None:
+    """A ditch's feet across (CW-SEED-03): required for a ditch, refused for anything else, and no wider than a
+    vehicle can jump without a ramp (carwars.terrain ditch medium_max_ft)."""
+    across = a.get("across_ft")
+    if a["kind"] != "ditch":
+        if across is not None:
+            raise ScenarioError("only a ditch has a width across", field=f"{path}.across_ft", value=across, rule="CW-SEED-03")
+        return None
+    if across is None:
+        raise ScenarioError("a ditch needs its width across, in feet", field=f"{path}.across_ft", rule="CW-SEED-03")
+    most = rules["carwars.terrain"]["ditch"]["medium_max_ft"]
+    if across > most:
+        raise ScenarioError(f"a ditch wider than {most:g} ft cannot be jumped without a ramp (the seed gives no figures "
+                            "for a gully driven down and up)", field=f"{path}.across_ft", value=across, rule="CW-SEED-03")
+    return float(across)

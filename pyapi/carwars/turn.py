@@ -21,7 +21,7 @@ from ..events import Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
 from .attack import Attack, AttackRoll, Scene, SustainedRecord
 from .dropped import (OIL_KINDS, DroppedCounter, contact, counter_id, damages_again, drop_weapon, expire_counters, intersects, liquid_damage,
-                      mines_effect, oil_effect, oil_maneuver, paint_contact, spikes_effect, swept_polygon)
+                      mines_effect, oil_effect, oil_extra_difficulty, oil_maneuver, paint_contact, spikes_effect, swept_polygon)
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
 from .fight import FightRecord
@@ -290,6 +290,45 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
     return out
 
 
+def on_ditches(arena: Arena) -> set:
+    """CW-SEED-03: the (vehicle, ditch) pairs touching as the scenario starts: a vehicle meets a ditch it stands on
+    only once it has left it and comes back (as a counter it stands on, CW-DROP-01)."""
+    ditches = [a for a in arena.areas.values() if a.kind == "ditch"]
+    return {(v.id, d.id) for v in arena.vehicles.values() for d in ditches if intersects(v.counter.polygon(), d.polygon)}
+
+
+def ditch_hazards(rules: Rules, arena: Arena, before: dict[str, geo.Counter], crossing: set) -> list[Event]:
+    """CW-SEED-03 (CW-OFF-03): a vehicle driving onto a ditch meets it in the phase it first touches it (again if
+    it comes back): a hazard by the ditch's width and its speed (`terrain.ditch_effect`), +D2 on an oil slick
+    (CW-DROP-04); one it falls into has stopped it where it met it (`motion.move_with_contacts`). `crossing`
+    holds the pairs in contact last phase."""
+    from .terrain import ditch_effect
+
+    ditches = [a for a in arena.areas.values() if a.kind == "ditch"]
+    out: list[Event] = []
+    now: set = set()
+    for v in arena.vehicles.values():
+        area = swept_polygon(before[v.id], v.counter)
+        for d in ditches:
+            if not intersects(area, d.polygon):
+                continue
+            key = (v.id, d.id)
+            now.add(key)
+            if key in crossing or v.in_ditch == d.id:
+                continue
+            effect = ditch_effect(d.across_ft, v.speed, rules)
+            if effect.falls_in:
+                continue
+            extra = oil_extra_difficulty(rules, arena, v)
+            out += [Note(f"{v.id} crosses ditch {d.id}: {e.text}" + (f" (+D{extra} on an oil slick)" if extra else ""), "CW-SEED-03")
+                    for e in effect.events]
+            v.hazard_difficulty += effect.hazard_d + extra
+            v.phase_hazards.append((effect.hazard_d + extra, f"ditch {d.id}"))
+    crossing.clear()
+    crossing.update(now)
+    return out
+
+
 def _flaming_oil_fire(rules: Rules, arena: Arena, v: Vehicle) -> list[Event]:
     """CW-FIRE-01/02: flaming oil's damage counts as a flaming oil jet's hit for fire that turn."""
     state = arena.fires.setdefault(v.id, FireState())
@@ -463,6 +502,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
     phases: list[PhaseResult] = []
     events: list[Event] = []
     touching: dict = {}     # (vehicle, counter) in contact: phases in a row (`_contacts`)
+    crossing = on_ditches(arena)    # (vehicle, ditch) in contact (`ditch_hazards`)
     n_phases = rules["carwars.turn"]["phases"]
     record = FightRecord() if fight is not None else None
     out = record.out_turn if record is not None else {}
@@ -495,6 +535,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             collisions = list(plan.collisions.get(key, [])) + found
             events += _automatic_drops(rules, arena, moved, phase, dice)
             events += _contacts(rules, arena, before, touching, dice)
+            events += ditch_hazards(rules, arena, before, crossing)
             for v in arena.vehicles.values():
                 events += oil_maneuver(rules, arena, v)
             events += drive_phase.after_moves(rules, arena, planned, moved, dice)

@@ -142,7 +142,9 @@ def test_fight_09_handling_class_from_body_suspension_reflexes_and_terrain():
     """FIGHT-09 (handling.toml): a compact on light suspension HC 1; heavy +2 (the hunter: 3); the driver's reflex
     bonus +1 while he is conscious (lost unconscious, CW-CREW-02); off-road a car -3 without an off-road suspension
     (CW-OFF-01, the seed), which instead gives its +1: 1 + 1 = 2; a cycle on heavy suspension 0 + 2 = 2, off-road 0."""
-    hc = handling.handling_class
+    def hc(rules, v):
+        return handling.handling_class(rules, v, 1)
+
     assert hc(RULES, vehicle(suspension="light")) == 1
     hunter = vehicle()
     assert hunter.suspension == "heavy" and hc(RULES, hunter) == 3

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import hardpoint
-from hardpoint import ScenarioError, SeededDice
+from hardpoint import ScenarioError, ScriptedDice, SeededDice
 from hardpoint.backend import BackendWarning
 from hardpoint.carwars import handling
 from hardpoint.carwars.batch import run_batch
@@ -74,8 +74,8 @@ def test_cw_seed_01_the_kernels_slow_a_car_whose_driver_starts_out():
 # --- CW-SEED-02: stunned --------------------------------------------------------------------------------------
 
 def test_cw_seed_02_cw_crew_02_a_stunned_driver_loses_his_reflex_bonus_while_stunned():
-    """CW-SEED-02 / CW-CREW-02: a hunter (HC 3 on its improved suspension... the body's and suspension's HC: 3) whose
-    driver has reflexes +2 has HC 5; stunned until the end of turn 2, its HC is 3 in turns 1 and 2 and 5 again from
+    """CW-SEED-02 / CW-CREW-02: a hunter (HC 3: a compact's 1, its heavy suspension's +2) whose driver
+    has reflexes +2 has HC 5; stunned until the end of turn 2, its HC is 3 in turns 1 and 2 and 5 again from
     turn 3, as for an unconscious driver (3 in every turn). Its status recovers by that turn's HC: from -6 at the
     end of turn 2 to -3, at the end of turn 3 to 2. Nothing stuns a driver by itself (a ruling: the scenario says
     until when). Source: CW seed, Injury to Drivers ("unconscious, dead, or stunned ... all Driver skill and reflex
@@ -122,3 +122,100 @@ def test_cw_seed_02_the_drive_kernel_takes_the_stun_into_the_status_it_recovers(
             assert np.array_equal(com.fight[k], ref.fight[k]), k
         runs[stun] = ref.state
     assert not np.array_equal(runs[False], runs[True])
+
+
+# --- CW-DROP-04: flaming oil's own hazard ----------------------------------------------------------------------
+
+def test_cw_drop_04_flaming_oil_is_a_d1_hazard_of_its_own_not_raised_by_its_d2():
+    """CW-DROP-04 (a ruling, docs/rulings.md): driving onto flaming oil is a D1 hazard; the slick's "+D2 to any
+    maneuver or hazard" raises the other hazards met on it, not its own D1. A hunter (HC 3) under a movement order at
+    10 mph runs onto a flaming slick in phase 1: its handling status falls by 1 (3 -> 2), not by 3, and recovers
+    at the turn's end; onto a plain oil slick (no hazard in itself): nothing. Source: CW seed, Dropped Weapons
+    ("Flaming oil slicks are a D1 when driven over")."""
+    def status_changes(weapon):
+        s = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 10, "side": "a"}],
+                     counter=[{"id": "fo", "weapon": weapon, "x": 0.0, "y": 1.2, "width": 0.5, "length": 1.0}],
+                     drive=[{"id": "d", "unit": "v", "tactic": "hold_course"}])
+        r = s.resolve(SeededDice(5))
+        return [(e.before, e.after) for e in r.events if e.kind == "state" and e.field == "handling status"]
+
+    assert status_changes("Flaming Oil Jet") == [(3, 2), (2, 3)]
+    assert status_changes("Oil Jet") == []
+
+
+# --- CW-SEED-03: ditches met while driving -------------------------------------------------------------------
+
+def _ditch_run(across, speed, y, turns=1, drive=False):
+    """`_ditch_scenario` run with seeded dice: its ditch notes, and the scenario after the run."""
+    s = _ditch_scenario(across, speed, y, turns, drive)
+    r = s.resolve(SeededDice(2), commit=True)
+    return [e.text for e in r.events if e.kind == "note" and e.rule == "CW-SEED-03"], s
+
+
+def _ditch_scenario(across, speed, y, turns=1, drive=False, orders=False):
+    """A hunter at the origin heading north at `speed`, a ditch 6" wide and 1/4" deep across its path centred at
+    (0, y), `across` feet across; with `orders`, a hunter 12" ahead it fires at."""
+    doc = dict(meta={"turns": turns}, vehicle=[{"id": "v", "design": "hunter", "speed": speed, "side": "a"}],
+               area=[{"id": "d", "kind": "ditch", "across_ft": across, "x": 0.0, "y": y, "width": 6.0, "length": 0.25}])
+    if drive:
+        doc["drive"] = [{"id": "dv", "unit": "v", "tactic": "hold_course"}]
+    if orders:
+        doc["vehicle"].append({"id": "t", "design": "hunter", "y": 12.0, "facing": 180.0, "speed": 0, "side": "b"})
+        doc["orders"] = [{"id": "fire", "unit": "v", "target": "t"}]
+    return scenario(**doc)
+
+
+def test_cw_seed_03_a_ditch_driven_over_is_a_hazard_by_its_width_and_the_speed():
+    """CW-SEED-03 / CW-OFF-03: a hunter (1" long, its front at y = 0.5) meets a ditch across its path at y 1.875-2.125
+    the phase its move first touches it, once: under 2 ft across a D3 hazard at 20 mph or less and D1 faster; 2 to
+    4 ft D3 from 20 (SPEC ruling) to 44 mph and D1 from 45 (the vehicle flies over). Under a movement order the
+    hazard lowers its handling status (HC 3: D3 -> 0). Source: CW seed, Ditches and Gullies."""
+    assert _ditch_run(1.5, 30, 2.0)[0] == ["v crosses ditch d: ditch 1.5 ft across at 30 mph: D1 hazard"]
+    assert _ditch_run(1.5, 20, 2.0)[0] == ["v crosses ditch d: ditch 1.5 ft across at 20 mph: D3 hazard"]
+    assert _ditch_run(3.0, 30, 2.0)[0] == ["v crosses ditch d: ditch 3 ft across at 30 mph: D3 hazard"]
+    assert _ditch_run(3.0, 50, 2.0)[0] == ["v crosses ditch d: ditch 3 ft across at 50 mph: D1 hazard"]
+    notes, s = _ditch_run(3.0, 30, 2.0, turns=2, drive=True)
+    assert len(notes) == 1                              # met once: it is across by turn 2
+    assert s.arena.vehicles["v"].y == 6.0
+
+
+def test_cw_seed_03_a_slow_vehicle_falls_into_a_wide_ditch_and_stays_there():
+    """CW-SEED-03 / CW-OFF-03: a ditch 2 to 4 ft across stops a vehicle under 20 mph: a hunter at 10 mph (1" in phase
+    1) whose front meets the ditch's near edge (y = 1.075) 0.575 of the way falls in and hits the far wall at its
+    full speed (a collision at 10 mph on its front, as against a wall: 1d-2, no weight factor; a 5 makes 3 hits,
+    front armour 20 -> 17), stops there (its
+    centre at y = 0.575) and stays in the ditch: under a movement order it does not drive on in turn 2. Our ruling:
+    it stops where it met the ditch. Source: CW seed, Ditches and Gullies ("impassable at less than 20 mph")."""
+    notes, s = _ditch_run(3.0, 10, 1.2, turns=2, drive=True)
+    assert notes == ["v falls into ditch d (3 ft across) at 10 mph and hits its far wall with its front: stopped there"]
+    v = s.arena.vehicles["v"]
+    assert (v.x, round(v.y, 9), v.speed, v.in_ditch) == (0.0, 0.575, 0.0, "d")
+    r = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 10}],
+                 area=[{"id": "d", "kind": "ditch", "across_ft": 3.0, "x": 0.0, "y": 1.2, "width": 6.0, "length": 0.25}]
+                 ).resolve(ScriptedDice([5]))
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("front armour", 20, 17)]
+
+
+def test_cw_seed_03_a_ditch_needs_its_width_and_a_wider_one_is_refused():
+    """CW-SEED-03: a ditch names its width across (feet); rubble has none; over 4 ft is refused at load (no jump
+    without a ramp; the seed gives no figures for a gully driven down and up)."""
+    def load(**area):
+        return scenario(vehicle=[{"id": "v", "design": "hunter"}],
+                        area=[{"id": "d", "x": 0.0, "y": 5.0, "width": 6.0, "length": 0.25, **area}])
+
+    for area, field in (({"kind": "ditch"}, "area[0].across_ft"), ({"kind": "rubble", "across_ft": 1.0}, "area[0].across_ft"),
+                        ({"kind": "ditch", "across_ft": 4.5}, "area[0].across_ft")):
+        with pytest.raises(ScenarioError) as err:
+            load(**area)
+        assert (err.value.field, err.value.rule) == (field, "CW-SEED-03")
+    assert load(kind="ditch", across_ft=4.0).arena.areas["d"].across_ft == 4.0
+
+
+def test_cw_seed_03_the_fight_kernel_takes_the_ditch_hazard_into_the_shots_of_that_phase():
+    """CW-SEED-03, CW-HIT-10, ARCH-03: a hunter at 30 mph under a fire order crosses a 1.5 ft ditch in phase 1 (a D1
+    hazard: -1 to hit that phase, when its order fires) at a hunter 12" ahead, and a hunter at 10 mph falls into a 3 ft
+    ditch (a collision): both backends agree trial by trial (run_fight), and the hazard changes the hits."""
+    com = both_backends(_ditch_scenario(1.5, 30, 1.2, orders=True), trials=400)
+    plain = both_backends(_ditch_scenario(1.5, 30, 40.0, orders=True), trials=400)
+    assert not np.array_equal(com.state, plain.state)
+    both_backends(_ditch_scenario(3.0, 10, 1.2, orders=True), trials=200)
