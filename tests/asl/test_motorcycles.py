@@ -135,3 +135,99 @@ def test_asl_res_02_smc_groups_by_the_single_machine_limit(rules):
     assert ids(smc_groups(rules, cycle(machines=3, mtype=MachineType.SIDECAR), five)) == [["l0", "l1", "l2"], ["l3", "l4"]]
     house = rules.with_overrides({"asl": {"motorcycles": {"capacity": {"single": {"smc": 0}}}}})
     assert ids(smc_groups(house, cycle(machines=3), five)) == [["l0", "l1", "l2", "l3", "l4"]]
+
+
+# --- ASL-MOV-05 (D15.44, D15.53): what Deploying, recombining and splitting keep ----------------------------------
+
+def test_asl_mov_05_a_deploying_squad_keeps_its_support_weapon_on_the_first_hs(rules):
+    """ASL-MOV-05 (D15.44): a 4-6-7 squad possessing an LMG (3 FP, range 8, 1 PP) rides a three-machine sidecar with
+    a 9-1 leader and Deploys into two 2-4-7 HS. The LMG is not lost: the first HS, who keeps the flipped (two-machine)
+    counter with the leader, still possesses it; the second HS, on the new two-machine counter, has none. One LMG
+    before, one after; the leader's own (none) unchanged. Two CounterChanged events, both ASL-MOV-05.
+    Source: ASL D15.44 (a Deploying squad's counter flips to its HS side; a second HS counter for the other HS)."""
+    from hardpoint.asl.enums import Capacity, MachineType
+    from hardpoint.asl.motorcycles import deploy_squad
+    from hardpoint.asl.units import SupportWeapon
+
+    lmg = SupportWeapon("lmg", "LMG", 3, 8, 1)
+    sq = unit(rules, "sq", "4-6-7", hex="h", weapons=(lmg,))
+    ldr = unit(rules, "ldr", "9-1", hex="h")
+    sit = Situation((sq, ldr), (cycle(id="c", machines=3, hex="h", mtype=MachineType.SIDECAR, riders=("sq", "ldr")),))
+    after, events = deploy_squad(rules, sit, "c", "sq", ("hs1", "hs2"), "c2")
+    assert (after.unit("hs1").designation, after.unit("hs1").weapons) == ("2-4-7", (lmg,))
+    assert (after.unit("hs2").designation, after.unit("hs2").weapons) == ("2-4-7", ())
+    assert after.unit("ldr").weapons == ()
+    assert [w for u in after.units for w in u.weapons] == [lmg]
+    assert (after.machine("c").machines, after.machine("c").riders) == (Capacity.TWO, ("hs1", "ldr"))
+    assert (after.machine("c2").machines, after.machine("c2").riders) == (Capacity.TWO, ("hs2",))
+    assert [(e.machine, e.riders, e.rule) for e in events] == [("c", ("hs1", "ldr"), "ASL-MOV-05"),
+                                                               ("c2", ("hs2",), "ASL-MOV-05")]
+
+
+def test_asl_mov_05_unmounted_counters_in_different_hexes_do_not_recombine(rules):
+    """ASL-MOV-05 (D15.44): two unmounted single-machine cycles would make a two-machine counter (1 + 1 = 2), but one
+    is in hex h1 and the other in h2: refused (one Location only); the same two in h1 recombine. A single cycle and a
+    single sidecar in one hex: refused too (one type only).
+    Source: ASL D15.44 (Recombining: the same type, in the same Location, while unmounted)."""
+    from hardpoint.asl.enums import Capacity, MachineType
+    from hardpoint.asl.motorcycles import recombine_unmounted
+
+    apart = Situation((), (cycle(id="a", machines=1, hex="h1"), cycle(id="b", machines=1, hex="h2")))
+    with pytest.raises(RuleViolation, match="only counters of one type in one Location recombine") as err:
+        recombine_unmounted(rules, apart, ("a", "b"), "ab")
+    assert (err.value.rule, err.value.value) == ("ASL-MOV-05", ["a", "b"])
+    together = Situation((), (cycle(id="a", machines=1, hex="h1"), cycle(id="b", machines=1, hex="h1")))
+    after, events = recombine_unmounted(rules, together, ("a", "b"), "ab")
+    assert (after.machine("ab").machines, after.machine("ab").hex) == (Capacity.TWO, "h1")
+    assert [(e.machine, e.rule) for e in events] == [("ab", "ASL-MOV-05")]
+    mixed = Situation((), (cycle(id="a", machines=1, hex="h1"), cycle(id="b", machines=1, hex="h1", mtype=MachineType.SIDECAR)))
+    with pytest.raises(RuleViolation, match="only counters of one type in one Location recombine"):
+        recombine_unmounted(rules, mixed, ("a", "b"), "ab")
+
+
+def test_asl_mov_05_riders_in_different_hexes_do_not_recombine(rules):
+    """ASL-MOV-05 (D15.44, A1.32): a 4-6-7 squad riding a three-machine cycle Deploys into two 2-4-7 HS, each on a
+    two-machine cycle. While both counters are in hex h their HS recombine into the squad on one three-machine counter;
+    once the second has ridden on to h2, the two are in different Locations: refused, nothing recombines. A
+    two-machine sidecar beside the first cycle in h, carrying the other HS, is refused too (one type only).
+    Source: ASL D15.44 (counters recombine when their Riders may recombine, in one Location)."""
+    from dataclasses import replace
+
+    from hardpoint.asl.enums import Capacity, MachineType
+    from hardpoint.asl.motorcycles import deploy_squad, recombine_riders
+
+    sq = unit(rules, "sq", "4-6-7", hex="h")
+    sit = Situation((sq,), (cycle(id="c", machines=3, hex="h", riders=("sq",)),))
+    deployed, _ = deploy_squad(rules, sit, "c", "sq", ("hs1", "hs2"), "c2")
+    back, _ = recombine_riders(rules, deployed, ("c", "c2"), sq, "big")
+    assert (back.machine("big").machines, back.machine("big").riders, back.machine("big").hex) == (Capacity.THREE, ("sq",), "h")
+    moved = deployed.with_machine(replace(deployed.machine("c2"), hex="h2")).with_unit(replace(deployed.unit("hs2"), hex="h2"))
+    with pytest.raises(RuleViolation, match="two HS-size counters of one type in one Location are needed") as err:
+        recombine_riders(rules, moved, ("c", "c2"), sq, "big")
+    assert (err.value.rule, err.value.value) == ("ASL-MOV-05", ["c", "c2"])
+    sidecar = deployed.with_machine(replace(deployed.machine("c2"), type=MachineType.SIDECAR))
+    with pytest.raises(RuleViolation, match="two HS-size counters of one type in one Location are needed"):
+        recombine_riders(rules, sidecar, ("c", "c2"), sq, "big")
+
+
+def test_asl_mov_05_an_smc_splits_off_only_the_counter_he_rides(rules):
+    """ASL-MOV-05 (D15.44, D15.53): an 8-0 leader riding cycle d (with a squad) asks to split a single-machine counter
+    off cycle c, which carries another squad and a 9-1 leader: refused, he does not ride c (rule ASL-MOV-05, field
+    unit, value the leader); c keeps its three machines. The 9-1 who does ride c splits off: c keeps the squad, the
+    new single-machine counter carries the 9-1.
+    Source: ASL D15.44 (an SMC creates a single machine counter from an MMC counter), D15.53."""
+    from hardpoint.asl.enums import Capacity
+    from hardpoint.asl.motorcycles import split_smc
+
+    units = (unit(rules, "sq1", "4-6-7", hex="h"), unit(rules, "l9", "9-1", hex="h"),
+             unit(rules, "sq2", "4-6-7", hex="h"), unit(rules, "l8", "8-0", hex="h"))
+    sit = Situation(units, (cycle(id="c", machines=3, hex="h", riders=("sq1", "l9")),
+                            cycle(id="d", machines=3, hex="h", riders=("sq2", "l8"))))
+    with pytest.raises(RuleViolation, match="the SMC does not ride this counter") as err:
+        split_smc(rules, sit, "c", "l8", "solo", "test")
+    assert (err.value.rule, err.value.field, err.value.value) == ("ASL-MOV-05", "unit", "l8")
+    after, events = split_smc(rules, sit, "c", "l9", "solo", "test")
+    assert (after.machine("c").machines, after.machine("c").riders) == (Capacity.THREE, ("sq1",))
+    assert (after.machine("solo").machines, after.machine("solo").riders) == (Capacity.SINGLE, ("l9",))
+    assert after.machine("d").riders == ("sq2", "l8")
+    assert [(e.machine, e.riders, e.rule) for e in events] == [("solo", ("l9",), "ASL-MOV-05")]
