@@ -136,6 +136,31 @@ def test_cw_dmg_04_turret_and_tire_shots_lose_their_leftover():
     assert v.tire("front_left").dp == 0 and ledger.lost == 3 and v.tire("front_right").dp == 9
 
 
+def test_cw_dmg_04_a_single_hit_through_the_underbody_or_top_reaches_the_interior():
+    """CW-DMG-04: hand-worked. 11 hits under a hunter (underbody armour 10, no turret): the armour takes 10 (10 -> 0),
+    the one hit left goes to one of the power plant, the driver, the cargo location (three: 1d 1-2 / 3-4 / 5-6): 1 ->
+    the power plant, 8 -> 7; nothing reaches the top armour (10). From the top of another hunter whose top armour is
+    gone, a single hit: 1d 3 -> the driver, whose body armour takes it (3 -> 2); the underbody armour keeps its 10.
+    Each time 1 hit is enough to reach the interior. Books: 11 = 10 + 1, then 1 = 1.
+    Source: CW seed, Damage Location (Underbody; Top); SPEC CW-DMG-04 (RULING: one pick among power plant, crew, cargo)."""
+    v = vehicle()
+    dice = ScriptedDice([1])
+    ledger = apply_shot(RULES, v, Shot(11, Side.UNDERBODY), dice)
+    assert [(e.why, e.total, e.rule) for e in ledger.events if e.kind == "dice"] == [
+        ("power plant, crew member or cargo", 1, "CW-DMG-04")]
+    assert [(e.component, e.hits, e.before, e.after, e.rule) for e in ledger.events if e.kind == "damage"] == [
+        ("underbody armour", 10, 10, 0, "CW-DMG-01"), ("power plant", 1, 8, 7, "CW-DMG-04")]
+    assert (v.armour[Side.TOP], dice.remaining) == (10, 0)
+    assert (ledger.dealt, ledger.absorbed, ledger.lost) == (11, 11, 0)
+    top = vehicle()
+    top.armour[Side.TOP] = 0
+    ledger = apply_shot(RULES, top, Shot(1, Side.TOP, "top"), ScriptedDice([3]))
+    assert [(e.component, e.hits, e.before, e.after) for e in ledger.events if e.kind == "damage"] == [
+        ("driver body armour", 1, 3, 2)]
+    assert (top.driver.body_armour, top.power_plant, top.armour[Side.UNDERBODY]) == (2, 8, 10)
+    assert (ledger.dealt, ledger.absorbed, ledger.lost) == (1, 1, 0)
+
+
 def test_cw_dmg_05_destroyed_items_stay_in_the_pick_and_pass_hits_on():
     """CW-DMG-05: a destroyed gunner is still picked (1d 5) and passes all 4 hits on to the far side."""
     v = vehicle("shogun")
