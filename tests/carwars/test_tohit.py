@@ -142,6 +142,23 @@ def test_cw_hit_06_tire_in_water():
         build(vehicles=[car(), car("target", y=3.0, water_depth_ft=1.5)], attacks=[attack(aim="tire:front_left")])
 
 
+def test_cw_hit_06_a_tire_in_exactly_one_foot_of_water_can_still_be_targeted():
+    """CW-HIT-06: only water OVER a foot hides a tire. The hunter fires its MG at the front-left tire of a hunter 3"
+    ahead standing in exactly 1 ft of water: the aim is accepted, at 7 base with -1 (compact), -1 (seen from the back),
+    -3 (tire, CW-TGT-03) and -2 (water over 6", CW-HIT-06): needs 14, no hit possible, but the shot may be fired. A
+    hair deeper (1.05 ft) the aim is refused.
+    Source: CW seed, Water (a tire's 1 ft limit and its -2 beyond 6")."""
+    assert tohit.tire_targetable(hardpoint.default_rules(), 1.0)
+    assert not tohit.tire_targetable(hardpoint.default_rules(), 1.05)
+    foot = explain_one(vehicles=[car(), car("target", y=3.0, water_depth_ft=1.0)], attacks=[attack(aim="tire:front_left")])
+    assert foot.aimed_at == "tire front_left" and foot.base == 7
+    assert [(m.value, m.rule) for m in foot.modifiers] == [(-1, "CW-HIT-05"), (-1, "CW-HIT-05"), (-3, "CW-TGT-03"),
+                                                          (-2, "CW-HIT-06")]
+    assert (foot.needed, foot.possible) == (14, False)
+    with pytest.raises(RuleViolation, match=r"attack\[0\]\.aim.*water over 1 foot.*depth 1.05 ft.*CW-HIT-06"):
+        build(vehicles=[car(), car("target", y=3.0, water_depth_ft=1.05)], attacks=[attack(aim="tire:front_left")])
+
+
 def test_cw_hit_06_building_target():
     """CW-HIT-06: a building is +10 to hit."""
     b = explain_one(vehicles=[car()], buildings=[{"id": "target", "x": 0, "y": 3, "width": 2, "length": 1}], attacks=[attack()])
