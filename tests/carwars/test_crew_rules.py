@@ -12,7 +12,7 @@ from hardpoint.carwars.crew import (check_substitute_fire, crash_roll_offroad_mo
 from hardpoint.carwars.damage import Ledger
 from hardpoint.carwars.enums import CrewState
 from hardpoint.carwars.model import build_pedestrian, build_vehicle
-from hardpoint.events import DamageApplied, Note, StateChanged
+from hardpoint.events import Note, StateChanged
 
 RULES = hardpoint.default_rules()
 
@@ -114,6 +114,31 @@ def test_cw_crew_02_a_wounded_driver_knocked_out_loses_his_bonuses_without_a_new
     v.driver.hits = 2
     events = driver_consequences(RULES, v, CrewState.WOUNDED, ScriptedDice([]))
     assert events == [
+        StateChanged("v", "driver skill and reflex bonuses", "in effect", "lost", "CW-CREW-02"),
+        Note("v: uncontrolled: goes straight, losing 5 mph a turn until it stops or hits something", "CW-CREW-03"),
+        StateChanged("v", "uncontrolled", False, True, "CW-CREW-03")]
+    assert v.uncontrolled
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "engine bug (issue 35): driver_consequences, and the fight kernel's drv_combat alike, take the D2 hazard only for "
+    "ok -> wounded or for a death, so a driver knocked out from ok by two hits at once (or by two 1-hit shots in one "
+    "phase) is no hazard although the first of those hits wounded him"))
+def test_cw_crew_02_a_driver_knocked_out_from_ok_was_wounded_on_the_way_a_d2_hazard():
+    """CW-CREW-02 / CW-CREW-03: a hunter's driver (no body armour) takes 2 hits in one phase, ok -> unconscious. The
+    first hit wounds him, the second knocks him out (CW-CREW-01), so his being wounded is a D2 hazard for the car, as
+    it is when 1 hit wounds him (ok -> wounded) or 3 kill him (ok -> dead); a driver already wounded who is knocked out
+    is not newly wounded (no hazard, the test above). Then, as for any driver put out: skill and reflex bonuses lost,
+    and the car goes straight, uncontrolled. Expected: one D2 hazard ("the driver hit") booked for the phase and one
+    CW-CREW-02 note of it, then the three events of the knocked-out driver.
+    Source: CW seed, Injury to Drivers (first hit wounded, second unconscious; a driver wounded or killed: D2)."""
+    v = vehicle()
+    v.driver.body_armour, v.driver.hits = 0, 2
+    events = driver_consequences(RULES, v, CrewState.OK, ScriptedDice([]))
+    assert v.phase_hazards == [(2, "the driver hit")]
+    hazard = [e for e in events if isinstance(e, Note) and e.rule == "CW-CREW-02"]
+    assert len(hazard) == 1 and "a D2 hazard" in hazard[0].text
+    assert events[1:] == [
         StateChanged("v", "driver skill and reflex bonuses", "in effect", "lost", "CW-CREW-02"),
         Note("v: uncontrolled: goes straight, losing 5 mph a turn until it stops or hits something", "CW-CREW-03"),
         StateChanged("v", "uncontrolled", False, True, "CW-CREW-03")]
