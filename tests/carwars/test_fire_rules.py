@@ -13,7 +13,7 @@ from hardpoint.carwars.fire import (FireSource, FireState, _exposed_side, can_ex
                                     roll_explosion, roll_new_fire, try_extinguisher)
 from hardpoint.carwars.model import Arena, build_pedestrian, build_vehicle
 from hardpoint.carwars.tables import weapon_spec
-from hardpoint.events import Note, StateChanged
+from hardpoint.events import Note
 
 RULES = hardpoint.default_rules()
 FT = weapon_spec(RULES, "Flamethrower")
@@ -227,6 +227,28 @@ def test_cw_fire_03_a_sidecar_burns_too():
         assert entry in burnt, entry
     assert v.sidecar.armour == {Side.FRONT: 5, Side.BACK: 3, Side.LEFT: 3, Side.RIGHT: 5, Side.UNDERBODY: 3}
     assert ledger.dealt == ledger.absorbed == len(burnt)
+
+
+def test_cw_fire_03_a_sidecar_location_with_no_armour_left_takes_no_fire_hit():
+    """CW-FIRE-03: fire takes a point off the armour of each location that has some. A burning outrider whose sidecar
+    front armour is already shot away (0): the driver's body armour 3 -> 2, the passenger 3 -> 2 (wounded), the MG
+    3 -> 2, the sidecar LMG 2 -> 1, the three tires (6 -> 5, 6 -> 5, 4 -> 3), the power plant 3 -> 2, the cycle's
+    front and back armour (10 -> 9, 8 -> 7), and the sidecar's back, left, right and underbody armour (4 -> 3, 4 -> 3,
+    6 -> 5, 4 -> 3): 14 hits, all absorbed. The sidecar's front, like the cycle's own unarmoured sides, takes no hit at
+    all: none dealt, none lost, no "nothing left to burn" note; it stays at 0.
+    Source: CW seed, Fire and Explosion (the fire's hit a turn; armour by location)."""
+    v = vehicle("outrider")
+    v.sidecar.armour[Side.FRONT] = 0
+    ledger = fire_damage(RULES, v, FireState(burning=True))
+    assert damage(ledger.events) == [
+        ("driver body armour", 1, 3, 2), ("passenger", 1, 3, 2), ("weapon mg", 1, 3, 2), ("weapon sc_lmg", 1, 2, 1),
+        ("tire front", 1, 6, 5), ("tire back", 1, 6, 5), ("tire sidecar", 1, 4, 3), ("power plant", 1, 3, 2),
+        ("front armour", 1, 10, 9), ("back armour", 1, 8, 7), ("sidecar back armour", 1, 4, 3),
+        ("sidecar left armour", 1, 4, 3), ("sidecar right armour", 1, 6, 5), ("sidecar underbody armour", 1, 4, 3)]
+    assert v.sidecar.armour == {Side.FRONT: 0, Side.BACK: 3, Side.LEFT: 3, Side.RIGHT: 5, Side.UNDERBODY: 3}
+    assert (ledger.dealt, ledger.absorbed, ledger.lost) == (14, 14, 0)
+    assert [e.text for e in ledger.events if e.kind == "note"] == ["v burns"]
+    assert states(ledger.events) == [("v passenger", "state", "ok", "wounded", "CW-CREW-01")]
 
 
 def test_cw_fire_05_a_tire_burning_alone_hurts_only_itself():
