@@ -1009,7 +1009,7 @@ cdef inline void drv_consequences(DriveRun* D, FightRun* F, Ctx* ctx) noexcept n
         after = crew_state(ctx, ctx.v_driver[v])
         if after == before:
             continue
-        if (after == 1 and before == 0) or after == 3:
+        if before == 0 or after == 3:          # wounded (on the way to unconscious too) or killed (CW-CREW-02)
             drv_hazard(D, <int>v, D.k.driver_hazard)
         if put_out(before, after):
             if ctx.v_kind[v] == KIND_CYCLE and ctx.v_sc_side[v] < 0:

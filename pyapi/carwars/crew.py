@@ -48,10 +48,11 @@ def crash_table_band(rules: Rules, total: int) -> str:
 def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice: DiceSource, extra_d: int = 0) -> list[Event]:
     """CW-CREW-02 / CW-CREW-03: what the driver's injury this phase does to the vehicle.
 
-    Wounded or killed: a D2 hazard. Unconscious or dead: driver skill and reflex
-    bonuses are lost. A cycle (no sidecar) whose driver is killed or knocked out
-    goes to Crash Table 1 at +4 (the roll and band are reported; passengers must
-    jump or take it); any other vehicle goes on straight, slowing 5 mph a turn.
+    Wounded (knocked out from ok too: the first hit wounded him) or killed: a D2
+    hazard. Unconscious or dead: driver skill and reflex bonuses are lost. A
+    cycle (no sidecar) whose driver is killed or knocked out goes to Crash Table
+    1 at +4 (the roll and band are reported; passengers must jump or take it);
+    any other vehicle goes on straight, slowing 5 mph a turn.
     `extra_d` is added to the hazard (D2 on an oil slick, CW-DROP-04).
     """
     driver = vehicle.driver
@@ -60,10 +61,12 @@ def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice:
         return []
     after = driver.state
     out: list[Event] = []
-    if (after is CrewState.WOUNDED and before is CrewState.OK) or (after is CrewState.DEAD):
+    if (before is CrewState.OK and after is not CrewState.OK) or (after is CrewState.DEAD):
+        # wounded (by the first hit: knocked out from ok, he was wounded on the way) or killed: one D2 hazard
         d = t["driver_hazard"] + extra_d
         oil = f" (+D{extra_d} on an oil slick)" if extra_d else ""
-        out.append(Note(f"{vehicle.id}: driver {'wounded' if after is CrewState.WOUNDED else 'killed'}: a D{d} hazard{oil}", "CW-CREW-02"))
+        what = {CrewState.WOUNDED: "wounded", CrewState.UNCONSCIOUS: "wounded and knocked out"}.get(after, "killed")
+        out.append(Note(f"{vehicle.id}: driver {what}: a D{d} hazard{oil}", "CW-CREW-02"))
         vehicle.phase_hazards.append((d, "the driver hit"))
     if after >= CrewState.UNCONSCIOUS > before:
         out.append(StateChanged(vehicle.id, "driver skill and reflex bonuses", "in effect", "lost", "CW-CREW-02"))

@@ -120,10 +120,6 @@ def test_cw_crew_02_a_wounded_driver_knocked_out_loses_his_bonuses_without_a_new
     assert v.uncontrolled
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug (issue 35): driver_consequences, and the fight kernel's drv_combat alike, take the D2 hazard only for "
-    "ok -> wounded or for a death, so a driver knocked out from ok by two hits at once (or by two 1-hit shots in one "
-    "phase) is no hazard although the first of those hits wounded him"))
 def test_cw_crew_02_a_driver_knocked_out_from_ok_was_wounded_on_the_way_a_d2_hazard():
     """CW-CREW-02 / CW-CREW-03: a hunter's driver (no body armour) takes 2 hits in one phase, ok -> unconscious. The
     first hit wounds him, the second knocks him out (CW-CREW-01), so his being wounded is a D2 hazard for the car, as
