@@ -19,6 +19,8 @@ Operators (the names used in reports):
 - ``remove``: an augmented assignment or an ``append``/``extend``/``add``/``insert`` call statement -> ``pass``
 - ``loop``: ``break``<->``continue``
 - ``minmax``: ``min(...)``<->``max(...)``
+- ``raise``: a ``raise`` statement -> ``pass`` (the refusal never made: a test must see it refused)
+- ``decorator``: a function's or class's decorator -> ``(lambda f: f)`` (the decorator left out)
 
 Each mutation carries the rule id of the code it sits in: the first spec id
 (``CW-DMG-03``, ``DICE-01``; failing that an ASL rule number such as ``D15.53``)
@@ -28,7 +30,7 @@ rule), else of the nearest section comment above it (``# --- ... (DICE-03) ---``
 else of the module docstring. Architecture ids (ARCH-, PERF-) are not rules.
 
 Never mutated: strings (so docstrings and messages), type annotations,
-decorators, ``assert`` and ``raise`` statements, f-strings, calls that only
+``assert`` statements, what a ``raise`` raises (its message), f-strings, calls that only
 produce text (``Note(...)``, ``warn(...)``, logging), ``__repr__``/``__str__``,
 ``__all__``, and ``if TYPE_CHECKING:`` / ``if __name__ == "__main__":`` tests.
 """
@@ -179,7 +181,8 @@ class _Finder(ast.NodeVisitor):
         if node.name in _SKIP_FUNCTIONS:
             return
         self.stack.append(node)
-        # Defaults are mutated; annotations, decorators and the docstring are not.
+        self._decorators(node)
+        # Defaults and decorators are mutated; annotations and the docstring are not.
         for d in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
             self.visit(d)
         for stmt in node.body:
@@ -189,8 +192,14 @@ class _Finder(ast.NodeVisitor):
     visit_FunctionDef = _visit_def
     visit_AsyncFunctionDef = _visit_def
 
+    def _decorators(self, node) -> None:
+        """Each decorator left out (`decorator`): the function or class as written, undecorated."""
+        for d in node.decorator_list:
+            self.add_node(d, "decorator", "(lambda f: f)", wrap=False)
+
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.stack.append(node)
+        self._decorators(node)
         for stmt in node.body:
             self.visit(stmt)
         self.stack.pop()
@@ -210,7 +219,7 @@ class _Finder(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Raise(self, node: ast.Raise) -> None:
-        return
+        self.add_node(node, "raise", "pass", wrap=False)      # the refusal not made; what it raises is text
 
     def visit_Assert(self, node: ast.Assert) -> None:
         return

@@ -38,6 +38,7 @@ SOURCE = textwrap.dedent('''\
         return needed(3, _helper(xs)) * 2 // 3 if xs else 0
 
 
+    @dataclass(frozen=True)
     class Dice:
         """TOY-04: dice."""
 
@@ -105,16 +106,27 @@ def test_precedence_kept_by_parentheses_and_hex_constants():
 
 
 def test_never_mutated():
-    """Docstrings, annotations, __all__, __repr__, assert, raise (and its message), f-strings, Note text."""
+    """Docstrings, annotations, __all__, __repr__, assert, a raise's message, f-strings, Note text."""
     lines = SOURCE.splitlines()
     skipped = [i for i, t in enumerate(lines, 1)
-               if any(k in t for k in ('"""', "__all__", "Dice({1 + 1})", "assert", "raise", "Note("))]
+               if any(k in t for k in ('"""', "__all__", "Dice({1 + 1})", "assert", "Note("))]
     assert skipped
     assert not [m for m in muts() if m.line in skipped]
+    # a raise is left out whole (`raise`), never its message
+    line = next(i for i, t in enumerate(lines, 1) if "raise" in t)
+    assert kinds(line) == [("raise", 'raise ValueError(f"too big: {t + 1}")', "pass")]
     assert not [m for m in muts() if "list[int]" in m.before or "-> int" in m.before]
     # the `if` guarding the raise is a rule and is mutated
     guard = next(i for i, t in enumerate(lines, 1) if "if t > 99" in t)
     assert ("compare", "t > 99", "(t >= 99)") in kinds(guard)
+
+
+def test_decorators_are_left_out_one_at_a_time():
+    """A decorator of a function or class becomes the identity (`decorator`): the class undecorated."""
+    line = next(i for i, t in enumerate(SOURCE.splitlines(), 1) if "@dataclass" in t)
+    assert kinds(line) == [("decorator", "dataclass(frozen=True)", "(lambda f: f)")]
+    mutated = apply_mutation(SOURCE, next(m for m in muts() if m.operator == "decorator"))
+    assert "@(lambda f: f)" in mutated and "@dataclass" not in mutated
 
 
 def test_every_mutant_parses_and_changes_only_its_span():
