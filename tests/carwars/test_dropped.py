@@ -158,3 +158,28 @@ def test_cw_drop_03_a_counter_id_names_what_laid_it_before_its_time():
 
     assert counter_base("md.t1p3") == "md" and counter_base("md.t12p5") == "md"
     assert counter_base("v2.md.t1p3") == "v2.md" and counter_base("v2.md.3.t1p3") == "v2.md"
+
+
+def test_cw_drop_02_04_spikes_stay_and_a_vehicle_coming_back_checks_again():
+    """CW-DROP-02 / CW-DROP-04: a vehicle checks a counter once, the phase it first touches it, and again only if it
+    leaves and comes back; spikes stay on the map after biting. `turn._contacts` phase by phase on a 1/2" spike
+    counter at the origin: the hunter's counter (1/2" x 1") on it in phase 1 (a roll, 1: they bite, each of its four
+    tires 1d), still on it in phase 2 (no roll), off it in phase 3, back on it in phase 4 (a second roll, 6: nothing).
+    Source: CW seed, Dropped Weapons (each vehicle checks once per counter; again on returning; spikes stay)."""
+    from hardpoint.carwars import geometry as geo
+    from hardpoint.carwars.dropped import DroppedCounter
+    from hardpoint.carwars.model import Arena, build_vehicle
+    from hardpoint.carwars.turn import _contacts
+
+    v = build_vehicle(RULES, {"id": "v", "design": "hunter"})
+    spikes = DroppedCounter("sp", "spikes", "Spikedropper", geo.Polygon.box(-0.25, -0.25, 0.25, 0.25), 1)
+    arena = Arena(vehicles={"v": v}, counters=[spikes])
+    touching: dict = {}
+    rolls = []
+    for y, dice in ((0.0, [1, 2, 2, 2, 2]), (0.1, []), (3.0, []), (0.0, [6])):
+        v.y = y                                          # where it stands this phase (as if it had stood there)
+        events = _contacts(RULES, arena, {"v": v.counter}, touching, ScriptedDice(dice))
+        rolls.append([e.total for e in events if e.kind == "dice" and "spikes bite" in e.why])
+    assert rolls == [[1], [], [], [6]]
+    assert arena.counters == [spikes]                      # spikes stay
+    assert [t.dp for t in v.tires] == [4, 4, 4, 4]         # 6 - 2 each from the one bite
