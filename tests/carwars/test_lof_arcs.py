@@ -21,6 +21,20 @@ def test_cw_lof_01_building_blocks():
         build(vehicles=[car(), TARGET], buildings=wall, attacks=[attack()])
 
 
+def test_cw_lof_01_an_obstacle_does_not_block():
+    """CW-LOF-01 / CW-DMG-08: obstacles (and debris) never block a line of fire: the same shot with a row of obstacle
+    counters squarely between firer and target explains exactly as without them (clear, the same range and to-hit),
+    where a building there leaves none. Source: CW seed, Line of Fire (neither debris nor obstacles block)."""
+    from hardpoint.carwars.attack import Attack, explain_attack
+    from hardpoint.carwars.model import Obstacle
+
+    s = build(vehicles=[car(), TARGET])
+    clear = explain_attack(s.arena, Attack("a", "car", "mg", "target"), s.rules)
+    s.arena.obstacles.extend(Obstacle(f"o{i}", x, 3.0, 1, "wreck") for i, x in enumerate((-0.5, 0.0, 0.5)))
+    b = explain_attack(s.arena, Attack("a", "car", "mg", "target"), s.rules)
+    assert b.lof and b.possible and (b.range, b.needed) == (clear.range, clear.needed)
+
+
 def test_cw_lof_01_vehicles_and_pedestrians_block():
     """CW-LOF-01: vehicles and pedestrians block (a wide van of cars and a crowd of pedestrians)."""
     blockers = [car(f"b{i}", x=x, y=3.0, facing=90.0) for i, x in enumerate((-0.9, 0.0, 0.9))]
