@@ -278,6 +278,22 @@ def test_cw_tgt_02_underbody_never_a_normal_target():
         build(vehicles=[car(), car("target", y=3.0)], attacks=[attack(aim="underbody")])
 
 
+def test_cw_tgt_02_a_rolled_vehicles_side_on_the_ground_is_its_underbody():
+    """CW-TGT-02: a car 3" to the right of a hunter fires at the hunter's right side. Rolled onto that side, the
+    hunter shows it to the ground: like the underbody, a normal weapon can never choose it (the aim is refused,
+    naming the rule); rolled onto its left side, its right side, up in the air, is a target again.
+    Source: CW seed, Car Targeting (a rolled car's side on the ground)."""
+    from hardpoint.carwars.attack import Attack, explain_attack
+    from hardpoint.carwars.enums import Side
+
+    s = build(vehicles=[car(x=3.0, facing=270.0), car("target", y=0.0, x=0.0)])
+    s.arena.vehicles["target"].rolled_onto = Side.RIGHT
+    with pytest.raises(RuleViolation, match="underbody.*CW-TGT-02"):
+        explain_attack(s.arena, Attack("a", "car", "mg", "target", "right"), s.rules)
+    s.arena.vehicles["target"].rolled_onto = Side.LEFT
+    assert explain_attack(s.arena, Attack("a", "car", "mg", "target", "right"), s.rules).side == "right"
+
+
 def test_cw_tgt_03_tire_and_turret_and_top():
     """CW-TGT-03: tires -3, turrets -2 (only if there is one); the top of a car without a turret is no target."""
     vs = [car(), car("target", y=3.0, design="shogun")]
