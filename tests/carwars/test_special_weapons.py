@@ -342,6 +342,21 @@ def test_cw_link_01_identical_weapons_fire_together_with_the_same_modifiers():
     assert [x.hit for x in r.rolls] == [True, False]
 
 
+def test_cw_link_01_a_linked_weapon_may_still_fire_alone():
+    """CW-LINK-01: a link is one more trigger, not a lock: with mg1 and mg2 linked, an attack with mg1 alone is one
+    to-hit roll (mg1's: 6+6 hits, 1d = 4 to the front armour), mg2 is not fired and keeps its ammunition.
+    Source: CW seed, Linked Weapons (each weapon may still be fired on its own)."""
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "weapon": LINKED[:2], "links": [{"id": "pair", "weapons": ["mg1", "mg2"]}]},
+                          {"id": "t", "design": "hunter", "y": 4.0, "facing": 180.0}],
+                 attack=[{"id": "a", "attacker": "v", "weapon": "mg1", "target": "t"}])
+    assert [b.weapon for b in s.explain()] == ["mg1"]
+    ammo = s.arena.vehicles["v"].weapon("mg2").ammo
+    r = s.resolve(ScriptedDice([6, 6, 4]), commit=True)
+    assert [(x.attack, x.hit) for x in r.rolls] == [("a", True)]
+    assert s.arena.vehicles["v"].weapon("mg2").ammo == ammo
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("front armour", 20, 16)]
+
+
 def test_cw_link_01_non_identical_fire_as_automatic_and_dropped_are_dropped():
     """CW-LINK-01: MGs + rocket launcher + minedropper: the MGs aimed, the rocket as if on automatic (no computer),
     the minedropper dropped."""
