@@ -248,6 +248,20 @@ def test_cw_drop_05_smoke_only_from_rear_or_side():
         drop_weapon(RULES, Arena(vehicles={"v": v}), v, v.weapon("s"), "c1", ScriptedDice([]))
 
 
+def test_cw_veh_03_a_destroyed_or_empty_dropper_drops_nothing():
+    """CW-VEH-03 / CW-DROP-01: a destroyed minedropper, or one out of ammunition, is refused (naming the weapon and
+    the rule) and nothing changes: no counter, no ammunition spent."""
+    v = vehicle()
+    arena = Arena(vehicles={"v": v})
+    dp, v.weapon("md").dp = v.weapon("md").dp, 0
+    with pytest.raises(RuleViolation, match="is destroyed.*CW-VEH-03"):
+        drop_weapon(RULES, arena, v, v.weapon("md"), "c1", ScriptedDice([]))
+    v.weapon("md").dp, v.weapon("md").ammo = dp, 0
+    with pytest.raises(RuleViolation, match="out of ammunition.*CW-VEH-03"):
+        drop_weapon(RULES, arena, v, v.weapon("md"), "c1", ScriptedDice([]))
+    assert arena.counters == [] and v.weapon("md").ammo == 0
+
+
 def test_cw_drop_06_dropped_weapon_in_water():
     """CW-DROP-06: fired in water, 1d 1-2: the weapon takes 1d-3; mines lie hidden; oil has no effect."""
     v = vehicle(water_depth_ft=1.0, weapon=[{"id": "md", "type": "Minedropper", "mount": "back"}, {"id": "oj", "type": "Oil Jet", "mount": "back"}])
