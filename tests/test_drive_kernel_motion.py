@@ -64,7 +64,7 @@ def quarter(rng) -> float:
 
 def ahead_of(x, y, f, d, side=0.0):
     """The point d inches ahead along facing f and `side` inches to its right (exact at quarter turns)."""
-    s, c = geo._sincos_deg(f)
+    s, c = geo.sincos_deg(f)
     return x + d * s + side * c, y + d * c - side * s
 
 

@@ -91,7 +91,7 @@ def near(rng, c, spread=2.0) -> tuple:
     if r < 0.25:
         return k.side_midpoint(rng.choice(geo.SIDES))
     if r < 0.35:
-        s, co = geo._sincos_deg(rng.choice([ARC, 45.0, 30.0]))
+        s, co = geo.sincos_deg(rng.choice([ARC, 45.0, 30.0]))
         px, py = rng.choice(k.corners())
         t = rng.uniform(0.0, spread)
         return (px + t * s, py + t * co)
@@ -111,7 +111,7 @@ def other_counter(rng, c) -> tuple:
     q = 90.0 * rng.randint(0, 3)
     length, width = rng.choice(SIZES)
     a = (rng.randint(-40, 40) * 0.25, rng.randint(-40, 40) * 0.25, c[2], c[3], q)
-    s, co = geo._sincos_deg(q)
+    s, co = geo.sincos_deg(q)
     along = rng.choice([(a[2] + length) / 2, (a[3] + width) / 2, (a[2] + width) / 2])
     side = rng.choice([1.0, -1.0])
     return (a[0] + side * along * s + rng.choice([0.0, 0.25]) * co, a[1] + side * along * co, length, width,
@@ -165,11 +165,11 @@ def reference_polygon(pts):
 # --- geometry.py (CW-ARC-01/02, CW-TGT-01, CW-LOF-03) ------------------------------------------------------------------
 
 def test_sincos_deg_agrees_bit_for_bit():
-    """geometry._sincos_deg: 5,000 angles, the exact quarter turns among them."""
+    """geometry.sincos_deg: 5,000 angles, the exact quarter turns among them."""
     rng = random.Random(1)
     angles = SPECIAL_ANGLES + [angle(rng) for _ in range(5000)]
     for a in angles:
-        check((a,), "sincos_deg", geo._sincos_deg(a), K.sincos_deg(a))
+        check((a,), "sincos_deg", geo.sincos_deg(a), K.sincos_deg(a))
 
 
 def test_counter_frames_corners_and_side_midpoints_agree():
@@ -296,7 +296,7 @@ def velocity(rng) -> tuple:
     if r < 0.2:
         return (0.0, 0.0)
     if r < 0.5:
-        s, c = geo._sincos_deg(angle(rng))
+        s, c = geo.sincos_deg(angle(rng))
         v = rng.choice([0.5, 1.0, 3.0, 12.0])
         return (v * s, v * c)
     return (rng.uniform(-10, 10), rng.uniform(-10, 10))

@@ -324,7 +324,7 @@ def _closing(a: Vehicle | Pedestrian, b: Vehicle | Pedestrian) -> bool:
     dx, dy = b.x - a.x, b.y - a.y
 
     def vel(u: Vehicle | Pedestrian) -> tuple[float, float]:
-        s, c = geo._sincos_deg(u.facing)
+        s, c = geo.sincos_deg(u.facing)
         return (u.speed * s, u.speed * c)
 
     va, vb = vel(a), vel(b)

@@ -129,9 +129,9 @@ _SIDE_ORDER = ("front", "back", "left", "right")
 def side_facing(facing_deg: float, direction: Sequence[float]) -> str:
     """The side of a counter facing `facing_deg` (0 = +y, clockwise) whose outward normal is nearest `direction`:
     front, back, left or right; an exact tie goes to the first of front, back, left, right."""
-    from .geometry import _sincos_deg
+    from .geometry import sincos_deg
 
-    s, c = _sincos_deg(facing_deg)
+    s, c = sincos_deg(facing_deg)
     normals = {"front": (s, c), "back": (-s, -c), "right": (c, -s), "left": (-c, s)}
     best, best_dot = "front", None
     for name in _SIDE_ORDER:

@@ -164,7 +164,7 @@ def _vault(rules: Rules, arena: Arena, v: Vehicle, name: str, e: dict, travel: f
         ledger.pass_out(damage_component(v, tire, r.total, ledger, "FIGHT-09"), f"left over after tire {tire.id}: lost", "FIGHT-09")
     r = dice.roll(_1D, f"{v.id}: vault: inches flown", "FIGHT-09")
     ledger.events.append(r)
-    s, c = geo._sincos_deg(travel)
+    s, c = geo.sincos_deg(travel)
     before = (round(v.x, 4), round(v.y, 4))
     v.x, v.y = v.x + r.total * s, v.y + r.total * c
     ledger.events.append(StateChanged(v.id, "position", before, (round(v.x, 4), round(v.y, 4)), "FIGHT-09"))
@@ -191,7 +191,7 @@ def crash_move(rules: Rules, v: Vehicle, distance: float):
         m = v.crash_motion
         e = _effect(rules, m.kind if m.kind == "spinout" else "roll")
         step = min(distance, e["move_per_phase"])
-        s, c = geo._sincos_deg(m.travel)
+        s, c = geo.sincos_deg(m.travel)
         if m.kind == "spinout":
             return ManeuverMove(step * s, step * c, 90.0 * m.spin, (0.0, 0.0))
         return ManeuverMove(step * s, step * c)
@@ -199,8 +199,8 @@ def crash_move(rules: Rules, v: Vehicle, distance: float):
         return None
     name, travel = v.skids[0]
     slide = min(distance, _effect(rules, name)["skid"])
-    s, c = geo._sincos_deg(travel)
-    fs, fc = geo._sincos_deg(v.facing)
+    s, c = geo.sincos_deg(travel)
+    fs, fc = geo.sincos_deg(v.facing)
     sign = -1.0 if v.speed < 0 else 1.0
     rest = distance - slide
     return ManeuverMove(slide * s + sign * rest * fs, slide * c + sign * rest * fc)

@@ -242,7 +242,7 @@ def _pushing(rules: Rules, arena: Arena, v: Vehicle, speed: float) -> bool:
     now: drives into it, not along it (the counter pared by LOOK_GRAIN a side, so that two counters edge to edge,
     side by side, may drive apart)."""
     now = v.counter.corners()
-    s, c = geo._sincos_deg(v.facing)
+    s, c = geo.sincos_deg(v.facing)
     ahead = [(x + s, y + c) for x, y in _pared(v.counter).corners()]
     for poly in _obstacles(arena, v):
         if touching(now, poly) and touching(ahead, poly):
@@ -276,7 +276,7 @@ def _straight_on(rules: Rules, arena: Arena, v: Vehicle, phase: int) -> list:
         dx, dy = straight_displacement(rules, o, phase)
         if dx == 0.0 and dy == 0.0:
             continue
-        s, c = geo._sincos_deg(o.facing)
+        s, c = geo.sincos_deg(o.facing)
         for k in (0.0, -lateral, lateral):
             out.append([(x + dx + k * c, y + dy - k * s) for x, y in o.counter.corners()])
     return out
@@ -292,7 +292,7 @@ def on_collision_course(rules: Rules, arena: Arena, v: Vehicle, cnt: geo.Counter
 
     safe = rules["carwars.maneuvers"]["speed"]["safe_braking"]
     mine = cnt.corners()
-    s, c = geo._sincos_deg(cnt.facing)
+    s, c = geo.sincos_deg(cnt.facing)
     go = slowed(v.speed, safe) / 10.0
     va = (go * s, go * c)
     for o in arena.vehicles.values():
@@ -302,7 +302,7 @@ def on_collision_course(rules: Rules, arena: Arena, v: Vehicle, cnt: geo.Counter
         theirs = [(x + dx, y + dy) for x, y in o.counter.corners()]
         if touching(mine, theirs):
             continue
-        os_, oc = geo._sincos_deg(o.facing)
+        os_, oc = geo.sincos_deg(o.facing)
         ob = slowed(o.speed, safe) / 10.0
         vb = (ob * os_, ob * oc)
         if (va != (0.0, 0.0) or vb != (0.0, 0.0)) and first_contact(mine, va, theirs, vb) is not None:
@@ -395,7 +395,7 @@ def maneuver_move(rules: Rules, v: Vehicle, m: Maneuver, distance: float) -> Man
     ahead = distance
     if m.kind in ("pivot", "bootlegger"):
         ahead = t[m.kind]["advance"]
-    s, c = geo._sincos_deg(v.facing)
+    s, c = geo.sincos_deg(v.facing)
     dx = sign * ahead * s + m.lateral * c
     dy = sign * ahead * c - m.lateral * s
     if m.angle == 0.0:
@@ -421,7 +421,7 @@ def turned(cnt: geo.Counter, angle: float, pivot: tuple[float, float]) -> geo.Co
     """A counter turned `angle` degrees (right positive) about a point of its own frame: the pivot stays where it
     is, the centre swings about it."""
     px, py = cnt.to_world(pivot)
-    s, c = geo._sincos_deg(angle)
+    s, c = geo.sincos_deg(angle)
     rx, ry = cnt.cx - px, cnt.cy - py
     cx = px + rx * c + ry * s
     cy = py - rx * s + ry * c

@@ -34,9 +34,9 @@ from .phase import burst_dice, explain_phase
 from .special import (automatic_target, expand_link, fetched_grenade, fires_on_automatic, flatten_link, grenade_boxes,
                       grenade_equivalents, set_automatic)
 from .tables import check_usable, weapon_spec
-from .terrain import offroad_rolls
+from .terrain import ditch_hazards, offroad_rolls, on_ditches
 from .tohit import hit_probability
-from .turn import FiredThisTurn, ditch_hazards, do_action, drops_now, end_handling, on_ditches, phase_distances
+from .turn import FiredThisTurn, do_action, drops_now, end_handling, phase_distances
 from .validate import check_drop_static
 
 __all__ = ["FightPacker", "TurnStates", "fact_turn", "layout_of", "pack_fight"]
@@ -356,8 +356,8 @@ class FightPacker:
         self.ocon: list[list[int]] = []        # counters driven over (turn._contacts, CW-DROP-02..04): dice, damage, fire
         self.ocon_lo = [0]
         self.touching: dict = {}     # (vehicle, counter) in contact last phase: phases in a row (`turn._contacts`)
-        # (vehicle, ditch) in contact last phase (`turn.ditch_hazards`); None: no ditch on the map
-        self.crossing: set | None = on_ditches(self.arena) if any(a.kind == "ditch" for a in self.arena.areas.values()) else None
+        # (vehicle, ditch) in contact last phase (`terrain.ditch_hazards`); None: no ditch on the map
+        self.crossing: set | None = on_ditches(self.arena) if self.arena.ditches() else None
         self.o_t = rules["carwars.dropped"]["oil"]
         self.oil_spec = weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])
         self.d_t = rules["carwars.dropped"]
@@ -729,11 +729,11 @@ class FightPacker:
             v.on_oil = True       # every phase it crosses a slick, not only the first: firing from it (CW-HIT-08)
         key = (v.id, counter.id)
         touched[key] = self.touching.get(key, 0) + 1
-        spec = weapon_spec(self.rules, counter.weapon)
         if key in self.touching:
             if damages_again(self.rules, counter, touched[key]):
-                self._liquid_rows(vi_, v, counter, spec)
+                self._liquid_rows(vi_, v, counter, weapon_spec(self.rules, counter.weapon))
             return
+        spec = weapon_spec(self.rules, counter.weapon)
         if counter.kind == "spikes":
             self._spikes_rows(vi_, v, counter, spec, where_, before_move)
         elif counter.kind == "mines":

@@ -33,6 +33,7 @@ __all__ = [
     "cloud_penalty_length",
     "nearest_point",
     "distance",
+    "sincos_deg",
 ]
 
 Point = tuple[float, float]
@@ -50,7 +51,7 @@ _PI = math.pi
 _INF = math.inf
 
 
-def _sincos_deg(deg: float) -> tuple[float, float]:
+def sincos_deg(deg: float) -> tuple[float, float]:
     """(sin, cos) of an angle in degrees, exact for multiples of 90."""
     r = math.fmod(deg, 360.0)
     if r < 0.0:
@@ -228,14 +229,14 @@ class Counter:
 
     def to_local(self, p: Sequence[float]) -> Point:
         """World point -> local (x to the counter's right, y forward)."""
-        s, c = _sincos_deg(self.facing)
+        s, c = sincos_deg(self.facing)
         dx = p[0] - self.cx
         dy = p[1] - self.cy
         return (dx * c - dy * s, dx * s + dy * c)
 
     def to_world(self, p: Sequence[float]) -> Point:
         """Local point (x right, y forward) -> world point."""
-        s, c = _sincos_deg(self.facing)
+        s, c = sincos_deg(self.facing)
         lx, ly = p[0], p[1]
         return (self.cx + lx * c + ly * s, self.cy - lx * s + ly * c)
 
@@ -280,7 +281,7 @@ def _arc_halfplanes(counter: Counter, arc: str, arc_angle: float) -> tuple[tuple
     """
     if not (0.0 <= arc_angle <= 90.0):
         raise ValueError(f"arc_angle={arc_angle!r} must be between 0 and 90 degrees (CW-ARC-01)")
-    s, c = _sincos_deg(arc_angle)
+    s, c = sincos_deg(arc_angle)
     h = 0.5 * counter.length
     w = 0.5 * counter.width
     # The line through the front-right corner (w, h) with direction (s, c):

@@ -356,6 +356,10 @@ class Arena:
             return self.pedestrians[unit_id]
         raise ScenarioError("no vehicle or pedestrian with this id", field=field_name, value=unit_id, rule="CLI-02")
 
+    def ditches(self) -> list[Area]:
+        """The ditches on the map (CW-SEED-03), in file order."""
+        return [a for a in self.areas.values() if a.kind == "ditch"]
+
     def copy(self) -> "Arena":
         return copy.deepcopy(self)
 

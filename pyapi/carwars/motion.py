@@ -86,14 +86,14 @@ def straight_displacement(rules: Rules, unit: Vehicle | Pedestrian, phase: int) 
     if isinstance(unit, Pedestrian):
         if unit.speed <= 0:
             return (0.0, 0.0)
-        s, c = geo._sincos_deg(unit.facing)
+        s, c = geo.sincos_deg(unit.facing)
         step = rules["carwars.turn"]["pedestrian_step"]
         return (step * s, step * c)
     d = phase_distances(rules, unit.speed)[phase - 1]
     if d == 0:
         return (0.0, 0.0)
     sign = -1.0 if unit.speed < 0 else 1.0
-    s, c = geo._sincos_deg(unit.facing)
+    s, c = geo.sincos_deg(unit.facing)
     return (sign * d * s, sign * d * c)
 
 
@@ -114,7 +114,7 @@ def move_with_contacts(rules: Rules, arena: Arena, phase: int, moves: dict | Non
               for u in [*arena.vehicles.values(), *arena.pedestrians.values()]}
     buildings = [(b.id, list(b.polygon.vertices)) for b in arena.buildings.values()]
     # a ditch a vehicle falls into at its speed stops it as a wall would (CW-SEED-03); any other it drives over
-    ditches = {a.id: a for a in arena.areas.values() if a.kind == "ditch"}
+    ditches = {a.id: a for a in arena.ditches()}
     buildings += [(d.id, list(d.polygon.vertices)) for d in ditches.values()]
     vids, pids = list(arena.vehicles), list(arena.pedestrians)
     pairs = [] if still else _pairs(movers, vids, buildings, pids)

@@ -23,7 +23,8 @@ from ..errors import RuleViolation, ScenarioError
 from ..events import DamageApplied, Event, Note, StateChanged
 from .damage import Ledger, damage_armour, damage_component, random_pick
 from .enums import Side
-from .model import Tire, Vehicle
+from .dropped import intersects, oil_extra_difficulty, swept_polygon
+from .model import Arena, Tire, Vehicle
 
 __all__ = [
     "terrain_table",
@@ -34,6 +35,8 @@ __all__ = [
     "offroad_rolls", "check_offroad_suspension", "offroad_damage",
     # CW-OFF-03
     "TerrainFeature", "terrain_feature", "boulder", "BarrierOutcome", "barrier_collision", "DitchEffect", "ditch_effect",
+    # CW-SEED-03
+    "on_ditches", "ditch_hazards",
     # CW-OFF-04
     "water_depth_limit", "water_hazard_difficulty", "water_deceleration", "water_maneuver_allowed",
     "WaterCrossing", "water_crossing",
@@ -353,6 +356,42 @@ def ditch_effect(width_ft: float, speed_mph: float, rules: Rules | None = None) 
                            events=(Note(text, "CW-OFF-03"),))
     d = t["medium_mid_d"] if speed < t["medium_fly_over_from_mph"] - _EPS else t["medium_fast_d"]
     return DitchEffect(width, speed, hazard_d=d, events=(Note(f"ditch {width:g} ft across at {speed:g} mph: D{d} hazard", "CW-OFF-03"),))
+
+
+def on_ditches(arena: Arena) -> set:
+    """CW-SEED-03: the (vehicle, ditch) pairs touching as the scenario starts: a vehicle meets a ditch it stands on
+    only once it has left it and comes back (as a counter it stands on, CW-DROP-01)."""
+    return {(v.id, d.id) for v in arena.vehicles.values() for d in arena.ditches() if intersects(v.counter.polygon(), d.polygon)}
+
+
+def ditch_hazards(rules: Rules, arena: Arena, before: dict, crossing: set) -> list[Event]:
+    """CW-SEED-03 (CW-OFF-03): a vehicle driving onto a ditch meets it in the phase it first touches it (again if
+    it comes back): a hazard by the ditch's width and its speed (`ditch_effect`), +D2 on an oil slick
+    (CW-DROP-04); one it falls into has stopped it where it met it (`motion.move_with_contacts`). `crossing`
+    holds the pairs in contact last phase."""
+    ditches = arena.ditches()
+    out: list[Event] = []
+    now: set = set()
+    for v in arena.vehicles.values():
+        area = swept_polygon(before[v.id], v.counter)
+        for d in ditches:
+            if not intersects(area, d.polygon):
+                continue
+            key = (v.id, d.id)
+            now.add(key)
+            if key in crossing or v.in_ditch == d.id:
+                continue
+            effect = ditch_effect(d.across_ft, v.speed, rules)
+            if effect.falls_in:
+                continue
+            extra = oil_extra_difficulty(rules, arena, v)
+            out += [Note(f"{v.id} crosses ditch {d.id}: {e.text}" + (f" (+D{extra} on an oil slick)" if extra else ""), "CW-SEED-03")
+                    for e in effect.events]
+            v.hazard_difficulty += effect.hazard_d + extra
+            v.phase_hazards.append((effect.hazard_d + extra, f"ditch {d.id}"))
+    crossing.clear()
+    crossing.update(now)
+    return out
 
 
 # --- CW-OFF-04: water --------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from ..events import Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
 from .attack import Attack, AttackRoll, Scene, SustainedRecord
 from .dropped import (OIL_KINDS, DroppedCounter, contact, counter_id, damages_again, drop_weapon, expire_counters, intersects, liquid_damage,
-                      mines_effect, oil_effect, oil_extra_difficulty, oil_maneuver, paint_contact, spikes_effect, swept_polygon)
+                      mines_effect, oil_effect, oil_maneuver, paint_contact, spikes_effect, swept_polygon)
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
 from .fight import FightRecord
@@ -29,6 +29,7 @@ from .model import Arena, Vehicle, slowed
 from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
 from .special import attack_columns, automatic_attacks, flatten_link, set_automatic
 from .tables import check_usable, weapon_spec
+from .terrain import ditch_hazards, on_ditches
 
 if TYPE_CHECKING:
     from .fight import Fight
@@ -83,7 +84,7 @@ def move_vehicle(vehicle: Vehicle, distance: float) -> None:
     if distance == 0:
         return
     sign = -1.0 if vehicle.speed < 0 else 1.0
-    s, c = geo._sincos_deg(vehicle.facing)       # exact at multiples of 90: a car facing 180 drifts nowhere
+    s, c = geo.sincos_deg(vehicle.facing)       # exact at multiples of 90: a car facing 180 drifts nowhere
     vehicle.x += sign * distance * s
     vehicle.y += sign * distance * c
 
@@ -262,13 +263,13 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
                 v.on_oil = True      # CW-DROP-04: every phase it crosses the slick, not only the first
             key = (v.id, counter.id)
             now[key] = touching.get(key, 0) + 1
-            spec = _counter_spec(rules, counter)
             if key in touching:
                 if damages_again(rules, counter, now[key]):
                     out.append(Note(f"{v.id} still on {counter.id}, {now[key] - 1} phases on: its damage again", "CW-SEED-01"))
-                    out += liquid_damage(rules, v, counter, spec, dice)
+                    out += liquid_damage(rules, v, counter, _counter_spec(rules, counter), dice)
                     out += _flaming_oil_fire(rules, arena, v)
                 continue
+            spec = _counter_spec(rules, counter)
             if counter.kind == "spikes":
                 out += spikes_effect(rules, v, counter, where, spec, dice, before[v.id])
             elif counter.kind == "mines":
@@ -287,45 +288,6 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
                 out += paint_contact(rules, v, cloud, arena.turn)
     touching.clear()
     touching.update(now)
-    return out
-
-
-def on_ditches(arena: Arena) -> set:
-    """CW-SEED-03: the (vehicle, ditch) pairs touching as the scenario starts: a vehicle meets a ditch it stands on
-    only once it has left it and comes back (as a counter it stands on, CW-DROP-01)."""
-    ditches = [a for a in arena.areas.values() if a.kind == "ditch"]
-    return {(v.id, d.id) for v in arena.vehicles.values() for d in ditches if intersects(v.counter.polygon(), d.polygon)}
-
-
-def ditch_hazards(rules: Rules, arena: Arena, before: dict[str, geo.Counter], crossing: set) -> list[Event]:
-    """CW-SEED-03 (CW-OFF-03): a vehicle driving onto a ditch meets it in the phase it first touches it (again if
-    it comes back): a hazard by the ditch's width and its speed (`terrain.ditch_effect`), +D2 on an oil slick
-    (CW-DROP-04); one it falls into has stopped it where it met it (`motion.move_with_contacts`). `crossing`
-    holds the pairs in contact last phase."""
-    from .terrain import ditch_effect
-
-    ditches = [a for a in arena.areas.values() if a.kind == "ditch"]
-    out: list[Event] = []
-    now: set = set()
-    for v in arena.vehicles.values():
-        area = swept_polygon(before[v.id], v.counter)
-        for d in ditches:
-            if not intersects(area, d.polygon):
-                continue
-            key = (v.id, d.id)
-            now.add(key)
-            if key in crossing or v.in_ditch == d.id:
-                continue
-            effect = ditch_effect(d.across_ft, v.speed, rules)
-            if effect.falls_in:
-                continue
-            extra = oil_extra_difficulty(rules, arena, v)
-            out += [Note(f"{v.id} crosses ditch {d.id}: {e.text}" + (f" (+D{extra} on an oil slick)" if extra else ""), "CW-SEED-03")
-                    for e in effect.events]
-            v.hazard_difficulty += effect.hazard_d + extra
-            v.phase_hazards.append((effect.hazard_d + extra, f"ditch {d.id}"))
-    crossing.clear()
-    crossing.update(now)
     return out
 
 
@@ -439,7 +401,7 @@ def move_phase(rules: Rules, arena: Arena, phase: int) -> list[Event]:
             events.append(StateChanged(v.id, "position", before, (round(v.x, 4), round(v.y, 4)), "CW-ROF-02"))
     for p in arena.pedestrians.values():
         if p.speed > 0:
-            s, c = geo._sincos_deg(p.facing)
+            s, c = geo.sincos_deg(p.facing)
             step = rules["carwars.turn"]["pedestrian_step"]
             p.x += step * s
             p.y += step * c
@@ -502,7 +464,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
     phases: list[PhaseResult] = []
     events: list[Event] = []
     touching: dict = {}     # (vehicle, counter) in contact: phases in a row (`_contacts`)
-    crossing = on_ditches(arena)    # (vehicle, ditch) in contact (`ditch_hazards`)
+    crossing = on_ditches(arena)    # (vehicle, ditch) in contact (`terrain.ditch_hazards`)
     n_phases = rules["carwars.turn"]["phases"]
     record = FightRecord() if fight is not None else None
     out = record.out_turn if record is not None else {}

@@ -53,13 +53,16 @@ def test_cw_seed_01_the_kernels_slow_a_car_whose_driver_starts_out():
     """CW-SEED-01, ARCH-03: the same on the compiled core: a hunter whose driver starts unconscious, rolling at 40 mph
     toward a hunter 12" ahead under fire orders, three turns (the packed fight, `run_fight`), and the same fight
     with movement orders (`run_drive`): every trial's state and flags equal on both backends; the car that
-    starts uncontrolled is not counted as put out of control by the dice (its flag stays clear)."""
+    starts uncontrolled is not counted as put out of control by the dice (its flag stays clear). Slowing, it
+    covers 10.5" and never reaches the hunter ahead (whose front armour no shot or ram touches)."""
     doc = {"scenario": {"name": "t", "ruleset": "carwars", "turns": 3},
            "vehicle": [{"id": "a", "design": "hunter", "speed": 40, "crew": hunter_driver(hits=2), "side": "a"},
                        {"id": "b", "design": "hunter", "y": 12.0, "facing": 180.0, "speed": 0, "side": "b"}],
            "orders": [{"id": "b_fires", "unit": "b", "target": "a"}]}
     com = both_backends(hardpoint.parse_scenario(copy.deepcopy(doc)), trials=200)
     assert not (com.flags[:, 0] & 4).any()
+    # slowing (10.5"), a's front stops 0.5" short of b, which nothing hits; at 40 mph (12") it would ram b
+    assert (com.state[:, com.labels.index("b front armour")] == 20).all()
     drive = dict(copy.deepcopy(doc), drive=[{"id": "b_drives", "unit": "b", "tactic": "bring_to_bear"},
                                              {"id": "a_drives", "unit": "a", "tactic": "pursue"}])
     s = hardpoint.parse_scenario(drive)
