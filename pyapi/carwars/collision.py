@@ -165,9 +165,11 @@ def _split_locations(vehicle: Vehicle, hits: int, dice: DiceSource, ledger: Ledg
     return through
 
 
-def jump_out_dice(rules: Rules, speed: float) -> DiceExpr | None:
-    """CW-COL-04: jumping out off-road: as a sideswipe at 30 mph less than the vehicle's speed."""
-    return ram_dice(rules, max(0.0, abs(speed) - rules["carwars.collisions"]["jump_speed_reduction"]))
+def jump_out_dice(rules: Rules, speed: float, off_road: bool = True) -> DiceExpr | None:
+    """CW-COL-04: jumping out: as a sideswipe at the speed he hits the ground, 30 mph less off-road (RULING: on the
+    road, the vehicle's full speed; the seed gives only the off-road reduction)."""
+    cut = rules["carwars.collisions"]["jump_speed_reduction"] if off_road else 0.0
+    return ram_dice(rules, max(0.0, abs(speed) - cut))
 
 
 def offroad_roll(rules: Rules, vehicle: Vehicle, sides: Sequence[Side], dice: DiceSource) -> Ledger:

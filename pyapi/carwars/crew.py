@@ -6,11 +6,12 @@ from ..dice import DiceSource, parse_dice
 from ..errors import RuleViolation
 from ..events import DamageApplied, Event, Note, StateChanged
 from .damage import Ledger
+from . import geometry as geo
 from .enums import CrewState
-from .model import CrewMember, Pedestrian, Vehicle
+from .model import Arena, CrewMember, Pedestrian, Vehicle
 
-__all__ = ["damage_pedestrian", "driver_consequences", "crash_table_band", "crash_roll_offroad_modifier", "substitute_driver",
-           "substitute_barred", "check_substitute_fire"]
+__all__ = ["damage_pedestrian", "driver_consequences", "passengers_jump", "crash_table_band", "crash_roll_offroad_modifier",
+           "substitute_driver", "substitute_barred", "check_substitute_fire"]
 
 _2D = parse_dice("2d")
 
@@ -45,14 +46,16 @@ def crash_table_band(rules: Rules, total: int) -> str:
     return band
 
 
-def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice: DiceSource, extra_d: int = 0) -> list[Event]:
+def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice: DiceSource, extra_d: int = 0,
+                        arena: Arena | None = None) -> list[Event]:
     """CW-CREW-02 / CW-CREW-03: what the driver's injury this phase does to the vehicle.
 
     Wounded (knocked out from ok too: the first hit wounded him) or killed: a D2
     hazard. Unconscious or dead: driver skill and reflex bonuses are lost. A
     cycle (no sidecar) whose driver is killed or knocked out goes to Crash Table
-    1 at +4 (the roll and band are reported; passengers must jump or take it);
-    any other vehicle goes on straight, slowing 5 mph a turn.
+    1 at +4 (the roll and band are reported) and, on the map of `arena`, its
+    passengers jump or stay (`passengers_jump`, CW-SEED-01); any other vehicle
+    goes on straight, slowing 5 mph a turn.
     `extra_d` is added to the hazard (D2 on an oil slick, CW-DROP-04).
     """
     driver = vehicle.driver
@@ -78,11 +81,59 @@ def driver_consequences(rules: Rules, vehicle: Vehicle, before: CrewState, dice:
             vehicle.crash = crash_table_band(rules, total)
             out += [r, Note(f"{vehicle.id}: Crash Table 1 roll {r.total} +{t['crash_table_bonus']}{where} = {total}: "
                             f"{crash_table_band(rules, total)}; any passenger must jump or take the result", "CW-CREW-03")]
+            if arena is not None:
+                out += passengers_jump(rules, arena, vehicle, dice)
         else:
             out.append(Note(f"{vehicle.id}: uncontrolled: goes straight, losing {t['uncontrolled_slowdown_mph']} mph a turn until it stops or hits something", "CW-CREW-03"))
         if not vehicle.uncontrolled:
             out.append(StateChanged(vehicle.id, "uncontrolled", False, True, "CW-CREW-03"))
             vehicle.uncontrolled = True
+    return out
+
+
+def passengers_jump(rules: Rules, arena: Arena, vehicle: Vehicle, dice: DiceSource) -> list[Event]:
+    """CW-SEED-01: the passengers of a cycle gone to Crash Table 1 (`vehicle.crash`) jump or take the result.
+
+    An able passenger (conscious, not stunned) jumps at a result of his `jumps_on`, by default the rules'
+    passenger_jumps_on (seeds/carwars/damage.toml [crew], RULING: none); otherwise, or unable, he stays aboard and
+    shares the cycle's fate. A jump: the damage of a sideswipe at the speed he hits the ground (the
+    cycle's, 30 mph less off-road, CW-COL-04), body armour first; he is then a pedestrian, in file order from the
+    cycle's right side outwards, abreast of its centre, facing its way, carrying his hand weapons, on the cycle's
+    side and with no orders of his own (id <cycle>.<crew id>)."""
+    from .collision import jump_out_dice
+
+    default = tuple(rules["carwars.damage"]["crew"].get("passenger_jumps_on", ()))
+    out: list[Event] = []
+    taken = set(arena.vehicles) | set(arena.pedestrians)
+    s, c = geo.sincos_deg(vehicle.facing)
+    reach = vehicle.counter.width / 2.0
+    for person in [p for p in vehicle.crew if p is not vehicle.driver and p.can_act and not p.stunned(arena.turn)
+                   and vehicle.crash in (default if p.jumps_on is None else p.jumps_on)]:
+        ident, n = f"{vehicle.id}.{person.id}", 2
+        while ident in taken:
+            ident, n = f"{vehicle.id}.{person.id}.{n}", n + 1
+        taken.add(ident)
+        ped = Pedestrian(ident, 0.0, 0.0, vehicle.facing, hits=person.hits, body_armour=person.body_armour,
+                         handgunner=person.handgunner, weapons=person.hand_weapons, jumped_from=vehicle.id)
+        reach += ped.size / 2.0
+        ped.x, ped.y = vehicle.x + reach * c, vehicle.y - reach * s
+        reach += ped.size / 2.0
+        vehicle.crew.remove(person)
+        arena.pedestrians[ident] = ped
+        out += [StateChanged(vehicle.id, "crew", person.id, None, "CW-SEED-01"),
+                Note(f"{person.id} jumps off {vehicle.id} ({vehicle.crash}): a pedestrian, {ident}, at "
+                     f"({ped.x:.2f}, {ped.y:.2f})", "CW-SEED-01")]
+        expr = jump_out_dice(rules, vehicle.speed, vehicle.off_road)
+        if expr is None:
+            out.append(Note(f"{ident} jumps off a stopped cycle: no damage", "CW-COL-04"))
+            continue
+        r = dice.roll(expr, f"{ident}: jumping off at {abs(vehicle.speed):g} mph{' off-road' if vehicle.off_road else ''}",
+                      "CW-COL-04")
+        ledger = Ledger(ident)
+        ledger.events.append(r)
+        ledger.dealt = r.total
+        damage_pedestrian(ped, r.total, ledger)
+        out += ledger.events
     return out
 
 

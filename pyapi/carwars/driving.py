@@ -438,7 +438,7 @@ def drive_target(fight, arena: Arena, v: Vehicle, order: DriveOrder, out: dict[s
         return None if order.target in out else arena.unit(order.target, "drive.target")
     best, best_d = None, 0.0
     for u in units:
-        if u.id == v.id or u.id in out or not fight.enemies(v.id, u.id):
+        if u.id == v.id or u.id in out or not fight.enemies(v.id, u.id, arena):
             continue
         d = geo.distance((v.x, v.y), (u.x, u.y))
         if best is None or d < best_d:

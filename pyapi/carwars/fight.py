@@ -61,11 +61,16 @@ class Fight:
         """The unit's movement order (FIGHT-07), or None."""
         return next((d for d in self.drives if d.unit == unit_id), None)
 
-    def side(self, unit_id: str) -> str:
+    def side(self, unit_id: str, arena: Arena | None = None) -> str:
+        """The unit's side; given the arena, a passenger who jumped off a cycle (CW-SEED-01) is on his cycle's."""
+        if arena is not None and unit_id not in self.sides:
+            p = arena.pedestrians.get(unit_id)
+            if p is not None and p.jumped_from:
+                return self.side(p.jumped_from)
         return self.sides.get(unit_id, unit_id)
 
-    def enemies(self, a: str, b: str) -> bool:
-        return self.side(a) != self.side(b)
+    def enemies(self, a: str, b: str, arena: Arena | None = None) -> bool:
+        return self.side(a, arena) != self.side(b, arena)
 
     @property
     def side_names(self) -> list[str]:
@@ -208,7 +213,7 @@ def _can_fire(rules: Rules, v: Vehicle, wanted: set[str] | None = None) -> bool:
 
 def out_of_action(rules: Rules, arena: Arena, unit_id: str, fight: "Fight | None" = None) -> str | None:
     """Why a unit can no longer fight (FIGHT-03, the switches of fight.toml [out_of_action]), or None: a pedestrian
-    down; a vehicle that crashed (a roll or worse, FIGHT-09, or an uncontrolled cycle's, CW-CREW-03), that nobody
+    down, or one who jumped off an uncontrolled cycle (CW-SEED-01: he has no orders); a vehicle that crashed (a roll or worse, FIGHT-09, or an uncontrolled cycle's, CW-CREW-03), that nobody
     aboard can drive (it exploded, or its driver is out with no one to take over), or with no weapon its orders can
     still use (FIGHT-10)."""
     t = rules["carwars.fight"]["out_of_action"]
@@ -216,6 +221,8 @@ def out_of_action(rules: Rules, arena: Arena, unit_id: str, fight: "Fight | None
         p = arena.pedestrians[unit_id]
         if t["pedestrian_down"] and p.state >= CrewState.UNCONSCIOUS:
             return f"{p.state}"
+        if t.get("jumped_off", True) and p.jumped_from:
+            return f"jumped off {p.jumped_from}"
         return None
     v = arena.vehicles[unit_id]
     if t["crashed"] and getattr(v, "crash", None) in t["crash_results_out"]:
@@ -231,7 +238,7 @@ def out_of_action(rules: Rules, arena: Arena, unit_id: str, fight: "Fight | None
 def sides_in_action(fight: Fight, arena: Arena, out: dict[str, int]) -> list[str]:
     """The sides with at least one unit in action, in the fight's order."""
     units = list(arena.vehicles) + list(arena.pedestrians)
-    alive = {fight.side(u) for u in units if u not in out}
+    alive = {fight.side(u, arena) for u in units if u not in out}
     return [s for s in fight.side_names if s in alive]
 
 
@@ -333,7 +340,7 @@ def _enemy_in_arc(fight: Fight, arena: Arena, v: Vehicle, arc: str, within: floa
     from . import geometry as geo
 
     for u in list(arena.vehicles.values()) + list(arena.pedestrians.values()):
-        if u.id == v.id or u.id in out or not fight.enemies(v.id, u.id):
+        if u.id == v.id or u.id in out or not fight.enemies(v.id, u.id, arena):
             continue
         if geo.distance((v.x, v.y), (u.x, u.y)) <= within + 1e-9 and arc in geo.point_arcs(v.counter, (u.x, u.y), arc_angle):
             return True
@@ -383,7 +390,7 @@ def order_attacks(rules: Rules, fight: Fight, arena: Arena, phase: int, fired, h
             continue
         unit = arena.vehicles.get(order.unit) or arena.pedestrians[order.unit]
         if order.target in TARGET_POLICIES:
-            candidates = [u for u in units if u not in out and u != unit.id and fight.enemies(unit.id, u)]
+            candidates = [u for u in units if u not in out and u != unit.id and fight.enemies(unit.id, u, arena)]
         else:
             candidates = [] if order.target in out else [order.target]
         if not candidates:
@@ -461,7 +468,7 @@ def _fight_schema() -> dict:
             "out_of_action": {"type": "object", "additionalProperties": False, "x-rule": "FIGHT-03",
                               "required": ["no_driver", "no_weapon", "crashed", "crash_results_out", "pedestrian_down"],
                               "properties": {"rule": {"type": "string"}, "no_driver": boolean, "no_weapon": boolean,
-                                             "crashed": boolean, "pedestrian_down": boolean,
+                                             "crashed": boolean, "pedestrian_down": boolean, "jumped_off": boolean,
                                              "crash_results_out": {"type": "array", "items": {"type": "string"},
                                                                    "uniqueItems": True, "maxItems": 32}}},
             "collisions": {"type": "object", "additionalProperties": False, "required": ["after", "from_movement"],
@@ -516,6 +523,10 @@ def check_fight_against_tables(rules: Rules) -> None:
         if name not in bands:
             raise DataError(f"not a Crash Table 1 result (known: {', '.join(sorted(bands))})",
                             field=f"carwars.fight.out_of_action.crash_results_out[{i}]", value=name, rule="FIGHT-03")
+    for i, name in enumerate(rules["carwars.damage"]["crew"].get("passenger_jumps_on", ())):
+        if name not in bands:
+            raise DataError(f"not a Crash Table 1 result (known: {', '.join(sorted(bands))})",
+                            field=f"carwars.damage.crew.passenger_jumps_on[{i}]", value=name, rule="CW-SEED-01")
 
 
 def _register() -> None:

@@ -64,6 +64,7 @@ class CrewMember:
     hand_weapons: tuple[str, ...] = ()
     reflexes: int = 0                      # FIGHT-09: the driver's reflex bonus to his vehicle's handling class (0-2)
     stunned_until_turn: int | None = None  # CW-SEED-02: stunned until the end of this turn (his bonuses lost meanwhile)
+    jumps_on: tuple[str, ...] | None = None  # CW-SEED-01: Crash Table 1 results at which he jumps off an uncontrolled cycle
 
     @property
     def dp(self) -> int:
@@ -285,6 +286,7 @@ class Pedestrian:
     in_rubble: bool = False
     blinded: bool = False
     size: float = 0.25
+    jumped_from: str = ""        # CW-SEED-01: the cycle he jumped off (he is on its side, with no orders of his own)
 
     @property
     def counter(self) -> Counter:
@@ -447,8 +449,23 @@ def _crew(rules: Rules, data: Any, path: str, allowed_seats: tuple[str, ...]) ->
                               _int(c.get("driver", 0), f"{p}.driver", "CW-CREW-02", 0, MAX_SKILL), tuple(hw),
                               _int(c.get("reflexes", 0), f"{p}.reflexes", "FIGHT-09", 0, MAX_REFLEXES),
                               None if c.get("stunned_until_turn") is None
-                              else _int(c["stunned_until_turn"], f"{p}.stunned_until_turn", "CW-SEED-02", 0, MAX_TURN)))
+                              else _int(c["stunned_until_turn"], f"{p}.stunned_until_turn", "CW-SEED-02", 0, MAX_TURN),
+                              _jumps_on(rules, c.get("jumps_on"), f"{p}.jumps_on")))
     return out
+
+
+def _jumps_on(rules: Rules, data: Any, path: str) -> tuple[str, ...] | None:
+    """CW-SEED-01: a passenger's own choice of the Crash Table 1 results at which he jumps off, or None (the rules')."""
+    if data is None:
+        return None
+    bands = [name for _, name in rules["carwars.damage"]["crew"]["crash_table_1"]]
+    if not isinstance(data, list) or len(data) > len(bands):
+        raise ScenarioError(f"expected a list of at most {len(bands)} Crash Table 1 results", field=path, value=data, rule="CW-SEED-01")
+    for j, name in enumerate(data):
+        if name not in bands:
+            raise ScenarioError(f"not a Crash Table 1 result (known: {', '.join(bands)})", field=f"{path}[{j}]", value=name,
+                                rule="CW-SEED-01")
+    return tuple(data)
 
 
 def _weapons(rules: Rules, data: Any, path: str, allowed: tuple[Mount, ...], has_turret: bool) -> list[Weapon]:

@@ -568,7 +568,7 @@ def _vehicle_consequences(rules: Rules, arena: Arena, v: Vehicle, hits: int, haz
         out.append(StateChanged("arena", "obstacles", len(arena.obstacles) - 1, len(arena.obstacles), "CW-DMG-08"))
         out.append(Note(f"{v.id} {why}: an obstacle drops at ({v.x:g}, {v.y:g})", "CW-DMG-08"))
     if driver_before is not None:
-        out += driver_consequences(rules, v, driver_before, dice, oil)
+        out += driver_consequences(rules, v, driver_before, dice, oil, arena)
     return out
 
 

@@ -131,6 +131,11 @@ _CREW = {"type": "object", "required": ["id"], "additionalProperties": False, "x
              "stunned_until_turn": {**_int(0, MAX_TURN, "stunned until the end of this turn: a driver loses his reflex "
                                                         "bonus meanwhile (CW-SEED-02; nothing in the rules stuns anyone by "
                                                         "itself); default none"), "x-rule": "CW-SEED-02"},
+             "jumps_on": {**_list({"type": "string", "minLength": 1, "maxLength": 128,
+                                   "description": "a Crash Table 1 result (seeds/carwars/damage.toml crash_table_1)"}, 64,
+                                  "the results at which this passenger jumps off a cycle with no sidecar whose driver goes "
+                                  "out (CW-SEED-01), taking a sideswipe's damage; default the rules' passenger_jumps_on"),
+                          "x-rule": "CW-SEED-01"},
              "hand_weapons": _list({"type": "string", "minLength": 1, "maxLength": MAX_ID,
                                     "description": "a name or abbreviation of the hand weapon list"}, MAX_CARRIED,
                                    "hand weapons carried (seeds/carwars/hand_weapons.toml), at most six grenade-equivalents; "

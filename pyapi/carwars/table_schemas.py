@@ -514,9 +514,11 @@ DAMAGE = {"type": "object", "additionalProperties": False, "x-rule": "CW-DMG-01"
                           "description": "[lowest modified roll, result], rolls increasing (reported, not resolved)",
                           "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": False,
                                     "prefixItems": [_int(-100, 100, "modified 2d6 roll"), _text("result", 128)]}},
+        "passenger_jumps_on": {**_names("Crash Table 1 results at which an uncontrolled cycle's able passengers jump off"),
+                               "x-rule": "CW-SEED-01"},
         "replace_driver_turns": {**_int(0, 1000, "turns to replace a stopped vehicle's driver"), "x-rule": "CW-CREW-04"},
         "substitute_maneuver_penalty": {**_int(0, MAX_DIFFICULTY, "D added to a substitute driver's maneuvers"), "x-rule": "CW-CREW-04"},
-    }, optional=["dp"]),
+    }, optional=["dp", "passenger_jumps_on"]),
     "cycle": _section("CW-TGT-04", {
         "end_armour": _band(2, 12, "2d6 from the front or back: that armour"),
         "end_wheel": _band(2, 12, "2d6 from the front or back: the exposed wheel"),

@@ -222,3 +222,101 @@ def test_cw_seed_03_the_fight_kernel_takes_the_ditch_hazard_into_the_shots_of_th
     plain = both_backends(_ditch_scenario(1.5, 30, 40.0, orders=True), trials=400)
     assert not np.array_equal(com.state, plain.state)
     both_backends(_ditch_scenario(3.0, 10, 1.2, orders=True), trials=200)
+
+
+# --- CW-SEED-01: an uncontrolled cycle's passengers jump or take the result ---------------------------------------
+
+def _bike_and_pillion(speed=40, jumps_on=None, off_road=False, pillion=None, orders=False):
+    """A razor (solo cycle) at `speed` whose wounded driver sits in front of a pillion passenger (body armour 3), a
+    hunter 2" off its right side firing its MG at it (aim auto: the right side, 10 to hit)."""
+    p = {"id": "pillion", "role": "passenger", "seat": "cycle", "body_armour": 3, "hand_weapons": ["Heavy Pistol"],
+         **({} if jumps_on is None else {"jumps_on": jumps_on}), **(pillion or {})}
+    doc = dict(vehicle=[{"id": "bike", "design": "razor", "speed": speed, "off_road": off_road, "side": "a",
+                         "crew": [{"id": "driver", "role": "driver", "seat": "cycle", "hits": 1}, p]},
+                        {"id": "car", "design": "hunter", "x": 2.0, "facing": 270.0, "speed": 0, "side": "b"}])
+    if orders:
+        doc["meta"] = {"turns": 1}
+        doc["orders"] = [{"id": "fire", "unit": "car", "target": "bike"}]
+    else:
+        doc["attack"] = [{"id": "a", "attacker": "car", "weapon": "mg", "target": "bike"}]
+    return scenario(**doc)
+
+
+# to hit [5, 5] = 10: a hit; 1d [1]; side table [1, 2] = 3: the driver (wounded -> unconscious); Crash Table 1 [5, 4]
+# = 9 + 4 = 13: "roll, burning on 4-6"; then the jump's dice
+_KNOCK_OUT = [5, 5, 1, 1, 2, 5, 4]
+
+
+def test_cw_seed_01_a_passenger_jumps_off_an_uncontrolled_cycle_and_is_a_pedestrian_beside_it():
+    """CW-SEED-01 / CW-CREW-03 / CW-COL-04: the driver of a solo cycle at 40 mph is knocked out; Crash Table 1 at +4
+    gives 13, a burning roll. The pillion passenger, whose `jumps_on` names that result, jumps: a sideswipe at 40 mph
+    on the road (3d: [3, 3, 2] = 8; the seed's 30 mph less is for off-road only) takes his body armour's 3 and his
+    3 DP (2 hits beyond). He is then a pedestrian "bike.pillion" abreast of the cycle's centre off its right side
+    (the cycle is 1/4" wide, he 1/4": x = 0.125 + 0.125), facing its way, with his pistol; the cycle's crew is its
+    driver alone. Source: CW seed, Uncontrolled Vehicles ("Any passengers must jump or suffer the consequences of
+    the roll"); Jumping Out of Vehicles."""
+    s = _bike_and_pillion(jumps_on=["roll, burning on 4-6"])
+    r = s.resolve(ScriptedDice(_KNOCK_OUT + [3, 3, 2]), commit=True)
+    bike, ped = s.arena.vehicles["bike"], s.arena.pedestrians["bike.pillion"]
+    assert [c.id for c in bike.crew] == ["driver"] and bike.crash == "roll, burning on 4-6"
+    assert (ped.x, ped.y, ped.facing, ped.weapons, ped.jumped_from) == (0.25, 0.0, 0.0, ("Heavy Pistol",), "bike")
+    assert (ped.body_armour, ped.hits) == (0, 3)
+    jump = [e for e in r.events if e.kind == "dice" and e.rule == "CW-COL-04"]
+    assert [(j.expr, j.faces, j.total) for j in jump] == [("3d", (3, 3, 2), 8)]
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage" and e.target == "bike.pillion"] == \
+        [("body armour", 3, 0), ("person", 3, 0)]
+
+
+def test_cw_seed_01_off_road_the_jump_is_a_sideswipe_30_mph_slower():
+    """CW-SEED-01 / CW-COL-04: the same jump off-road: the Crash Table roll takes -3 (9 + 4 - 3 = 10, a spinout, which
+    his `jumps_on` names), and the jump is a sideswipe at 40 - 30 = 10 mph: 1d-2 ([4] = 2), taken by his body
+    armour (3 -> 1); he is unhurt."""
+    s = _bike_and_pillion(jumps_on=["spinout"], off_road=True)
+    r = s.resolve(ScriptedDice(_KNOCK_OUT + [4]), commit=True)
+    assert s.arena.vehicles["bike"].crash == "spinout"
+    ped = s.arena.pedestrians["bike.pillion"]
+    assert (ped.body_armour, ped.hits) == (1, 0)
+    assert [(j.expr, j.total) for j in r.events if j.kind == "dice" and j.rule == "CW-COL-04"] == [("1d-2", 2)]
+
+
+def test_cw_seed_01_a_passenger_stays_aboard_at_other_results_by_default_or_when_he_cannot_act():
+    """CW-SEED-01: he stays aboard (and takes the result with the cycle: the engine reports it and puts the cycle out,
+    CW-CREW-03) at a result his `jumps_on` does not name, at any result by default (the rules' passenger_jumps_on is
+    empty: our ruling, since staying costs him nothing the engine resolves), and when he cannot act (unconscious)
+    whatever he would choose. No die is rolled for a jump."""
+    for s in (_bike_and_pillion(jumps_on=["vault"]), _bike_and_pillion(),
+              _bike_and_pillion(jumps_on=["roll, burning on 4-6"], pillion={"hits": 2})):
+        r = s.resolve(ScriptedDice(_KNOCK_OUT), commit=True)
+        assert not s.arena.pedestrians and [c.id for c in s.arena.vehicles["bike"].crew] == ["driver", "pillion"]
+        assert not [e for e in r.events if e.rule in ("CW-SEED-01", "CW-COL-04")]
+    rules = copy.deepcopy(RULES)
+    rules["carwars.damage"]["crew"]["passenger_jumps_on"] = ["roll, burning on 4-6"]
+    s = _bike_and_pillion()
+    s.rules = rules
+    s.resolve(ScriptedDice(_KNOCK_OUT + [3, 3, 2]), commit=True)
+    assert list(s.arena.pedestrians) == ["bike.pillion"]     # the rules' default, when he names none
+
+
+def test_cw_seed_01_a_jumps_on_that_is_not_a_crash_result_is_refused():
+    """CW-SEED-01: a passenger's `jumps_on` names Crash Table 1 results; anything else is refused at load, by field."""
+    with pytest.raises(ScenarioError) as err:
+        _bike_and_pillion(jumps_on=["roll", "crash"])
+    assert (err.value.field, err.value.value, err.value.rule) == ("vehicle[0].crew[1].jumps_on[1]", "crash", "CW-SEED-01")
+
+
+def test_cw_seed_01_in_a_fight_the_jumper_is_on_his_cycles_side_and_out_of_action():
+    """CW-SEED-01 / FIGHT-03: in a fight the passenger who jumped is on the cycle's side (no side of his own to keep
+    the fight going) and out of action at the end of the turn ("jumped off bike", he has no orders); the cycle is
+    out as crashed. The fight is decided for the hunter's side. The kernels keep a cycle's passengers aboard: a
+    scenario where one may jump runs on the reference, and says why."""
+    s = _bike_and_pillion(jumps_on=["roll, burning on 4-6"], orders=True)
+    r = s.resolve(ScriptedDice(_KNOCK_OUT + [1, 1, 1]), commit=True)     # the jump: 3, all on his body armour
+    fight = s.fight
+    assert fight.side("bike.pillion", s.arena) == "a" and not fight.enemies("bike", "bike.pillion", s.arena)
+    assert fight.enemies("car", "bike.pillion", s.arena) and fight.side("bike.pillion") == "bike.pillion"
+    assert (r.fight["result"], r.fight["winner"], r.fight["out"]) == (
+        "win", "b", ({"unit": "bike", "turn": 1, "reason": "crashed (roll, burning on 4-6)"},
+                     {"unit": "bike.pillion", "turn": 1, "reason": "jumped off bike"}))
+    from hardpoint.carwars.batch import _unsupported
+    assert "CW-SEED-01" in _unsupported(_bike_and_pillion(jumps_on=["roll"], orders=True))
+    assert _unsupported(_bike_and_pillion(orders=True)) is None      # nobody may jump: the kernels run it
