@@ -579,7 +579,9 @@ def _target_modifiers(rules: Rules, target: Vehicle, aim: Aim, side: Side | None
         direction = "front_back" if side.is_end else "side"
         mods += tohit.target_size_modifiers(rules, size, direction)
     elif aim.kind == "side" and side is Side.TOP:
-        mods += tohit.target_size_modifiers(rules, size, _size_direction(rules, size, firer_arcs & {"front", "left", "right"}), top=True)
+        # CW-TGT-06's -2 is for a trike's sloped top; a rolled car's top (CW-TGT-03) takes the size modifier alone
+        mods += tohit.target_size_modifiers(rules, size, _size_direction(rules, size, firer_arcs & {"front", "left", "right"}),
+                                            top=target.kind == "trike")
     elif aim.kind == "tire":
         if not tohit.tire_targetable(rules, target.water_depth_ft):
             raise RuleViolation(f"tires cannot be targeted in water over 1 foot deep (depth {target.water_depth_ft:g} ft)",
