@@ -376,6 +376,33 @@ def test_cw_arc_02_hand_weapon_from_a_car_uses_the_seat_side():
         build(vehicles=[shooter, car("target", x=3.0)], attacks=[attack(weapon="Heavy Pistol", firer="driver")])
 
 
+def test_cw_arc_02_cw_lof_01_a_sidecar_riders_hand_weapon_covers_the_sidecars_side_only():
+    """CW-ARC-02 / CW-LOF-01: a sidecar rider's hand weapon fires from the middle of the sidecar's outer side and
+    covers that side's arc only (not all round, as the cycle driver's does).
+
+    Hand-worked: an outrider (cycle 1/4" wide and 1/2" long, sidecar of the same size beside it) at the origin facing
+    north, standing; its whole counter is 1/2" wide, so a right sidecar's counter is centred at (0.125, 0) and its
+    right side's middle is (0.25, 0); a left sidecar's is (-0.25, 0). The rider fires a heavy pistol (to-hit 7) at a
+    standing compact 3" out on the sidecar's side: nearest edge 2.75" from the centre line, range 2.5" (no range
+    modifier); compact -1, target still +1, firer still +1: needs 6. The same compact on the other side, straight
+    ahead or straight behind is outside the sidecar side's arc: refused, naming the target field and CW-ARC-02.
+    Source: CW seed, Line of Fire (hand weapons fired from a sidecar use the arc of their side)."""
+    def sidecar(side):
+        return {"side": side, "spaces": 3, "armour": {"front": 6, "back": 4, "left": 4, "right": 6, "underbody": 4},
+                "crew": [{"id": "rider", "role": "passenger", "seat": "sidecar", "hand_weapons": ["Heavy Pistol"]}]}
+
+    shot = attack(weapon="Heavy Pistol", firer="rider")
+    for side, out, origin in (("right", 3.0, (0.25, 0.0)), ("left", -3.0, (-0.25, 0.0))):
+        rider = car(design="outrider", speed=0, sidecar=sidecar(side))
+        b = explain_one(vehicles=[rider, car("target", x=out, speed=0)], attacks=[shot])
+        assert b.origin == pytest.approx(origin, abs=1e-9) and b.range == pytest.approx(2.5, abs=1e-9)
+        assert (b.base, b.needed) == (7, 6)
+        for x, y in ((-out, 0.0), (0.0, 3.0), (0.0, -3.0)):
+            with pytest.raises(RuleViolation, match=f"outside the {side} arc.*CW-ARC-02") as err:
+                build(vehicles=[rider, car("target", x=x, y=y, speed=0)], attacks=[shot])
+            assert err.value.field == "attack[0].target"
+
+
 def test_cw_arc_02_cycle_driver_hand_weapon_all_round():
     """CW-ARC-02: a cycle driver's hand weapon fires all round."""
     rider = car(design="razor", crew=[{"id": "driver", "role": "driver", "seat": "cycle", "hand_weapons": ["Heavy Pistol"]}])
