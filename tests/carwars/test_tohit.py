@@ -307,6 +307,32 @@ def test_cw_tgt_03_tire_and_turret_and_top():
         build(vehicles=vs, attacks=[attack(aim="tire:middle")])
 
 
+def test_cw_tgt_03_a_rolled_cars_top_may_be_aimed_at_without_the_trikes_slope():
+    """CW-TGT-03: a car without a turret can be hit on top only from above or while it rolls: rolled, its top is a
+    target, at the size modifier alone; the -2 for a trike's steeply sloped top (CW-TGT-06) is not a car's.
+
+    Hand-worked: a hunter 3" to the right of another, facing it (west), both standing; the target is in a roll (on
+    its left side). The front MG (7) at its top: the firer is in the target's right arc, so the size is seen from
+    the side: compact -1 (CW-HIT-05); target still +1, firer still +1: +1, needs 6. Dice 3+3 = 6 hit; damage
+    1d = 4 on the top armour: 10 -> 6, nothing else. Not rolled, the same aim is refused (CW-TGT-03).
+    Source: CW seed, Car Targeting (the top of a car without a turret, hit in a roll); Trike Targeting (the slope)."""
+    from hardpoint.carwars.attack import Attack, explain_attack
+    from hardpoint.carwars.enums import Side
+    from hardpoint.carwars.phase import resolve_phase
+
+    s = build(vehicles=[car(x=3.0, facing=270.0, speed=0), car("target", speed=0)])
+    top = Attack("a", "car", "mg", "target", "top", firer="driver")
+    with pytest.raises(RuleViolation, match="CW-TGT-03"):
+        explain_attack(s.arena, top, s.rules)
+    s.arena.vehicles["target"].rolled_onto = Side.LEFT
+    b = explain_attack(s.arena, top, s.rules)
+    assert b.firer_arcs == ("right",) and (b.aimed_at, b.side) == ("top", "top")
+    assert [(m.rule, m.value) for m in b.modifiers] == [("CW-HIT-05", -1), ("CW-HIT-04", 1), ("CW-HIT-04", 1)]
+    assert b.needed == 6
+    r = resolve_phase(s.arena, [top], s.rules, ScriptedDice([3, 3, 4]))
+    assert r.rolls[0].hit and [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("top armour", 10, 6)]
+
+
 def test_cw_tgt_06_trike_top_from_the_front_is_minus_five():
     """CW-TGT-06: a light trike's top from the front: -3 size and -2 top = -5. Source: seed Trike Targeting example."""
     b = hardpoint.load_scenario("builtin:cw_trike_top_example").explain()[0]
