@@ -345,6 +345,28 @@ def test_cw_tgt_06_trike_top_never_from_behind():
         build(vehicles=[car(), car("target", y=3.0, design="stinger")], attacks=[attack(aim="top")])
 
 
+def test_cw_tgt_06_a_trikes_turret_may_be_aimed_at_from_behind():
+    """CW-TGT-06: a trike's top is never a target from behind, but its turret is, from any direction.
+
+    Hand-worked: a stinger (light trike) given a turret laser stands 3" ahead of a standing hunter, facing the same
+    way: the hunter is in its back arc only. The hunter's front MG (7) at the turret: light trike seen from the
+    back -3 (CW-HIT-05), turret -2 (CW-TGT-03), no -2 for the top's slope, target still +1, firer still +1: -3,
+    needs 10. Dice 5+5 = 10 hit; damage 1d = 4 on the top armour, which covers the turret: 6 -> 2. The same shot
+    at the top is refused (CW-TGT-06). Source: CW seed, Trike Targeting (its turret can be targeted from behind)."""
+    turret = {"turret": True, "weapon": [{"id": "tl", "type": "Laser", "mount": "turret"},
+                                         {"id": "rl", "type": "Rocket Launcher", "mount": "front", "ammo": 10}]}
+    vs = [car(speed=0), car("target", y=3.0, speed=0, design="stinger", **turret)]
+    s = build(vehicles=vs, attacks=[attack(aim="turret", firer="driver")])
+    b = s.explain()[0]
+    assert b.firer_arcs == ("back",) and (b.aimed_at, b.side) == ("turret", "top")
+    assert [(m.rule, m.value) for m in b.modifiers] == [("CW-HIT-05", -3), ("CW-TGT-03", -2), ("CW-HIT-04", 1), ("CW-HIT-04", 1)]
+    assert b.needed == 10
+    r = s.resolve(ScriptedDice([5, 5, 4]))
+    assert r.rolls[0].hit and [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("top armour", 6, 2)]
+    with pytest.raises(RuleViolation, match="from behind.*CW-TGT-06"):
+        build(vehicles=vs, attacks=[attack(aim="top", firer="driver")])
+
+
 def test_cw_tgt_07_rider_from_the_side_only():
     """CW-TGT-07: a motorcycle rider is -3 and only from the side."""
     side = explain_one(vehicles=[car(), car("target", y=3.0, facing=90.0, design="razor")], attacks=[attack(aim="rider")])
