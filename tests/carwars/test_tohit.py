@@ -367,6 +367,24 @@ def test_cw_tgt_06_a_trikes_turret_may_be_aimed_at_from_behind():
         build(vehicles=vs, attacks=[attack(aim="top", firer="driver")])
 
 
+def test_cw_tgt_06_a_reversed_trikes_top_is_still_out_of_reach_from_behind():
+    """CW-TGT-06: a reversed trike swaps front and back, but its back is still its highest part: its top cannot be
+    aimed at from behind, and can be from the front (front and back are not swapped for this).
+
+    Hand-worked: a reversed stinger (light trike) 3" ahead of a standing hunter. Facing the same way, the hunter is in
+    its back arc: a shot at the top is refused (CW-TGT-06). Turned to face the hunter (180), the hunter is in its
+    front arc: the front MG (7) at the top takes light trike from the front -3 and the top's slope -2 (the seed's
+    -5), target and firer still +1 +1: -3, needs 10. Source: CW seed, Trike Targeting (reversed trikes)."""
+    with pytest.raises(RuleViolation, match="from behind.*CW-TGT-06") as err:
+        build(vehicles=[car(speed=0), car("target", y=3.0, speed=0, design="stinger", reversed=True)], attacks=[attack(aim="top")])
+    assert err.value.field == "attack[0].aim"
+    b = explain_one(vehicles=[car(speed=0), car("target", y=3.0, facing=180.0, speed=0, design="stinger", reversed=True)],
+                    attacks=[attack(aim="top")])
+    assert b.firer_arcs == ("front",) and b.side == "top"
+    assert [(m.rule, m.value) for m in b.modifiers] == [("CW-HIT-05", -3), ("CW-TGT-06", -2), ("CW-HIT-04", 1), ("CW-HIT-04", 1)]
+    assert b.needed == 10
+
+
 def test_cw_tgt_07_rider_from_the_side_only():
     """CW-TGT-07: a motorcycle rider is -3 and only from the side."""
     side = explain_one(vehicles=[car(), car("target", y=3.0, facing=90.0, design="razor")], attacks=[attack(aim="rider")])
