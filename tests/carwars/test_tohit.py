@@ -542,3 +542,35 @@ def test_cw_hit_10_skid_and_fishtail_penalties_last_for_the_rest_of_their_turn_o
     assert mods(first)["CW-HIT-10"] == [-3] and first.needed == 10
     assert "CW-HIT-10" not in mods(second) and mods(second)["CW-HIT-09"] == [1] and second.needed == 6
     assert any(e.kind == "state" and e.field == "handling" and e.before == "trivial_skid" and e.after is None for e in r.events)
+
+
+def test_cw_hit_11_a_missed_ground_shot_is_reported_as_a_miss_and_does_not_scatter():
+    """CW-HIT-11 (ruling, docs/rulings.md): a missed shot at the ground would scatter by the grenade rules, which the
+    seed does not give: the engine reports the miss and places the shot nowhere, so nothing is damaged and no die is
+    rolled for where it landed.
+
+    Hand-worked: the hunter, its front MG swapped for a grenade launcher (to-hit 7, burst 2"), 4" behind a compact,
+    both at 45 mph north, fires at the ground by the compact's back; a pedestrian stands at (0.75, 3.25), 0.79" from
+    the aim point (0, 3.5). GL 7; ground +4; target 45 mph -2; firer 45 mph -2: needs 7. Dice 3+3 = 6 miss: the roll
+    is the only dice (a third die would exhaust the script), no damage roll, no damage or burst event, one grenade
+    spent (10 -> 9), the compact and the pedestrian untouched. For contrast, 4+4 = 8 hits: 1d = 3 on the back
+    armour (15 -> 12) and the burst's 1d = 5 on the pedestrian. Source: CW seed, Targeting Modifiers (a missed shot
+    at the ground scatters by rules on a page the seed lacks)."""
+    gl = [{"id": "gl", "type": "Grenade Launcher", "mount": "front", "ammo": 10}]
+    doc = dict(vehicles=[car(speed=45, weapon=gl), car("target", y=4.0, speed=45)], pedestrians=[{"id": "p", "x": 0.75, "y": 3.25}],
+               attacks=[attack(weapon="gl", aim="ground", firer="driver")])
+    s = build(**doc)
+    assert s.explain()[0].needed == 7
+    dice = ScriptedDice([3, 3])
+    r = s.resolve(dice)
+    assert dice.remaining == 0
+    (roll,) = r.rolls
+    assert (roll.aimed_at, roll.roll.total, roll.needed, roll.hit, roll.damage_roll, roll.damage) == ("ground by back", 6, 7, False, None, None)
+    assert [e.why for e in r.events if e.kind == "dice"] == ["a to hit"]
+    assert [e for e in r.events if e.kind == "damage"] == []
+    assert [(e.subject, e.field, e.before, e.after) for e in r.events if e.kind == "state"] == [("car gl", "ammo", 10, 9)]
+    assert r.state["vehicles"]["target"]["armour"]["back"] == 15 and r.state["pedestrians"]["p"] == {"hits": 0, "body_armour": 0, "state": "ok"}
+    hit = build(**doc).resolve(ScriptedDice([4, 4, 3, 5]))
+    assert [e.why for e in hit.events if e.kind == "dice"] == ["a to hit", "a damage", "burst on p"]
+    assert [(e.component, e.before, e.after) for e in hit.events if e.kind == "damage"] == [("back armour", 15, 12), ("person", 3, 0)]
+    both_backends(s)
