@@ -98,6 +98,37 @@ def test_cw_dmg_03_shot_from_the_right_kills_the_gunner():
     assert ledger.absorbed == 8 and ledger.lost == 0
 
 
+def test_cw_dmg_02_03_a_shot_from_behind_reaches_a_front_weapon_through_the_car_one_from_the_side_never():
+    """CW-DMG-02 / CW-DMG-03: no attack from the right can reach a front weapon, but one from behind can, through
+    the whole car; of two front weapons it strikes one (1d), and its leftover goes on inward, not to the other.
+
+    Hand-worked: a hunter with two front MGs (3 DP each) and its back minedropper (2 DP), layout power plant (8),
+    crew (the driver, body armour 3 and 3 DP), cargo (one item of 1 DP), back armour shot away. 21 hits from
+    behind: the minedropper 2 (19 left), the cargo item 1 (18), the driver's body armour 3 and the driver 3, dead
+    (12), the power plant 8 (4), then one front MG by 1d: 5 -> the second, 3 (1), and the last hit on the front
+    armour, 20 -> 19; the first MG is untouched. 21 = 2 + 1 + 6 + 8 + 3 + 1.
+    The same hunter, right armour shot away, takes 40 from the right: no right weapons, one location by 1d: 1 -> the
+    power plant, 8; no left weapons; the left armour 15; 17 pass out of the far side. Neither MG is touched.
+    Source: CW seed, Damage Location (a front weapon cannot be hit from the right, but from behind through the car)."""
+    weapons = [{"id": "mg1", "type": "MG", "mount": "front"}, {"id": "mg2", "type": "MG", "mount": "front"},
+               {"id": "md", "type": "Minedropper", "mount": "back"}]
+    v = vehicle(weapon=weapons)
+    v.armour[Side.BACK] = 0
+    dice = ScriptedDice([5])
+    ledger = apply_shot(RULES, v, Shot(21, Side.BACK), dice)
+    assert [(e.component, e.hits, e.before, e.after) for e in ledger.events if e.kind == "damage"] == [
+        ("weapon md", 2, 2, 0), ("cargo spare_ammo", 1, 1, 0), ("driver body armour", 3, 3, 0), ("driver", 3, 3, 0),
+        ("power plant", 8, 8, 0), ("weapon mg2", 3, 3, 0), ("front armour", 1, 20, 19)]
+    assert v.weapon("mg1").dp == 3 and v.driver.state is CrewState.DEAD
+    assert dice.remaining == 0 and (ledger.absorbed, ledger.lost) == (21, 0)
+    w = vehicle(weapon=weapons)
+    w.armour[Side.RIGHT] = 0
+    ledger = apply_shot(RULES, w, Shot(40, Side.RIGHT), ScriptedDice([1]))
+    assert [(e.component, e.hits, e.before, e.after) for e in ledger.events if e.kind == "damage"] == [
+        ("power plant", 8, 8, 0), ("left armour", 15, 15, 0)]
+    assert (w.weapon("mg1").dp, w.weapon("mg2").dp) == (3, 3) and (ledger.absorbed, ledger.lost) == (23, 17)
+
+
 def test_cw_dmg_03_reroll_for_a_missing_location():
     """CW-DMG-03: a location that does not exist is re-rolled: a cycle-like layout with two locations picks with
     1d (1-3 first, 4-6 second); a layout of three with faces 1-2 / 3-4 / 5-6 never wastes a face."""
