@@ -373,6 +373,40 @@ def test_cw_col_03_side_collision_splits_among_locations_first():
     assert v.power_plant == 5 and v.driver.body_armour == 0 and v.cargo[0].dp == 0 and v.armour[Side.LEFT] == 13
 
 
+def test_cw_col_03_a_front_or_back_collision_is_shared_among_the_items_of_each_location_in_turn():
+    """CW-COL-03: in a front or back collision each internal location in turn, front to back (back to front from
+    behind), divides what reaches it among all its items (CW-COL-01's split: the odd point to one picked by 1d), and
+    what they cannot take goes on to the next location. A shot would strike one item of a location only.
+
+    Hand-worked on a shogun: front MG (3 DP), layout power plant (10), crew (driver and gunner, each body armour 3
+    and 3 DP: 6 to take), cargo (none, an empty location that passes everything on); no back weapons.
+    From behind, back armour gone, 9 hits: the empty cargo passes 9; the crew splits 9 into 4 and 4 with the odd
+    point by 1d: 5 -> the gunner: the driver 4 (body armour 3 -> 0, 1 hit: wounded), the gunner 5 (body armour
+    3 -> 0, 2 hits: unconscious); nothing is left for the power plant (10) or the front MG.
+    From the front, front armour gone, 28 hits: the MG 3 (25 left), the power plant 10 (15), the crew 15: 7 and 7,
+    the odd point by 1d: 2 -> the driver, 8; each can take 6 (both dead), so 2 + 1 = 3 go on: through the empty
+    cargo, no back weapons, to the back armour, 25 -> 22. 28 = 3 + 10 + 12 + 3.
+    Source: CW seed, Collision Damage (front or back: damage divided by the items of each internal location)."""
+    v = vehicle("shogun")
+    v.armour[Side.BACK] = 0
+    dice = ScriptedDice([5])
+    ledger = collision_damage(RULES, v, Side.BACK, 9, dice)
+    assert [(e.component, e.hits, e.before, e.after) for e in ledger.events if e.kind == "damage"] == [
+        ("driver body armour", 3, 3, 0), ("driver", 1, 3, 2), ("gunner body armour", 3, 3, 0), ("gunner", 2, 3, 1)]
+    assert (v.driver.state, v.crew_member("gunner").state) == (CrewState.WOUNDED, CrewState.UNCONSCIOUS)
+    assert v.power_plant == 10 and v.weapon("mg").dp == 3 and dice.remaining == 0 and ledger.absorbed == 9
+    v = vehicle("shogun")
+    v.armour[Side.FRONT] = 0
+    dice = ScriptedDice([2])
+    ledger = collision_damage(RULES, v, Side.FRONT, 28, dice)
+    assert [(e.component, e.hits, e.before, e.after) for e in ledger.events if e.kind == "damage"] == [
+        ("weapon mg", 3, 3, 0), ("power plant", 10, 10, 0), ("driver body armour", 3, 3, 0), ("driver", 3, 3, 0),
+        ("gunner body armour", 3, 3, 0), ("gunner", 3, 3, 0), ("back armour", 3, 25, 22)]
+    assert [e.why for e in ledger.events if e.kind == "dice"] == ["which crew item takes an extra point"]
+    assert (v.driver.state, v.crew_member("gunner").state) == (CrewState.DEAD, CrewState.DEAD)
+    assert dice.remaining == 0 and (ledger.absorbed, ledger.lost) == (28, 0)
+
+
 @pytest.mark.parametrize("speed,dice", [(5, "1d-4"), (10, "1d-2"), (15, "1d-1"), (20, "1d"), (25, "1d"), (30, "1d"),
                                         (35, "2d"), (40, "3d"), (50, "5d"), (60, "7d"), (100, "15d"), (33, "2d")])
 def test_cw_col_04_ram_damage_table(speed, dice):
