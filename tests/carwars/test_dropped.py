@@ -12,7 +12,7 @@ import hardpoint
 from hardpoint import RuleViolation, ScriptedDice
 from hardpoint.carwars import geometry as geo
 from hardpoint.carwars.dropped import DroppedCounter, contact, drop_weapon, placement_counter
-from hardpoint.carwars.enums import Mount
+from hardpoint.carwars.enums import Mount, Side
 from hardpoint.carwars.model import Arena, build_vehicle
 
 RULES = hardpoint.default_rules()
@@ -142,6 +142,42 @@ def test_cw_drop_06_water_backs_up_on_1_or_2(roll, backs_up):
         assert rolls == [("md fired in water: does water back up", roll)] and damage == []
         assert v.weapon("md").dp == dp
     assert counter.hidden
+
+
+def test_cw_drop_06_flaming_oil_dropped_in_water_ignites_but_disperses():
+    """CW-DROP-06: flaming oil dropped in water ignites but disperses: the counter is laid (not hidden, as spikes and
+    mines would be) but is inert: a vehicle running onto it meets no slick, no D1 hazard and no fire damage.
+
+    Hand-worked: a hunter at 20 mph in 1 ft of water drops its back flaming oil jet (1d-2, 25 shots): the water's
+    1d is 4 (only 1-2 back up), so no damage to the jet; one shot spent (25 -> 24); the note says it ignites but
+    disperses. A second hunter whose counter lies on the slick: not on oil (no +D2, CW-DROP-04), and running onto
+    it yields the one note of the dispersed slick, with no die rolled, no hazard, no damage. The same drop on dry
+    ground, for contrast: a live slick; running onto it is a D1 hazard and rolls the jet's 1d-2 on the underbody
+    and on each of the four tires (5 dice). Source: CW seed, Water (flaming oil ignites but disperses)."""
+    from hardpoint.carwars.dropped import oil_effect, on_oil
+
+    jet = [{"id": "fo", "type": "Flaming Oil Jet", "mount": "back", "ammo": 25}]
+    v = vehicle(speed=20, water_depth_ft=1.0, weapon=jet)
+    other = build_vehicle(RULES, {"id": "o", "design": "hunter", "y": 0.5, "speed": 20})
+    arena = Arena(vehicles={"v": v, "o": other})
+    dice = ScriptedDice([4])
+    events, counter = drop_weapon(RULES, arena, v, v.weapon("fo"), "c1", dice)
+    assert dice.remaining == 0 and v.weapon("fo").dp == 3
+    assert [(e.subject, e.field, e.before, e.after) for e in events if e.kind == "state"] == [("v fo", "ammo", 25, 24)]
+    assert ("Flaming Oil Jet in water: ignites but disperses", "CW-DROP-06") in [(e.text, e.rule) for e in events if e.kind == "note"]
+    assert (counter.kind, counter.inert, counter.hidden) == ("flaming_oil", True, False)
+    arena.counters.append(counter)
+    assert not on_oil(arena, other)
+    met = oil_effect(RULES, other, counter, v.weapon("fo").spec, ScriptedDice([]))
+    assert [(e.kind, e.text, e.rule) for e in met] == [("note", "o crosses c1: dispersed in water, no effect", "CW-DROP-06")]
+    assert other.hazard_difficulty == 0 and other.phase_hazards == [] and other.armour[Side.UNDERBODY] == 10
+    dry = vehicle(speed=20, weapon=jet)
+    _, live = drop_weapon(RULES, Arena(vehicles={"v": dry}), dry, dry.weapon("fo"), "c2", ScriptedDice([]))
+    assert not live.inert
+    other = build_vehicle(RULES, {"id": "o", "design": "hunter", "y": 0.5, "speed": 20})
+    burn = ScriptedDice([6, 6, 6, 6, 6])
+    met = oil_effect(RULES, other, live, dry.weapon("fo").spec, burn)
+    assert burn.remaining == 0 and other.hazard_difficulty == 1 and other.armour[Side.UNDERBODY] == 10 - 4
 
 
 def test_cw_drop_01_top_mounted_moving_is_placed_as_the_underbody():
