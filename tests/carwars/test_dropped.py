@@ -4,6 +4,7 @@ area a moving vehicle sweeps, and water backing up into a weapon fired in it, wi
 Each test forces its case (scripted dice) and asserts the outcome and the events. Source lines name the SPEC id and
 the project's dropped-weapon table (footprints and the adjacent square are its defaults: the seeds give none).
 """
+import math
 from fractions import Fraction
 
 import pytest
@@ -47,6 +48,47 @@ def test_cw_drop_01_any_reverse_speed_swaps_front_and_back(speed):
     moving in reverse)."""
     c = placement_counter(RULES, vehicle(speed=speed), Mount.BACK, "mines")
     assert (round(c.cx, 9), round(c.cy, 9)) == (0.0, 0.25)
+
+
+@pytest.mark.parametrize("mount,speed,centre,facing", [
+    (Mount.FRONT, 40, (0.25, 0.0), 90.0), (Mount.BACK, 40, (-0.25, 0.0), 90.0), (Mount.UNDERBODY, 40, (-0.25, 0.0), 90.0),
+    (Mount.TOP, 40, (-0.25, 0.0), 90.0), (Mount.LEFT, 40, (-0.25, 0.5), 90.0), (Mount.RIGHT, 40, (-0.25, -0.5), 90.0),
+    (Mount.BACK, -20, (0.25, 0.0), 90.0), (Mount.FRONT, 0, (0.75, 0.0), 90.0), (Mount.BACK, 0, (-0.25, 0.0), 90.0),
+    (Mount.LEFT, 0, (0.0, 0.5), 180.0), (Mount.RIGHT, 0, (0.0, -0.5), 180.0), (Mount.UNDERBODY, 0, (0.0, 0.0), 90.0),
+])
+def test_cw_drop_01_placement_turns_with_a_car_facing_across_the_grid(mount, speed, centre, facing):
+    """CW-DROP-01: the counter lines up with the car, not with the grid. The hunter (1" x 1/2") at the origin faces
+    90 (east): its local (x to its right, y ahead) is the world's (y, -x). A 1/2" mine counter, moving: front
+    (0, 0.25) local -> (0.25, 0); back, underbody, top (0, -0.25) -> (-0.25, 0); left (-0.5, -0.25) -> (-0.25, 0.5);
+    right (0.5, -0.25) -> (-0.25, -0.5); all facing 90 like the car. In reverse the back mount goes where the
+    front one would: (0.25, 0). Standing: front straight out (0, 0.75) -> (0.75, 0); back as moving; left and right
+    straight out (-/+0.5, 0) -> (0, +/-0.5), turned across the car (180); underbody centred.
+    Source: CW seed, Dropped Weapons (counter aligned with the car; where each mount places it)."""
+    c = placement_counter(RULES, vehicle(facing=90.0, speed=speed), mount, "mines")
+    assert (c.cx, c.cy) == pytest.approx(centre, abs=1e-9) and c.facing == pytest.approx(facing, abs=1e-9)
+    assert (c.length, c.width) == (0.5, 0.5)
+
+
+def test_cw_drop_01_a_counter_dropped_at_30_degrees_has_its_corners_turned_with_the_car():
+    """CW-DROP-01: a car facing 30 drops its back minedropper, moving: the 1/2" counter's front edge lies across the
+    car's centre and its back edge on the car's back, turned 30 like the car. With r = sqrt(3), sin 30 = 1/2,
+    cos 30 = r/2: the centre is local (0, -1/4) -> (-1/8, -r/8); its corners (front-left, front-right,
+    back-right, back-left) are (-r/8, 1/8), (r/8, -1/8), ((r - 2)/8, -(1 + 2r)/8), (-(r + 2)/8, (1 - 2r)/8): the
+    front edge's middle is the origin and the back edge's middle (-1/4, -r/4), the middle of the car's back.
+    An oil counter (1/2" x 1") from the right side of a car facing 90, moving, lies along the car: centre local
+    (0.5, -0.5) -> (-0.5, -0.5), corners (0, -0.25), (0, -0.75), (-1, -0.75), (-1, -0.25): 1" along x, the heading.
+    The polygon drop_weapon lays is the same outline. Source: CW seed, Dropped Weapons (counter aligned with the car)."""
+    r = math.sqrt(3)
+    v = vehicle(facing=30.0, speed=40)
+    c = placement_counter(RULES, v, Mount.BACK, "mines")
+    assert (c.cx, c.cy, c.facing) == pytest.approx((-1 / 8, -r / 8, 30.0), abs=1e-9)
+    corners = [(-r / 8, 1 / 8), (r / 8, -1 / 8), ((r - 2) / 8, -(1 + 2 * r) / 8), (-(r + 2) / 8, (1 - 2 * r) / 8)]
+    assert [p for corner in c.corners() for p in corner] == pytest.approx([p for corner in corners for p in corner], abs=1e-9)
+    _, counter = drop_weapon(RULES, Arena(vehicles={"v": v}), v, v.weapon("md"), "c1", ScriptedDice([]))
+    assert [p for vertex in sorted(counter.polygon.vertices) for p in vertex] == pytest.approx(
+        [p for corner in sorted(corners) for p in corner], abs=1e-9)
+    oil = placement_counter(RULES, vehicle(facing=90.0, speed=40), Mount.RIGHT, "oil")
+    assert [p for corner in oil.corners() for p in corner] == pytest.approx([0.0, -0.25, 0.0, -0.75, -1.0, -0.75, -1.0, -0.25], abs=1e-9)
 
 
 def test_cw_drop_01_no_drop_without_ammunition():
