@@ -248,6 +248,34 @@ def test_cw_drop_05_smoke_only_from_rear_or_side():
         drop_weapon(RULES, Arena(vehicles={"v": v}), v, v.weapon("s"), "c1", ScriptedDice([]))
 
 
+def test_cw_drop_05_a_cloud_laid_by_a_car_turned_off_the_grid_follows_the_car_and_stays_where_it_was_laid():
+    """CW-DROP-05: a cloud is oriented by the vehicle that lays it, not by the grid, and stays where it was laid.
+
+    Hand-worked: a hunter at the origin facing 30 at 20 mph (1" in phases 1 and 3) drops its right-side
+    smokescreen in turn 1, phase 1, before it moves. A smoke cloud is 1/2" wide and 1" long, along the car; moving,
+    a side mount puts it 1/2" off the centreline with its front edge across the car's centre: local (0.5, -0.5). With
+    r = sqrt(3), sin 30 = 1/2, cos 30 = r/2, local (x, y) is world (x r/2 + y/2, -x/2 + y r/2): its centre is
+    ((r - 1)/4, -(1 + r)/4); its corners (front-left, front-right, back-right, back-left) are (r/8, -1/8) (the middle
+    of the car's right side), (3r/8, -3/8), ((3r - 4)/8, -(3 + 4r)/8), ((r - 4)/8, -(1 + 4r)/8). Two turns later
+    the car has gone 4" along its heading, to (2, 2r), and the cloud is where it was laid, unchanged.
+    Source: CW seed, Paint and Smoke (clouds follow the vehicle's position, not the grid, and stay where laid)."""
+    r3 = 3 ** 0.5
+    s = scenario(meta={"turns": 2}, vehicle=[{"id": "v", "design": "hunter", "facing": 30.0, "speed": 20,
+                                             "weapon": [{"id": "ss", "type": "Smokescreen", "mount": "right", "ammo": 10}]}],
+                 action=[{"turn": 1, "phase": 1, "kind": "drop", "vehicle": "v", "weapon": "ss"}])
+    result = s.resolve(ScriptedDice([]), commit=True)
+    assert [(e.text, e.rule) for e in result.events if e.kind == "note" and "lays" in e.text] == [
+        ("v lays smoke (Smokescreen) at (0.18, -0.68)", "CW-DROP-05")]
+    assert list(s.arena.clouds) == ["ss.t1p1"]
+    cloud = s.arena.clouds["ss.t1p1"]
+    assert (cloud.kind, cloud.placed_turn) == ("smoke", 1)
+    corners = [(r3 / 8, -1 / 8), (3 * r3 / 8, -3 / 8), ((3 * r3 - 4) / 8, -(3 + 4 * r3) / 8), ((r3 - 4) / 8, -(1 + 4 * r3) / 8)]
+    assert [p for vertex in sorted(cloud.polygon.vertices) for p in vertex] == pytest.approx(
+        [p for corner in sorted(corners) for p in corner], abs=1e-9)
+    v = s.arena.vehicles["v"]
+    assert (v.x, v.y, v.facing) == pytest.approx((2.0, 2 * r3, 30.0), abs=1e-9)
+
+
 def test_cw_veh_03_a_destroyed_or_empty_dropper_drops_nothing():
     """CW-VEH-03 / CW-DROP-01: a destroyed minedropper, or one out of ammunition, is refused (naming the weapon and
     the rule) and nothing changes: no counter, no ammunition spent."""
