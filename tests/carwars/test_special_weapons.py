@@ -276,6 +276,45 @@ def test_cw_drop_05_a_cloud_laid_by_a_car_turned_off_the_grid_follows_the_car_an
     assert (v.x, v.y, v.facing) == pytest.approx((2.0, 2 * r3, 30.0), abs=1e-9)
 
 
+def test_cw_drop_05_a_tear_gas_cloud_is_laid_and_works_as_smoke():
+    """CW-DROP-05 / CW-LOF-04: tear gas laid from a smokescreen works as smoke for targeting (what it does to
+    pedestrians is on a page the seed lacks). The engine does not model a weapon's load: a gas weapon (the gas
+    streamer, whose loads include tear gas) lays its cloud as smoke (docs/rulings_weapons.md, section 8), the very
+    cloud a smokescreen lays, and it works as smoke.
+
+    Hand-worked: a standing hunter at the origin drops a right-side gas streamer: standing, a side mount puts the
+    1/2" x 1" cloud straight out from the side, across the car: x 0.25 to 1.25, y -0.25 to 0.25; kind smoke; one
+    of its 2 shots spent. A standing shogun at (0.75, -3) fires its front MG (7) at a standing hunter at (0.75, 3),
+    whose back it sees: compact -1, car from the back -1, range 5" -1, both still +1 +1, computer +1, and the
+    cloud's 1/2" crossed -1 (CW-LOF-04): -1, needs 8 (7 without the cloud). Its turret laser cannot fire through
+    it at all (no clear line avoids it): refused, CW-LOF-04. A smokescreen's cloud gives the same figures.
+    Source: CW seed, Paint and Smoke (tear gas in a smokescreen affects targeting as smoke does)."""
+    from hardpoint.carwars.attack import Attack, explain_attack
+
+    def after_drop(weapon_type, drop=True):
+        s = scenario(vehicle=[{"id": "layer", "design": "hunter", "speed": 0, "weapon": [{"id": "gs", "type": weapon_type, "mount": "right"}]},
+                              {"id": "shooter", "design": "shogun", "x": 0.75, "y": -3.0, "speed": 0},
+                              {"id": "t", "design": "hunter", "x": 0.75, "y": 3.0, "speed": 0}])
+        layer = s.arena.vehicles["layer"]
+        events = drop_weapon(RULES, s.arena, layer, layer.weapon("gs"), "cl", ScriptedDice([]))[0] if drop else []
+        return s, events
+
+    s, events = after_drop("Gas Streamer")
+    assert [(e.subject, e.field, e.before, e.after) for e in events if e.kind == "state"] == [("layer gs", "ammo", 2, 1)]
+    assert [e.text for e in events if e.kind == "note"] == ["layer lays smoke (Gas Streamer) at (0.75, 0.00)"]
+    cloud = s.arena.clouds["cl"]
+    assert cloud.kind == "smoke" and sorted(cloud.polygon.vertices) == [(0.25, -0.25), (0.25, 0.25), (1.25, -0.25), (1.25, 0.25)]
+    mg = Attack("a", "shooter", "mg", "t", firer="driver")
+    b = explain_attack(s.arena, mg, s.rules)
+    assert [(m.rule, m.value) for m in b.modifiers if m.rule == "CW-LOF-04"] == [("CW-LOF-04", -1)] and b.needed == 8
+    with pytest.raises(RuleViolation, match="laser.*smoke or paint.*CW-LOF-04"):
+        explain_attack(s.arena, Attack("a", "shooter", "laser", "t", firer="gunner"), s.rules)
+    smoke, _ = after_drop("Smokescreen")
+    assert smoke.arena.clouds["cl"] == cloud and explain_attack(smoke.arena, mg, smoke.rules).modifiers == b.modifiers
+    clear, _ = after_drop("Gas Streamer", drop=False)
+    assert explain_attack(clear.arena, mg, clear.rules).needed == 7
+
+
 def test_cw_veh_03_a_destroyed_or_empty_dropper_drops_nothing():
     """CW-VEH-03 / CW-DROP-01: a destroyed minedropper, or one out of ammunition, is refused (naming the weapon and
     the rule) and nothing changes: no counter, no ammunition spent."""
