@@ -453,3 +453,18 @@ def test_dice_01_nd6_is_the_same_expression_as_nd():
         a, b = parse_dice(six), parse_dice(plain)
         assert (a.count, a.bonus, a.floor) == (b.count, b.bonus, b.floor) and a.distribution() == b.distribution()
         assert str(a) == six
+
+
+def test_dice_04_a_dice_source_must_roll_its_own_d6():
+    """DICE-04: the dice sources share `roll` and differ in `d6`; a source that does not give its own d6 is refused
+    with NotImplementedError at its first roll (never a roll of None faces)."""
+    from hardpoint.dice import _BaseDice
+
+    class NoFaces(_BaseDice):
+        pass
+
+    with pytest.raises(NotImplementedError):
+        NoFaces().d6()
+    with pytest.raises(NotImplementedError):
+        NoFaces().roll("2d", "a source without faces", "DICE-04")
+    assert ScriptedDice([3, 4]).roll("2d", "the same roll from a source with faces").total == 7
