@@ -13,7 +13,8 @@ from .enums import Mount
 from .model import Arena, CrewMember, Pedestrian, Vehicle, Weapon
 from .tables import check_usable, weapon_spec
 
-__all__ = ["Link", "set_automatic", "automatic_target", "automatic_attacks", "expand_link", "check_hand_load"]
+__all__ = ["Link", "set_automatic", "automatic_target", "automatic_attacks", "expand_link", "check_aimed_together",
+           "check_hand_load"]
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,19 @@ def flatten_link(vehicle: Vehicle, ident: str, path: str, seen: tuple[str, ...] 
     return [vehicle.weapon(ident, path)]
 
 
+def check_aimed_together(link: Link, group: list[Weapon], field: str, value: str) -> None:
+    """CW-LINK-01: the identical weapons a link aims together fire from one side of the body, or from the turret;
+    turret and body weapons aim together only with a smart link (a RuleViolation naming `field` if not)."""
+    body = {w.mount for w in group if w.mount is not Mount.TURRET}
+    if not link.smart and body and any(w.mount is Mount.TURRET for w in group):
+        raise RuleViolation("turret and body weapons are aimed together only with a smart link", field=field, value=value,
+                            rule="CW-LINK-01")
+    if len(body) > 1:
+        sides = ", ".join(sorted(str(m) for m in body))
+        raise RuleViolation(f"identical weapons are aimed together only from one side or the turret (these fire from {sides})",
+                            field=field, value=value, rule="CW-LINK-01")
+
+
 def expand_link(arena: Arena, attack: Attack, where: str) -> tuple[list[Attack], list[Weapon]]:
     """CW-LINK-01: firing a link fires all its weapons. Identical weapons are aimed together (one to-hit roll each,
     the same modifiers); of non-identical ones the first group is aimed, the others fire as if on automatic;
@@ -167,9 +181,7 @@ def expand_link(arena: Arena, attack: Attack, where: str) -> tuple[list[Attack],
     first = aimed[0].spec.name
     group = [w for w in aimed if w.spec.name == first]
     others = [w for w in aimed if w.spec.name != first]
-    if not link.smart and len({w.mount is Mount.TURRET for w in group}) > 1:
-        raise RuleViolation("turret and body weapons are aimed together only with a smart link",
-                            field=f"{where}.weapon", value=attack.weapon, rule="CW-LINK-01")
+    check_aimed_together(link, group, f"{where}.weapon", attack.weapon)
     out = [dataclasses.replace(attack, id=f"{attack.id}/{w.id}", weapon=w.id, link=attack.weapon) for w in group]
     for w in others:
         target = automatic_target(arena, vehicle, w)

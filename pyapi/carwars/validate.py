@@ -327,7 +327,7 @@ def check_attack(arena: "Arena", rules: "Rules", a: "Attack", path: str, fetched
     from .attack import parse_aim
     from .enums import Mount
     from .model import Pedestrian, Vehicle
-    from .special import flatten_link
+    from .special import check_aimed_together, flatten_link
     from .tables import check_usable, weapon_spec
 
     unit = _unit(arena, a.attacker, f"{path}.attacker")
@@ -354,9 +354,7 @@ def check_attack(arena: "Arena", rules: "Rules", a: "Attack", path: str, fetched
                 check_usable(w.spec, f"{path}.weapon", w.id)
             aimed = [w for w in weapons if w.spec.aimed]
             group = [w for w in aimed if w.spec.name == aimed[0].spec.name] if aimed else []
-            if not unit.links[a.weapon].smart and len({w.mount is Mount.TURRET for w in group}) > 1:
-                raise RuleViolation("turret and body weapons are aimed together only with a smart link", field=f"{path}.weapon",
-                                    value=a.weapon, rule="CW-LINK-01")
+            check_aimed_together(unit.links[a.weapon], group, f"{path}.weapon", a.weapon)
             for w in weapons:
                 if w not in aimed:
                     check_drop(w, None, f"{path}.weapon")

@@ -464,6 +464,30 @@ def test_cw_link_01_turret_and_body_need_a_smart_link():
     assert len(s.explain()) == 2
 
 
+def test_cw_link_01_identical_weapons_aim_together_only_from_one_side_or_the_turret():
+    """CW-LINK-01: identical weapons are linked and aimed together from the same side (or the turret): a front MG
+    linked with a back MG, or a left with a front one, is refused when the link fires (at load, for a declared
+    attack), naming the link; the same two MGs both in front aim together, and an MG with a minedropper on
+    another side is fine (a dropped weapon links with anything). A smart link joins turret and body weapons but
+    not two sides of the body. Source: CW seed, Linked Weapons ("from the same side (or in a turret)")."""
+    def load(mounts, smart=False):
+        weapons = [{"id": f"w{i}", "type": t, "mount": m} for i, (t, m) in enumerate(mounts)]
+        return scenario(vehicle=[{"id": "v", "design": "shogun", "weapon": weapons,
+                                  "links": [{"id": "l", "weapons": [w["id"] for w in weapons], "smart": smart}]},
+                                 {"id": "t", "design": "hunter", "x": 3.0, "y": 3.0}],
+                        attack=[{"id": "a", "attacker": "v", "weapon": "l", "target": "t"}])
+
+    for mounts, smart in (((("MG", "front"), ("MG", "back")), False), ((("MG", "left"), ("MG", "front")), False),
+                          ((("MG", "turret"), ("MG", "front"), ("MG", "right")), True)):
+        with pytest.raises(RuleViolation) as err:
+            load(mounts, smart)
+        assert (err.value.field, err.value.value, err.value.rule) == ("attack[0].weapon", "l", "CW-LINK-01")
+        assert "only from one side or the turret" in str(err.value)
+    assert [b.weapon for b in load((("MG", "front"), ("MG", "front"))).explain()] == ["w0", "w1"]
+    assert [b.weapon for b in load((("MG", "turret"), ("MG", "front")), smart=True).explain()] == ["w0", "w1"]
+    assert [b.weapon for b in load((("MG", "front"), ("Minedropper", "back"))).explain()] == ["w0"]
+
+
 def test_cw_link_01_links_of_links_and_bad_links():
     """CW-LINK-01: links can be linked again; a link naming an unknown weapon is refused."""
     s = scenario(vehicle=[{"id": "v", "design": "hunter", "weapon": LINKED[:2],
