@@ -320,3 +320,30 @@ def test_cw_seed_01_in_a_fight_the_jumper_is_on_his_cycles_side_and_out_of_actio
     from hardpoint.carwars.batch import _unsupported
     assert "CW-SEED-01" in _unsupported(_bike_and_pillion(jumps_on=["roll"], orders=True))
     assert _unsupported(_bike_and_pillion(orders=True)) is None      # nobody may jump: the kernels run it
+
+
+# --- rulings where the seed is silent: a lost wheel, the flamethrower's smoke ------------------------------------
+
+def test_cw_dmg_08_a_destroyed_tire_is_not_a_lost_wheel_and_drops_no_obstacle():
+    """CW-DMG-08 (RULING): the seed drops an obstacle for a lost wheel, "not just a tire", but says nowhere how a wheel
+    is lost apart from its tire, so the engine loses none: a hunter's front-left tire (heavy duty, 6 DP) shot away by
+    an MG aimed at it (1d [6] = 6: 6 -> 0, the tire destroyed) drops no obstacle; 6 hits are short of the 20."""
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "speed": 0},
+                          {"id": "t", "design": "hunter", "x": -0.25, "y": 4.0, "facing": 180.0, "speed": 0}],
+                 attack=[{"id": "a", "attacker": "t", "weapon": "mg", "target": "v", "aim": "tire:front_left"}])
+    r = s.resolve(ScriptedDice([6, 6, 6]), commit=True)
+    assert [(e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [("tire front_left", 6, 0)]
+    assert s.arena.obstacles == [] and "obstacles" not in r.state
+    assert not [e for e in r.events if e.rule == "CW-DMG-08"]
+
+
+def test_cw_drop_01_a_flamethrower_lays_no_smoke_cloud_by_ruling():
+    """CW-DROP-01 (RULING): the seed says only that a flamethrower's smoke cloud lies along its line of fire, not when
+    one is made, how big it is or how long it stays, and its own fire example has a laser hit through that line a
+    turn after the flamethrower fired (builtin:cw_fire_example): the engine lays no cloud for a flamethrower, so the
+    laser's turn-2 shot is explained with a clear line (no smoke modifier) and the arena holds no cloud after it."""
+    s = hardpoint.load_scenario("builtin:cw_fire_example")
+    r = s.resolve(SeededDice(4), commit=True)
+    assert s.arena.clouds == {}
+    laser = [b for p in r.phases for b in p.breakdowns if b.weapon == "laser"]
+    assert laser and all(b.lof and not [m for m in b.modifiers if m.rule == "CW-LOF-04"] for b in laser)
