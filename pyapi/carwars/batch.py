@@ -227,6 +227,7 @@ def supports_compiled(scenario) -> str | None:
 
 def _unsupported(scenario) -> str | None:
     """The reason the kernel cannot run this scenario, or None; `pack` asks it before packing anything."""
+    from .dropped import damaging_gas
     from .scenario import CarWarsScenario
 
     if not isinstance(scenario, CarWarsScenario):
@@ -236,6 +237,8 @@ def _unsupported(scenario) -> str | None:
     if any(v.kind == "cycle" and v.sidecar is None and any(c is not v.driver and (jumps if c.jumps_on is None else c.jumps_on)
                                                            for c in v.crew) for v in arena.vehicles.values()):
         return "a passenger who may jump off a cycle without a sidecar (CW-SEED-01; the kernels keep him aboard)"
+    if scenario.turns and any(damaging_gas(w.spec) for v in arena.vehicles.values() for w in v.all_weapons()):
+        return "a weapon that lays a damaging gas (a flame cloud, CW-SEED-01): the kernels do not roll its damage"
     if scenario.turns:
         reason = _fight_unsupported(scenario) if _runs_as_fight(scenario) else _turn_unsupported(scenario)
         if reason:

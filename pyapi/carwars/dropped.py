@@ -16,7 +16,7 @@ from .model import Arena, Cloud, Tire, Vehicle, Weapon
 from .tables import check_usable
 
 __all__ = ["DroppedCounter", "placement_counter", "drop_weapon", "counter_id", "contact", "spikes_effect", "mines_effect", "oil_effect",
-           "liquid_damage", "damages_again", "OIL_KINDS", "on_oil", "oil_extra_difficulty", "oil_maneuver", "paint_contact", "expire_counters", "swept_polygon"]
+           "liquid_damage", "damages_again", "damaging_gas", "gas_damage", "again_every", "OIL_KINDS", "on_oil", "oil_extra_difficulty", "oil_maneuver", "paint_contact", "expire_counters", "swept_polygon"]
 
 OIL_KINDS = ("oil", "flaming_oil")
 
@@ -111,8 +111,12 @@ def drop_weapon(rules: Rules, arena: Arena, vehicle: Vehicle, weapon: Weapon, co
             out += ledger.events
     if kind == "cloud":
         cloud_kind = "paint" if spec.cloud == "paint" else "smoke"   # tear gas in a smokescreen acts as smoke
-        arena.clouds[counter_id] = Cloud(counter_id, cloud_kind, poly, arena.turn)
-        out.append(Note(f"{vehicle.id} lays {cloud_kind} ({spec.name}) at ({place.cx:.2f}, {place.cy:.2f})", "CW-DROP-05"))
+        damaging = spec.name if damaging_gas(spec) else ""
+        arena.clouds[counter_id] = Cloud(counter_id, cloud_kind, poly, arena.turn, damaging)
+        if damaging:
+            arena.clouds[counter_id].still_on = {v.id for v in arena.vehicles.values() if intersects(v.counter.polygon(), poly)}
+        what = f"{cloud_kind}, a damaging gas" if damaging else cloud_kind
+        out.append(Note(f"{vehicle.id} lays {what} ({spec.name}) at ({place.cx:.2f}, {place.cy:.2f})", "CW-DROP-05"))
         return out, None
     counter = DroppedCounter(counter_id, kind, spec.name, poly, arena.turn, vehicle.id)
     counter.still_on = {v.id for v in arena.vehicles.values() if intersects(v.counter.polygon(), poly)}
@@ -355,12 +359,35 @@ def liquid_damage(rules: Rules, vehicle: Vehicle, counter: DroppedCounter, spec,
     return out
 
 
+def damaging_gas(spec) -> bool:
+    """CW-SEED-01: a dropped gas that does damage (a flame cloud: a gas cloud with damage dice); it screens as smoke."""
+    return spec.cloud == "gas" and spec.damage is not None
+
+
+def gas_damage(rules: Rules, vehicle: Vehicle, cloud: Cloud, spec, dice: DiceSource) -> list[Event]:
+    """CW-SEED-01 (RULING): a damaging gas's damage roll, in the phase the vehicle first enters the cloud and again
+    every `liquid_damage_every_phases` phases it stays in it (`again_every`): the gas's dice once to each of its
+    six sides, which the cloud engulfs (front, back, left, right, top, underbody, in that order)."""
+    out: list[Event] = []
+    for side in (Side.FRONT, Side.BACK, Side.LEFT, Side.RIGHT, Side.TOP, Side.UNDERBODY):
+        d = dice.roll(spec.damage, f"{spec.name} gas on {vehicle.id} {side}", "CW-SEED-01")
+        out.append(d)
+        out += apply_shot(rules, vehicle, Shot(d.total, side, attack=cloud.id), dice).events
+    return out
+
+
+def again_every(rules: Rules, phases_on: int) -> bool:
+    """CW-SEED-01: whether a vehicle in contact with a damaging liquid or gas for `phases_on` phases in a row (this
+    one included) takes its damage again this phase: the 1 + k * `liquid_damage_every_phases`-th (k >= 1)."""
+    every = rules["carwars.dropped"]["oil"]["liquid_damage_every_phases"]
+    return phases_on > 1 and (phases_on - 1) % every == 0
+
+
 def damages_again(rules: Rules, counter: DroppedCounter, phases_on: int) -> bool:
     """CW-SEED-01: whether a vehicle on a damaging liquid for `phases_on` phases in a row (this one included) takes its
     damage again this phase: in the 1 + k * `liquid_damage_every_phases`-th phase (k >= 1; the first is the phase it
     ran onto it, `oil_effect`). Flaming oil is the one damaging liquid the engine lays; one gone inert does nothing."""
-    every = rules["carwars.dropped"]["oil"]["liquid_damage_every_phases"]
-    return counter.kind == "flaming_oil" and not counter.inert and phases_on > 1 and (phases_on - 1) % every == 0
+    return counter.kind == "flaming_oil" and not counter.inert and again_every(rules, phases_on)
 
 
 def paint_contact(rules: Rules, vehicle: Vehicle, cloud: Cloud, turn: int) -> list[Event]:

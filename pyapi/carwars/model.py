@@ -311,6 +311,8 @@ class Cloud:
     kind: str       # smoke | paint
     polygon: Polygon
     placed_turn: int = 0
+    damaging: str = ""      # CW-SEED-01: the weapon whose damaging gas it is (a flame cloud), rolled on contact
+    still_on: set = field(default_factory=set)   # vehicles in it since it was laid (its layer): they meet it once out
 
 
 @dataclass

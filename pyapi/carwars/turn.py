@@ -20,8 +20,9 @@ from ..errors import RuleViolation, ScenarioError
 from ..events import Event, Note, StateChanged, event_from_dict
 from . import geometry as geo
 from .attack import Attack, AttackRoll, Scene, SustainedRecord
-from .dropped import (OIL_KINDS, DroppedCounter, contact, counter_id, damages_again, drop_weapon, expire_counters, intersects, liquid_damage,
-                      mines_effect, oil_effect, oil_maneuver, paint_contact, spikes_effect, swept_polygon)
+from .dropped import (OIL_KINDS, DroppedCounter, again_every, contact, counter_id, damages_again, drop_weapon, expire_counters,
+                      gas_damage, intersects, liquid_damage, mines_effect, oil_effect, oil_maneuver, paint_contact, spikes_effect,
+                      swept_polygon)
 from .enums import Mount
 from .fire import FireState, end_of_turn_fire, record_fire_hit
 from .fight import FightRecord
@@ -286,8 +287,30 @@ def _contacts(rules: Rules, arena: Arena, before: dict[str, geo.Counter], touchi
         for cloud in arena.clouds.values():
             if cloud.kind == "paint" and intersects(area, cloud.polygon):
                 out += paint_contact(rules, v, cloud, arena.turn)
+            elif cloud.damaging and v.id in cloud.still_on:
+                if not intersects(area, cloud.polygon):
+                    cloud.still_on.discard(v.id)     # its layer has left it: from now on it meets it
+            elif cloud.damaging and intersects(area, cloud.polygon):
+                out += _in_gas(rules, arena, v, cloud, touching, now, dice)
     touching.clear()
     touching.update(now)
+    return out
+
+
+def _in_gas(rules: Rules, arena: Arena, v: Vehicle, cloud, touching: dict, now: dict, dice: DiceSource) -> list[Event]:
+    """CW-SEED-01: a vehicle in a damaging gas's cloud this phase: its damage the phase it enters and every five
+    phases in a row it stays (`again_every`), each roll a fire source of the gas's own fire modifier (CW-FIRE-01)."""
+    key = (v.id, cloud.id)
+    now[key] = touching.get(key, 0) + 1
+    if key in touching and not again_every(rules, now[key]):
+        return []
+    spec = weapon_spec(rules, cloud.damaging)
+    out: list[Event] = [Note(f"{v.id} {'still in' if key in touching else 'enters'} {cloud.id} ({spec.name}, a damaging gas)"
+                             + (f", {now[key] - 1} phases on: its damage again" if key in touching else ""), "CW-SEED-01")]
+    out += gas_damage(rules, v, cloud, spec, dice)
+    if spec.fire_modifier:
+        e = record_fire_hit(arena.fires.setdefault(v.id, FireState()), spec, arena.turn)
+        out += [e] if e is not None else []
     return out
 
 

@@ -14,6 +14,7 @@ from hardpoint import ScenarioError, ScriptedDice, SeededDice
 from hardpoint.backend import BackendWarning
 from hardpoint.carwars import handling
 from hardpoint.carwars.batch import run_batch
+from hardpoint.carwars.enums import Side
 from hardpoint.carwars.model import build_vehicle
 
 from .conftest import both_backends
@@ -347,3 +348,68 @@ def test_cw_drop_01_a_flamethrower_lays_no_smoke_cloud_by_ruling():
     assert s.arena.clouds == {}
     laser = [b for p in r.phases for b in p.breakdowns if b.weapon == "laser"]
     assert laser and all(b.lof and not [m for m in b.modifiers if m.rule == "CW-LOF-04"] for b in laser)
+
+
+# --- CW-SEED-01: a damaging gas every five phases ----------------------------------------------------------------
+
+def _flame_cloud(turns=4, layer_speed=10, b_y=0.0):
+    """Hunter "a" drops a Flame Cloud Streamer (rear) in turn 1, phase 1, after its move: at 10 mph it has gone 1"
+    north and the cloud (1/2" x 1") lies behind it, x -0.25..0.25, y -0.5..0.5. Hunter "b" drives west along
+    y = 0 at 10 mph from x = 3 (1" in phase 1 of each turn)."""
+    return scenario(meta={"turns": turns},
+                    vehicle=[{"id": "a", "design": "hunter", "speed": layer_speed,
+                              "weapon": [{"id": "fc", "type": "Flame Cloud Streamer", "mount": "back"}]},
+                             {"id": "b", "design": "hunter", "x": 3.0, "y": b_y, "facing": 270.0, "speed": 10}],
+                    action=[{"turn": 1, "phase": 1, "kind": "drop", "vehicle": "a", "weapon": "fc"}])
+
+
+def _when(r, rule):
+    """(turn, phase, text) of each note of `rule`, after the phase heading it falls under."""
+    out, at = [], None
+    for e in r.events:
+        if e.kind == "note" and e.rule == "CW-ROF-02" and e.text.startswith("turn ") and e.text.count(",") == 1 \
+                and "declared" not in e.text:
+            t, p = e.text.split(", phase ")
+            at = (int(t.split()[1]), int(p))
+        elif e.kind == "note" and e.rule == rule:
+            out.append((*at, e.text))
+    return out
+
+
+def test_cw_seed_01_a_damaging_gas_damages_on_entry_and_every_five_phases_in_it():
+    """CW-SEED-01 / CW-DROP-04 (RULING: where the gas strikes): a flame cloud (the Flame Cloud Streamer's gas, 1d-1,
+    fire modifier 3) damages a vehicle the phase it enters and again every five phases in a row it stays in it,
+    as a damaging liquid does: "b" (1" long) runs into the cloud in turn 3, phase 1 (its front from x = 0.5 to
+    -0.5), stays in it through phase 5 and leaves it in turn 4, phase 1: the 6th phase in a row, damaged again.
+    Each time the gas's dice go once to each of its six sides, in order: first [1] x 6 = 0 each, then [2] x 6 = 1
+    each (every side 1 less); each time a fire source of the gas's own modifier (2d [6, 6] = 12 misses the 3,
+    then the 6). The cloud screens as smoke. Source: CW seed, Dropped Weapons ("every five phases ... liquids and
+    dropped gases that do damage")."""
+    s = _flame_cloud()
+    r = s.resolve(ScriptedDice([1] * 6 + [6, 6] + [2] * 6 + [6, 6]), commit=True)
+    assert _when(r, "CW-SEED-01") == [
+        (3, 1, "b enters fc.t1p1 (Flame Cloud Streamer, a damaging gas)"),
+        (4, 1, "b still in fc.t1p1 (Flame Cloud Streamer, a damaging gas), 5 phases on: its damage again")]
+    gas = [e for e in r.events if e.kind == "dice" and e.rule == "CW-SEED-01"]
+    assert [(g.expr, g.total) for g in gas] == [("1d-1", 0)] * 6 + [("1d-1", 1)] * 6
+    assert [g.why.split()[-1] for g in gas[:6]] == ["front", "back", "left", "right", "top", "underbody"]
+    b = s.arena.vehicles["b"]
+    assert [b.armour[side] for side in Side] == [19, 14, 14, 14, 9, 9]
+    fire = [e for e in r.events if e.kind == "dice" and e.rule == "CW-FIRE-01"]
+    assert [f.total for f in fire] == [12, 12] and not s.arena.fires["b"].burning
+    assert s.arena.clouds["fc.t1p1"].kind == "smoke"
+    # the same fight one turn shorter: b is in the gas five phases in a row, damaged once
+    r = _flame_cloud(turns=3).resolve(ScriptedDice([1] * 6 + [6, 6]), commit=True)
+    assert [t[:2] for t in _when(r, "CW-SEED-01")] == [(3, 1)]
+
+
+def test_cw_seed_01_the_layer_of_a_damaging_gas_meets_it_only_once_out_of_it():
+    """CW-SEED-01 / CW-DROP-02: a vehicle in the cloud when it is laid (the layer, standing still: the cloud lies
+    over it) is not damaged by it while it stays in it, as with any counter it lays; nor is anyone else far off.
+    The kernels do not roll a gas's damage: a scenario with a damaging gas's dropper runs on the reference, and
+    says why."""
+    s = _flame_cloud(turns=3, layer_speed=0, b_y=5.0)
+    r = s.resolve(SeededDice(3), commit=True)
+    assert s.arena.clouds["fc.t1p1"].still_on == {"a"} and not _when(r, "CW-SEED-01")
+    from hardpoint.carwars.batch import _unsupported
+    assert "CW-SEED-01" in _unsupported(_flame_cloud())
