@@ -1719,6 +1719,7 @@ cdef int fight_call_ok(Arrays* pk, Py_ssize_t N, Py_ssize_t W, Py_ssize_t NA, Py
     if V > MAX_VEHICLES or NW > MAXW or W > MAXW or U > MAXU or NC + NP > MAXCH or T < 1 or P < 1 or P > 6 \
             or pk.n_tp_lo != T * P + 1 or pk.n_col_lo != T * P + 1 or fc[F_SIDES] > MAXU or fc[F_SIDES] < 0 \
             or saved_shape[0] != N or pk.n_known_unc != V or fc[F_COUNTERS] < 0 \
+            or (pk.n_obs_met != 0 and pk.n_obs_met != T * P * V) \
             or saved_shape[1] < 2 * V + NW + 3 * W + U + ring * V + NH + fc[F_COUNTERS] \
             or H < 0 or pk.n_hand0 != NH or pk.n_hand_eq != H or not -1 <= fc[F_FETCH_HAND] < (H if H > 0 else 0) \
             or pk.n_ocon_lo != T * P + 1 or pk.n_drop_lo != T * P + 1 or n_redo != N \
@@ -1763,6 +1764,7 @@ cdef void fight_bind(FightRun* F, Arrays* pk, Py_ssize_t W, Py_ssize_t NA, int32
     F.ent, F.tp_lo, F.fir, F.cand, F.fcol, F.col_lo = pk.ent, pk.tp_lo, pk.fir, pk.cand, pk.fcol, pk.col_lo
     F.drop, F.drop_lo, F.ocon, F.ocon_lo, F.offr, F.offr_lo = pk.drop, pk.drop_lo, pk.ocon, pk.ocon_lo, pk.offr, pk.offr_lo
     F.brst, F.prob36, F.crash_out, F.u_side, F.moving_end, F.known_unc = pk.brst, pk.prob36, pk.crash_out, pk.u_side, pk.moving_end, pk.known_unc
+    F.obs_met, F.n_obs_met, F.obs_redo = pk.obs_met, pk.n_obs_met, 0
     F.near_v, F.near_p, F.w_near_v, F.w_near_p = pk.near_v, pk.near_p, pk.w_near_v, pk.w_near_p
     F.rec0, F.fring0, F.crash0, F.hand0, F.hand_eq = pk.rec0, pk.fring0, pk.crash0, pk.hand0, pk.hand_eq
     F.v_off = pk.v_off
@@ -2530,8 +2532,9 @@ cdef inline void land_shots(FightRun* F, Ctx* ctx, int n_acc) noexcept nogil:
         burst_on(ctx, F.brst, cp[CAND_BURST_LO], cp[CAND_BURST_HI], F.p_hits, F.p_ba)
 
 
-cdef inline void fight_consequences(FightRun* F, Ctx* ctx) noexcept nogil:
-    """phase._vehicle_consequences for each vehicle hit this phase: the obstacle (obstacle_drops, CW-DMG-08) and its
+cdef inline void fight_consequences(FightRun* F, Ctx* ctx, int tp) noexcept nogil:
+    """phase._vehicle_consequences for each vehicle hit this phase: the obstacle (obstacle_drops, CW-DMG-08; one the
+    packing's movement runs onto later, CW-SEED-04, makes the trial the reference's: F.obs_redo) and its
     driver put out (CW-CREW-02/03): out of control, and a solo cycle's Crash Table 1 roll at +4, off-road -3
     (CW-CREW-03, CW-OFF-01), its result kept (FIGHT-03)."""
     cdef Py_ssize_t v
@@ -2541,6 +2544,8 @@ cdef inline void fight_consequences(FightRun* F, Ctx* ctx) noexcept nogil:
             continue
         if ctx.v_is_car[v] and obstacle_drops(ctx, v, F.metal_before, 0, F.consts[K_OBSTACLE_HITS]):
             F.flags[v] |= 8
+            if F.n_obs_met and F.obs_met[tp * F.V + v]:
+                F.obs_redo = 1
         if ctx.v_driver[v] >= 0 and put_out(F.veh.driver_before[v], crew_state(ctx, ctx.v_driver[v])):
             if ctx.v_kind[v] == KIND_CYCLE and ctx.v_sc_side[v] < 0:
                 r = roll(ctx, 2, 0, 0)
@@ -2553,7 +2558,8 @@ cdef inline int fight_phase(FightRun* F, Ctx* ctx, int turn, int ph) noexcept no
     driven over in the movement (fight_contacts), the orders' attacks (order_attacks); then, if anything fires or
     collides, the combat: the movement's collisions, the attacks explained again after them, to hit and damage
     rolls, the sustained-fire records, all damage at the phase's end, each vehicle's consequences. Returns a drop
-    row + 1 when the trial must run again under another packing (fight_drops), else 0."""
+    row + 1 when the trial must run again under another packing (fight_drops), -1 when an obstacle dropped where a
+    vehicle runs onto it later (obs_met, CW-SEED-04: the trial is the reference's), else 0."""
     cdef int tp = (turn - 1) * F.P + ph, n_acc, redo
     redo = fight_drops(F, ctx, tp)
     if redo:
@@ -2569,8 +2575,9 @@ cdef inline int fight_phase(FightRun* F, Ctx* ctx, int turn, int ph) noexcept no
     roll_shots(F, ctx, n_acc)
     record_sustained(F, n_acc, turn)
     land_shots(F, ctx, n_acc)
-    fight_consequences(F, ctx)
-    return 0
+    F.obs_redo = 0
+    fight_consequences(F, ctx, tp)
+    return -1 if F.obs_redo else 0         # an obstacle dropped where the packing's movement runs onto it
 
 
 cdef inline void fight_fire(FightRun* F, Ctx* ctx, int turn) noexcept nogil:
@@ -2704,7 +2711,9 @@ def run_fight(
     detonation that goes otherwise than packed stops the trial where it is: `redo[t]` gets the drop row + 1 and the
     outputs are left as they are. When the packing had it happen, the wrapper packs the fight with it not happening
     (the row's FACT) and runs the trial again from its start: the same dice give the same turns up to that row;
-    when the packing had it not happen, no packing says otherwise and the trial runs on the reference.
+    when the packing had it not happen, no packing says otherwise and the trial runs on the reference. An obstacle
+    dropped where the packing's movement runs a vehicle onto it later (obs_met, CW-SEED-04) stops the trial too,
+    with `redo[t]` = -1: the wrapper runs it on the reference.
     Returns -1 (nothing run) if the arrays exceed the kernel's fixed sizes. Releases the GIL.
     """
     cdef Arrays pk

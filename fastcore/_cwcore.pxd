@@ -397,6 +397,9 @@ cdef struct FightRun:
     int32_t* u_side
     int32_t* moving_end      # per turn and vehicle: still moving at its end
     int32_t* known_unc       # vehicles the packing already slows
+    int32_t* obs_met         # per phase and vehicle: an obstacle dropped there is run onto later (empty: never)
+    Py_ssize_t n_obs_met
+    int obs_redo             # an obstacle dropped this phase where obs_met says it is met: the reference's trial
     int32_t* near_v
     int32_t* near_p
     Py_ssize_t w_near_v

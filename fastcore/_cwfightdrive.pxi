@@ -19,7 +19,7 @@ from libc.math cimport fabs, ceil, sqrt
 from libc.stdio cimport snprintf
 from libc.stdlib cimport strtod
 
-from _cwgeom cimport (CwCounter, CwPolygon, CW_OK, CW_NONE, CW_UNSURE, CW_FRONT, CW_BACK, CW_LEFT, CW_RIGHT, cw_sincos_deg,
+from _cwgeom cimport (CwCounter, CwPolygon, CW_OK, CW_NONE, CW_UNSURE, CW_FRONT, CW_BACK, CW_LEFT, CW_RIGHT, cw_sincos_deg, cw_corners,
                        cw_counter_polygon, cw_nearest_point, cw_distance, cw_facing_sides, cw_clip_to_arc)
 from _cwdrive cimport (CwDriveRules, CwUnit, CwVehicle, CwArena, CwOrder, CwManeuver, CwMove, CW_MAXMENU, CW_PHASES,
                        CW_STRAIGHT, CW_BOOTLEGGER, CW_T_STOP, CW_CYCLE, CW_PICK_UNSURE, cw_pymod, cw_pyfloordiv,
@@ -34,7 +34,8 @@ cdef enum:
     DRV_MAXV = 16          # vehicles of a fight that drives (drivepack.MAX_VEHICLES)
     DRV_MAXEFF = 64        # crash results (drivepack.MAX_EFFECTS)
     DRV_MAXBANDS = 32      # bands of a Crash Table or the hazard table, rows of the ram table (drivepack.MAX_BANDS_CT)
-    DRV_MAXHZ = 4          # hazards a vehicle meets in a phase (its hits, its driver hit)
+    DRV_MAXHZ = 8          # hazards a vehicle meets in a phase (obstacles run onto, its hits, its driver hit)
+    DRV_MAXOBS = 128       # obstacles on the map (drivepack.MAX_OBSTACLES; a trial that drops more: DRV_FULL)
     DRV_MAXC = 128         # pairs of vehicles that may meet in a phase (16 * 15 / 2), so contacts too
     DRV_MAXROWS = 64       # Control Table rows (_cwdrive CW_MAXROWS)
     # crash results' kinds (drivepack._EFFECT_KINDS)
@@ -126,6 +127,8 @@ cdef struct DriveConsts:
     int eff_spinout                # the effects a crash in motion reads
     int eff_roll
     int n_effects
+    double obstacle_size           # carwars.damage [obstacle] size_in (CW-SEED-04)
+    int obstacle_hazard            # and hazard
 
 
 cdef struct DriveSpec:
@@ -244,6 +247,18 @@ cdef struct DriveRun:
     int col_den[2 * DRV_MAXC]
     # an explosion's reach (CW-FIRE-04)
     int32_t near[2 * DRV_MAXV + 2]
+    # obstacles on the map (CW-SEED-04): the scenario's (n_obs0, obs0: x, y, who stands on it as a bit each), then
+    # those dropped in the trial (CW-DMG-08); per obstacle the vehicles on it since it was placed and those in
+    # contact with it last phase (terrain.obstacle_hazards' still_on and meeting); where each vehicle was before
+    # the phase's movement
+    int n_obs0
+    const double* obs0
+    int n_obs
+    double obs_x[DRV_MAXOBS]
+    double obs_y[DRV_MAXOBS]
+    unsigned int obs_still[DRV_MAXOBS]
+    unsigned int obs_meet[DRV_MAXOBS]
+    CwCounter before[DRV_MAXV]
 
 
 # --- small rules ------------------------------------------------------------------------------------------------------
@@ -383,6 +398,10 @@ cdef inline void drv_fresh(DriveRun* D, FightRun* F, Ctx* ctx) noexcept nogil:
         D.unc[v] = s.unc0
         D.rolled[v] = D.rolled0[v]
         D.hazard[v], D.n_hz[v] = 0, 0
+    D.n_obs = D.n_obs0
+    for v in range(D.n_obs0):
+        D.obs_x[v], D.obs_y[v] = D.obs0[3 * v], D.obs0[3 * v + 1]
+        D.obs_still[v], D.obs_meet[v] = <unsigned int>D.obs0[3 * v + 2], 0
     ctx.v_rolled = D.rolled
     D.arena.n_vehicles = <int>D.V
     D.arena.vehicles = D.cv
@@ -979,10 +998,151 @@ cdef inline int drv_worn(Ctx* ctx, int v) noexcept nogil:
 
 
 cdef inline void drv_hazard(DriveRun* D, int v, int d) noexcept nogil:
-    """Vehicle.phase_hazards.append (FIGHT-09): a hazard met this phase, in order."""
+    """Vehicle.phase_hazards.append (FIGHT-09): a hazard met this phase, in order (more than the kernel keeps: the
+    trial is the reference's, DRV_FULL)."""
     if D.n_hz[v] < DRV_MAXHZ:
         D.hz[v * DRV_MAXHZ + D.n_hz[v]] = d
         D.n_hz[v] += 1
+    else:
+        D.status = DRV_FULL
+
+
+# --- obstacles on the map (CW-SEED-04, terrain.obstacle_hazards) --------------------------------------------------------
+
+cdef inline double drv_cross(const double* o, const double* a, const double* b) noexcept nogil:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+cdef inline int drv_swept(const CwCounter* a, const CwCounter* b, double* hull) noexcept nogil:
+    """dropped.swept_polygon: the convex hull of both counters' corners (sorted, exact repeats dropped, a monotone
+    chain that drops turns of at most 1e-12) into hull (at most 8 points); returns its point count."""
+    cdef double pts[16]
+    cdef double lower[18]
+    cdef double upper[18]
+    cdef double tx, ty
+    cdef int n = 0, i, j, m, nl = 0, nu = 0, k
+    cw_corners(a, &pts[0])
+    cw_corners(b, &pts[8])
+    for i in range(1, 8):                  # insertion sort by (x, y), as Python sorts tuples
+        tx, ty = pts[2 * i], pts[2 * i + 1]
+        j = i - 1
+        while j >= 0 and (pts[2 * j] > tx or (pts[2 * j] == tx and pts[2 * j + 1] > ty)):
+            pts[2 * j + 2], pts[2 * j + 3] = pts[2 * j], pts[2 * j + 1]
+            j -= 1
+        pts[2 * j + 2], pts[2 * j + 3] = tx, ty
+    m = 0
+    for i in range(8):                     # the set: exact repeats once
+        if m and pts[2 * m - 2] == pts[2 * i] and pts[2 * m - 1] == pts[2 * i + 1]:
+            continue
+        pts[2 * m], pts[2 * m + 1] = pts[2 * i], pts[2 * i + 1]
+        m += 1
+    if m <= 2:
+        cw_corners(a, hull)
+        return 4
+    for i in range(m):
+        while nl >= 2 and drv_cross(&lower[2 * nl - 4], &lower[2 * nl - 2], &pts[2 * i]) <= 1e-12:
+            nl -= 1
+        lower[2 * nl], lower[2 * nl + 1] = pts[2 * i], pts[2 * i + 1]
+        nl += 1
+    for i in range(m - 1, -1, -1):
+        while nu >= 2 and drv_cross(&upper[2 * nu - 4], &upper[2 * nu - 2], &pts[2 * i]) <= 1e-12:
+            nu -= 1
+        upper[2 * nu], upper[2 * nu + 1] = pts[2 * i], pts[2 * i + 1]
+        nu += 1
+    for k in range(nl - 1):
+        hull[2 * n], hull[2 * n + 1] = lower[2 * k], lower[2 * k + 1]
+        n += 1
+    for k in range(nu - 1):
+        hull[2 * n], hull[2 * n + 1] = upper[2 * k], upper[2 * k + 1]
+        n += 1
+    return n
+
+
+cdef inline bint drv_intersects(const double* a, int na, const double* b, int nb) noexcept nogil:
+    """dropped.intersects: closed convex polygons meet (no separating axis among their edges' normals, 1e-12)."""
+    cdef const double* poly
+    cdef int n, i, j, q, k
+    cdef double nx, ny, p, alo, ahi, blo, bhi
+    for q in range(2):
+        if q == 0:
+            poly, n = a, na
+        else:
+            poly, n = b, nb
+        for i in range(n):
+            j = (i + 1) % n
+            nx, ny = poly[2 * j + 1] - poly[2 * i + 1], poly[2 * i] - poly[2 * j]
+            alo = ahi = nx * a[0] + ny * a[1]
+            for k in range(1, na):
+                p = nx * a[2 * k] + ny * a[2 * k + 1]
+                alo, ahi = (p if p < alo else alo), (p if p > ahi else ahi)
+            blo = bhi = nx * b[0] + ny * b[1]
+            for k in range(1, nb):
+                p = nx * b[2 * k] + ny * b[2 * k + 1]
+                blo, bhi = (p if p < blo else blo), (p if p > bhi else bhi)
+            if ahi < blo - 1e-12 or bhi < alo - 1e-12:
+                return False
+    return True
+
+
+cdef inline void drv_square(DriveRun* D, int i, double* sq) noexcept nogil:
+    """model.Obstacle.polygon: the obstacle's square, axis-aligned about its centre."""
+    cdef double h = D.k.obstacle_size / 2.0, x = D.obs_x[i], y = D.obs_y[i]
+    sq[0], sq[1], sq[2], sq[3] = x - h, y - h, x + h, y - h
+    sq[4], sq[5], sq[6], sq[7] = x + h, y + h, x - h, y + h
+
+
+cdef inline void drv_obstacles(DriveRun* D) noexcept nogil:
+    """terrain.obstacle_hazards (CW-SEED-04): each vehicle whose move this phase runs onto an obstacle meets its
+    hazard (this phase's D, to fire, and a control roll with the phase's hazards), once until it has left it; one
+    on it since it was placed meets it once off it."""
+    cdef double hull[16]
+    cdef double sq[8]
+    cdef unsigned int now[DRV_MAXOBS]
+    cdef unsigned int bit
+    cdef int v, i, n, d = D.k.obstacle_hazard
+    cdef bint hit
+    if D.n_obs == 0:
+        return
+    for i in range(D.n_obs):
+        now[i] = 0
+    for v in range(<int>D.V):
+        n = drv_swept(&D.before[v], &D.cv[v].unit.counter, hull)
+        bit = 1u << v
+        for i in range(D.n_obs):
+            drv_square(D, i, sq)
+            hit = drv_intersects(hull, n, sq, 4)
+            if D.obs_still[i] & bit:
+                if not hit:
+                    D.obs_still[i] &= ~bit
+                continue
+            if not hit:
+                continue
+            now[i] |= bit
+            if (D.obs_meet[i] & bit) or d <= 0:
+                continue
+            D.hazard[v] += d
+            drv_hazard(D, v, d)
+    for i in range(D.n_obs):
+        D.obs_meet[i] = now[i]
+
+
+cdef inline void drv_drop_obstacle(DriveRun* D, int v) noexcept nogil:
+    """phase.drop_obstacle (CW-DMG-08, CW-SEED-04): an obstacle where the vehicle stands; the vehicles on it then
+    (a bit each) meet it once off it. More than the kernel keeps: the trial is the reference's (DRV_FULL)."""
+    cdef double sq[8]
+    cdef double xy[8]
+    cdef int i = D.n_obs, u
+    if i >= DRV_MAXOBS:
+        D.status = DRV_FULL
+        return
+    D.obs_x[i], D.obs_y[i] = D.cv[v].unit.counter.cx, D.cv[v].unit.counter.cy
+    D.obs_still[i], D.obs_meet[i] = 0, 0
+    drv_square(D, i, sq)
+    for u in range(<int>D.V):
+        cw_corners(&D.cv[u].unit.counter, xy)
+        if drv_intersects(xy, 4, sq, 4):
+            D.obs_still[i] |= 1u << u
+    D.n_obs += 1
 
 
 cdef inline void drv_consequences(DriveRun* D, FightRun* F, Ctx* ctx) noexcept nogil:
@@ -1003,6 +1163,7 @@ cdef inline void drv_consequences(DriveRun* D, FightRun* F, Ctx* ctx) noexcept n
             drv_hazard(D, <int>v, d)
         if ctx.v_is_car[v] and obstacle_drops(ctx, <int>v, F.metal_before, 0, F.consts[K_OBSTACLE_HITS]):
             F.flags[v] |= 8
+            drv_drop_obstacle(D, <int>v)
         before = F.veh.driver_before[v]
         if before < 0:
             continue
@@ -1055,13 +1216,16 @@ cdef inline void drv_hazards(DriveRun* D, FightRun* F, Ctx* ctx) noexcept nogil:
 cdef inline int drv_phase(DriveRun* D, FightRun* F, Ctx* ctx, int turn, int ph) noexcept nogil:
     """One phase of a fight that drives (turn.run_turns): the moves, the movement with its collisions, what follows
     it, the orders' attacks, the combat, the hazards. DRV_OK, or why the reference must run the trial."""
-    cdef int tp = (turn - 1) * F.P + ph, n_acc, status
+    cdef int tp = (turn - 1) * F.P + ph, n_acc, status, i
     status = drv_plan(D, F, ctx, turn, ph + 1)
     if status != DRV_OK:
         return status
+    for i in range(<int>D.V):
+        D.before[i] = D.cv[i].unit.counter
     status = drv_move(D, ph + 1)
     if status != DRV_OK:
         return status
+    drv_obstacles(D)
     drv_after_moves(D, F, ctx)
     D.stamp += 1
     D.fir_lo = F.ent[F.tp_lo[tp] * ENT_NCOLS + ENT_FIR_LO] if F.tp_lo[tp + 1] > F.tp_lo[tp] else 0
@@ -1071,7 +1235,7 @@ cdef inline int drv_phase(DriveRun* D, FightRun* F, Ctx* ctx, int turn, int ph) 
     if n_acc or D.n_col:
         drv_combat(D, F, ctx, n_acc, turn)
     drv_hazards(D, F, ctx)
-    return DRV_OK
+    return D.status
 
 
 # --- the end of a turn (turn._end_of_turn, drive_phase.end_of_turn) ----------------------------------------------------
@@ -1218,6 +1382,7 @@ def run_drive(
     cdef int32_t[::1] c_skill = np.ascontiguousarray(np.array(drive["c_skill"] + [0], dtype=np.int32))
     cdef int32_t[::1] ent_target = np.ascontiguousarray(np.array(drive["ent_target"] + [0], dtype=np.int32))
     cdef int32_t[::1] t_front = np.ascontiguousarray(np.array(drive["t_front"] + [0], dtype=np.int32))
+    cdef double[::1] obs0 = np.ascontiguousarray(np.array([x for o in drive["obstacles"] for x in o] + [0.0], dtype=np.float64))
     if unpack_fight(&pk, arrays) != 0:
         return -1
     V = pk.n_v_armour
@@ -1225,7 +1390,8 @@ def run_drive(
             or wd.shape[0] != pk.n_w_slot or c_skill.shape[0] != pk.n_c_hits + 1 or ent_target.shape[0] != pk.n_ent + 1 \
             or t_front.shape[0] != pk.n_t_slot + 1 or pk.n_p_hits != 0 or k.n_ct1 < 1 or k.n_ct1 > DRV_MAXBANDS \
             or k.n_ct2 < 1 or k.n_ct2 > DRV_MAXBANDS or k.n_hazard > DRV_MAXBANDS or k.n_ram < 1 or k.n_ram > DRV_MAXBANDS \
-            or k.ram_step <= 0 or r.n_rows > DRV_MAXROWS or not 0 <= k.eff_spinout < k.n_effects or not 0 <= k.eff_roll < k.n_effects:
+            or k.ram_step <= 0 or r.n_rows > DRV_MAXROWS or not 0 <= k.eff_spinout < k.n_effects or not 0 <= k.eff_roll < k.n_effects \
+            or len(drive["obstacles"]) > DRV_MAXOBS or not k.obstacle_size > 0:
         return -1
     for i in range(len(drive["effects"])):
         effs[i] = drive["effects"][i]
@@ -1287,6 +1453,7 @@ def run_drive(
     D.V, D.NW = V, pk.n_w_slot
     D.usable, D.mounts, D.on_sidecar = &usable[0], <int*>&mounts[0], &on_sidecar[0]
     D.rolled0, D.burning = pk.v_rolled, F.veh.burning
+    D.n_obs0, D.obs0 = <int>len(drive["obstacles"]), &obs0[0]
     D.metal_factor, D.cap_num, D.cap_den = pk.consts[K_METAL_FACTOR], pk.consts[K_CAP_NUM], pk.consts[K_CAP_DEN]
     F.fir, F.cand, F.drive = D.fir, D.cand, &D
     cdef uint8_t[:, ::1] hit_none = np.zeros((N, 1), np.uint8)

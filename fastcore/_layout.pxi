@@ -506,6 +506,8 @@ cdef struct Arrays:
     Py_ssize_t n_crash0
     int32_t* hand_eq
     Py_ssize_t n_hand_eq
+    int32_t* obs_met
+    Py_ssize_t n_obs_met
 
 
 cdef int unpack_phase(Arrays* a, dict arrays) except -2:
@@ -951,4 +953,7 @@ cdef int unpack_fight(Arrays* a, dict arrays) except -2:
     v = arrays["hand_eq"]
     a.hand_eq = &v[0] if v.shape[0] else NULL
     a.n_hand_eq = v.shape[0]
+    v = arrays["obs_met"]
+    a.obs_met = &v[0] if v.shape[0] else NULL
+    a.n_obs_met = v.shape[0]
     return 0

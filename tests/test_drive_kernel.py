@@ -34,7 +34,8 @@ def random_drive_fight(rng: random.Random, most: int = 5) -> dict:
     (every tactic, a named or the nearest target, its own speed or range or weapons, a window of turns), every one
     under a standing fire order (nearest, best odds or a named target; some weapons, a named firer, min_odds);
     drivers and gunners hurt (some out from the start, CW-SEED-01) or stunned (CW-SEED-02), a substitute at the
-    wheel, paint on the windows; sometimes a house rule of the
+    wheel, paint on the windows, metal armour (obstacles dropped, CW-DMG-08) and obstacles on the map (CW-SEED-04);
+    sometimes a house rule of the
     handling model (switched off, a bolder driver, the whole menu, no collisions from movement)."""
     n_sides = rng.choice([2, 2, 3])
     turns = rng.randint(3, 12)
@@ -48,6 +49,8 @@ def random_drive_fight(rng: random.Random, most: int = 5) -> dict:
              "speed": float(rng.choice([0, 0, 5, 10, 15, 20, 30, 40, 55, -5]))}
         if rng.random() < 0.2:
             v["armour"] = {s: rng.randint(0, 6) for s in ("front", "back", "left", "right", "top", "underbody")}
+        if design != "razor" and design != "outrider" and rng.random() < 0.15:
+            v["armour_material"] = "metal"      # every phase it loses some, an obstacle drops (CW-DMG-08, CW-SEED-04)
         if rng.random() < 0.15:
             v["paint_until_turn"] = rng.randint(1, 3)
         if rng.random() < 0.15:
@@ -90,6 +93,9 @@ def random_drive_fight(rng: random.Random, most: int = 5) -> dict:
             d["target"] = rng.choice(enemies)
     data = {"scenario": {"name": "random drive", "ruleset": "carwars", "turns": turns},
             "vehicle": vehicles, "orders": orders, "drive": drives}
+    if rng.random() < 0.3:                      # obstacles on the map, met as hazards (CW-SEED-04)
+        data["obstacle"] = [{"id": f"ob{k}", "x": round(rng.uniform(-spread, spread), 2), "y": round(rng.uniform(-spread, spread), 2)}
+                            for k in range(rng.randint(1, 4))]
     if rng.random() < 0.7:
         data["scenario"]["until"] = "decided"
     house = rng.random()
@@ -205,3 +211,31 @@ def test_fight_06_07_duels_that_drive_run_compiled_and_agree(a, b, aspect, speed
 
     s = build_duel(a, b, 8.0, aspect, speed)
     assert compare(s, trials, 5) == []
+
+
+def test_cw_seed_04_arch_03_random_fights_that_drive_over_obstacles_agree():
+    """CW-SEED-04, CW-DMG-08, ARCH-03: 25 random fights of two vehicles that drive (as above) on a map strewn with
+    8-20 obstacles, metal armour on some (an obstacle drops each phase it loses some), 4 trials each: none handed
+    back, every value equal, and the vehicles run onto obstacles in them (the hazards' control rolls and their -D
+    to fire in the kernel's own obstacle list)."""
+    import hardpoint
+
+    rng = random.Random(35_2026)
+    ran, failures, met = 0, [], 0
+    while ran < 25:
+        data = random_drive_fight(rng, most=2)
+        spread = max(abs(c) for v in data["vehicle"] for c in (v["x"], v["y"])) + 2.0
+        data["obstacle"] = [{"id": f"ob{k}", "x": round(rng.uniform(-spread, spread), 2), "y": round(rng.uniform(-spread, spread), 2)}
+                            for k in range(rng.randint(8, 20))]
+        scenario = _load(data)
+        if scenario is None:
+            continue
+        ran += 1
+        seed = rng.randrange(1 << 30)
+        assert not handed_back(scenario, 4, seed).any(), data
+        problems = compare(scenario, 4, seed)
+        if problems:
+            failures.append((ran, problems, data))
+        met += sum(e.rule == "CW-SEED-04" for e in scenario.resolve(hardpoint.SeededDice(seed)).events)
+    assert not failures, failures[:2]
+    assert met >= 5, met

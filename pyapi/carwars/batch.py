@@ -351,6 +351,8 @@ def _turn_unsupported(scenario) -> str | None:
         return "declared actions (maneuvers, drops, automatic switches) in a turn"
     if arena.counters or any(c.kind == "paint" for c in arena.clouds.values()):
         return "dropped counters or paint clouds in a turn"
+    if _obstacle_met_in_turn(scenario):
+        return "an obstacle that may drop where a vehicle's movement runs onto it later in the turn (CW-SEED-04)"
     weapons, firers = set(), set()
     for v in arena.vehicles.values():
         if v.off_road:
@@ -380,6 +382,25 @@ def _turn_unsupported(scenario) -> str | None:
                 except HardpointError:
                     pass
     return None
+
+
+def _obstacle_met_in_turn(scenario) -> bool:
+    """CW-DMG-08 / CW-SEED-04: whether an obstacle a car may drop in the turn lies where another vehicle's movement
+    runs onto it in a later phase (the turn kernel does not follow obstacles; the fight kernel does)."""
+    from .fightpack import obstacle_met, obstacle_places
+    from .motion import move_with_contacts
+
+    if not any(v.kind == "car" for v in scenario.arena.vehicles.values()) or not any(v.speed for v in scenario.arena.vehicles.values()):
+        return False
+    arena, at, swept = scenario.arena.copy(), [], []
+    for phase in range(1, scenario.rules["carwars.turn"]["phases"] + 1):
+        arena.phase = phase
+        before = {v.id: v.counter for v in arena.vehicles.values()}
+        move_with_contacts(scenario.rules, arena, phase)
+        a, w = obstacle_places(arena, before)
+        at.append(a)
+        swept.append(w)
+    return bool(obstacle_met(scenario.rules, [v.kind for v in arena.vehicles.values()], at, swept))
 
 
 def _attack_spec(scenario, b):
@@ -1473,6 +1494,10 @@ class _FightRun:
                 result.interrupted, None, fight_layout)
 
 
+#: why a trial of a packed fight runs on the reference after an obstacle drops (the kernel's redo -1)
+OBSTACLE_MET = "an obstacle dropped where a vehicle's movement runs onto it later (CW-SEED-04: no packing follows it)"
+
+
 class _FightTrials:
     """The trials of one chunk of a fight batch: the kernel's outputs for them, run first under the default
     packing, then again, group by group, under the packings of the facts their dice decided, until none is left
@@ -1500,6 +1525,11 @@ class _FightTrials:
                                                   self.hit, self.dmg)
         todo = np.flatnonzero((self.diverged != 0) | (self.redo != 0))
         while len(todo):
+            met = todo[self.redo[todo] < 0]
+            if len(met):        # an obstacle dropped where a vehicle runs onto it later (CW-SEED-04): no packing follows it
+                self.run.fallbacks.append(OBSTACLE_MET)
+                self._on_reference(met)
+                todo = todo[self.redo[todo] >= 0]
             groups: dict = {}
             self._redo_groups(todo, groups)
             self._slowdown_groups(todo, groups)
@@ -1520,7 +1550,7 @@ class _FightTrials:
     def _redo_groups(self, todo, groups: dict) -> None:
         """A drop or switch went otherwise than packed: run the trial again from its start, with that fact (None: no
         packing says what happened)."""
-        again = todo[self.redo[todo] != 0]
+        again = todo[self.redo[todo] > 0]
         if not len(again):
             return
         variants, key_list = self.run.variants, self.key_list

@@ -151,6 +151,7 @@ def _turn_fields(t: dict) -> dict:
 
 MAX_VEHICLES = 16        # fastcore/_cwfightdrive.pxi DRV_MAXV: the vehicles of a fight that drives
 MAX_EFFECTS = 64         # DRV_MAXEFF: crash results (handling.toml's effects, and any other name a vehicle starts with)
+MAX_OBSTACLES = 128      # DRV_MAXOBS: obstacles on the map (the scenario's and those dropped in a trial)
 MAX_POOL = 4             # DW_POOL_N: the most people who may fire one weapon (a sidecar's riders, the gunners, the driver)
 MAX_BANDS_CT = 32        # DRV_MAXBANDS: bands of a Crash Table, of the hazard table, rows of the ram table
 _EFFECT_KINDS = ("skid", "fishtail", "spinout", "roll", "vault")
@@ -171,6 +172,8 @@ def drive_unsupported(scenario) -> str | None:
         return "buildings in a fight that drives (they block lines of fire)"
     if arena.counters or arena.clouds or getattr(arena, "areas", None):
         return "dropped counters, clouds or areas in a fight that drives"
+    if len(arena.obstacles) > MAX_OBSTACLES:
+        return f"more than {MAX_OBSTACLES} obstacles on the map in a fight that drives"
     if any(plan.attacks.values()) or any(plan.actions.values()) or any(plan.collisions.values()):
         return "planned attacks, actions or collisions in a fight that drives"
     for o in fight.orders:
@@ -300,7 +303,9 @@ class DriveTables:
                 "t_stop_tire_points_per_20": int(t["t_stop"]["tire_points_per_20_mph"]),
                 "paint_mod": int(rules["carwars.tohit"]["visibility"]["paint_on_windows"]),
                 "safe_braking": float(rules["carwars.maneuvers"]["speed"]["safe_braking"]),
-                "eff_spinout": self.index["spinout"], "eff_roll": self.index["roll"], "n_effects": len(self.names)}
+                "eff_spinout": self.index["spinout"], "eff_roll": self.index["roll"], "n_effects": len(self.names),
+                "obstacle_size": float(rules["carwars.damage"]["obstacle"]["size_in"]),
+                "obstacle_hazard": int(rules["carwars.damage"]["obstacle"]["hazard"])}
 
 
 def _fight_packer():
@@ -389,7 +394,14 @@ class DrivePacker(_fight_packer()):  # type: ignore[misc]
             for c in v.all_crew():
                 skill.append(sum(m.value for m in tohit.firer_modifiers(rules, skill=c.gunner)))
         fronts = [int(t.id.startswith("front")) for v in arena.vehicles.values() for t in v.tires + ([v.sidecar.tire] if v.sidecar else [])]
+        from .terrain import on_obstacles
+
+        start = arena.copy()
+        on_obstacles(start)             # CW-SEED-04: the scenario's obstacles, and who stands on one (a bit each)
+        ids = list(arena.vehicles)
+        obstacles = [(o.x, o.y, sum(1 << ids.index(v) for v in o.still_on)) for o in start.obstacles]
         return {"rules": driver_rules(rules), "tohit": tohit_tables(rules), "consts": tables.consts(rules),
+                "obstacles": obstacles,
                 "effects": tables.effects, "vehicles": vehicles, "t_front": fronts, "c_skill": skill,
                 "weapons": weapons, "ent_target": list(self.ent_target), "max_needed": int(th["to_hit"]["max_needed"])}
 

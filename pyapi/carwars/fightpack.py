@@ -9,6 +9,7 @@ decide left to the kernel; `FightPacker` holds that copy and the rows, one metho
 from __future__ import annotations
 
 import dataclasses
+import math
 import pickle
 
 import numpy as np
@@ -28,13 +29,13 @@ from .dropped import (OIL_KINDS, contact, counter_id, damages_again, drop_weapon
                       paint_contact, spiked_tires, swept_polygon)
 from .enums import CrewRole, Mount, Side
 from .fight import TARGET_POLICIES, Fight, FightLayout, counts_for_orders, order_min36, ordered_weapons, weapons_of
-from .model import Pedestrian, slowed
+from .model import Obstacle, Pedestrian, slowed
 from .motion import move_with_contacts
 from .phase import burst_dice, explain_phase
 from .special import (automatic_target, expand_link, fetched_grenade, fires_on_automatic, flatten_link, grenade_boxes,
                       grenade_equivalents, set_automatic)
 from .tables import check_usable, weapon_spec
-from .terrain import ditch_hazards, offroad_rolls, on_ditches
+from .terrain import ditch_hazards, obstacle_hazards, offroad_rolls, on_ditches, on_obstacles
 from .tohit import hit_probability
 from .turn import FiredThisTurn, do_action, drops_now, end_handling, phase_distances
 from .validate import check_drop_static
@@ -79,6 +80,46 @@ def pack_fight(scenario, base: Packed, facts: frozenset = frozenset(), cache: di
     if states is not None:
         states[facts] = TurnStates(packer.row_lists(), starts)
     return packer.packed()
+
+
+def obstacle_met(rules, kinds: list[str], at: list, swept: list) -> list[int]:
+    """CW-DMG-08 / CW-SEED-04: per phase and vehicle (tp * V + v), 1 where an obstacle the car drops at the end of
+    that phase (where it stands then, `at[tp][v]`) would be run onto by another vehicle's movement in a later phase
+    (`swept[tq][j]`: the counters before and after it, None when it did not move); empty when no car could drop
+    one anyone meets. The fight kernel hands such a trial to the reference (obs_met). Conservative: a vehicle on
+    the obstacle as it drops counts as meeting it if it moves on over it later (the reference lets it off).
+    A box round each move (its counters' centres, widened by their half diagonal) picks the candidates; the swept
+    area (`dropped.swept_polygon`) decides."""
+    V, n = len(kinds), len(at)
+    cars = [i for i, k in enumerate(kinds) if k == "car"]
+    moves = [(tq, j, m) for tq, row in enumerate(swept) for j, m in enumerate(row) if m is not None]
+    if not cars or not moves:
+        return []
+    h = rules["carwars.damage"]["obstacle"]["size_in"] / 2.0
+    tq_of = np.array([tq for tq, _, _ in moves])
+    j_of = np.array([j for _, j, _ in moves])
+    box = np.array([[min(b.cx, a.cx), min(b.cy, a.cy), max(b.cx, a.cx), max(b.cy, a.cy), 0.5 * math.hypot(a.length, a.width)]
+                    for _, _, (b, a) in moves])
+    lo_x, lo_y = box[:, 0] - box[:, 4] - h - 1e-9, box[:, 1] - box[:, 4] - h - 1e-9
+    hi_x, hi_y = box[:, 2] + box[:, 4] + h + 1e-9, box[:, 3] + box[:, 4] + h + 1e-9
+    met = [0] * (n * V)
+    tps = np.arange(n)
+    for v in cars:
+        xy = np.array([at[tp][v] for tp in range(n)])
+        near = (tq_of[None, :] > tps[:, None]) & (j_of[None, :] != v) & (lo_x[None, :] <= xy[:, :1]) & (hi_x[None, :] >= xy[:, :1]) \
+            & (lo_y[None, :] <= xy[:, 1:]) & (hi_y[None, :] >= xy[:, 1:])
+        for tp in np.flatnonzero(near.any(axis=1)):
+            square = Obstacle("", float(xy[tp, 0]), float(xy[tp, 1]), 0, size=2.0 * h).polygon
+            met[tp * V + v] = int(any(intersects(swept_polygon(*moves[k][2]), square) for k in np.flatnonzero(near[tp])))
+    return met if any(met) else []
+
+
+def obstacle_places(arena, before: dict) -> tuple[tuple, tuple]:
+    """Where each vehicle stands after a phase's movement, and each moving one's counters before and after it (None:
+    it did not move), for `obstacle_met`."""
+    vehicles = list(arena.vehicles.values())
+    return (tuple((v.x, v.y) for v in vehicles),
+            tuple(None if before[v.id] == v.counter else (before[v.id], v.counter) for v in vehicles))
 
 
 @dataclasses.dataclass
@@ -358,6 +399,11 @@ class FightPacker:
         self.touching: dict = {}     # (vehicle, counter) in contact last phase: phases in a row (`turn._contacts`)
         # (vehicle, ditch) in contact last phase (`terrain.ditch_hazards`); None: no ditch on the map
         self.crossing: set | None = on_ditches(self.arena) if self.arena.ditches() else None
+        # (vehicle, obstacle) in contact last phase (`terrain.obstacle_hazards`); None: no obstacle on the map
+        self.meeting: set | None = on_obstacles(self.arena) if self.arena.obstacles else None
+        # per phase, where each vehicle stands after its movement and what each moving one swept (`_obstacle_rows`)
+        self.obs_at: list = []
+        self.obs_swept: list = []
         self.o_t = rules["carwars.dropped"]["oil"]
         self.oil_spec = weapon_spec(rules, rules["carwars.fire"]["start"]["flaming_oil_weapon"])
         self.d_t = rules["carwars.dropped"]
@@ -621,20 +667,35 @@ class FightPacker:
         # where each vehicle was, for the counters and clouds it may drive over (none on the map, and nothing to
         # lay one: no swept areas, `contacts_of`)
         laying = any(w.automatic and w.spec.dropped for _, w in self._mounted())
-        touch = laying or arena.counters or any(c.kind == "paint" for c in arena.clouds.values()) or self.crossing is not None
-        before_move = {v.id: v.counter for v in arena.vehicles.values()} if touch else {}
+        touch = laying or arena.counters or any(c.kind == "paint" for c in arena.clouds.values()) or self.crossing is not None \
+            or self.meeting is not None
+        before_move = {v.id: v.counter for v in arena.vehicles.values()}
         moved = {v.id: phase_distances(self.rules, v.speed)[phase - 1] for v in arena.vehicles.values()} if laying else {}
         found = self._movement(phase)
         if laying:                  # (no dropped weapon on automatic: no automatic drop)
             self.automatic_drops(moved, phase)
         self.drop_lo.append(len(self.drops))
-        self.contacts_of(before_move)
+        self.contacts_of(before_move if touch else {})
         if self.crossing is not None:
             ditch_hazards(self.rules, arena, before_move, self.crossing)    # CW-SEED-03: the hazard of the phase (to hit)
+        if self.meeting is not None:
+            obstacle_hazards(self.rules, arena, before_move, self.meeting)  # CW-SEED-04: the hazard of the phase (to hit)
+        self._obstacle_places(before_move)
         self.ocon_lo.append(len(self.ocon))
         for v in arena.vehicles.values():
             oil_maneuver(self.rules, arena, v)
         return found
+
+    def _obstacle_places(self, before_move: dict) -> None:
+        """CW-DMG-08 / CW-SEED-04: where each vehicle stands after this phase's movement (where an obstacle it drops
+        would lie) and the area each moving vehicle swept (what runs onto one), for `obstacle_met`."""
+        at, swept = obstacle_places(self.arena, before_move)
+        self.obs_at.append(at)
+        self.obs_swept.append(swept)
+
+    def obstacle_met(self) -> list[int]:
+        """obs_met (fastcore/layout.toml) of this packing's movement (`obstacle_met`)."""
+        return obstacle_met(self.rules, [v.kind for v in self.arena.vehicles.values()], self.obs_at, self.obs_swept)
 
     def _movement(self, phase: int) -> list:
         """`motion.move_with_contacts` (FIGHT-04): the collisions found. It reads only where the units are, which
@@ -1221,10 +1282,11 @@ class FightPacker:
 
     # the rows, only ever appended to: a state holds their lengths
     _ROW_LISTS = ("ent", "fir", "cand", "fcol", "tp_lo", "col_lo", "near_v", "near_p", "brst", "ocon", "ocon_lo", "drops",
-                  "drop_lo", "offr", "offr_lo")
+                  "drop_lo", "offr", "offr_lo", "obs_at", "obs_swept")
     # the rest of what the turns change: the arena, the counters with rows (the same objects as the arena's), what
     # touches what, the facts numbered, drivers found out, who holds a hand weapon from when, who still moves
-    _TURN_STATE = ("arena", "counter_objs", "touching", "crossing", "fact_list", "fact_at", "drivers_out", "c_hand", "moving_end")
+    _TURN_STATE = ("arena", "counter_objs", "touching", "crossing", "meeting", "fact_list", "fact_at", "drivers_out", "c_hand",
+                   "moving_end")
 
     def row_lists(self) -> dict[str, list]:
         """The packer's row lists (`TurnStates.lists`)."""
@@ -1348,6 +1410,7 @@ class FightPacker:
             cand=_int32(self.cand, _layout.CAND_NCOLS), fcol=_int32(self.fcol, _layout.FCOL_NCOLS), col_lo=_int32(self.col_lo),
             near_v=_int32(padded_rows(self.near_v, 2)), near_p=_int32(padded_rows(self.near_p, 1)), moving_end=_int32(self.moving_end),
             ocon=_int32(self.ocon, _layout.OCON_NCOLS), known_unc=_int32([int(("slow", i) in self.slow_from) for i in range(self.V)]),
+            obs_met=_int32(self.obstacle_met()),
             ocon_lo=_int32(self.ocon_lo), drop=_int32(self.drops, _layout.DROP_NCOLS), drop_lo=_int32(self.drop_lo),
             v_off=_int32(self.v_off), t_immune=_int32(self.t_immune), offr=_int32(self.offr, _layout.OFFR_NCOLS),
             offr_lo=_int32(self.offr_lo), brst=_int32(self.brst, _layout.BRST_NCOLS), rec0=_int32(rec0),

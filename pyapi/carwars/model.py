@@ -327,13 +327,21 @@ class Area:
 
 @dataclass
 class Obstacle:
-    """An obstacle counter (CW-DMG-08): one space, bulky; does not block LOF."""
+    """An obstacle counter (CW-DMG-08, CW-SEED-04): a square of the map, `size` inches across, axis-aligned about
+    (x, y); a vehicle running onto it meets a hazard; it does not block LOF."""
 
     id: str
     x: float
     y: float
     turn: int
     source: str = ""
+    size: float = 0.25
+    still_on: set = field(default_factory=set)   # vehicles on it since it was placed: they meet it once off it
+
+    @property
+    def polygon(self) -> Polygon:
+        h = self.size / 2.0
+        return Polygon(((self.x - h, self.y - h), (self.x + h, self.y - h), (self.x + h, self.y + h), (self.x - h, self.y + h)))
 
 
 @dataclass

@@ -15,6 +15,7 @@ from .attack import Attack, AttackRoll, Scene, SustainedRecord, ToHit, attack_we
 from .collision import collision_damage, collision_hits
 from .crew import damage_pedestrian, driver_consequences
 from .damage import Ledger, Shot, apply_shot, hazard_difficulty
+from .dropped import intersects
 from .enums import CrewState, Side
 from .model import Arena, Building, Obstacle, Pedestrian, Vehicle
 from .tables import WeaponSpec
@@ -562,14 +563,27 @@ def _vehicle_consequences(rules: Rules, arena: Arena, v: Vehicle, hits: int, haz
         out.append(Note(f"{v.id}: the {hits} hit(s) it took this phase all struck body armour: no hazard", "CW-CREW-01"))
     metal_lost = metal_before is not None and any(v.armour[s] < metal_before[s] for s in Side)
     if v.kind == "car" and (hits >= rules["carwars.damage"]["obstacle"]["hits_in_phase"] or metal_lost):
-        ob = Obstacle(f"obstacle{len(arena.obstacles) + 1}", v.x, v.y, arena.turn, v.id)
-        arena.obstacles.append(ob)
+        ob = drop_obstacle(rules, arena, v)
         why = "lost metal armour" if metal_lost else f"took {hits} hits"
         out.append(StateChanged("arena", "obstacles", len(arena.obstacles) - 1, len(arena.obstacles), "CW-DMG-08"))
-        out.append(Note(f"{v.id} {why}: an obstacle drops at ({v.x:g}, {v.y:g})", "CW-DMG-08"))
+        out.append(Note(f"{v.id} {why}: an obstacle, {ob.id}, drops at ({v.x:g}, {v.y:g})", "CW-DMG-08"))
     if driver_before is not None:
         out += driver_consequences(rules, v, driver_before, dice, oil, arena)
     return out
+
+
+def drop_obstacle(rules: Rules, arena: Arena, v: Vehicle) -> Obstacle:
+    """CW-DMG-08 / CW-SEED-04: an obstacle dropped where the vehicle stands (its centre), "obstacle<n>" (the first n
+    no id on the map has); the vehicles on it then meet it only once they have left it (`terrain.obstacle_hazards`)."""
+    taken = {o.id for o in arena.obstacles} | set(arena.vehicles) | set(arena.pedestrians) | set(arena.buildings) \
+        | set(arena.clouds) | set(arena.areas) | {c.id for c in arena.counters}
+    n = len(arena.obstacles) + 1
+    while f"obstacle{n}" in taken:
+        n += 1
+    ob = Obstacle(f"obstacle{n}", v.x, v.y, arena.turn, v.id, rules["carwars.damage"]["obstacle"]["size_in"])
+    ob.still_on = {u.id for u in arena.vehicles.values() if intersects(u.counter.polygon(), ob.polygon)}
+    arena.obstacles.append(ob)
+    return ob
 
 
 def update_history(history: dict[tuple[str, str], SustainedRecord], breakdowns: list[ToHit] | tuple[ToHit, ...],

@@ -12,7 +12,7 @@ from ..scenario import register_ruleset
 from .attack import Attack, SustainedRecord, ToHit, parse_aim
 from .enums import Light, Side, Weather, parse_enum
 from .geometry import Counter, Polygon
-from .model import Arena, Area, Building, Cloud, build_pedestrian, build_vehicle
+from .model import Arena, Area, Building, Cloud, Obstacle, build_pedestrian, build_vehicle
 from .phase import Collision, FiredThisTurn, PhaseResult, explain_phase, resolve_phase, update_history
 from .table_schemas import WHEELS, first_error
 from .validate import (MAX_ACTIONS, MAX_ARMOUR, MAX_ATTACKS, MAX_BODY_ARMOUR, MAX_CARRIED, MAX_COLLISION_SPEED, MAX_COLLISIONS,
@@ -376,6 +376,16 @@ SCHEMA_PARTS: dict[str, Any] = {
                                      "description": "a ditch: feet across (under 2: small; 2 to 4; wider is refused: no "
                                                     "jump without a ramp); required for a ditch"}}},
                   MAX_SHAPES, "areas"),
+    "obstacle": _list({"type": "object", "required": ["id", "x", "y"], "additionalProperties": False,
+                       "description": "an obstacle on the map (CW-SEED-04): a square carwars.damage obstacle.size_in "
+                                      "across, axis-aligned about (x, y); a vehicle running onto it meets a hazard "
+                                      "(obstacle.hazard); it does not block lines of fire", "x-rule": "CW-SEED-04",
+                       "properties": {"id": _id("the obstacle's id"),
+                                      "x": _num(-MAX_COORD, MAX_COORD, "centre x, inches"),
+                                      "y": _num(-MAX_COORD, MAX_COORD, "centre y, inches"),
+                                      "placed_turn": _int(0, MAX_TURN, "the turn it came onto the map; default the "
+                                                                       "arena's")}},
+                      MAX_SHAPES, "obstacles"),
     "attack": _list(_ATTACK, MAX_ATTACKS, "declared attacks"),
     "orders": _list(_ORDER, MAX_ATTACKS, "standing orders (a multi-turn scenario only)"),
     "drive": _list(_DRIVE, MAX_UNITS, "movement orders (a multi-turn scenario only)"),
@@ -629,6 +639,13 @@ def load_carwars(data: dict, rules: Rules, source: str) -> CarWarsScenario:
     for i, a in enumerate(data.get("area", [])):
         unique(a["id"], f"area[{i}]")
         arena.areas[a["id"]] = Area(a["id"], a["kind"], _polygon(a, f"area[{i}]"), _ditch_across(rules, a, f"area[{i}]"))
+    for i, o in enumerate(data.get("obstacle", [])):
+        unique(o["id"], f"obstacle[{i}]")
+        if o.get("placed_turn", arena.turn) > arena.turn:
+            raise ScenarioError(f"placed after the arena's turn ({arena.turn})", field=f"obstacle[{i}].placed_turn",
+                                value=o["placed_turn"], rule="CW-SEED-04")
+        arena.obstacles.append(Obstacle(o["id"], float(o["x"]), float(o["y"]), o.get("placed_turn", arena.turn),
+                                        size=rules["carwars.damage"]["obstacle"]["size_in"]))
     for i, c in enumerate(data.get("counter", [])):
         unique(c["id"], f"counter[{i}]")
         from .dropped import DroppedCounter

@@ -504,7 +504,11 @@ DAMAGE = {"type": "object", "additionalProperties": False, "x-rule": "CW-DMG-01"
         "description": "[hits in one phase (at least), hazard difficulty], hits increasing",
         "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": False,
                   "prefixItems": [_int(1, 1_000_000, "hits"), _int(0, MAX_DIFFICULTY, "D")]}}}),
-    "obstacle": _section("CW-DMG-08", {"hits_in_phase": _int(1, 1_000_000, "hits in one phase that drop an obstacle")}),
+    "obstacle": _section("CW-DMG-08", {"hits_in_phase": _int(1, 1_000_000, "hits in one phase that drop an obstacle"),
+                                       "size_in": {**_num(0.05, 10, "inches across an obstacle's square counter"),
+                                                   "x-rule": "CW-SEED-04"},
+                                       "hazard": {**_int(0, MAX_DIFFICULTY, "D of the hazard a vehicle meets running onto "
+                                                                            "an obstacle"), "x-rule": "CW-SEED-04"}}),
     "crew": _section("CW-CREW-01", {
         "dp": {"const": 3, "description": "a person's DP (fixed in the engine and the kernel)"},
         "driver_hazard": {**_int(0, MAX_DIFFICULTY, "D of the hazard when the driver is wounded or killed"), "x-rule": "CW-CREW-02"},

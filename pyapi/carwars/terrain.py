@@ -38,7 +38,7 @@ __all__ = [
     # CW-SEED-03
     "on_ditches", "ditch_hazards",
     # CW-OFF-04
-    "water_depth_limit", "water_hazard_difficulty", "water_deceleration", "water_maneuver_allowed",
+    "on_obstacles", "obstacle_hazards", "water_depth_limit", "water_hazard_difficulty", "water_deceleration", "water_maneuver_allowed",
     "WaterCrossing", "water_crossing",
     # CW-OBS-01
     "Carrier",
@@ -391,6 +391,53 @@ def ditch_hazards(rules: Rules, arena: Arena, before: dict, crossing: set) -> li
             v.phase_hazards.append((effect.hazard_d + extra, f"ditch {d.id}"))
     crossing.clear()
     crossing.update(now)
+    return out
+
+
+# --- CW-SEED-04: obstacles on the map -----------------------------------------------------------------------------
+
+def on_obstacles(arena: Arena) -> set:
+    """CW-SEED-04: the (vehicle, obstacle) pairs touching as the scenario starts, each obstacle's `still_on` set too:
+    a vehicle meets an obstacle it stands on only once it has left it and comes back."""
+    out = set()
+    for ob in arena.obstacles:
+        ob.still_on |= {v.id for v in arena.vehicles.values() if intersects(v.counter.polygon(), ob.polygon)}
+        out |= {(v, ob.id) for v in ob.still_on}
+    return out
+
+
+def obstacle_hazards(rules: Rules, arena: Arena, before: dict, meeting: set) -> list[Event]:
+    """CW-SEED-04 (RULING, seeds/carwars/damage.toml [obstacle]): a vehicle whose move this phase runs onto an
+    obstacle meets a hazard (D3, +D2 on an oil slick, CW-DROP-04), in the phase it first touches it; again only
+    once it has left it and comes back; one on it when it was placed (`Obstacle.still_on`) meets it only after
+    leaving it. `meeting` holds the pairs in contact last phase. The obstacle stays where it is."""
+    if not arena.obstacles:
+        meeting.clear()
+        return []
+    d = rules["carwars.damage"]["obstacle"]["hazard"]
+    out: list[Event] = []
+    now: set = set()
+    for v in arena.vehicles.values():
+        area = swept_polygon(before[v.id], v.counter)
+        for ob in arena.obstacles:
+            hit = intersects(area, ob.polygon)
+            if v.id in ob.still_on:
+                if not hit:
+                    ob.still_on.discard(v.id)
+                continue
+            if not hit:
+                continue
+            key = (v.id, ob.id)
+            now.add(key)
+            if key in meeting or d <= 0:
+                continue
+            extra = oil_extra_difficulty(rules, arena, v)
+            out.append(Note(f"{v.id} runs onto obstacle {ob.id}: a D{d + extra} hazard"
+                            + (f" (D{d} +D{extra} on an oil slick)" if extra else ""), "CW-SEED-04"))
+            v.hazard_difficulty += d + extra
+            v.phase_hazards.append((d + extra, f"obstacle {ob.id}"))
+    meeting.clear()
+    meeting.update(now)
     return out
 
 

@@ -30,7 +30,7 @@ from .model import Arena, Vehicle, slowed
 from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
 from .special import attack_columns, automatic_attacks, flatten_link, set_automatic
 from .tables import check_usable, weapon_spec
-from .terrain import ditch_hazards, on_ditches
+from .terrain import ditch_hazards, obstacle_hazards, on_ditches, on_obstacles
 
 if TYPE_CHECKING:
     from .fight import Fight
@@ -435,15 +435,21 @@ def planned_breakdowns(arena: Arena, rules: Rules, plan: TurnPlan, history=None)
     """Each planned attack of the arena's turn explained at the positions after its phase's movement, against the
     state at the start of the turn: yields (phase, attack, ToHit or the RuleViolation/ScenarioError that would
     cancel it whatever the dice); a link, its first weapon's; a link of dropped weapons only, nothing. What the
-    dice change by then is decided when the phase comes. Movement stops where counters collide (FIGHT-04), as in
-    `run_turns`."""
+    dice change by then is decided when the phase comes. Movement stops where counters collide (FIGHT-04), and a
+    ditch or an obstacle driven onto is that phase's hazard (CW-SEED-03/04), as in `run_turns`."""
     from .motion import move_with_contacts
     from .phase import explain_phase
 
     arena = arena.copy()
+    crossing, meeting = on_ditches(arena), on_obstacles(arena)
     for phase in range(1, rules["carwars.turn"]["phases"] + 1):
         arena.phase = phase
+        for v in arena.vehicles.values():
+            v.hazard_difficulty, v.phase_hazards = 0, []
+        before = {v.id: v.counter for v in arena.vehicles.values()}
         move_with_contacts(rules, arena, phase)
+        ditch_hazards(rules, arena, before, crossing)       # the hazards met in the movement: -D to fire (CW-HIT-10)
+        obstacle_hazards(rules, arena, before, meeting)
         scene = Scene(arena)
         for a in plan.attacks.get((arena.turn, phase), []):
             try:
@@ -488,6 +494,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
     events: list[Event] = []
     touching: dict = {}     # (vehicle, counter) in contact: phases in a row (`_contacts`)
     crossing = on_ditches(arena)    # (vehicle, ditch) in contact (`terrain.ditch_hazards`)
+    meeting = on_obstacles(arena)   # (vehicle, obstacle) in contact (`terrain.obstacle_hazards`)
     n_phases = rules["carwars.turn"]["phases"]
     record = FightRecord() if fight is not None else None
     out = record.out_turn if record is not None else {}
@@ -521,6 +528,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             events += _automatic_drops(rules, arena, moved, phase, dice)
             events += _contacts(rules, arena, before, touching, dice)
             events += ditch_hazards(rules, arena, before, crossing)
+            events += obstacle_hazards(rules, arena, before, meeting)
             for v in arena.vehicles.values():
                 events += oil_maneuver(rules, arena, v)
             events += drive_phase.after_moves(rules, arena, planned, moved, dice)

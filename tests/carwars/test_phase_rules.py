@@ -130,7 +130,7 @@ def test_cw_dmg_08_a_collision_of_20_hits_drops_an_obstacle_19_does_not(faces, o
     if obstacle:
         assert [(o.x, o.y) for o in arena.obstacles] == [(0.0, 0.0)]
         assert [(e.text, e.rule) for e in r.events if e.kind == "note" and e.rule == "CW-DMG-08"] == [
-            ("v took 20 hits: an obstacle drops at (0, 0)", "CW-DMG-08")]
+            ("v took 20 hits: an obstacle, obstacle1, drops at (0, 0)", "CW-DMG-08")]
     else:
         assert arena.obstacles == [] and not [e for e in r.events if e.rule == "CW-DMG-08"]
 

@@ -413,3 +413,94 @@ def test_cw_seed_01_the_layer_of_a_damaging_gas_meets_it_only_once_out_of_it():
     assert s.arena.clouds["fc.t1p1"].still_on == {"a"} and not _when(r, "CW-SEED-01")
     from hardpoint.carwars.batch import _unsupported
     assert "CW-SEED-01" in _unsupported(_flame_cloud())
+
+
+# --- CW-SEED-04: obstacles on the map ---------------------------------------------------------------------------
+
+def _rock_run(obstacle=True, turns=1):
+    """A hunter at 30 mph north from the origin (1" in phases 1, 3 and 5), firing its MG in phase 3 at a hunter 12"
+    ahead; with `obstacle`, a rock (a 1/4" square) at (0, 2), across its path (y 1.875 to 2.125)."""
+    doc = dict(meta={"turns": turns}, vehicle=[{"id": "v", "design": "hunter", "speed": 30},
+                                               {"id": "t", "design": "hunter", "y": 12.0, "facing": 180.0, "speed": 0}],
+               attack=[{"id": "a", "turn": 1, "phase": 3, "attacker": "v", "weapon": "mg", "target": "t"}])
+    if obstacle:
+        doc["obstacle"] = [{"id": "rock", "x": 0.0, "y": 2.0}]
+    return scenario(**doc)
+
+
+def test_cw_seed_04_a_vehicle_running_onto_an_obstacle_meets_a_d3_hazard_once():
+    """CW-SEED-04 (RULINGS: a 1/4" square; the classic hazard list's D3 for hitting an obstacle): the hunter's front
+    (y 0.5) reaches 1.5 in phase 1 and 2.5 in phase 3, so its phase-3 move runs onto the rock: a D3 hazard, which
+    is -3 to its MG's shot that phase (CW-HIT-10: 10 to hit without the rock, 13 with it); in phase 5 it is still
+    on the rock (its move from 2.5 to 3.5 sweeps over it) and meets nothing more; the rock stays where it is. It
+    never blocks the line of fire (CW-LOF-01). Source: CW seed, Producing and Moving Obstacles; Line of Fire."""
+    plain = _rock_run(obstacle=False).resolve(SeededDice(1))
+    s = _rock_run()
+    r = s.resolve(SeededDice(1), commit=True)
+    assert _when(r, "CW-SEED-04") == [(1, 3, "v runs onto obstacle rock: a D3 hazard")]
+    with_rock = [b for p in r.phases for b in p.breakdowns]
+    without = [b for p in plain.phases for b in p.breakdowns]
+    assert [b.needed for b in without] == [10] and [b.needed for b in with_rock] == [13]
+    assert [(m.value, m.rule) for m in with_rock[0].modifiers if m not in without[0].modifiers] == [(-3, "CW-HIT-10")]
+    assert with_rock[0].lof and [(o.id, o.x, o.y) for o in s.arena.obstacles] == [("rock", 0.0, 2.0)]
+
+
+def test_cw_seed_04_cw_dmg_08_an_obstacle_dropped_in_play_is_met_by_the_vehicle_behind():
+    """CW-SEED-04 / CW-DMG-08: an obstacle that drops is a map object like a placed one. Hunter "a" at 10 mph (1" in
+    phase 1 of each turn) takes a declared collision of 45 mph on its front after its move in turn 1 (4d
+    [6, 6, 6, 2] = 20 hits): obstacle1 drops where it stands, (0, 1). It is on it and drives off it in turn 2, so
+    it never meets it. Hunter "b", 4" behind at 10 mph, sweeps over y 1 in turn 5, phase 1 (its front from 0.5 to
+    1.5): a D3 hazard. Without a movement order the hazard is reported (CW-CREW-03), no die is rolled for it."""
+    s = scenario(meta={"turns": 5},
+                 vehicle=[{"id": "a", "design": "hunter", "speed": 10}, {"id": "b", "design": "hunter", "y": -4.0, "speed": 10}],
+                 collision=[{"id": "c", "turn": 1, "phase": 1, "vehicle": "a", "side": "front", "speed": 45}])
+    r = s.resolve(ScriptedDice([6, 6, 6, 2]), commit=True)
+    assert _when(r, "CW-DMG-08") == [(1, 1, "a took 20 hits: an obstacle, obstacle1, drops at (0, 1)")]
+    assert _when(r, "CW-SEED-04") == [(5, 1, "b runs onto obstacle obstacle1: a D3 hazard")]
+    assert [(o.id, o.x, o.y, o.source) for o in s.arena.obstacles] == [("obstacle1", 0.0, 1.0, "a")]
+
+
+def test_cw_seed_04_a_placed_obstacle_needs_a_turn_it_could_be_placed_in_and_a_unique_id():
+    """CW-SEED-04: a scenario's obstacle is refused, by field, when placed after the arena's turn or named as
+    another map object is."""
+    def load(**o):
+        return scenario(vehicle=[{"id": "v", "design": "hunter"}], obstacle=[{"id": "rock", "x": 0.0, "y": 5.0, **o}])
+
+    with pytest.raises(ScenarioError) as err:
+        load(placed_turn=3)
+    assert (err.value.field, err.value.rule) == ("obstacle[0].placed_turn", "CW-SEED-04")
+    with pytest.raises(ScenarioError) as err:
+        load(id="v")
+    assert err.value.field == "obstacle[0].id"
+    assert load().arena.obstacles[0].size == 0.25
+
+
+def test_cw_seed_04_arch_03_the_kernels_follow_obstacles_bit_for_bit():
+    """CW-SEED-04, CW-DMG-08, ARCH-03: a metal-armoured hunter "a" at 20 mph under fire (every phase it loses metal
+    armour it drops an obstacle where it stands), hunter "b" 3" behind it, a rock on their path. With movement orders (run_drive, which follows the obstacles itself: no trial leaves it), with standing
+    orders only (run_fight: a trial whose dropped obstacle is run onto later is handed to the reference) and for
+    one turn with a planned shot (the turn kernel; a turn where one could be met goes to the fight kernel): every
+    trial equal on both backends, and b meets obstacles in some trials."""
+    def doc(drive, turns=4):
+        d = {"meta": {"turns": turns},
+             "vehicle": [{"id": "a", "design": "hunter", "speed": 20, "side": "a", "armour_material": "metal"},
+                         {"id": "b", "design": "hunter", "y": -3.0, "speed": 20, "side": "a"},
+                         {"id": "c", "design": "hunter", "x": -3.0, "y": 8.0, "facing": 135.0, "speed": 0, "side": "c"}],
+             "orders": [{"id": "fire", "unit": "c", "target": "a"}],
+             "obstacle": [{"id": "rock", "x": 0.1, "y": 1.0}]}
+        if drive:       # b's hazards are control rolls (a would stand in b's line at c: the driver kernel hands that back)
+            d["drive"] = [{"id": "da", "unit": "a", "tactic": "hold_course"}, {"id": "db", "unit": "b", "tactic": "hold_course"}]
+        else:           # b's hazards are reported; they count against its shots (CW-HIT-10)
+            d["orders"].append({"id": "fb", "unit": "b", "target": "c"})
+        return d
+
+    s = scenario(**doc(drive=True))
+    r = s.resolve(SeededDice(3))
+    assert [t[2] for t in _when(r, "CW-SEED-04")][-1].startswith("b runs onto obstacle obstacle")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BackendWarning)       # run_drive keeps every trial
+        both_backends(scenario(**doc(drive=True)), trials=300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BackendWarning)
+        both_backends(scenario(**doc(drive=False)), trials=300)
+        both_backends(_rock_run(), trials=2000)
