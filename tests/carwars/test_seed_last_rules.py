@@ -504,3 +504,17 @@ def test_cw_seed_04_arch_03_the_kernels_follow_obstacles_bit_for_bit():
         warnings.simplefilter("ignore", BackendWarning)
         both_backends(scenario(**doc(drive=False)), trials=300)
         both_backends(_rock_run(), trials=2000)
+
+
+def test_cw_seed_03_the_turn_kernel_takes_the_ditch_hazard_into_a_planned_shot():
+    """CW-SEED-03, CW-HIT-10, ARCH-03: one turn, a hunter at 30 mph crossing a 1.5 ft ditch in phase 1 (a D1 hazard)
+    with a planned MG shot that phase at a hunter 10" ahead: the reference needs 11 (10 and the hazard's -1), and
+    the turn kernel, which explains planned shots after each phase's movement, takes the hazard too (it once did
+    not, and hit 16% of the time where the reference hit 8%)."""
+    s = scenario(meta={"turns": 1}, vehicle=[{"id": "a", "design": "hunter", "speed": 30},
+                                             {"id": "c", "design": "hunter", "y": 10.0, "facing": 180.0, "speed": 0}],
+                 attack=[{"id": "a1", "turn": 1, "phase": 1, "attacker": "a", "weapon": "mg", "target": "c"}],
+                 area=[{"id": "d", "kind": "ditch", "across_ft": 1.5, "x": 0.0, "y": 1.0, "width": 6.0, "length": 0.25}])
+    assert [b.needed for p in s.resolve(SeededDice(1)).phases for b in p.breakdowns] == [11]
+    com = both_backends(s, trials=3000)
+    assert abs(com.hit.mean() - 3 / 36) < 0.02
