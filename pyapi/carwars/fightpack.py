@@ -35,7 +35,7 @@ from .phase import burst_dice, explain_phase
 from .special import (automatic_target, expand_link, fetched_grenade, fires_on_automatic, flatten_link, grenade_boxes,
                       grenade_equivalents, set_automatic)
 from .tables import check_usable, weapon_spec
-from .terrain import ditch_hazards, obstacle_hazards, offroad_rolls, on_ditches, on_obstacles
+from .terrain import ditch_hazards, gully_hazards, obstacle_hazards, offroad_rolls, on_ditches, on_obstacles
 from .tohit import hit_probability
 from .turn import FiredThisTurn, do_action, drops_now, end_handling, phase_distances
 from .validate import check_drop_static
@@ -678,6 +678,7 @@ class FightPacker:
         self.contacts_of(before_move if touch else {})
         if self.crossing is not None:
             ditch_hazards(self.rules, arena, before_move, self.crossing)    # CW-SEED-03: the hazard of the phase (to hit)
+        gully_hazards(self.rules, arena, before_move)                       # CW-SEED-03: a gully's banks (to hit)
         if self.meeting is not None:
             obstacle_hazards(self.rules, arena, before_move, self.meeting)  # CW-SEED-04: the hazard of the phase (to hit)
         self._obstacle_places(before_move)

@@ -372,6 +372,10 @@ class Arena:
         """The ditches on the map (CW-SEED-03), in file order."""
         return [a for a in self.areas.values() if a.kind == "ditch"]
 
+    def gullies(self) -> list[Area]:
+        """The dry gullies on the map (CW-SEED-03), in file order."""
+        return [a for a in self.areas.values() if a.kind == "gully"]
+
     def copy(self) -> "Arena":
         return copy.deepcopy(self)
 

@@ -369,9 +369,10 @@ SCHEMA_PARTS: dict[str, Any] = {
                    MAX_SHAPES, "clouds"),
     "area": _list({"type": "object", "required": ["id", "kind"], "additionalProperties": False,
                    "description": "marked ground", "properties": {**_shape("area"), "kind": {
-                       "enum": ["rubble", "ditch"], "description": "rubble: -4 to hit a target inside (CW-HIT-07); ditch: "
-                       "met by a vehicle driving onto it, a hazard or a fall by its width and the vehicle's speed "
-                       "(CW-SEED-03, CW-OFF-03)"},
+                       "enum": ["rubble", "ditch", "gully"], "description": "rubble: -4 to hit a target inside (CW-HIT-07); "
+                       "ditch: met by a vehicle driving onto it, a hazard or a fall by its width and the vehicle's speed "
+                       "(CW-SEED-03, CW-OFF-03); gully: a dry gully, too wide to jump, crossed by driving down one bank "
+                       "and up the other, each a hazard (carwars.terrain gully bank_d, CW-SEED-03)"},
                        "across_ft": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000, "x-rule": "CW-SEED-03",
                                      "description": "a ditch: feet across (under 2: small; 2 to 4; wider is refused: no "
                                                     "jump without a ramp); required for a ditch"}}},
@@ -798,6 +799,6 @@ def _ditch_across(rules, a: dict, path: str) -> float | None:
         raise ScenarioError("a ditch needs its width across, in feet", field=f"{path}.across_ft", rule="CW-SEED-03")
     most = rules["carwars.terrain"]["ditch"]["medium_max_ft"]
     if across > most:
-        raise ScenarioError(f"a ditch wider than {most:g} ft cannot be jumped without a ramp (the seed gives no figures "
-                            "for a gully driven down and up)", field=f"{path}.across_ft", value=across, rule="CW-SEED-03")
+        raise ScenarioError(f"a ditch wider than {most:g} ft cannot be jumped without a ramp (a dry gully is crossed by "
+                            "driving down and up: kind gully)", field=f"{path}.across_ft", value=across, rule="CW-SEED-03")
     return float(across)

@@ -797,6 +797,8 @@ TERRAIN = _section("CW-OFF-01", {
         "medium_fly_over_from_mph": _num(0, MAX_SPEED, "mph: from this, medium_fast_d"),
         "medium_fast_d": _int(0, MAX_DIFFICULTY, "D"),
     }),
+    "gully": _section("CW-SEED-03", {"bank_d": _int(0, MAX_DIFFICULTY, "D of the hazard of each bank of a dry gully, "
+                                                                          "driven down and climbed")}),
     "water": _section("CW-OFF-04", {
         "depth_limit_ft": _num(0, MAX_WATER_FT, "feet crossed without off-road suspension"),
         "suspension_depth_limit_ft": _num(0, MAX_WATER_FT, "feet crossed with it"),

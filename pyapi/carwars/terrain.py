@@ -38,7 +38,7 @@ __all__ = [
     # CW-SEED-03
     "on_ditches", "ditch_hazards",
     # CW-OFF-04
-    "on_obstacles", "obstacle_hazards", "water_depth_limit", "water_hazard_difficulty", "water_deceleration", "water_maneuver_allowed",
+    "on_obstacles", "obstacle_hazards", "gully_hazards", "water_depth_limit", "water_hazard_difficulty", "water_deceleration", "water_maneuver_allowed",
     "WaterCrossing", "water_crossing",
     # CW-OBS-01
     "Carrier",
@@ -391,6 +391,34 @@ def ditch_hazards(rules: Rules, arena: Arena, before: dict, crossing: set) -> li
             v.phase_hazards.append((effect.hazard_d + extra, f"ditch {d.id}"))
     crossing.clear()
     crossing.update(now)
+    return out
+
+
+def gully_hazards(rules: Rules, arena: Arena, before: dict) -> list[Event]:
+    """CW-SEED-03 (RULINGS, carwars.terrain [gully]): a dry gully is crossed by driving down one bank and up the
+    other: a vehicle whose move this phase takes it onto a gully it did not touch (its counter before the move
+    clear of it, its swept area on it) goes down a bank, and one whose move takes it off a gully it touched (its
+    counter after the move clear of it) climbs a bank; each bank is a hazard of bank_d (+D2 on an oil slick,
+    CW-DROP-04). Both in one phase when it crosses the whole gully in one move."""
+    gullies = arena.gullies()
+    if not gullies:
+        return []
+    d = rules["carwars.terrain"]["gully"]["bank_d"]
+    out: list[Event] = []
+    for v in arena.vehicles.values():
+        start, end = before[v.id].polygon(), v.counter.polygon()
+        area = swept_polygon(before[v.id], v.counter)
+        for g in gullies:
+            if not intersects(area, g.polygon):
+                continue
+            was, now = intersects(start, g.polygon), intersects(end, g.polygon)
+            banks = [what for what, met in (("drives down into", not was), ("climbs out of", not now)) if met]
+            for what in banks:
+                extra = oil_extra_difficulty(rules, arena, v)
+                out.append(Note(f"{v.id} {what} gully {g.id}: a D{d + extra} hazard"
+                                + (f" (D{d} +D{extra} on an oil slick)" if extra else ""), "CW-SEED-03"))
+                v.hazard_difficulty += d + extra
+                v.phase_hazards.append((d + extra, f"gully {g.id}"))
     return out
 
 

@@ -30,7 +30,7 @@ from .model import Arena, Vehicle, slowed
 from .phase import Collision, FiredThisTurn, PhaseResult, _character, resolve_phase, snapshot, update_history
 from .special import attack_columns, automatic_attacks, flatten_link, set_automatic
 from .tables import check_usable, weapon_spec
-from .terrain import ditch_hazards, obstacle_hazards, on_ditches, on_obstacles
+from .terrain import ditch_hazards, gully_hazards, obstacle_hazards, on_ditches, on_obstacles
 
 if TYPE_CHECKING:
     from .fight import Fight
@@ -449,6 +449,7 @@ def planned_breakdowns(arena: Arena, rules: Rules, plan: TurnPlan, history=None)
         before = {v.id: v.counter for v in arena.vehicles.values()}
         move_with_contacts(rules, arena, phase)
         ditch_hazards(rules, arena, before, crossing)       # the hazards met in the movement: -D to fire (CW-HIT-10)
+        gully_hazards(rules, arena, before)
         obstacle_hazards(rules, arena, before, meeting)
         scene = Scene(arena)
         for a in plan.attacks.get((arena.turn, phase), []):
@@ -528,6 +529,7 @@ def run_turns(arena: Arena, rules: Rules, plan: TurnPlan, turns: int, dice: Dice
             events += _automatic_drops(rules, arena, moved, phase, dice)
             events += _contacts(rules, arena, before, touching, dice)
             events += ditch_hazards(rules, arena, before, crossing)
+            events += gully_hazards(rules, arena, before)
             events += obstacle_hazards(rules, arena, before, meeting)
             for v in arena.vehicles.values():
                 events += oil_maneuver(rules, arena, v)

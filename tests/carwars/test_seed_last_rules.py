@@ -202,7 +202,7 @@ def test_cw_seed_03_a_slow_vehicle_falls_into_a_wide_ditch_and_stays_there():
 
 def test_cw_seed_03_a_ditch_needs_its_width_and_a_wider_one_is_refused():
     """CW-SEED-03: a ditch names its width across (feet); rubble has none; over 4 ft is refused at load (no jump
-    without a ramp; the seed gives no figures for a gully driven down and up)."""
+    without a ramp: a gully, kind gully, is driven down and up)."""
     def load(**area):
         return scenario(vehicle=[{"id": "v", "design": "hunter"}],
                         area=[{"id": "d", "x": 0.0, "y": 5.0, "width": 6.0, "length": 0.25, **area}])
@@ -518,3 +518,51 @@ def test_cw_seed_03_the_turn_kernel_takes_the_ditch_hazard_into_a_planned_shot()
     assert [b.needed for p in s.resolve(SeededDice(1)).phases for b in p.breakdowns] == [11]
     com = both_backends(s, trials=3000)
     assert abs(com.hit.mean() - 3 / 36) < 0.02
+
+
+# --- CW-SEED-03: gullies --------------------------------------------------------------------------------------
+
+def _gully_scenario(turns=2, orders=False):
+    """A hunter at 30 mph north from the origin (1" in phases 1, 3 and 5) toward a dry gully 6" wide across its path,
+    y 2 to 3; with `orders`, firing at a hunter 12" ahead."""
+    doc = dict(meta={"turns": turns}, vehicle=[{"id": "v", "design": "hunter", "speed": 30, "side": "a"}],
+               area=[{"id": "g", "kind": "gully", "x": 0.0, "y": 2.5, "width": 6.0, "length": 1.0}])
+    if orders:
+        doc["vehicle"].append({"id": "t", "design": "hunter", "y": 12.0, "facing": 180.0, "speed": 0, "side": "b"})
+        doc["orders"] = [{"id": "fire", "unit": "v", "target": "t"}]
+    return scenario(**doc)
+
+
+def test_cw_seed_03_a_gully_is_crossed_down_one_bank_and_up_the_other():
+    """CW-SEED-03 (RULINGS: carwars.terrain gully bank_d = 2): the hunter (1" long, its counter from y -0.5 to 0.5)
+    goes down the gully's near bank (y 2) in turn 1, phase 3 (its counter from 0.5-1.5, clear of the gully, to
+    1.5-2.5, on it), stays on it in phase 5 (to 2.5-3.5) and climbs the far bank (y 3) in turn 2, phase 1 (to
+    3.5-4.5, clear of it): a D2 hazard each, -2 to its shots in those phases. Source: CW seed, Ditches and Gullies
+    ("crossed by driving down one side and up the other")."""
+    r = _gully_scenario(turns=2).resolve(SeededDice(1), commit=True)
+    assert _when(r, "CW-SEED-03") == [(1, 3, "v drives down into gully g: a D2 hazard"),
+                                      (2, 1, "v climbs out of gully g: a D2 hazard")]
+
+
+def test_cw_seed_03_a_gully_has_no_width_to_jump_and_a_wide_ditch_points_to_it():
+    """CW-SEED-03: a gully names no width across (it is never jumped); a ditch over 4 ft is refused, naming gullies."""
+    with pytest.raises(ScenarioError) as err:
+        scenario(vehicle=[{"id": "v", "design": "hunter"}],
+                 area=[{"id": "g", "kind": "gully", "across_ft": 10.0, "x": 0.0, "y": 5.0, "width": 6.0, "length": 1.0}])
+    assert (err.value.field, err.value.rule) == ("area[0].across_ft", "CW-SEED-03")
+    with pytest.raises(ScenarioError, match="kind gully"):
+        scenario(vehicle=[{"id": "v", "design": "hunter"}],
+                 area=[{"id": "d", "kind": "ditch", "across_ft": 6.0, "x": 0.0, "y": 5.0, "width": 6.0, "length": 1.0}])
+
+
+def test_cw_seed_03_arch_03_the_kernels_take_a_gullys_banks_into_the_shots():
+    """CW-SEED-03, CW-HIT-10, ARCH-03: the same crossing under a fire order (the packed fight kernel) and with one
+    planned shot in the phase it goes down the bank (the turn kernel): both backends agree trial by trial, and the
+    bank's D2 is in the shot (10 to hit without the gully becomes 12)."""
+    both_backends(_gully_scenario(turns=3, orders=True), trials=400)
+    s = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "speed": 30},
+                                             {"id": "t", "design": "hunter", "y": 12.0, "facing": 180.0, "speed": 0}],
+                 area=[{"id": "g", "kind": "gully", "x": 0.0, "y": 2.5, "width": 6.0, "length": 1.0}],
+                 attack=[{"id": "a", "turn": 1, "phase": 3, "attacker": "v", "weapon": "mg", "target": "t"}])
+    assert [b.needed for p in s.resolve(SeededDice(1)).phases for b in p.breakdowns] == [12]
+    both_backends(s, trials=2000)
