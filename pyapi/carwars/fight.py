@@ -213,9 +213,9 @@ def _can_fire(rules: Rules, v: Vehicle, wanted: set[str] | None = None) -> bool:
 
 def out_of_action(rules: Rules, arena: Arena, unit_id: str, fight: "Fight | None" = None) -> str | None:
     """Why a unit can no longer fight (FIGHT-03, the switches of fight.toml [out_of_action]), or None: a pedestrian
-    down, or one who jumped off an uncontrolled cycle (CW-SEED-01: he has no orders); a vehicle that crashed (a roll or worse, FIGHT-09, or an uncontrolled cycle's, CW-CREW-03), that nobody
-    aboard can drive (it exploded, or its driver is out with no one to take over), or with no weapon its orders can
-    still use (FIGHT-10)."""
+    down, or one who jumped off an uncontrolled cycle (CW-SEED-01: he has no orders); a vehicle that crashed (a roll
+    or worse, FIGHT-09, or an uncontrolled cycle's, CW-CREW-03), that nobody aboard can drive (it exploded, or its
+    driver is out with no one to take over), or with no weapon its orders can still use (FIGHT-10)."""
     t = rules["carwars.fight"]["out_of_action"]
     if unit_id in arena.pedestrians:
         p = arena.pedestrians[unit_id]
