@@ -574,3 +574,12 @@ def test_cw_hit_11_a_missed_ground_shot_is_reported_as_a_miss_and_does_not_scatt
     assert [e.why for e in hit.events if e.kind == "dice"] == ["a to hit", "a damage", "burst on p"]
     assert [(e.component, e.before, e.after) for e in hit.events if e.kind == "damage"] == [("back armour", 15, 12), ("person", 3, 0)]
     both_backends(s)
+
+
+def test_cw_lof_04_a_billionth_of_an_inch_of_cloud_is_none(rules):
+    """CW-LOF-04: a line that crosses a cloud for 1e-9" (the geometry's tolerance, EPS) crosses none: no modifier;
+    at 2e-9" it is a crossing, -1 (one half-inch, rounded up).
+
+    Source: SPEC CW-LOF-04 (-1 per 1/2" crossed, rounded up); docs/geometry.md (EPS = 1e-9")."""
+    assert tohit.cloud_modifier(rules, 1e-9) == []
+    assert [m.value for m in tohit.cloud_modifier(rules, 2e-9)] == [-1]
