@@ -902,3 +902,61 @@ def test_cw_lof_03_a_wall_overlapping_the_targets_near_face_leaves_the_aim_at_it
     high = line_of_fire((0.0, 0.0), TARGET, [Polygon.box(9.5, -0.2, 10.5, 3.0)])
     assert high.aim_point == pytest.approx((10.0, -4.0 / 19.0), abs=1e-12)
     assert high.intervals == ((pytest.approx(math.atan2(9.5, -0.2)), pytest.approx(math.atan2(10.0, -1.0))),)
+
+
+def test_cw_arc_01_a_point_inside_the_counter_near_its_side_is_in_no_arc():
+    """CW-ARC-01: the right arc begins at the right side's edge line (x = w = 0.25" in the car's frame), not
+    before it: a point inside the car 0.05" short of that edge, level with its centre, is in no arc, and so is a
+    small box inside the car beside that edge (both are within the 45-degree lines through the right corners, so
+    only the edge line keeps them out).
+
+    Source: CW-ARC-01 (arcs bounded by the side's edge and the lines through its corners; a point inside the
+    counter is in no arc, docs/geometry.md).
+    """
+    assert point_arcs(CAR, (0.2, 0.0)) == frozenset()
+    assert polygon_arcs(CAR, Polygon.box(0.1, -0.1, 0.2, 0.1)) == frozenset()
+    assert point_arcs(CAR, (0.3, 0.0)) == {"right"}
+
+
+def test_cw_lof_03_nearest_point_ties_keep_the_first_in_vertex_order():
+    """CW-LOF-03: of two boundary points at the same computed distance, the nearest-point search keeps the first
+    it meets, walking the edges in the polygon's vertex order (so the reference and the kernel that transcribes it
+    pick the same aim point, ARCH-03).
+
+    Source: by hand: seen from the origin, the quadrilateral (3, 0), (3, 2), (1, 1e-8), (1, 0) has the vertices
+    (1, 1e-8) and (1, 0) at squared distances 1 + 1e-16 and 1, which are the same float (1e-16 is under half an
+    ulp of 1); the edge (3, 2)-(1, 1e-8) meets (1, 1e-8) first, and the later edges only tie with it.
+    """
+    quad = Polygon(((3.0, 0.0), (3.0, 2.0), (1.0, 1e-8), (1.0, 0.0)))
+    assert 1.0 + 1e-8 * 1e-8 == 1.0
+    assert nearest_point(quad, (0.0, 0.0)) == (1.0, 1e-8)
+
+
+def test_cw_lof_01_a_blocker_overlapping_the_far_side_of_the_target_blocks_nothing():
+    """CW-LOF-01: a building that overlaps only the far half of the target, and whose bearings lie strictly
+    inside the target's, is entered behind the target's near face on every bearing: it hides nothing and is not
+    among the blockers; the target is seen whole, nearest at (0, 10).
+
+    Source: by hand: the target is the box x in [-2, 2], y in [10, 12] (bearings +-atan(2/10)); the building
+    x in [-0.5, 0.5], y in [11, 13] is entered at y = 11 or beyond, the target at y = 10.
+    """
+    s = line_of_fire((0.0, 0.0), Polygon.box(-2.0, 10.0, 2.0, 12.0), [Polygon.box(-0.5, 11.0, 0.5, 13.0)])
+    assert s.clear and s.blocked_by == ()
+    assert s.aim_point == (0.0, 10.0) and s.range == 10.0
+    assert s.intervals == ((pytest.approx(-math.atan2(2.0, 10.0)), pytest.approx(math.atan2(2.0, 10.0))),)
+
+
+def test_cw_lof_03_a_target_seen_only_along_its_extreme_bearing_is_aimed_at_that_vertex():
+    """CW-LOF-02/03: a building in front of the target covers every bearing of the target but due north, along
+    which it only grazes the building's west edge (x = 0): the line of fire is that one bearing, and the aim point
+    is where it meets the target, the target's vertex (0, 12), range 12 (not the target's nearest point (2, 10),
+    which is hidden).
+
+    Source: by hand: the target (0, 12), (2, 10), (3, 11), (0, 14) spans bearings 0 to atan(3/11); the building
+    x in [0, 3], y in [4, 5] spans 0 to atan(3/4) and is wholly in front; bearing 0 grazes it (RULING, CW-LOF-02).
+    """
+    target = Polygon(((0.0, 12.0), (2.0, 10.0), (3.0, 11.0), (0.0, 14.0)))
+    s = line_of_fire((0.0, 0.0), target, [Polygon.box(0.0, 4.0, 3.0, 5.0)])
+    assert s.clear and s.blocked_by == (0,)
+    assert s.intervals == ((0.0, 0.0),)
+    assert s.aim_point == (0.0, 12.0) and s.range == 12.0
