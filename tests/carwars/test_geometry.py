@@ -960,3 +960,23 @@ def test_cw_lof_03_a_target_seen_only_along_its_extreme_bearing_is_aimed_at_that
     assert s.clear and s.blocked_by == (0,)
     assert s.intervals == ((0.0, 0.0),)
     assert s.aim_point == (0.0, 12.0) and s.range == 12.0
+
+
+def test_cw_lof_02_a_blocker_entered_just_past_its_corner_on_the_targets_edge_ray_hides_that_ray():
+    """CW-LOF-02: a triangular building overlapping the target has a corner on the line of sight to the target's
+    right-hand extreme corner (4.5, 4), 0.9 of the way, and its inside begins right after that corner along the
+    line: that edge ray is hidden (grazing the corner alone would not block, but the line goes on into the
+    building). The visible bearings are one range, from the target's left corner (3.5, 6) to where the building's
+    near edge crosses the target's near face y = 4, at x = 4.05 + 0.45 * 0.4 / 1.9 = 78.75 / 19; no sliver of the
+    edge ray is left visible (a test ray there misses the target by rounding, and is judged on the extreme corner
+    it is next to, which is hidden, not on the far one). The nearest point (3.5, 4) is seen.
+
+    Source: by hand: the building (6, 4), (4.5, 5.5), (4.05, 3.6); from its corner (4.05, 3.6) its edges leave at
+    bearings of 11.6 and 76.7 degrees from the x axis, the line of sight at 41.6, between them.
+    """
+    target = Polygon.box(3.5, 4.0, 4.5, 6.0)
+    s = line_of_fire((0.0, 0.0), target, [Polygon(((6.0, 4.0), (4.5, 5.5), (4.05, 3.6)))])
+    assert s.clear and s.blocked_by == (0,)
+    assert len(s.intervals) == 1
+    assert s.intervals[0] == (pytest.approx(math.atan2(3.5, 6.0)), pytest.approx(math.atan2(78.75 / 19.0, 4.0)))
+    assert s.aim_point == (3.5, 4.0) and s.range == math.sqrt(28.25)
