@@ -980,3 +980,23 @@ def test_cw_lof_02_a_blocker_entered_just_past_its_corner_on_the_targets_edge_ra
     assert len(s.intervals) == 1
     assert s.intervals[0] == (pytest.approx(math.atan2(3.5, 6.0)), pytest.approx(math.atan2(78.75 / 19.0, 4.0)))
     assert s.aim_point == (3.5, 4.0) and s.range == math.sqrt(28.25)
+
+
+def test_cw_lof_03_a_sliver_at_the_targets_edge_ray_is_aimed_at_the_targets_corner():
+    """CW-LOF-03: a building in front of the target hides every bearing of it but a sliver (two adjacent floats)
+    at its right-hand edge ray, the line of sight to its corner (1, 10): the building's corner sits on that line to
+    rounding. The target's far edge from (1, 10) to (2 - 1e-9, 20) runs within 1e-10 radian of that line, so the
+    ray along the building's corner misses the target by rounding (its entry and exit depths cross by more than
+    the 1e-9 relative allowance): that ray gives no aim point, and the aim is the target's corner itself, (1, 10)
+    exactly, range sqrt(101).
+
+    Source: by hand: both corners are on the line x = y / 10; the rest of the target is hidden (RULING: a line
+    grazing the building's corner is not blocked, CW-LOF-02).
+    """
+    target = Polygon(((0.0, 10.0), (1.0, 10.0), (2.0 - 1e-9, 20.0), (0.0, 20.0)))
+    building = Polygon(((-2.0, 0.5), (0.4145747912019242, 4.145747912019242), (-2.0, 4.145747912019242)))
+    s = line_of_fire((0.0, 0.0), target, [building])
+    assert s.clear and s.blocked_by == (0,)
+    assert len(s.intervals) == 1 and s.intervals[0][1] == math.atan2(1.0, 10.0)
+    assert s.intervals[0][1] - s.intervals[0][0] < 1e-16
+    assert s.aim_point == (1.0, 10.0) and s.range == math.sqrt(101.0)
