@@ -13,7 +13,7 @@ import hardpoint
 from hardpoint import RuleViolation, ScriptedDice, SeededDice
 from hardpoint.carwars.collision import collision_damage, collision_split, jump_out_dice, offroad_roll, ram_dice, weight_factor
 from hardpoint.carwars.crew import crash_table_band, driver_consequences, substitute_driver
-from hardpoint.carwars.damage import Ledger, Shot, apply_shot, hazard_difficulty, random_pick
+from hardpoint.carwars.damage import Ledger, Shot, apply_shot, damage_turret, hazard_difficulty, random_pick
 from hardpoint.carwars.enums import CrewState, Side
 from hardpoint.carwars.model import build_vehicle
 
@@ -167,6 +167,18 @@ def test_cw_dmg_04_turret_and_tire_shots_lose_their_leftover():
     assert v.tire("front_left").dp == 0 and ledger.lost == 3 and v.tire("front_right").dp == 9
 
 
+def test_cw_dmg_04_a_turret_shot_leaves_nothing_for_the_caller():
+    """CW-DMG-04: hand-worked. A turret shot of 6 on a shogun with 1 top armour left: the top armour takes 1, the
+    turret laser (2 DP) 2, the other 3 pass over the vehicle: the ledger books them lost and `damage_turret` hands
+    back 0 hits, none left to go anywhere else. Books: 6 = 1 + 2 + 3 lost."""
+    v = vehicle("shogun")
+    v.armour[Side.TOP] = 1
+    ledger = Ledger("v", dealt=6)
+    assert damage_turret(v, 6, ScriptedDice([]), ledger) == 0
+    assert [(e.component, e.hits) for e in ledger.events if e.kind == "damage"] == [("top armour", 1), ("weapon laser", 2)]
+    assert (ledger.absorbed, ledger.lost) == (3, 3)
+
+
 def test_cw_dmg_04_a_single_hit_through_the_underbody_or_top_reaches_the_interior():
     """CW-DMG-04: hand-worked. 11 hits under a hunter (underbody armour 10, no turret): the armour takes 10 (10 -> 0),
     the one hit left goes to one of the power plant, the driver, the cargo location (three: 1d 1-2 / 3-4 / 5-6): 1 ->
@@ -219,6 +231,21 @@ def test_cw_tgt_04_cycle_hit_from_the_side_with_a_sidecar_on_the_far_side():
     ledger = apply_shot(RULES, v, Shot(8, Side.LEFT), ScriptedDice([3, 4, 2, 5]))
     assert v.power_plant == 0 and v.sidecar.armour[Side.LEFT] == 0
     assert v.sidecar.crew[0].state is CrewState.WOUNDED and ledger.absorbed == 8 and ledger.lost == 0
+
+
+def test_cw_tgt_04_a_single_hit_left_over_still_may_reach_the_far_sidecar():
+    """CW-TGT-04: hand-worked. The outrider (sidecar on the right, 3 spaces) hit from the left for 4: side table 2d6
+    [3, 4] = 7 -> the power plant (3 DP) takes 3; the 1 hit left is still "the rest", so the far-side sidecar roll is
+    made: 1d 2 <= 3 spaces, it hits the sidecar's left armour (4 -> 3). Books: 4 = 3 + 1, nothing lost.
+    Source: SPEC CW-TGT-04 (what is left after the cycle's component may hit a sidecar on the far side)."""
+    v = vehicle("outrider")
+    dice = ScriptedDice([3, 4, 2])
+    ledger = apply_shot(RULES, v, Shot(4, Side.LEFT), dice)
+    assert [(e.component, e.hits, e.before, e.after) for e in ledger.events if e.kind == "damage"] == [
+        ("power plant", 3, 3, 0), ("sidecar left armour", 1, 4, 3)]
+    assert [(e.why, e.total) for e in ledger.events if e.kind == "dice"] == [
+        ("cycle hit location, side table", 7), ("does the rest hit the far sidecar", 2)]
+    assert (dice.remaining, ledger.absorbed, ledger.lost) == (0, 4, 0)
 
 
 def test_cw_tgt_04_cycle_rest_passes_harmlessly_without_a_far_sidecar():
@@ -435,6 +462,17 @@ def test_cw_crew_01_body_armour_first_then_wounded_unconscious_dead():
         states.append((v.driver.body_armour, v.driver.state))
     assert states == [(2, CrewState.OK), (1, CrewState.OK), (0, CrewState.OK), (0, CrewState.WOUNDED),
                       (0, CrewState.UNCONSCIOUS), (0, CrewState.DEAD)]
+
+
+def test_cw_crew_01_a_wounded_persons_damage_is_booked_from_the_dp_he_has_left():
+    """CW-CREW-01: hand-worked. A razor's driver with no body armour, already wounded (1 hit of his 3), shot for 2
+    as the rider: he takes both and dies; the damage event books his DP before as 3 - 1 = 2 and after as 0."""
+    v = vehicle("razor")
+    v.driver.body_armour, v.driver.hits = 0, 1
+    ledger = apply_shot(RULES, v, Shot(2, None, "rider"), ScriptedDice([]))
+    assert [(e.component, e.hits, e.before, e.after, e.rule) for e in ledger.events if e.kind == "damage"] == [
+        ("driver", 2, 2, 0, "CW-CREW-01")]
+    assert v.driver.state is CrewState.DEAD and (ledger.absorbed, ledger.lost) == (2, 0)
 
 
 def test_cw_crew_02_driver_wounded_is_a_d2_hazard_not_body_armour_hits():
