@@ -1,4 +1,5 @@
-"""Collisions, hand-worked (CW-COL-04): a vehicle rolling off-road, a pedestrian's weight factor, a 0 mph collision.
+"""Collisions, hand-worked (CW-COL-01..04): the split of a layer, metal armour's books, the interior of a vertical
+collision, a vehicle rolling off-road, weight factors, a 0 mph collision.
 
 The test asserts every roll, every component's points before and after, and the ledger's books.
 """
@@ -6,7 +7,8 @@ from fractions import Fraction
 
 import hardpoint
 from hardpoint import ScriptedDice
-from hardpoint.carwars.collision import collision_hits, offroad_roll, ram_dice, weight_factor
+from hardpoint.carwars.collision import (collision_damage, collision_hits, collision_split, metal_armour_absorb, offroad_roll,
+                                        ram_dice, weight_factor)
 from hardpoint.carwars.damage import Ledger
 from hardpoint.carwars.enums import Side
 from hardpoint.carwars.model import build_vehicle
@@ -69,3 +71,52 @@ def test_cw_col_04_a_collision_at_0_mph_rolls_nothing_and_does_nothing():
     assert [e for e in result.events if e.kind in ("dice", "damage")] == []
     assert "c1/v: v collides on its front at 0 mph" in [e.text for e in result.events if e.kind == "note"]
     assert s.arena.vehicles["v"].armour[Side.FRONT] == 20
+
+
+def test_cw_col_04_heavier_than_the_last_class_counts_multiples_of_the_last_weight():
+    """CW-COL-04: beyond the table's last weight class the factor is one more per multiple of the last class's weight:
+    ceil(weight / last) - 1 (docs/rulings.md, Collisions; the schema's weight_classes). A house table of three classes
+    (1,000 lb x1/4, 2,000 lb x1/2, 4,000 lb x3/4): 6,000 lb is ceil(6000 / 4000) - 1 = 1 and 12,001 lb is
+    ceil(3.00025) - 1 = 3, counted by the last class (4,000 lb), not by the one before it (2,000 lb would give 2 and 6)."""
+    house = RULES.with_overrides({"carwars": {"collisions": {"weight_classes": [[1000, 0.25], [2000, 0.5], [4000, 0.75]]}}})
+    assert [weight_factor(house, w) for w in (1000, 1500, 4000, 6000, 8000, 8001, 12001)] == [
+        Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), 1, 1, 2, 3]
+
+
+def test_cw_col_01_a_survivor_left_with_one_dp_takes_the_overflow_split_again():
+    """CW-COL-01 (RULING): 4 collision hits on a cargo layer of a 1-DP and a 3-DP item: 2 each, no odd point; the first
+    absorbs 1 (1 over), the second 2 (1 DP left). The 1 over is split again among the survivors: the second item, with
+    exactly 1 DP left, takes it. Both destroyed, nothing passes on: 4 = 1 + 3."""
+    v = build_vehicle(RULES, {"id": "v", "design": "hunter", "cargo": [{"id": "a", "dp": 1}, {"id": "b", "dp": 3}]})
+    ledger = Ledger("v", dealt=4)
+    assert collision_split(v, v.cargo, 4, ScriptedDice([]), ledger, "cargo") == 0
+    assert [(e.component, e.hits, e.before, e.after) for e in ledger.events if e.kind == "damage"] == [
+        ("cargo a", 1, 1, 0), ("cargo b", 2, 3, 1), ("cargo b", 1, 1, 0)]
+    assert [c.dp for c in v.cargo] == [0, 0] and ledger.absorbed == 4
+
+
+def test_cw_col_02_metal_armour_books_what_it_stops_as_absorbed():
+    """CW-COL-02: the seed's brick wall on 8 metal front armour: 29 hits, 3 x 8 = 24 stopped, the armour loses
+    ceil(24 / 3) = 8 capped at half of 8 = 4 (8 -> 4), 5 go inward. The ledger books the 24 as absorbed.
+    Source: CW seed, Collision Damage example (8 metal, 29 damage: 24 stopped, 5 inward, 4 left)."""
+    v = build_vehicle(RULES, {"id": "v", "design": "hunter", "armour_material": "metal",
+                              "armour": {"front": 8, "back": 5, "left": 5, "right": 5, "top": 5, "underbody": 5}})
+    ledger = Ledger("v", dealt=29)
+    assert metal_armour_absorb(RULES, v, Side.FRONT, 29, ledger) == 5
+    assert [(e.component, e.hits, e.before, e.after) for e in ledger.events if e.kind == "damage"] == [
+        ("front metal armour", 24, 8, 4)]
+    assert (ledger.absorbed, v.armour[Side.FRONT]) == (24, 4)
+
+
+def test_cw_col_03_an_underbody_collision_splits_over_the_power_plant_crew_and_cargo():
+    """CW-COL-03: from below, past the armour, the interior is one layer: the power plant, each crew member, each cargo
+    item. A hunter with its underbody armour gone takes 3 collision hits: 1 each, no odd point to roll: the power
+    plant 8 -> 7, the driver's body armour 3 -> 2, the spare ammunition 1 -> 0; the top armour (10) is untouched.
+    Books: 3 = 1 + 1 + 1."""
+    v = build_vehicle(RULES, {"id": "v", "design": "hunter"})
+    v.armour[Side.UNDERBODY] = 0
+    dice = ScriptedDice([])
+    ledger = collision_damage(RULES, v, Side.UNDERBODY, 3, dice)
+    assert [(e.component, e.hits, e.before, e.after) for e in ledger.events if e.kind == "damage"] == [
+        ("power plant", 1, 8, 7), ("driver body armour", 1, 3, 2), ("cargo spare_ammo", 1, 1, 0)]
+    assert (v.power_plant, v.armour[Side.TOP], ledger.absorbed, ledger.lost) == (7, 10, 3, 0)
