@@ -1,4 +1,5 @@
-"""Car Wars crew rules, hand-worked (CW-CREW-01..04): pedestrians taking hits, the driver's injury, substitute drivers.
+"""Car Wars crew rules, hand-worked (CW-CREW-01..04, CW-SEED-01): pedestrians taking hits, the driver's injury,
+substitute drivers, passengers jumping off an uncontrolled cycle.
 
 Each test forces its case with scripted dice and asserts the outcome and the events: which person or body armour took
 how many hits, which state changed, which note the rule wrote. Source lines name the seed section the figures come from.
@@ -8,7 +9,7 @@ import pytest
 import hardpoint
 from hardpoint import RuleViolation, ScriptedDice
 from hardpoint.carwars.crew import (check_substitute_fire, crash_roll_offroad_modifier, crash_table_band, damage_pedestrian,
-                                    driver_consequences, substitute_driver)
+                                    driver_consequences, passengers_jump, substitute_driver)
 from hardpoint.carwars.damage import Ledger
 from hardpoint.carwars.enums import CrewState
 from hardpoint.carwars.model import build_pedestrian, build_vehicle
@@ -295,3 +296,27 @@ def test_cw_crew_04_a_substitute_who_steered_this_turn_cannot_fire():
         check_substitute_fire(bike, p, 2, "attack.firer")
     check_substitute_fire(bike, p, 3, "attack.firer")
     check_substitute_fire(bike, p, 1, "attack.firer")
+
+
+# --- CW-SEED-01: passengers jumping off an uncontrolled cycle -------------------------------------------------
+
+def test_cw_seed_01_two_passengers_jump_off_a_stopped_cycle_in_file_order_unhurt():
+    """CW-SEED-01 / CW-COL-04: hand-worked. An outrider (counter 1/2" wide) stopped at (3, 1) facing 0 has gone to
+    Crash Table 1 with a spinout; both passengers name that result in `jumps_on`, so both jump. At 0 mph there are no
+    jump dice (a stopped cycle: no damage) and the second passenger jumps too. They stand in file order from the
+    cycle's right side outwards, abreast of its centre, each a 1/4" pedestrian: the first at x = 3 + 1/4 + 1/8 =
+    3.375, the second 1/4" further, 3.625; the cycle's crew is its driver alone."""
+    s = hardpoint.parse_scenario({"scenario": {"name": "t", "ruleset": "carwars"}, "vehicle": [
+        {"id": "bike", "design": "outrider", "speed": 0, "x": 3.0, "y": 1.0,
+         "crew": [{"id": "driver", "role": "driver", "seat": "cycle"},
+                  {"id": "p1", "role": "passenger", "seat": "cycle", "jumps_on": ["spinout"]},
+                  {"id": "p2", "role": "passenger", "seat": "cycle", "jumps_on": ["spinout"]}]}]})
+    bike = s.arena.vehicles["bike"]
+    bike.crash = "spinout"
+    events = passengers_jump(RULES, s.arena, bike, ScriptedDice([]))
+    assert {pid: (p.x, p.y, p.facing, p.hits, p.jumped_from) for pid, p in s.arena.pedestrians.items()} == {
+        "bike.p1": (3.375, 1.0, 0.0, 0, "bike"), "bike.p2": (3.625, 1.0, 0.0, 0, "bike")}
+    assert [c.id for c in bike.crew] == ["driver"]
+    assert [(e.text, e.rule) for e in events if e.kind == "note" and e.rule == "CW-COL-04"] == [
+        ("bike.p1 jumps off a stopped cycle: no damage", "CW-COL-04"), ("bike.p2 jumps off a stopped cycle: no damage", "CW-COL-04")]
+    assert not [e for e in events if e.kind in ("dice", "damage")]

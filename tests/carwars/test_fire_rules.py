@@ -391,3 +391,22 @@ def test_cw_fire_03_a_vehicle_not_on_fire_takes_no_fire_damage():
     assert fires["v"] == FireState()
     with pytest.raises(DiceExhausted):
         end_of_turn_fire(RULES, Arena(vehicles={"v": v}), {"v": FireState(component_hits=[False])}, 1, ScriptedDice([]))
+
+
+def test_cw_fire_03_a_sidecar_armour_location_down_to_its_last_point_burns_away():
+    """CW-FIRE-03: hand-worked. A burning outrider whose sidecar has 1 point of left armour left: fire damage is 1 hit
+    to every occupant, every component and 1 point off every armour location that has any, the sidecar's included:
+    the driver's body armour 3 -> 2, the passenger 3 -> 2, the MG 3 -> 2, the sidecar LMG 2 -> 1, the tires 6 -> 5,
+    6 -> 5 and the sidecar's 4 -> 3, the power plant 3 -> 2, the cycle's front 10 -> 9 and back 8 -> 7 (its other
+    locations have none), then the sidecar's front 6 -> 5, back 4 -> 3, left 1 -> 0, right 6 -> 5 and underbody
+    4 -> 3. Books: 15 dealt, 15 absorbed."""
+    v = vehicle("outrider")
+    v.sidecar.armour[Side.LEFT] = 1
+    ledger = fire_damage(RULES, v, FireState(burning=True))
+    assert damage(ledger.events) == [
+        ("driver body armour", 1, 3, 2), ("passenger", 1, 3, 2), ("weapon mg", 1, 3, 2), ("weapon sc_lmg", 1, 2, 1),
+        ("tire front", 1, 6, 5), ("tire back", 1, 6, 5), ("tire sidecar", 1, 4, 3), ("power plant", 1, 3, 2),
+        ("front armour", 1, 10, 9), ("back armour", 1, 8, 7), ("sidecar front armour", 1, 6, 5),
+        ("sidecar back armour", 1, 4, 3), ("sidecar left armour", 1, 1, 0), ("sidecar right armour", 1, 6, 5),
+        ("sidecar underbody armour", 1, 4, 3)]
+    assert v.sidecar.armour[Side.LEFT] == 0 and (ledger.dealt, ledger.absorbed, ledger.lost) == (15, 15, 0)
