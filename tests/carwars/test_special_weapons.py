@@ -6,8 +6,8 @@ from hardpoint import RuleViolation, ScenarioError, ScriptedDice, SeededDice
 from hardpoint.carwars import geometry as geo
 from hardpoint.carwars.dropped import DroppedCounter, drop_weapon, expire_counters, mines_effect, placement_counter, spikes_effect
 from hardpoint.carwars.enums import Mount, Side
-from hardpoint.carwars.model import Arena, Cloud, build_vehicle
-from hardpoint.carwars.special import automatic_target, set_automatic
+from hardpoint.carwars.model import Arena, Building, Cloud, build_vehicle
+from hardpoint.carwars.special import attack_columns, automatic_target, set_automatic
 from hardpoint.carwars.tables import weapon_spec
 
 from .conftest import both_backends
@@ -361,6 +361,26 @@ def test_cw_auto_01_fires_at_the_nearest_thing_on_its_line():
     assert automatic_target(arena, v, v.weapon("mg")) == "near"
 
 
+def test_cw_auto_01_a_diagonal_line_takes_only_what_lies_on_it_near_or_far():
+    """CW-AUTO-01 (RULING: straight out from the middle of its side): a car at (0, 0) facing 45 fires its front weapon
+    on automatic along the diagonal y = x from the middle of its front, (sqrt(2)/4, sqrt(2)/4). A building due north of
+    that point, 20" up, is off the line; so is one about 990" out whose nearest corner (700.6, 700.2) lies
+    0.4 / sqrt(2) = 0.28" to the right of the line: nothing takes the shot. A building of the same size straddling
+    the line that far out, (700.1..700.3, 700.1..700.3), is on it and takes the shot."""
+    v = vehicle(x=0.0, y=0.0, facing=45.0, speed=0, weapon=[{"id": "mg", "type": "MG", "mount": "front", "automatic": True}])
+    o = v.counter.side_midpoint("front")
+    assert o == pytest.approx((2 ** 0.5 / 4, 2 ** 0.5 / 4))
+
+    def square(ident, x0, y0, x1, y1):
+        return Building(ident, geo.Polygon(((x0, y0), (x1, y0), (x1, y1), (x0, y1))))
+
+    north = square("north", o[0] - 0.5, o[1] + 20.0, o[0] + 0.5, o[1] + 21.0)
+    beside = square("beside", 700.6, 700.0, 700.8, 700.2)
+    on = square("on", 700.1, 700.1, 700.3, 700.3)
+    for b, expected in ((north, None), (beside, None), (on, "on")):
+        assert automatic_target(Arena(vehicles={"v": v}, buildings={b.id: b}), v, v.weapon("mg")) == expected
+
+
 def test_cw_auto_01_no_computer_no_specific_target_fires_at_end_of_turn():
     """CW-AUTO-01: automatic fire in a turn: at phase 5, no computer bonus; a specific target is refused."""
     s = scenario(meta={"turns": 1}, vehicle=[{"id": "v", "design": "hunter", "computer": "targeting", "speed": 0,
@@ -450,6 +470,17 @@ def test_cw_link_01_non_identical_fire_as_automatic_and_dropped_are_dropped():
     assert any(m.rule == "CW-HIT-08" for m in bs[0].modifiers) and not any(m.rule == "CW-HIT-08" for m in bs[2].modifiers)
     r = s.resolve(SeededDice(9))
     assert any(e.kind == "note" and "drops Minedropper" in e.text for e in r.events)
+
+
+def test_cw_link_01_a_links_rolls_are_reported_one_column_per_weapon():
+    """CW-LINK-01: an attack with a link is reported under one column per weapon it fires, <attack>/<weapon>, in the
+    link's order, aimed except the dropped minedropper (which rolls nothing); an attack with one weapon is one column,
+    the attack's own id."""
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "weapon": LINKED, "links": [{"id": "all", "weapons": ["mg1", "mg2", "rl", "md"]}]},
+                          {"id": "t", "design": "hunter", "y": 4.0, "facing": 180.0}],
+                 attack=[{"id": "a", "attacker": "v", "weapon": "all", "target": "t"}, {"id": "b", "attacker": "t", "weapon": "mg", "target": "v"}])
+    assert [attack_columns(s.arena, a) for a in s.attacks] == [
+        [("a/mg1", "mg1", True), ("a/mg2", "mg2", True), ("a/rl", "rl", True), ("a/md", "md", False)], [("b", "mg", True)]]
 
 
 def test_cw_link_01_turret_and_body_need_a_smart_link():
