@@ -1,5 +1,6 @@
-"""Dropped weapons, hand-worked (CW-DROP-01, -02, -06): placement in reverse, ammunition, the adjacent squares, the
-area a moving vehicle sweeps, and water backing up into a weapon fired in it, with the roll's exact odds.
+"""Dropped weapons, hand-worked (CW-DROP-01..03, -06): placement in reverse, ammunition, counter ids, the adjacent
+squares, the area a moving vehicle sweeps, spikes and mines going off (with the rolls' exact odds), and water backing
+up into a weapon fired in it, with the roll's exact odds.
 
 Each test forces its case (scripted dice) and asserts the outcome and the events. Source lines name the SPEC id and
 the project's dropped-weapon table (footprints and the adjacent square are its defaults: the seeds give none).
@@ -12,9 +13,10 @@ import pytest
 import hardpoint
 from hardpoint import RuleViolation, ScriptedDice
 from hardpoint.carwars import geometry as geo
-from hardpoint.carwars.dropped import DroppedCounter, contact, drop_weapon, placement_counter
+from hardpoint.carwars.dropped import DroppedCounter, contact, counter_id, drop_weapon, mines_effect, placement_counter, spikes_effect
 from hardpoint.carwars.enums import Mount, Side
 from hardpoint.carwars.model import Arena, build_vehicle
+from hardpoint.carwars.tables import weapon_spec
 
 RULES = hardpoint.default_rules()
 
@@ -130,6 +132,20 @@ def test_cw_drop_02_the_adjacent_squares_are_one_quarter_inch_all_round(area, ex
     assert contact(RULES, area, _counter()) == expected
 
 
+@pytest.mark.parametrize("area,expected", [
+    (square(1.9, 2.55, 2.1, 2.7), "adjacent"),    # below (2.5..2.75)
+    (square(2.3, 2.9, 2.45, 3.1), "adjacent"),    # to the right (2.25..2.5)
+    (square(1.9, 3.3, 2.1, 3.45), "adjacent"),    # above
+    (square(1.9, 2.4, 2.1, 2.45), None),          # below, beyond them
+])
+def test_cw_drop_02_the_adjacent_squares_surround_a_counter_wherever_it_lies(area, expected):
+    """CW-DROP-02: the adjacent squares are one 1/4" square all round the counter wherever it lies: a 1/2" counter
+    centred on (2, 3) (x 1.75..2.25, y 2.75..3.25) has them out to x 1.5..2.5 and y 2.5..3.5, below and to the right
+    as much as above. Source: SPEC CW-DROP-02; dropped-weapon table, adjacent = 0.25."""
+    counter = DroppedCounter("c", "spikes", "Spikedropper", square(1.75, 2.75, 2.25, 3.25), 1)
+    assert contact(RULES, area, counter) == expected
+
+
 @pytest.mark.parametrize("x", [-0.4, 0.4])
 def test_cw_drop_02_a_counter_under_one_edge_of_the_path_is_crossed(x):
     """CW-DROP-02: the area a vehicle covers in a phase is the whole of its path, both edges: at 120 mph the hunter
@@ -229,6 +245,19 @@ def test_cw_drop_01_top_mounted_moving_is_placed_as_the_underbody():
     assert (round(c.cx, 9), round(c.cy, 9), c.length, c.width) == (0.0, -0.25, 0.5, 0.5)
 
 
+def test_cli_02_a_third_counter_of_one_weapon_in_a_phase_is_numbered_from_2():
+    """CLI-02 / CW-DROP-01: what a drop lays is <weapon>.t<turn>p<phase>; taken, <vehicle>.<weapon>.t<turn>p<phase>;
+    taken too, <vehicle>.<weapon>.<n>.t<turn>p<phase> with n from 2 (the third counter of the phase), then 3."""
+    v = vehicle()
+    md = v.weapon("md")
+    arena = Arena(vehicles={"v": v}, turn=1, phase=3)
+    ids = []
+    for _ in range(4):
+        ids.append(counter_id(arena, v, md))
+        arena.counters.append(DroppedCounter(ids[-1], "mines", "Minedropper", square(-0.25, -0.25, 0.25, 0.25), 1))
+    assert ids == ["md.t1p3", "v.md.t1p3", "v.md.2.t1p3", "v.md.3.t1p3"]
+
+
 def test_cw_drop_03_a_counter_id_names_what_laid_it_before_its_time():
     """CW-DROP-03 / CLI-02: `dropped.counter_base` reads back what every form `counter_id` makes names before the
     time: the weapon, or the vehicle and weapon (with or without the count of a third counter in one phase)."""
@@ -261,3 +290,40 @@ def test_cw_drop_02_04_spikes_stay_and_a_vehicle_coming_back_checks_again():
     assert rolls == [[1], [], [], [6]]
     assert arena.counters == [spikes]                      # spikes stay
     assert [t.dp for t in v.tires] == [4, 4, 4, 4]         # 6 - 2 each from the one bite
+
+
+# --- CW-DROP-02, -03: spikes and mines going off ------------------------------------------------------------------
+
+@pytest.mark.parametrize("where,odds", [("on", [(1, Fraction(2, 3)), (5, Fraction(1, 3))]),
+                                        ("adjacent", [(1, Fraction(1, 3)), (3, Fraction(2, 3))])])
+def test_cw_drop_02_spikes_bite_on_1_to_4_on_the_counter_1_to_2_beside_it(where, odds):
+    """CW-DROP-02: crossing spikes, 1d: they bite on 1-4 on the counter (2/3), on 1-2 crossing only its adjacent squares
+    (1/3): two outcomes, each with a roll of its class (the exact enumerator's branches). The hunter on a 1/2" counter
+    at the origin rolls 1: they bite, each of its four tires 1d (2, 3, 4, 5: 6 -> 4, 3, 2, 1)."""
+    v = vehicle()
+    counter = DroppedCounter("c", "spikes", "Spikedropper", square(-0.25, -0.25, 0.25, 0.25), 1)
+    dice = Recording([1, 2, 3, 4, 5])
+    spikes_effect(RULES, v, counter, where, weapon_spec(RULES, "Spikedropper"), dice)
+    assert dice.points == [odds]
+    if where == "on":
+        assert [t.dp for t in v.tires] == [4, 3, 2, 1] and dice.remaining == 0
+
+
+@pytest.mark.parametrize("where,odds", [("on", [(1, Fraction(2, 3)), (5, Fraction(1, 3))]),
+                                        ("adjacent", [(1, Fraction(1, 3)), (3, Fraction(2, 3))])])
+def test_cw_drop_03_mines_go_off_on_1_to_4_and_blast_the_tires_and_the_underbody(where, odds):
+    """CW-DROP-03: mines run over go off on 1-4 (2/3), crossing only the adjacent squares on 1-2 (1/3). On the counter
+    the hunter rolls 4: they go off; each tire within 1" of the counter takes the minedropper's tire damage, 1d (1, 2,
+    3, 4: 6 -> 5, 4, 3, 2), and its underbody the underbody damage, 2d ([1, 1] = 2: armour 10 -> 8); the counter is
+    gone. Every roll is in the events, the underbody's included. Source: SPEC CW-DROP-03; weapon table (Minedropper:
+    tire 1d, underbody 2d)."""
+    v = vehicle()
+    counter = DroppedCounter("m", "mines", "Minedropper", square(-0.25, -0.25, 0.25, 0.25), 1)
+    dice = Recording([4 if where == "on" else 2, 1, 2, 3, 4, 1, 1])
+    events, gone = mines_effect(RULES, Arena(vehicles={"v": v}), v, counter, where, weapon_spec(RULES, "Minedropper"), dice)
+    assert dice.points == [odds] and gone and dice.remaining == 0
+    assert [(e.why, e.total) for e in events if e.kind == "dice"] == [
+        (f"v runs over m ({where}): mines go off on {odds[0][0]}-{odds[1][0] - 1}", 4 if where == "on" else 2),
+        ("mine blast on v tire front_left", 1), ("mine blast on v tire front_right", 2),
+        ("mine blast on v tire back_left", 3), ("mine blast on v tire back_right", 4), ("mine blast on v underbody", 2)]
+    assert [t.dp for t in v.tires] == [5, 4, 3, 2] and v.armour[Side.UNDERBODY] == 8
