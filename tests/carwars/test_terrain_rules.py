@@ -1,4 +1,5 @@
-"""Carrying obstacles, hand-worked (CW-OBS-01): the square counts as data, and what a refused drop says.
+"""Carrying obstacles, hand-worked (CW-OBS-01): the square counts as data, and what a refused drop says; boulders by
+size at the bounds of their classes, and what a refused boulder says (CW-OFF-03).
 
 Each test asserts the outcome and the events (the move notes, the refusal's message, field and rule). Source:
 SPEC CW-OBS-01 (a turn to pick it up, one square a turn while carrying, a turn to drop it; one square a phase).
@@ -6,8 +7,9 @@ SPEC CW-OBS-01 (a turn to pick it up, one square a turn while carrying, a turn t
 import pytest
 
 import hardpoint
-from hardpoint import RuleViolation
-from hardpoint.carwars.terrain import Carrier
+from hardpoint import RuleViolation, ScenarioError
+from hardpoint.carwars import terrain
+from hardpoint.carwars.terrain import Carrier, boulder
 
 RULES = hardpoint.default_rules()
 
@@ -48,3 +50,25 @@ def test_cw_obs_01_a_refused_drop_says_why():
     c, _ = Carrier("p").pick_up("crate", 1)
     with pytest.raises(RuleViolation, match="pedestrian 'p': is picking up obstacle 'crate' this turn: nothing to drop"):
         c.drop(1, 3)
+
+
+# --- CW-OFF-03: boulders -----------------------------------------------------------------------------------------
+
+def test_cw_off_03_a_boulder_a_foot_across_within_the_tolerance_is_an_obstacle():
+    """CW-OFF-03: up to about a foot across (the table's obstacle_max_ft, 1.0, compared with the module's 1e-9
+    tolerance of measurement, inclusive) a boulder is an obstacle; at 1.01 ft it is a fixed barrier of
+    ceil(12.5 x 1.01) = ceil(12.625) = 13 DP, shoved aside. Source: CW seed, Off-Road Terrain (boulders); our default
+    DP of 12.5 a foot (seeds/carwars/terrain.toml [boulder])."""
+    assert boulder(1.0 + terrain._EPS).kind == "obstacle"
+    b = boulder(1.01)
+    assert (b.kind, b.dp, b.shoved_aside) == ("fixed_barrier", 13, True)
+
+
+@pytest.mark.parametrize("size,dp,span", [(1.5, 26, "1 to 25"), (3.0, 10, "at least 26"), (4.0, 40, "at least 50")])
+def test_cw_off_03_a_refused_boulder_says_the_dp_its_size_allows(size, dp, span):
+    """CW-OFF-03: a boulder over 1 and up to 2 ft has 1 to 25 DP (a range: both bounds named), a larger one more than
+    25 (at least 26), a four-foot one at least 50 (open above): the refusal says which, by field."""
+    with pytest.raises(ScenarioError) as err:
+        boulder(size, dp)
+    assert str(err.value) == f"dp={dp}: a {size:g}-ft boulder has {span} DP (CW-OFF-03)"
+    assert (err.value.field, err.value.value, err.value.rule) == ("dp", dp, "CW-OFF-03")
