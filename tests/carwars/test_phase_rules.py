@@ -13,7 +13,7 @@ import hardpoint
 from hardpoint import ScriptedDice
 from hardpoint.carwars.damage import Ledger, Shot
 from hardpoint.carwars.enums import Side
-from hardpoint.carwars.phase import Collision, shot_for, hits_against_vehicle, resolve_phase, update_history
+from hardpoint.carwars.phase import Collision, burst_dice, hits_against_vehicle, resolve_phase, shot_for, update_history
 from hardpoint.carwars.tables import weapon_spec
 
 RULES = hardpoint.default_rules()
@@ -95,6 +95,33 @@ def test_cw_dmg_06_burst_reaches_exactly_its_radius_and_no_farther():
     assert r.state["pedestrians"]["beyond"]["hits"] == 0 and r.state["pedestrians"]["edge"]["state"] == "wounded"
 
 
+def test_cw_dmg_06_a_sheltered_pedestrian_does_not_shelter_the_next_one():
+    """CW-DMG-06: each pedestrian in the burst's radius is judged on his own. The hunter's grenade launcher hits a
+    hunter 4" north on the middle of its back edge, (0, 3.5); "far" at (0, 5), listed first, is behind the target
+    (every line to him crosses it): no die; "near" at (0.5, 3), in the open, still takes the burst's 1d = 2
+    (3 -> 1 DP). Dice: 6+6 hit, damage 1d = 3 (back armour 15 -> 12), burst on "near" 2. Source: CW seed, Burst Effect."""
+    s = scenario(vehicle=[{"id": "car", "design": "hunter", "speed": 0,
+                           "weapon": [{"id": "gl", "type": "Grenade Launcher", "mount": "front"}]},
+                          {"id": "target", "design": "hunter", "y": 4.0, "speed": 0}],
+                 pedestrian=[{"id": "far", "x": 0.0, "y": 5.0}, {"id": "near", "x": 0.5, "y": 3.0}],
+                 attack=[{"id": "a", "attacker": "car", "weapon": "gl", "firer": "driver", "target": "target"}])
+    dice = ScriptedDice([6, 6, 3, 2])
+    r = s.resolve(dice)
+    assert [(e.target, e.component, e.before, e.after) for e in r.events if e.kind == "damage"] == [
+        ("target", "back armour", 15, 12), ("near", "person", 3, 1)]
+    assert [e.text for e in r.events if e.kind == "note" and e.rule == "CW-DMG-06"] == ["far is behind cover: no burst damage"]
+    assert dice.remaining == 0
+
+
+def test_cw_dmg_06_a_grenade_bursts_with_its_own_damage_other_weapons_with_the_tables():
+    """CW-DMG-06: a burst does the table's 1d (carwars.damage.burst) to each pedestrian it reaches; a grenade (a hand
+    weapon with damage dice) its own: the flaming oil grenade 1d-2. A hand weapon of fixed hits and no dice (the
+    concussion grenade, 1 hit) and a vehicle's grenade launcher burst with the table's 1d."""
+    assert str(burst_dice(RULES, weapon_spec(RULES, "Flaming Oil Grenade", hand=True))) == "1d-2"
+    assert str(burst_dice(RULES, weapon_spec(RULES, "Concussion Grenade", hand=True))) == "1d"
+    assert str(burst_dice(RULES, weapon_spec(RULES, "Grenade Launcher"))) == "1d"
+
+
 # --- CW-FIRE-02: a hit on the power plant -------------------------------------------------------------------------
 
 def test_cw_fire_02_a_hit_on_the_power_plant_is_remembered_for_the_fire_roll():
@@ -133,6 +160,18 @@ def test_cw_dmg_08_a_collision_of_20_hits_drops_an_obstacle_19_does_not(faces, o
             ("v took 20 hits: an obstacle, obstacle1, drops at (0, 0)", "CW-DMG-08")]
     else:
         assert arena.obstacles == [] and not [e for e in r.events if e.rule == "CW-DMG-08"]
+
+
+def test_cw_dmg_08_the_obstacle_dropped_is_a_change_of_the_arena():
+    """CW-DMG-08: the 20-hit collision of the hunter at 45 mph (4d: 6+6+6+2) drops an obstacle, and the phase reports
+    it as a change of the arena's obstacles from 0 to 1 before the note saying where it fell."""
+    s = scenario(vehicle=[{"id": "v", "design": "hunter", "speed": 45}])
+    arena = s.arena.copy()
+    r = resolve_phase(arena, [], RULES, ScriptedDice([6, 6, 6, 2]), collisions=[Collision("c1", "v", Side.FRONT, 45)])
+    assert [(e.kind, getattr(e, "subject", None), getattr(e, "field", None), getattr(e, "before", None),
+             getattr(e, "after", None)) for e in r.events if e.rule == "CW-DMG-08"] == [
+        ("state", "arena", "obstacles", 0, 1), ("note", None, None, None, None)]
+    assert len(arena.obstacles) == 1
 
 
 # --- CW-HIT-09: automatic fire breaks sustained fire ---------------------------------------------------------------
@@ -180,3 +219,20 @@ def test_cw_dmg_07_an_area_attack_spends_one_shot_of_ammunition():
     s = hardpoint.parse_scenario(data)
     s.resolve(SeededDice(1, 0), commit=True)
     assert s.arena.vehicles["car"].weapon("mg").ammo == 19
+
+
+def test_cw_rof_02_an_area_attack_does_not_end_the_phases_other_attacks():
+    """CW-ROF-02 / CW-DMG-07: the phase's attacks are rolled in declaration order, an area attack among them like any
+    other. The hunter sweeps its MG over p0, p1, p2 (one to-hit roll each, 8 needed: 1+1 three times, all miss, so
+    no damage roll); then a second hunter, declared after it, fires its MG at p2: 6+6 hits, 1d = 2, p2 3 -> 1 DP."""
+    s = scenario(vehicle=[{"id": "car", "design": "hunter", "weapon": [{"id": "mg", "type": "Machine Gun", "mount": "front", "ammo": 20}]},
+                          {"id": "car2", "design": "hunter", "x": 3.0}],
+                 pedestrian=[{"id": f"p{i}", "x": 0.5 * i, "y": 4.0} for i in range(3)],
+                 attack=[{"id": "a1", "attacker": "car", "weapon": "mg", "firer": "driver", "target": "p0", "victims": ["p0", "p1", "p2"]},
+                         {"id": "a2", "attacker": "car2", "weapon": "mg", "target": "p2"}])
+    dice = ScriptedDice([1, 1, 1, 1, 1, 1, 6, 6, 2])
+    r = s.resolve(dice)
+    assert [(x.attack, x.target, x.hit) for x in r.rolls] == [
+        ("a1@p0", "p0", False), ("a1@p1", "p1", False), ("a1@p2", "p2", False), ("a2", "p2", True)]
+    assert [(e.target, e.component, e.hits, e.before, e.after) for e in r.events if e.kind == "damage"] == [("p2", "person", 2, 3, 1)]
+    assert dice.remaining == 0
