@@ -236,3 +236,26 @@ def test_cw_rof_02_an_area_attack_does_not_end_the_phases_other_attacks():
         ("a1@p0", "p0", False), ("a1@p1", "p1", False), ("a1@p2", "p2", False), ("a2", "p2", True)]
     assert [(e.target, e.component, e.hits, e.before, e.after) for e in r.events if e.kind == "damage"] == [("p2", "person", 2, 3, 1)]
     assert dice.remaining == 0
+
+
+def test_cw_dmg_07_an_area_weapon_of_0_fixed_hits_does_0_to_each_victim():
+    """CW-DMG-07: each victim of an area attack takes the damage divided by the share divisor, rounded up; a weapon of
+    fixed hits and no dice deals its hits. House rules: the vehicular shotgun made an area-effect weapon of 0 fixed hits,
+    the share divisor 1. The hunter sweeps p0 and p1 (7 needed: 6+6 hits p0, 1+1 misses p1): no damage roll, p0 takes
+    0 / 1 = 0 hits and is unhurt; one shot of ammunition spent (10 -> 9). Source: SPEC CW-DMG-07; the weapon table's
+    damage_hits (0 allowed)."""
+    house = RULES.with_overrides({"carwars": {"weapons": {"weapon": [{"name": "Vehicular Shotgun", "damage_hits": 0, "area_effect": True}]},
+                                              "damage": {"area": {"share_divisor": 1}}}})
+    s = hardpoint.parse_scenario({"scenario": {"name": "t", "ruleset": "carwars"},
+                                  "vehicle": [{"id": "car", "design": "hunter",
+                                               "weapon": [{"id": "sg", "type": "Vehicular Shotgun", "mount": "front"}]}],
+                                  "pedestrian": [{"id": "p0", "x": 0.0, "y": 4.0}, {"id": "p1", "x": 0.5, "y": 4.0}],
+                                  "attack": [{"id": "a1", "attacker": "car", "weapon": "sg", "firer": "driver", "target": "p0",
+                                              "victims": ["p0", "p1"]}]}, rules=house)
+    dice = ScriptedDice([6, 6, 1, 1])
+    r = s.resolve(dice, commit=True)
+    assert [(e.hits, e.victims_hit, e.damage_roll, e.damage_each) for e in r.events if e.kind == "area_attack_roll"] == [
+        (1, ("p0",), None, 0)]
+    assert ("a1: 0 hit(s) on p0", "CW-DMG-07") in [(e.text, e.rule) for e in r.events if e.kind == "note"]
+    assert not [e for e in r.events if e.kind == "damage"] and dice.remaining == 0
+    assert (s.arena.pedestrians["p0"].hits, s.arena.vehicles["car"].weapon("sg").ammo) == (0, 9)
