@@ -292,6 +292,45 @@ def test_cw_drop_02_04_spikes_stay_and_a_vehicle_coming_back_checks_again():
     assert [t.dp for t in v.tires] == [4, 4, 4, 4]         # 6 - 2 each from the one bite
 
 
+def test_cw_drop_02_a_vehicle_still_on_one_counter_checks_a_new_one_the_same_phase():
+    """CW-DROP-02: a vehicle checks each counter the phase it first touches it, whatever other counter it is still on.
+    `turn._contacts` with the hunter on a 1/2" spike counter sp1 at the origin: phase 1 it rolls for sp1 (6: nothing);
+    a second spike counter sp2 is laid on the same spot; phase 2 it is still on sp1 (no roll) and first on sp2: one
+    roll for sp2 (6: nothing). Both contacts are counted: sp1 two phases in a row, sp2 one."""
+    from hardpoint.carwars.turn import _contacts
+
+    v = build_vehicle(RULES, {"id": "v", "design": "hunter"})
+    sp1 = DroppedCounter("sp1", "spikes", "Spikedropper", square(-0.25, -0.25, 0.25, 0.25), 1)
+    sp2 = DroppedCounter("sp2", "spikes", "Spikedropper", square(-0.25, -0.25, 0.25, 0.25), 1)
+    arena = Arena(vehicles={"v": v}, counters=[sp1])
+    touching: dict = {}
+    rolls = []
+    for phase in (1, 2):
+        if phase == 2:
+            arena.counters.append(sp2)
+        events = _contacts(RULES, arena, {"v": v.counter}, touching, ScriptedDice([6]))
+        rolls.append([(e.why, e.total) for e in events if e.kind == "dice"])
+    assert rolls == [[("v crosses sp1 (on): spikes bite on 1-4", 6)], [("v crosses sp2 (on): spikes bite on 1-4", 6)]]
+    assert touching == {("v", "sp1"): 2, ("v", "sp2"): 1}
+    assert [t.dp for t in v.tires] == [6, 6, 6, 6]
+
+
+def test_cw_drop_06_a_vehicle_running_onto_oil_gone_inert_in_water_meets_only_its_note():
+    """CW-DROP-06 (CW-DROP-02): oil dropped in water is inert, yet a vehicle running onto it still checks it (the
+    contact is counted): `turn._contacts` with the hunter on a 1/2" x 1" oil counter at the origin gone inert gives the
+    one note of the dispersed slick, no die, no slick under the car (not on oil), no hazard."""
+    from hardpoint.carwars.turn import _contacts
+
+    v = build_vehicle(RULES, {"id": "v", "design": "hunter"})
+    oil = DroppedCounter("o1", "oil", "Oil Jet", square(-0.25, -0.5, 0.25, 0.5), 1)
+    oil.inert = True
+    touching: dict = {}
+    events = _contacts(RULES, Arena(vehicles={"v": v}, counters=[oil]), {"v": v.counter}, touching, ScriptedDice([]))
+    assert [(e.kind, e.text, e.rule) for e in events] == [("note", "v crosses o1: dispersed in water, no effect", "CW-DROP-06")]
+    assert touching == {("v", "o1"): 1}
+    assert (v.on_oil, v.hazard_difficulty, v.phase_hazards) == (False, 0, [])
+
+
 # --- CW-DROP-02, -03: spikes and mines going off ------------------------------------------------------------------
 
 @pytest.mark.parametrize("where,odds", [("on", [(1, Fraction(2, 3)), (5, Fraction(1, 3))]),

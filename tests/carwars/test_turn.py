@@ -333,3 +333,39 @@ def test_cw_hit_10_a_maneuver_declared_without_a_difficulty_is_d0():
     assert notes(r.events, "CW-HIT-10") == ["v maneuvers: D0"]
     (b,) = r.phases[0].breakdowns
     assert [m.value for m in b.modifiers if m.rule == "CW-HIT-10"] in ([], [0])
+
+
+def test_cw_rof_02_move_phase_walks_a_pedestrian_one_square_along_his_facing():
+    """CW-ROF-02 / CW-OBS-01: `move_phase` (what the drawings replay) walks a pedestrian one square (1/4") a phase
+    along his facing: facing 30 from (0, 0), sin 30 = 1/2 and cos 30 = sqrt(3)/2, so he ends at (1/8, sqrt(3)/8) =
+    (0.125, 0.2165...); facing 180, from (1, 1) to (1, 0.75); one standing (speed 0) stays. Pedestrians write no
+    event."""
+    from hardpoint.carwars.turn import move_phase
+
+    s = scenario(pedestrian=[{"id": "w", "x": 0, "y": 0, "facing": 30, "speed": 1},
+                             {"id": "s", "x": 1, "y": 1, "facing": 180, "speed": 1},
+                             {"id": "still", "x": 5, "y": 5}])
+    assert move_phase(RULES, s.arena, 1) == []
+    w, back, still = (s.arena.pedestrians[p] for p in ("w", "s", "still"))
+    assert (w.x, w.y) == pytest.approx((0.125, math.sqrt(3) / 8), abs=1e-12)
+    assert (back.x, back.y) == pytest.approx((1.0, 0.75), abs=1e-12)
+    assert (still.x, still.y) == (5, 5)
+
+
+def test_cw_rof_01_a_weapon_fired_by_the_gunner_is_refused_to_the_driver_later_in_the_turn():
+    """CW-ROF-01: a weapon fires at most once a turn, whoever fires it. The shogun's gunner fires the front MG at a car
+    5" ahead in phase 1 (to-hit 2d: 1 + 1 = 2, a miss, nothing else rolled); the driver, who has not fired this turn,
+    declares the same MG in phase 2 (added to the plan after loading, which refuses it already): cancelled, the weapon
+    having fired, with no roll. One shot spent (20 -> 19)."""
+    from dataclasses import replace
+
+    s = scenario(vehicle=[{"id": "v", "design": "shogun", "speed": 0},
+                          {"id": "t", "design": "hunter", "y": 5.0, "speed": 0}],
+                 attack=[{"id": "a1", "attacker": "v", "weapon": "mg", "target": "t", "firer": "gunner", "turn": 1, "phase": 1}])
+    (a1,) = s.plan.attacks[(1, 1)]
+    s.plan.attacks[(1, 2)] = [replace(a1, id="a2", firer="driver")]
+    dice = ScriptedDice([1, 1])
+    r = s.resolve(dice, commit=True)
+    assert dice.remaining == 0
+    assert notes(r.events, "CW-ROF-01") == ["a2 cancelled: weapon 'mg' of 'v' already fired this turn"]
+    assert changes(r.events, "ammo") == [("v mg", "ammo", 20, 19)]
