@@ -85,6 +85,16 @@ def test_asl_tgt_01_mounting_and_dismounting_personnel(rules):
     assert prep["mounting"].modifiers == ()
 
 
+def test_a4_6_assault_movement_in_the_open_suffers_ffmo_but_not_ffnam(rules):
+    """A4.6 (ASL-TGT-01's contrast): a unit using Assault Movement is not moving Non-Assault, so Defensive First Fire
+    gives it no FFNAM; in the open it still suffers FFMO: the one -1 (A4.6). Fired on in the PFPh, nothing."""
+    crew = {"id": "assault", "counter": "2-2-8", "hex": "target", "side": "german", "moving": "assault"}
+    ift = breakdowns(stack(extra_units=[crew], fire=small_arms(phase="mph")), IFTBreakdown)
+    assert [(m.name, m.value, m.rule) for m in ift["assault"].modifiers] == [("FFMO", -1, "A4.6")]
+    prep = breakdowns(stack(extra_units=[crew], fire=small_arms(phase="pfph")), IFTBreakdown)
+    assert prep["assault"].modifiers == ()
+
+
 def test_asl_tgt_01_fire_hits_the_rider_never_the_machine(rules):
     """ASL-TGT-01: the machine is never attacked: it takes no MC and no damage; only its riders' results change it."""
     result = stack().resolve(ScriptedDice([3, 4, 6, 5]))              # hit all; IFT 11: no effect

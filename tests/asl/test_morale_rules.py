@@ -3,7 +3,7 @@ from fractions import Fraction
 
 import pytest
 
-from hardpoint.asl.morale import mc_name, pin_task_check_outcomes
+from hardpoint.asl.morale import mc_name, morale_check_outcomes, pin_task_check_outcomes
 from hardpoint.asl.units import Situation, make_unit
 
 
@@ -37,3 +37,35 @@ def test_a_9_random_selection_law_of_sizes_worked_by_hand():
     assert selection_size_law(3, 1, TieRule.ALL) == (0, Fraction(55, 216), Fraction(5, 72), Fraction(1, 36))
     assert selection_size_law(3, 1, TieRule.REROLL) == (0, Fraction(1, 3), 0, 0)
     assert selection_size_law(2, 2, TieRule.REROLL) == (0, 0, 1)
+
+
+@pytest.mark.parametrize("drm,outcomes", [
+    (0, [("broken", Fraction(15, 36)), ("pinned", Fraction(6, 36)), ("good order", Fraction(15, 36))]),
+    (6, [("broken", Fraction(1))]),      # Final DR >= 2 + 6 = 8 > 7: certain to fail
+    (7, [("broken", Fraction(1))]),      # Final DR >= 9: the DR never equals 7 - 7 = 0, so no pin beside it
+    (8, [("broken", Fraction(1))]),      # the DR at which Final DR equals morale would be -1
+    (12, [("broken", Fraction(1))]),
+])
+def test_a7_8_morale_check_outcomes_and_their_exact_odds(rules, drm, outcomes):
+    """A7.8 / A10: a 4-6-7 squad alone takes an MC with DRM `drm`: it fails on a Final DR above 7, is pinned on a Final
+    DR of exactly 7, passes below. NMC: fails on DR 8-12 (15 in 36), pinned on DR 7 (6 in 36), passes on DR 2-6 (15 in
+    36). With a DRM of 6 or more every DR (2 at least) fails: one outcome of probability 1, and no pin nor pass beside it
+    of probability 0 or less, however far below 2 the DR that would equal its morale lies (1, 0, -1, -5)."""
+    u = make_unit(rules, "sq", "4-6-7", type="squad", half_squad="2-3-7", hex="h", side="german")
+    got = morale_check_outcomes(rules, Situation((u,)), "sq", drm)
+
+    def state(s):
+        x = s.unit("sq")
+        return "broken" if x.broken else "pinned" if x.pinned else "good order"
+
+    assert [(state(s), p) for s, p in got] == outcomes
+
+
+def test_a_9_random_selection_among_no_candidates_is_the_empty_set():
+    """A.9: with no candidate (n = 0, selecting 0) the one set Random Selection can end with is the empty set, with
+    probability 1, whatever the tie rule: the law of sizes is (1,)."""
+    from hardpoint.asl.enums import TieRule
+    from hardpoint.asl.morale import selection_size_law
+
+    assert selection_size_law(0, 0, TieRule.ALL) == (Fraction(1),)
+    assert selection_size_law(0, 0, TieRule.REROLL) == (Fraction(1),)

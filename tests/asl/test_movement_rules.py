@@ -87,3 +87,52 @@ def test_asl_bic_01_a_bicycle_ride_uphill_spends_mf_no_mp_and_earns_no_descent_b
     ride = steps(m)[-1]
     assert (ride.action, ride.mf, ride.mp, ride.mf_used, ride.mf_allotment) == ("ride", {"sq": 1}, 0, {"sq": 1}, {"sq": 5})
     assert "descending" not in ride.detail and m.ledger.descent_bonus == 0
+
+
+def test_asl_mov_01_a_successful_push_is_a_step_of_the_move(rules):
+    """ASL-MOV-01 (D15.4): leaders a and b Push the single-machine cycle (M# 6) from C5 into the road hex D5: the
+    Manhandling DR 3 + 4 = 7, -1 for the second SMC helping = 6 <= 6: it moves, and the move records the step, each
+    pusher paying the open hex's 1 MF (1 of 6 used), no MP, on foot, in D5."""
+    from hardpoint import ScriptedDice
+
+    sit = Situation((unit(rules, "a", "8-0", hex=OPEN), unit(rules, "b", "9-1", hex=OPEN)),
+                    (cycle(machines=1, hex=OPEN, m_number=6),))
+    m = Movement(rules, road_board(), sit, ("a", "b"), dice=ScriptedDice([3, 4]))
+    m.push("cycle", R(1))
+    steps = [e for e in m.events if isinstance(e, MoveStep)]
+    assert [(s.action, s.detail, s.mf, s.mp, s.mf_used, s.mf_allotment, s.hex, s.motion, s.rule) for s in steps] == [
+        ("push", f"cycle into {R(1)}", {"a": 1, "b": 1}, 0, {"a": 1, "b": 1}, {"a": 6, "b": 6}, R(1), "on foot", "ASL-MOV-01")]
+
+
+def test_a4_42_mf_lost_to_portage_leave_no_fewer_than_none(rules):
+    """A4.42, ASL-CAP-02 (D15.82): a squad (4 MF, IPC 3) carrying bicycle counters of 3, 3 and 2 machines (1 PP each
+    machine: 8 PP) is 5 PP over its capacity and loses 5 MF: 4 - 5 leaves it no MF at all, an allotment of 0 (not -1).
+    Carrying only the 2-machine counter it loses nothing (2 <= 3) and keeps its 4."""
+    from hardpoint.asl.movement import portage_mf_lost, start_ledger
+
+    bikes = tuple(cycle(id=f"b{i}", machines=n, hex=OPEN, mtype=MachineType.BICYCLE) for i, n in enumerate((3, 3, 2)))
+    sq = unit(rules, "sq", "4-6-7", type="squad", half_squad="2-3-7", hex=OPEN)
+    sit = Situation((sq,), bikes)
+    assert portage_mf_lost(rules, [sq], list(bikes)) == 5
+    ledger = start_ledger(rules, sit, ("sq",), carrying=tuple(b.id for b in bikes))
+    assert [(r.unit, r.allotment, r.spent) for r in ledger.mf] == [("sq", 0, 0)]
+    light = start_ledger(rules, sit, ("sq",), carrying=(bikes[2].id,))
+    assert [(r.unit, r.allotment) for r in light.mf] == [("sq", 4)]
+
+
+def test_asl_mov_02_steps_after_a_failed_push_are_each_noted_not_taken(rules):
+    """ASL-MOV-02: a declared move runs step by step; once a failed Push has ended it (Manhandling DR 6 + 6 = 12 > M# 6),
+    every later step is skipped with its own note naming it: the enter into D5 and the split of leader ldr (its unit
+    named), in order. Nothing moves."""
+    from hardpoint import ScriptedDice
+    from hardpoint.asl.movement import MoveAction, run_move, start_ledger
+    from hardpoint.events import Note
+
+    sit = Situation((unit(rules, "ldr", "8-0", hex=OPEN),), (cycle(machines=1, hex=OPEN, m_number=6),))
+    ledger = start_ledger(rules, sit, ("ldr",), "walk")
+    actions = (MoveAction("push", machine="cycle", hex=R(1)), MoveAction("enter", hex=R(1)), MoveAction("split", unit="ldr"))
+    ledger, after, events = run_move(rules, road_board(), sit, ledger, actions, ScriptedDice([6, 6]))
+    assert ledger.ended == "push failed" and after == sit
+    assert [(e.text, e.rule) for e in events if isinstance(e, Note)] == [
+        (f"walk: enter into {R(1)} not taken: the move ended (push failed)", "ASL-MOV-02"),
+        ("walk: split ldr not taken: the move ended (push failed)", "ASL-MOV-02")]
