@@ -351,3 +351,14 @@ def test_d15_82_bicycle_moved_this_phase_refused_as_a_load(rules):
         mph.move(("sq",), carrying=("bike",))
     assert (err.value.field, err.value.value, err.value.rule) == ("move.carrying", "bike", "ASL-MOV-02")
     assert (mph.record, mph.situation, mph.current) == before
+
+
+@pytest.mark.xfail(strict=True, reason="start_ledger (and the scenario loader, for riders) do not refuse units of two sides "
+                                       "moving together; _step_ride and _step_dismount then read the side of units[0] only")
+def test_cli_02_a_move_of_units_of_two_sides_is_refused(rules):
+    """CLI-02 (A11.7, D15.43): units of two sides in one hex are in Melee, never one moving stack: a move declared for a
+    German and a Russian leader together is an error, not a move whose Known enemies are judged by its first unit's
+    side (as the riders of one counter, which the loader lets be of both sides, are when they ride or dismount)."""
+    units = (unit(rules, "ger", "8-0", hex=OPEN), unit(rules, "rus", "8-0", hex=OPEN, side="russian"))
+    with pytest.raises((RuleViolation, ScenarioError)):
+        start_ledger(rules, Situation(units, ()), ("ger", "rus"))
