@@ -233,7 +233,7 @@ def _unsupported(scenario) -> str | None:
     if not isinstance(scenario, CarWarsScenario):
         return "only Car Wars scenarios have a compiled phase kernel"
     arena = scenario.arena
-    jumps = scenario.rules["carwars.damage"]["crew"].get("passenger_jumps_on", [])
+    jumps = scenario.rules["carwars.damage"]["crew"]["passenger_jumps_on"]
     if any(v.kind == "cycle" and v.sidecar is None and any(c is not v.driver and (jumps if c.jumps_on is None else c.jumps_on)
                                                            for c in v.crew) for v in arena.vehicles.values()):
         return "a passenger who may jump off a cycle without a sidecar (CW-SEED-01; the kernels keep him aboard)"

@@ -102,7 +102,7 @@ def passengers_jump(rules: Rules, arena: Arena, vehicle: Vehicle, dice: DiceSour
     side and with no orders of his own (id <cycle>.<crew id>)."""
     from .collision import jump_out_dice
 
-    default = tuple(rules["carwars.damage"]["crew"].get("passenger_jumps_on", ()))
+    default = tuple(rules["carwars.damage"]["crew"]["passenger_jumps_on"])
     out: list[Event] = []
     taken = set(arena.vehicles) | set(arena.pedestrians)
     s, c = geo.sincos_deg(vehicle.facing)

@@ -221,7 +221,7 @@ def out_of_action(rules: Rules, arena: Arena, unit_id: str, fight: "Fight | None
         p = arena.pedestrians[unit_id]
         if t["pedestrian_down"] and p.state >= CrewState.UNCONSCIOUS:
             return f"{p.state}"
-        if t.get("jumped_off", True) and p.jumped_from:
+        if t["jumped_off"] and p.jumped_from:
             return f"jumped off {p.jumped_from}"
         return None
     v = arena.vehicles[unit_id]
@@ -466,7 +466,7 @@ def _fight_schema() -> dict:
         "properties": {
             "rule": {"type": "string"},
             "out_of_action": {"type": "object", "additionalProperties": False, "x-rule": "FIGHT-03",
-                              "required": ["no_driver", "no_weapon", "crashed", "crash_results_out", "pedestrian_down"],
+                              "required": ["no_driver", "no_weapon", "crashed", "crash_results_out", "pedestrian_down", "jumped_off"],
                               "properties": {"rule": {"type": "string"}, "no_driver": boolean, "no_weapon": boolean,
                                              "crashed": boolean, "pedestrian_down": boolean, "jumped_off": boolean,
                                              "crash_results_out": {"type": "array", "items": {"type": "string"},
@@ -523,7 +523,7 @@ def check_fight_against_tables(rules: Rules) -> None:
         if name not in bands:
             raise DataError(f"not a Crash Table 1 result (known: {', '.join(sorted(bands))})",
                             field=f"carwars.fight.out_of_action.crash_results_out[{i}]", value=name, rule="FIGHT-03")
-    for i, name in enumerate(rules["carwars.damage"]["crew"].get("passenger_jumps_on", ())):
+    for i, name in enumerate(rules["carwars.damage"]["crew"]["passenger_jumps_on"]):
         if name not in bands:
             raise DataError(f"not a Crash Table 1 result (known: {', '.join(sorted(bands))})",
                             field=f"carwars.damage.crew.passenger_jumps_on[{i}]", value=name, rule="CW-SEED-01")

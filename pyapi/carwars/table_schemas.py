@@ -522,7 +522,7 @@ DAMAGE = {"type": "object", "additionalProperties": False, "x-rule": "CW-DMG-01"
                                "x-rule": "CW-SEED-01"},
         "replace_driver_turns": {**_int(0, 1000, "turns to replace a stopped vehicle's driver"), "x-rule": "CW-CREW-04"},
         "substitute_maneuver_penalty": {**_int(0, MAX_DIFFICULTY, "D added to a substitute driver's maneuvers"), "x-rule": "CW-CREW-04"},
-    }, optional=["dp", "passenger_jumps_on"]),
+    }, optional=["dp"]),
     "cycle": _section("CW-TGT-04", {
         "end_armour": _band(2, 12, "2d6 from the front or back: that armour"),
         "end_wheel": _band(2, 12, "2d6 from the front or back: the exposed wheel"),
